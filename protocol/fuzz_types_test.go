@@ -1,0 +1,81 @@
+package protocol_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// FuzzCallToolResult checks that any CallToolResult that decodes encodes
+// to JSON that decodes to an equal value.
+func FuzzCallToolResult(f *testing.F) {
+	f.Add(`{"content":[{"type":"text","text":"a"},{"type":"image","data":"/wA=","mimeType":"image/png"}],"isError":true}`)
+	f.Add(`{"content":[{"type":"resource","resource":{"uri":"a","blob":"AAEC"}},{"type":"resource_link","uri":"u","name":"n","size":3}]}`)
+	f.Add(`{"content":[],"structuredContent":{"a":[1,2,{"b":null}]},"_meta":{"k":1.5}}`)
+	f.Add(`{"content":[{"type":"tool_result","toolUseId":"1","content":[{"type":"audio","data":"","mimeType":"a"}]}]}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var v1 protocol.CallToolResult
+		if err := protocol.Unmarshal([]byte(in), &v1); err != nil {
+			return
+		}
+		b1, err := protocol.Marshal(&v1)
+		if err != nil {
+			t.Fatalf("encode: %v", err)
+		}
+		var v2 protocol.CallToolResult
+		if err := protocol.Unmarshal(b1, &v2); err != nil {
+			t.Fatalf("re-decode %s: %v", b1, err)
+		}
+		b2, err := protocol.Marshal(&v2)
+		if err != nil {
+			t.Fatalf("re-encode: %v", err)
+		}
+		if string(b1) != string(b2) {
+			t.Fatalf("encoding not stable:\n%s\n%s", b1, b2)
+		}
+	})
+}
+
+// FuzzRequestMeta checks that ParseRequestMeta never panics and that
+// SetMeta on any object gives a strictly valid object whose _meta holds the
+// value set.
+func FuzzRequestMeta(f *testing.F) {
+	f.Add(`{"name":"x","_meta":{"progressToken":1,"io.modelcontextprotocol/logLevel":"info"}}`)
+	f.Add(`{}`)
+	f.Add(` { "a" : [ {"_meta":1} ] , "_meta" : null } `)
+	f.Add(`{"_meta":{"\u0070rogressToken":"t","x":{}}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		params := jsontext.Value(in)
+		_, _ = protocol.ParseRequestMeta(params)
+		var obj map[string]jsontext.Value
+		if err := protocol.Unmarshal(params, &obj); err != nil || obj == nil {
+			return // SetMeta requires a valid object
+		}
+		out, err := protocol.SetMeta(params, protocol.MetaProgressToken, "tok")
+		if err != nil {
+			if m := obj["_meta"]; m.Kind() == '{' || m.Kind() == 'n' || m == nil {
+				t.Fatalf("SetMeta(%s): %v", in, err)
+			}
+			return
+		}
+		var got map[string]jsontext.Value
+		if err := protocol.Unmarshal(out, &got); err != nil {
+			t.Fatalf("SetMeta(%s) = %s: %v", in, out, err)
+		}
+		for k, v := range obj {
+			if k != "_meta" && !reflect.DeepEqual([]byte(got[k]), []byte(v)) {
+				t.Fatalf("member %q changed: %s -> %s", k, v, got[k])
+			}
+		}
+		m, err := protocol.ParseRequestMeta(out)
+		if err != nil {
+			return // other reserved keys may hold wrongly typed values
+		}
+		if m.ProgressToken != protocol.StringID("tok") {
+			t.Fatalf("SetMeta(%s) = %s: token %v", in, out, m.ProgressToken)
+		}
+	})
+}

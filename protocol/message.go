@@ -1,0 +1,258 @@
+package protocol
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Message is a JSON-RPC 2.0 message: a *Request (a call or a notification)
+// or a *Response. The set is closed: no other type implements Message.
+type Message interface {
+	isMessage()
+}
+
+// Request is a JSON-RPC request. With a valid ID it is a call that expects a
+// response; with the zero ID it is a notification.
+//
+// Params holds the raw JSON of the params member (nil when absent or null)
+// and stays undecoded until a handler knows its type. Receivers must not
+// modify it.
+type Request struct {
+	ID     ID
+	Method string
+	Params jsontext.Value
+
+	// Extra carries what the transport knows about an incoming request
+	// beyond the message itself (for HTTP, the request headers). It is never
+	// encoded; outgoing requests leave it nil.
+	Extra any
+}
+
+// IsCall reports whether the request expects a response.
+func (r *Request) IsCall() bool { return r.ID.IsValid() }
+
+// Response is a JSON-RPC response: exactly one of Result and Error is set.
+// A Response with the zero ID encodes its id as null.
+type Response struct {
+	ID     ID
+	Result jsontext.Value
+	Error  *Error
+}
+
+func (*Request) isMessage()  {}
+func (*Response) isMessage() {}
+
+// DecodeError reports a message that could not be decoded. ID is the
+// message's id when it could be read (so an error response can carry it), and
+// Err is the JSON-RPC error to answer with: CodeParseError for invalid JSON
+// (including invalid UTF-8), CodeInvalidRequest for valid JSON that is not a
+// JSON-RPC 2.0 message.
+type DecodeError struct {
+	ID  ID
+	Err *Error
+}
+
+func (e *DecodeError) Error() string { return e.Err.Message }
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Response returns the error response to send for the bad message, or nil when
+// the message was a notification (which is never answered).
+func (e *DecodeError) Response() *Response { return &Response{ID: e.ID, Error: e.Err} }
+
+// wireMessage is the envelope as decoded; every member is kept raw so that
+// each kind of problem can be classified precisely.
+type wireMessage struct {
+	JSONRPC jsontext.Value `json:"jsonrpc"`
+	ID      jsontext.Value `json:"id"`
+	Method  jsontext.Value `json:"method"`
+	Params  jsontext.Value `json:"params"`
+	Result  jsontext.Value `json:"result"`
+	Error   jsontext.Value `json:"error"`
+}
+
+// decodeOptions make member names case-sensitive and reject duplicate names
+// and invalid UTF-8 (the defaults of json v2, stated for the reader).
+var decodeOptions = json.JoinOptions(
+	json.MatchCaseInsensitiveNames(false),
+	jsontext.AllowDuplicateNames(false),
+	jsontext.AllowInvalidUTF8(false),
+)
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v, decodeOptions) }
+func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
+
+// Unmarshal decodes JSON into v with the wire rules: member names match
+// exactly (case-sensitive), duplicate names and invalid UTF-8 are rejected,
+// unknown members are ignored.
+func Unmarshal(b []byte, v any) error { return jsonUnmarshal(b, v) }
+
+// Marshal encodes v as JSON.
+func Marshal(v any) ([]byte, error) { return jsonMarshal(v) }
+
+// DecodeMessage decodes one JSON-RPC message. Member names are matched
+// case-sensitively ("Method" is not "method"), duplicate member names are
+// rejected, and unknown members are ignored. On failure the error is a
+// *DecodeError. The returned message does not keep a reference to data.
+func DecodeMessage(data []byte) (Message, error) {
+	var w wireMessage
+	if err := jsonUnmarshal(data, &w); err != nil {
+		return nil, classify(data, err)
+	}
+	var id ID
+	if len(w.ID) > 0 && !isNull(w.ID) {
+		v, err := ParseID(w.ID)
+		if err != nil {
+			return nil, &DecodeError{Err: asError(err)}
+		}
+		id = v
+	}
+	bad := func(msg string) error {
+		return &DecodeError{ID: id, Err: NewError(CodeInvalidRequest, "Invalid Request: "+msg)}
+	}
+	if string(w.JSONRPC) != `"2.0"` {
+		if len(w.JSONRPC) == 0 {
+			return nil, bad(`missing "jsonrpc" member`)
+		}
+		return nil, bad(`"jsonrpc" must be "2.0"`)
+	}
+	if len(w.Method) > 0 {
+		if w.Method.Kind() != '"' {
+			return nil, bad(`"method" must be a string`)
+		}
+		var method string
+		if err := jsonUnmarshal(w.Method, &method); err != nil {
+			return nil, bad(`"method" must be a string`)
+		}
+		if len(w.ID) > 0 && isNull(w.ID) {
+			return nil, bad("id must be a string or a number")
+		}
+		if len(w.Result) > 0 || len(w.Error) > 0 {
+			return nil, bad(`a request cannot carry "result" or "error"`)
+		}
+		req := &Request{ID: id, Method: method}
+		if len(w.Params) > 0 && !isNull(w.Params) {
+			if k := w.Params.Kind(); k != '{' && k != '[' {
+				return nil, bad(`"params" must be an object or an array`)
+			}
+			req.Params = w.Params
+		}
+		return req, nil
+	}
+	// A response.
+	if len(w.ID) == 0 {
+		if len(w.Result) == 0 && len(w.Error) == 0 {
+			return nil, bad(`missing "method" member`)
+		}
+		return nil, bad(`a response must carry an "id"`)
+	}
+	switch {
+	case len(w.Result) > 0 && len(w.Error) > 0:
+		return nil, bad(`a response cannot carry both "result" and "error"`)
+	case len(w.Result) > 0:
+		if !id.IsValid() {
+			return nil, bad("a result response must carry a string or number id")
+		}
+		return &Response{ID: id, Result: w.Result}, nil
+	case len(w.Error) > 0:
+		var e struct {
+			Code    jsontext.Value `json:"code"`
+			Message jsontext.Value `json:"message"`
+			Data    jsontext.Value `json:"data"`
+		}
+		if err := jsonUnmarshal(w.Error, &e); err != nil {
+			return nil, bad(`"error" must be an object`)
+		}
+		code, err := strconv.ParseInt(string(e.Code), 10, 64)
+		if err != nil {
+			return nil, bad(`"error.code" must be an integer`)
+		}
+		if e.Message.Kind() != '"' {
+			return nil, bad(`"error.message" must be a string`)
+		}
+		var msg string
+		_ = jsonUnmarshal(e.Message, &msg)
+		var data jsontext.Value
+		if len(e.Data) > 0 {
+			data = e.Data
+		}
+		return &Response{ID: id, Error: &Error{Code: code, Message: msg, Data: data}}, nil
+	default:
+		return nil, bad(`missing "method" member`)
+	}
+}
+
+// classify turns a decoding failure of the envelope into a *DecodeError.
+func classify(data []byte, err error) error {
+	if errors.Is(err, jsontext.ErrDuplicateName) {
+		return &DecodeError{Err: NewError(CodeInvalidRequest, "Invalid Request: duplicate member name")}
+	}
+	if _, ok := errors.AsType[*jsontext.SyntacticError](err); ok || !jsontext.Value(data).IsValid() {
+		return &DecodeError{Err: NewError(CodeParseError, "Parse error: invalid JSON")}
+	}
+	// Valid JSON that is not an object.
+	return &DecodeError{Err: NewError(CodeInvalidRequest, "Invalid Request: a message must be a JSON object")}
+}
+
+func asError(err error) *Error {
+	if e, ok := errors.AsType[*Error](err); ok {
+		return e
+	}
+	return NewError(CodeInvalidRequest, "Invalid Request: "+err.Error())
+}
+
+func isNull(v jsontext.Value) bool { return string(v) == "null" }
+
+// AppendMessage appends the JSON encoding of m to b. Params, results and
+// error data are written as given; they must be valid JSON.
+func AppendMessage(b []byte, m Message) ([]byte, error) {
+	switch m := m.(type) {
+	case *Request:
+		b = append(b, `{"jsonrpc":"2.0",`...)
+		if m.ID.IsValid() {
+			b = append(b, `"id":`...)
+			b = append(b, m.ID.raw...)
+			b = append(b, ',')
+		}
+		b = append(b, `"method":`...)
+		var err error
+		if b, err = jsontext.AppendQuote(b, m.Method); err != nil {
+			return b, err
+		}
+		if len(m.Params) > 0 {
+			b = append(b, `,"params":`...)
+			b = append(b, m.Params...)
+		}
+		return append(b, '}'), nil
+	case *Response:
+		b = append(b, `{"jsonrpc":"2.0","id":`...)
+		if m.ID.IsValid() {
+			b = append(b, m.ID.raw...)
+		} else {
+			b = append(b, "null"...)
+		}
+		if m.Error != nil {
+			b = append(b, `,"error":`...)
+			eb, err := json.Marshal(m.Error)
+			if err != nil {
+				return b, err
+			}
+			b = append(b, eb...)
+		} else {
+			b = append(b, `,"result":`...)
+			if len(m.Result) == 0 {
+				b = append(b, "{}"...)
+			} else {
+				b = append(b, m.Result...)
+			}
+		}
+		return append(b, '}'), nil
+	default:
+		return b, errors.New("protocol: unknown message type")
+	}
+}
+
+// EncodeMessage returns the JSON encoding of m.
+func EncodeMessage(m Message) ([]byte, error) { return AppendMessage(nil, m) }
