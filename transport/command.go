@@ -1,0 +1,188 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// DefaultInheritedEnv lists the environment variables a server subprocess
+// inherits from the parent when Command.Env does not replace them. Passing
+// only these (rather than the whole environment) keeps secrets in the
+// parent's environment away from servers that do not need them.
+var DefaultInheritedEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR"}
+
+// Command describes an MCP server to start as a subprocess and talk to over
+// its standard input and output (the client side of the stdio transport).
+type Command struct {
+	// Path is the program to run; a name without a slash is looked up in PATH.
+	Path string
+	// Args are the arguments, not including the program name.
+	Args []string
+	// Env holds KEY=VALUE entries merged over the variables of
+	// DefaultInheritedEnv taken from the parent's environment.
+	Env []string
+	// Dir is the working directory; empty means the parent's.
+	Dir string
+	// Stderr receives the server's standard error. Nil means os.Stderr.
+	Stderr io.Writer
+	// GracePeriod is how long Close waits after closing the server's stdin
+	// before sending SIGTERM, and again before SIGKILL. Zero means 2 seconds.
+	GracePeriod time.Duration
+	// MaxMessageSize limits each message read from the server. Zero means
+	// DefaultMaxMessageSize.
+	MaxMessageSize int
+}
+
+// Environ returns the environment the subprocess gets.
+func (c *Command) Environ() []string {
+	env := map[string]string{}
+	var order []string
+	set := func(k, v string) {
+		if _, ok := env[k]; !ok {
+			order = append(order, k)
+		}
+		env[k] = v
+	}
+	for _, k := range DefaultInheritedEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			set(k, v)
+		}
+	}
+	for _, kv := range c.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		set(k, v)
+	}
+	out := make([]string, 0, len(order))
+	for _, k := range order {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}
+
+// Start starts the server process and returns a Conn to it. Cancelling ctx
+// after Start returns has no effect; Close the Conn to stop the server.
+//
+// The Conn starts one goroutine that waits for the process to exit; Close
+// stops the process (closing its stdin, then SIGTERM, then SIGKILL, each after
+// the grace period) and returns after that goroutine has exited, so no zombie
+// or goroutine is left behind.
+func (c *Command) Start(ctx context.Context) (*Process, error) {
+	if c.Path == "" {
+		return nil, errors.New("transport: Command.Path is empty")
+	}
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Env = c.Environ()
+	cmd.Dir = c.Dir
+	cmd.Stderr = c.Stderr
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("transport: %w", err)
+	}
+	// Our own pipe for stdout: exec's StdoutPipe would be closed by Wait,
+	// possibly before the last messages were read.
+	stdout, pw, err := os.Pipe()
+	if err != nil {
+		stdin.Close()
+		return nil, fmt.Errorf("transport: %w", err)
+	}
+	cmd.Stdout = pw
+	if err := ctx.Err(); err != nil {
+		stdin.Close()
+		stdout.Close()
+		pw.Close()
+		return nil, err
+	}
+	err = cmd.Start()
+	pw.Close() // the child has its copy
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
+		return nil, fmt.Errorf("transport: starting %s: %w", c.Path, err)
+	}
+	grace := c.GracePeriod
+	if grace <= 0 {
+		grace = 2 * time.Second
+	}
+	p := &Process{
+		Stream: NewStream(stdout, stdin, &StreamOptions{MaxMessageSize: c.MaxMessageSize}),
+		cmd:    cmd,
+		stdin:  stdin,
+		grace:  grace,
+		exited: make(chan struct{}),
+	}
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// Process is a Conn to a server subprocess started by Command.Start.
+type Process struct {
+	*Stream
+	cmd     *exec.Cmd
+	stdin   io.Closer
+	grace   time.Duration
+	exited  chan struct{}
+	waitErr error
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Pid returns the process id of the server.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Exited returns a channel closed when the server process has exited.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// Read returns the next message from the server. When the server exits,
+// Read returns io.EOF.
+func (p *Process) Read(ctx context.Context) (protocol.Message, error) {
+	return p.Stream.Read(ctx)
+}
+
+// Close stops the server: it closes the server's stdin and waits up to the
+// grace period for it to exit, then sends SIGTERM and waits again, then sends
+// SIGKILL. It returns once the process has been reaped. The error reports how
+// the process ended when it did not exit cleanly after stdin was closed.
+func (p *Process) Close() error {
+	p.closeOnce.Do(func() {
+		p.stdin.Close()
+		t := time.NewTimer(p.grace)
+		defer t.Stop()
+		select {
+		case <-p.exited:
+		case <-t.C:
+			_ = p.cmd.Process.Signal(syscall.SIGTERM)
+			t.Reset(p.grace)
+			select {
+			case <-p.exited:
+			case <-t.C:
+				_ = p.cmd.Process.Kill()
+				<-p.exited
+			}
+		}
+		p.Stream.Close()
+		var ee *exec.ExitError
+		if p.waitErr != nil && !errors.As(p.waitErr, &ee) {
+			p.closeErr = p.waitErr
+		} else if ee != nil && !ee.Success() {
+			p.closeErr = fmt.Errorf("transport: server exited: %w", ee)
+		}
+	})
+	return p.closeErr
+}

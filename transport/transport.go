@@ -1,0 +1,53 @@
+package transport
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// Conn is one end of a bidirectional stream of JSON-RPC messages.
+//
+// Read returns the next message. A *protocol.DecodeError means one message
+// was bad (invalid JSON, not JSON-RPC, too large) and the stream goes on: the
+// caller answers it and reads again. Any other error ends the stream; io.EOF
+// (possibly wrapped) means the peer closed it cleanly. Read is called by one
+// goroutine at a time.
+//
+// Write sends one message. It may be called from several goroutines at once;
+// each message is written whole. The messages it is given are not modified
+// and not kept after Write returns. A ctx carrying a related request id (see
+// WithRelatedRequest) lets a transport with per-request streams (Streamable
+// HTTP) send the message on that request's stream.
+//
+// Close ends the stream and unblocks pending Read and Write calls. It may be
+// called more than once and concurrently with Read and Write.
+type Conn interface {
+	Read(ctx context.Context) (protocol.Message, error)
+	Write(ctx context.Context, msg protocol.Message) error
+	Close() error
+}
+
+// ErrClosed is returned by Read and Write on a connection that was closed
+// locally.
+var ErrClosed = errors.New("transport: connection closed")
+
+// DefaultMaxMessageSize is the largest message, in bytes, that transports
+// accept unless configured otherwise: 4 MiB.
+const DefaultMaxMessageSize = 4 << 20
+
+type relatedKey struct{}
+
+// WithRelatedRequest returns a ctx saying that messages written with it
+// belong to the incoming request id: its progress and log notifications, the
+// requests a server sends while serving it, and finally its response.
+func WithRelatedRequest(ctx context.Context, id protocol.ID) context.Context {
+	return context.WithValue(ctx, relatedKey{}, id)
+}
+
+// RelatedRequest returns the request id recorded by WithRelatedRequest.
+func RelatedRequest(ctx context.Context) (protocol.ID, bool) {
+	id, ok := ctx.Value(relatedKey{}).(protocol.ID)
+	return id, ok && id.IsValid()
+}
