@@ -1,0 +1,177 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// A CallOption configures one outgoing call.
+type CallOption func(*callConfig)
+
+type callConfig struct {
+	progress func(*protocol.ProgressParams)
+	timeout  time.Duration
+}
+
+// WithProgress asks the peer for progress notifications: the call's params
+// get a _meta.progressToken, and fn receives each notifications/progress
+// carrying it. fn runs on the session's reading goroutine, in arrival order,
+// before the call returns; it must not block.
+func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
+	return func(c *callConfig) { c.progress = fn }
+}
+
+// WithTimeout bounds this call, overriding Options.CallTimeout.
+func WithTimeout(d time.Duration) CallOption {
+	return func(c *callConfig) { c.timeout = d }
+}
+
+// Call sends a request and waits for its response, decoding the result into
+// result (which may be nil to discard it, or a *jsontext.Value to keep it
+// raw). params is encoded as JSON; a jsontext.Value is sent as is; nil sends
+// no params.
+//
+// A JSON-RPC error from the peer is returned as a *protocol.Error. When ctx
+// is done first, Call sends notifications/cancelled for the request and
+// returns ctx.Err(). When the timeout elapses it does the same and returns an
+// error matching ErrTimeout and context.DeadlineExceeded. When the session
+// ends, it returns an error matching ErrClosed.
+//
+// A ctx carrying a related request (a handler's ctx) sends the request on
+// that request's stream.
+func (s *Session) Call(ctx context.Context, method string, params, result any, opts ...CallOption) error {
+	var cfg callConfig
+	cfg.timeout = s.timeout
+	for _, o := range opts {
+		o(&cfg)
+	}
+	raw, err := encodeParams(params)
+	if err != nil {
+		return fmt.Errorf("session: encoding %s params: %w", method, err)
+	}
+	id := protocol.Int64ID(s.nextID.Add(1))
+	if cfg.progress != nil {
+		if raw, err = protocol.SetMeta(raw, protocol.MetaProgressToken, id); err != nil {
+			return fmt.Errorf("session: %s: %w", method, err)
+		}
+	}
+	c := &call{method: method, done: make(chan *protocol.Response, 1)}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return s.closedError()
+	}
+	s.pending[id] = c
+	if cfg.progress != nil {
+		s.progress[id] = cfg.progress
+	}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, id)
+		delete(s.progress, id)
+		s.mu.Unlock()
+	}()
+
+	if err := s.conn.Write(ctx, &protocol.Request{ID: id, Method: method, Params: raw}); err != nil {
+		if s.Err() != nil {
+			return s.closedError()
+		}
+		return fmt.Errorf("session: sending %s: %w", method, err)
+	}
+	var timer <-chan time.Time
+	if cfg.timeout > 0 {
+		t := time.NewTimer(cfg.timeout)
+		defer t.Stop()
+		timer = t.C
+	}
+	select {
+	case resp := <-c.done:
+		if resp.Error != nil {
+			return resp.Error
+		}
+		return decodeResult(method, resp.Result, result)
+	case <-ctx.Done():
+		s.cancelCall(ctx, id, context.Cause(ctx).Error())
+		return ctx.Err()
+	case <-timer:
+		s.cancelCall(ctx, id, "timeout")
+		return fmt.Errorf("%w: %s after %v: %w", ErrTimeout, method, cfg.timeout, context.DeadlineExceeded)
+	case <-s.done:
+		// A response may have raced with the end of the session.
+		select {
+		case resp := <-c.done:
+			if resp.Error != nil {
+				return resp.Error
+			}
+			return decodeResult(method, resp.Result, result)
+		default:
+		}
+		return s.closedError()
+	}
+}
+
+func decodeResult(method string, raw jsontext.Value, result any) error {
+	switch r := result.(type) {
+	case nil:
+		return nil
+	case *jsontext.Value:
+		*r = raw
+		return nil
+	}
+	if err := protocol.Unmarshal(raw, result); err != nil {
+		return fmt.Errorf("session: decoding %s result: %w", method, err)
+	}
+	return nil
+}
+
+// cancelCall tells the peer that the call id is abandoned.
+func (s *Session) cancelCall(ctx context.Context, id protocol.ID, reason string) {
+	p := protocol.CancelledParams{RequestID: id, Reason: reason}
+	raw, err := protocol.Marshal(&p)
+	if err != nil {
+		return
+	}
+	s.write(context.WithoutCancel(ctx), &protocol.Request{Method: protocol.NotificationCancelled, Params: raw})
+}
+
+// Notify sends a notification. A ctx carrying a related request (a
+// handler's ctx) sends it on that request's stream.
+func (s *Session) Notify(ctx context.Context, method string, params any) error {
+	raw, err := encodeParams(params)
+	if err != nil {
+		return fmt.Errorf("session: encoding %s params: %w", method, err)
+	}
+	if s.Err() != nil {
+		return s.closedError()
+	}
+	if err := s.conn.Write(ctx, &protocol.Request{Method: method, Params: raw}); err != nil {
+		if s.Err() != nil {
+			return s.closedError()
+		}
+		return fmt.Errorf("session: sending %s: %w", method, err)
+	}
+	return nil
+}
+
+func encodeParams(params any) (jsontext.Value, error) {
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case jsontext.Value:
+		return p, nil
+	}
+	return protocol.Marshal(params)
+}
+
+// Related returns ctx marked as belonging to the incoming request id, so that
+// messages sent with it travel on that request's stream.
+func Related(ctx context.Context, id protocol.ID) context.Context {
+	return transport.WithRelatedRequest(ctx, id)
+}

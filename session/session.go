@@ -1,0 +1,537 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// Errors reported by a Session. Pending calls fail with an error for which
+// errors.Is(err, ErrClosed) holds once the session has ended, whatever the
+// reason (local Close, the peer going away, a broken transport); the reason
+// itself is wrapped beside it.
+var (
+	ErrClosed = errors.New("session: closed")
+	// ErrCancelledByPeer is the cause recorded on a handler's context when the
+	// peer sent notifications/cancelled for its request.
+	ErrCancelledByPeer = errors.New("session: request cancelled by peer")
+	// ErrTimeout is returned by Call when the call timeout elapses; the error
+	// also matches context.DeadlineExceeded.
+	ErrTimeout = errors.New("session: call timed out")
+	// ErrUnsupportedVersion is returned by Initialize when the server answers
+	// with a protocol revision this package does not speak.
+	ErrUnsupportedVersion = errors.New("session: server chose an unsupported protocol version")
+)
+
+// Role says which side of MCP a session plays. It decides the lifecycle
+// rules: a server gates requests on the initialize handshake, a client
+// performs it.
+type Role int
+
+const (
+	// RoleServer serves an MCP client.
+	RoleServer Role = iota
+	// RoleClient talks to an MCP server.
+	RoleClient
+)
+
+func (r Role) String() string {
+	if r == RoleClient {
+		return "client"
+	}
+	return "server"
+}
+
+// Options configures a Session. The zero value is a server session with no
+// handler (every request gets "method not found").
+type Options struct {
+	// Role is the side this session plays.
+	Role Role
+	// Handler serves incoming requests and notifications. Nil answers every
+	// request with CodeMethodNotFound.
+	Handler Handler
+	// Logger receives the session's diagnostics. Nil means slog.Default().
+	Logger *slog.Logger
+	// MaxConcurrency bounds how many incoming requests are served at once;
+	// others wait their turn (the reading goroutine never waits, so responses
+	// and cancellations keep flowing while handlers are busy). Zero means 64.
+	MaxConcurrency int
+	// MaxQueued bounds how many incoming requests may wait for a turn; beyond
+	// it requests are refused with an internal error saying the server is
+	// busy. Zero means 10000.
+	MaxQueued int
+	// CallTimeout bounds each outgoing call that has no shorter deadline.
+	// Zero means no timeout beyond the caller's context.
+	CallTimeout time.Duration
+	// Version, when set, starts a server session as if the initialize
+	// handshake had already negotiated this revision. Stateless HTTP serving
+	// uses it to answer each request in a fresh session.
+	Version string
+}
+
+// Session is one MCP connection: a JSON-RPC 2.0 engine over a
+// transport.Conn plus the legacy lifecycle (initialize, version negotiation,
+// capabilities).
+//
+// New starts one goroutine that reads messages, plus one goroutine per
+// incoming request while it is served. Close stops reading, cancels every
+// handler's context, fails every pending call and waits for all of them to
+// exit. All methods are safe for concurrent use.
+type Session struct {
+	conn    transport.Conn
+	role    Role
+	handler Handler
+	logger  *slog.Logger
+	timeout time.Duration
+
+	ctx    context.Context // parent of handler contexts; cancelled with the close cause
+	cancel context.CancelCauseFunc
+
+	nextID      atomic.Int64
+	sem         chan struct{}
+	outstanding atomic.Int64
+	maxQueued   int64
+
+	mu        sync.Mutex
+	pending   map[protocol.ID]*call
+	progress  map[protocol.ID]func(*protocol.ProgressParams)
+	inflight  map[protocol.ID]context.CancelCauseFunc
+	closed    bool
+	closeErr  error
+	state     lifecycle
+	version   string
+	logLevel  protocol.LoggingLevel
+	clientCap *protocol.ClientCapabilities
+	client    *protocol.Implementation
+	serverCap *protocol.ServerCapabilities
+	server    *protocol.Implementation
+
+	handlers   sync.WaitGroup
+	readerDone chan struct{}
+	done       chan struct{}
+}
+
+type lifecycle int
+
+const (
+	stateNew         lifecycle = iota
+	stateInitialized           // initialize answered (server) or completed (client)
+	stateReady                 // notifications/initialized received or sent
+)
+
+type call struct {
+	method string
+	done   chan *protocol.Response // buffered: one delivery
+}
+
+// New starts a session over conn. The session owns conn and closes it when
+// the session ends.
+func New(conn transport.Conn, opts Options) *Session {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	maxc := opts.MaxConcurrency
+	if maxc <= 0 {
+		maxc = 64
+	}
+	maxq := opts.MaxQueued
+	if maxq <= 0 {
+		maxq = 10000
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	s := &Session{
+		conn:       conn,
+		role:       opts.Role,
+		handler:    opts.Handler,
+		logger:     logger.With("role", opts.Role.String()),
+		timeout:    opts.CallTimeout,
+		ctx:        ctx,
+		cancel:     cancel,
+		sem:        make(chan struct{}, maxc),
+		maxQueued:  int64(maxc + maxq),
+		pending:    map[protocol.ID]*call{},
+		progress:   map[protocol.ID]func(*protocol.ProgressParams){},
+		inflight:   map[protocol.ID]context.CancelCauseFunc{},
+		readerDone: make(chan struct{}),
+		done:       make(chan struct{}),
+	}
+	if opts.Version != "" {
+		s.version = opts.Version
+		s.state = stateReady
+	}
+	go s.readLoop()
+	return s
+}
+
+// Conn returns the transport connection the session runs on, for access to
+// transport-specific features (such as closing one HTTP stream).
+func (s *Session) Conn() transport.Conn { return s.conn }
+
+// Role returns the side this session plays.
+func (s *Session) Role() Role { return s.role }
+
+// Logger returns the session's logger.
+func (s *Session) Logger() *slog.Logger { return s.logger }
+
+// Context returns a context that is done when the session ends; its cause
+// says why. Use it to tie work to the session's lifetime.
+func (s *Session) Context() context.Context { return s.ctx }
+
+// Done returns a channel closed when the session has ended.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Err returns why the session ended, or nil while it is open. A session that
+// ended because the peer closed the stream cleanly reports an error wrapping
+// io.EOF.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closeErr
+}
+
+// Close ends the session: it closes the transport, cancels the contexts of
+// running handlers (cause ErrClosed), fails pending calls, and waits until the
+// reading goroutine and every handler have returned. Handlers must return
+// when their context is done.
+func (s *Session) Close() error {
+	s.shutdown(ErrClosed)
+	<-s.readerDone
+	s.handlers.Wait()
+	return nil
+}
+
+// Wait blocks until the session has ended and all its goroutines have
+// returned, and reports why it ended (nil when the peer closed the stream
+// cleanly or Close was called).
+func (s *Session) Wait() error {
+	<-s.readerDone
+	s.handlers.Wait()
+	err := s.Err()
+	if errors.Is(err, ErrClosed) || isEOF(err) {
+		return nil
+	}
+	return err
+}
+
+// shutdown ends the session once, recording cause.
+func (s *Session) shutdown(cause error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.closeErr = cause
+	s.mu.Unlock()
+	s.cancel(fmt.Errorf("%w: %w", ErrClosed, cause))
+	s.conn.Close()
+	close(s.done)
+}
+
+// closedError is what a call gets once the session has ended.
+func (s *Session) closedError() error {
+	err := s.Err()
+	if err == nil || errors.Is(err, ErrClosed) {
+		return ErrClosed
+	}
+	return fmt.Errorf("%w: %w", ErrClosed, err)
+}
+
+func (s *Session) readLoop() {
+	defer close(s.readerDone)
+	for {
+		msg, err := s.conn.Read(s.ctx)
+		if err != nil {
+			if de, ok := errors.AsType[*protocol.DecodeError](err); ok {
+				s.logger.Warn("bad message from peer", "error", de.Err.Message)
+				s.write(context.Background(), de.Response())
+				continue
+			}
+			if !isEOF(err) && !errors.Is(err, transport.ErrClosed) && s.ctx.Err() == nil {
+				s.logger.Warn("transport read failed", "error", err)
+			}
+			s.shutdown(err)
+			return
+		}
+		switch m := msg.(type) {
+		case *protocol.Response:
+			s.deliver(m)
+		case *protocol.Request:
+			if m.IsCall() {
+				s.dispatch(m)
+			} else {
+				s.notification(m)
+			}
+		}
+	}
+}
+
+// write sends msg, logging failures (the caller has no one to report to).
+func (s *Session) write(ctx context.Context, msg protocol.Message) {
+	if err := s.conn.Write(ctx, msg); err != nil && !errors.Is(err, transport.ErrClosed) && s.ctx.Err() == nil {
+		s.logger.Warn("writing message failed", "error", err)
+	}
+}
+
+func (s *Session) respondError(id protocol.ID, err *protocol.Error) {
+	s.write(transport.WithRelatedRequest(context.Background(), id), &protocol.Response{ID: id, Error: err})
+}
+
+// deliver routes a response to the call waiting for it.
+func (s *Session) deliver(resp *protocol.Response) {
+	s.mu.Lock()
+	c := s.pending[resp.ID]
+	s.mu.Unlock()
+	if c == nil {
+		s.logger.Warn("ignoring response for unknown request id", "id", resp.ID.String())
+		return
+	}
+	select {
+	case c.done <- resp:
+	default:
+		s.logger.Warn("ignoring duplicate response", "id", resp.ID.String())
+	}
+}
+
+// dispatch admits an incoming call and starts serving it.
+func (s *Session) dispatch(m *protocol.Request) {
+	meta, err := protocol.ParseRequestMeta(m.Params)
+	if err != nil {
+		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: _meta: %v", err))
+		return
+	}
+	req := &Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra}
+	if perr := s.admit(req); perr != nil {
+		s.respondError(m.ID, perr)
+		return
+	}
+	if req.Method == protocol.MethodPing && !req.Modern {
+		s.write(transport.WithRelatedRequest(context.Background(), m.ID), &protocol.Response{ID: m.ID, Result: emptyObject})
+		return
+	}
+	if s.outstanding.Add(1) > s.maxQueued {
+		s.outstanding.Add(-1)
+		s.respondError(m.ID, protocol.NewError(protocol.CodeInternalError, "Internal error: server busy, too many requests in flight"))
+		return
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		s.outstanding.Add(-1)
+		return
+	}
+	if _, dup := s.inflight[m.ID]; dup {
+		s.mu.Unlock()
+		s.outstanding.Add(-1)
+		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidRequest, "Invalid Request: id %s is already in use by a request in flight", m.ID.Raw()))
+		return
+	}
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	s.inflight[m.ID] = cancel
+	s.handlers.Add(1)
+	s.mu.Unlock()
+	go s.serve(ctx, cancel, req)
+}
+
+var emptyObject = jsontext.Value("{}")
+
+// admit applies the lifecycle rules to an incoming call and settles which
+// revision it is served under. It returns the error to answer with, if any.
+func (s *Session) admit(req *Request) *protocol.Error {
+	if v := req.Meta.ProtocolVersion; v != "" {
+		if !protocol.IsSupported(v) {
+			return unsupportedVersion(v)
+		}
+		if protocol.IsModern(v) {
+			req.Modern = true
+			req.Version = v
+			return nil
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req.Version = s.version
+	if s.role != RoleServer {
+		return nil
+	}
+	switch {
+	case req.Method == protocol.MethodInitialize:
+		if s.state != stateNew {
+			return protocol.NewError(protocol.CodeInvalidRequest, "Invalid Request: the session is already initialized")
+		}
+		var p protocol.InitializeParams
+		if err := protocol.Unmarshal(orEmpty(req.Params), &p); err != nil {
+			return protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: initialize: %v", err)
+		}
+		if p.ProtocolVersion == "" {
+			return protocol.NewError(protocol.CodeInvalidParams, "Invalid params: initialize: missing protocolVersion")
+		}
+		s.version = protocol.Negotiate(p.ProtocolVersion)
+		caps := p.Capabilities
+		s.clientCap = &caps
+		info := p.ClientInfo
+		s.client = &info
+		s.state = stateInitialized
+		req.Version = s.version
+		return nil
+	case req.Method == protocol.MethodPing:
+		return nil
+	case s.state == stateNew:
+		return protocol.Errorf(protocol.CodeInvalidRequest,
+			"Invalid Request: %s before initialize: send initialize first (or, for protocol %s, put the protocol version and client capabilities in params._meta)",
+			req.Method, protocol.LatestVersion)
+	}
+	return nil
+}
+
+func unsupportedVersion(v string) *protocol.Error {
+	return protocol.NewError(protocol.CodeUnsupportedProtocolVersion, "Unsupported protocol version").
+		WithData(map[string]any{"supported": protocol.SupportedVersions(), "requested": v})
+}
+
+func orEmpty(v jsontext.Value) jsontext.Value {
+	if len(v) == 0 {
+		return emptyObject
+	}
+	return v
+}
+
+// serve runs the handler for one call and answers it.
+func (s *Session) serve(ctx context.Context, cancel context.CancelCauseFunc, req *Request) {
+	defer s.handlers.Done()
+	defer s.outstanding.Add(-1)
+	defer cancel(context.Canceled)
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	case <-ctx.Done():
+	}
+	var (
+		result any
+		err    error
+	)
+	if ctx.Err() == nil {
+		result, err = s.invoke(transport.WithRelatedRequest(ctx, req.ID), req)
+	} else {
+		err = context.Cause(ctx)
+	}
+	s.mu.Lock()
+	delete(s.inflight, req.ID)
+	s.mu.Unlock()
+	cause := context.Cause(ctx)
+	if errors.Is(cause, ErrCancelledByPeer) {
+		s.logger.Debug("dropping response to cancelled request", "id", req.ID.String(), "method", req.Method)
+		return
+	}
+	if errors.Is(cause, ErrClosed) {
+		return
+	}
+	resp := &protocol.Response{ID: req.ID}
+	if err != nil {
+		resp.Error = protocol.ToWire(err)
+	} else if resp.Result, err = EncodeResult(result); err != nil {
+		s.logger.Error("encoding result failed", "method", req.Method, "id", req.ID.String(), "error", err)
+		resp.Error = protocol.NewError(protocol.CodeInternalError, "Internal error: the result could not be encoded")
+	}
+	s.write(transport.WithRelatedRequest(context.WithoutCancel(ctx), req.ID), resp)
+}
+
+// invoke calls the handler, turning a panic into an internal error.
+func (s *Session) invoke(ctx context.Context, req *Request) (result any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Error("handler panicked", "method", req.Method, "id", req.ID.String(), "panic", r, "stack", string(debug.Stack()))
+			result, err = nil, protocol.NewError(protocol.CodeInternalError, "Internal error: the handler failed")
+		}
+	}()
+	if s.handler == nil {
+		return nil, fmt.Errorf("%w: %s", protocol.ErrMethodNotFound, req.Method)
+	}
+	return s.handler.Handle(ctx, req)
+}
+
+// EncodeResult encodes a handler's result: nil becomes {}, a jsontext.Value
+// is used as is, anything else is encoded as JSON.
+func EncodeResult(v any) (jsontext.Value, error) {
+	switch r := v.(type) {
+	case nil:
+		return emptyObject, nil
+	case jsontext.Value:
+		if len(r) == 0 {
+			return emptyObject, nil
+		}
+		return r, nil
+	}
+	return protocol.Marshal(v)
+}
+
+// notification handles an incoming notification on the reading goroutine.
+func (s *Session) notification(m *protocol.Request) {
+	switch m.Method {
+	case protocol.NotificationCancelled:
+		var p protocol.CancelledParams
+		if err := protocol.Unmarshal(orEmpty(m.Params), &p); err != nil {
+			s.logger.Warn("bad notifications/cancelled", "error", err)
+			return
+		}
+		s.mu.Lock()
+		cancel := s.inflight[p.RequestID]
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel(ErrCancelledByPeer)
+		}
+		return
+	case protocol.NotificationProgress:
+		var p protocol.ProgressParams
+		if err := protocol.Unmarshal(orEmpty(m.Params), &p); err == nil {
+			s.mu.Lock()
+			fn := s.progress[p.ProgressToken]
+			s.mu.Unlock()
+			if fn != nil {
+				s.safely(m.Method, func() { fn(&p) })
+				return
+			}
+		}
+	case protocol.NotificationInitialized:
+		s.mu.Lock()
+		if s.role == RoleServer && s.state == stateInitialized {
+			s.state = stateReady
+		}
+		s.mu.Unlock()
+	}
+	if s.handler == nil {
+		return
+	}
+	meta, _ := protocol.ParseRequestMeta(m.Params)
+	req := &Request{Session: s, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra}
+	s.mu.Lock()
+	req.Version = s.version
+	s.mu.Unlock()
+	if v := meta.ProtocolVersion; protocol.IsModern(v) {
+		req.Version, req.Modern = v, true
+	}
+	s.safely(m.Method, func() { _, _ = s.handler.Handle(s.ctx, req) })
+}
+
+func (s *Session) safely(method string, fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Error("notification handler panicked", "method", method, "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	fn()
+}
+
+func isEOF(err error) bool { return errors.Is(err, io.EOF) }
