@@ -1,0 +1,406 @@
+package lowlevel
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"maps"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// Request is an incoming request or notification (see session.Request).
+type Request = session.Request
+
+// Handler serves one method (see session.Handler for the contract).
+type Handler = session.Handler
+
+// HandlerFunc adapts a function to a Handler.
+type HandlerFunc = session.HandlerFunc
+
+// Middleware wraps a Handler. Middleware registered with Use sees every
+// request and notification the server receives, built-in methods included;
+// the first middleware registered runs outermost.
+type Middleware func(Handler) Handler
+
+// Options configures a Server. The zero value is ready to use.
+type Options struct {
+	// Instructions are sent to clients in the initialize and server/discover
+	// results: guidance for the model on how to use the server.
+	Instructions string
+	// Logger is used by the server and its sessions. Nil means slog.Default().
+	Logger *slog.Logger
+	// MaxConcurrency bounds how many requests one session serves at once.
+	// Zero means session's default (64).
+	MaxConcurrency int
+	// CallTimeout bounds requests the server sends to clients. Zero means no
+	// bound beyond the caller's context.
+	CallTimeout time.Duration
+	// NoServerInfo leaves the server's identity out of modern results' _meta
+	// (where the specification says a server SHOULD put it).
+	NoServerInfo bool
+}
+
+// Server is a low-level MCP server: a table from JSON-RPC method to Handler,
+// plus middleware, serving any number of sessions. It answers initialize
+// (legacy revisions), server/discover (2026-07-28), ping and
+// logging/setLevel itself unless a handler is registered for them, and gives
+// modern (2026-07-28) results their resultType and the server's identity.
+//
+// Handlers may be registered at any time, also while serving. All methods
+// are safe for concurrent use.
+type Server struct {
+	info   protocol.Implementation
+	opts   Options
+	logger *slog.Logger
+
+	routes        atomic.Pointer[map[string]Handler]
+	notifications atomic.Pointer[map[string]Handler]
+	chain         atomic.Pointer[Handler]
+
+	mu         sync.Mutex // guards writes to the tables below and capabilities
+	middleware []Middleware
+	caps       protocol.ServerCapabilities
+	sessions   map[*session.Session]struct{}
+}
+
+// NewServer returns a server that identifies itself as info. opts may be nil.
+func NewServer(info protocol.Implementation, opts *Options) *Server {
+	s := &Server{info: info, sessions: map[*session.Session]struct{}{}}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.logger = s.opts.Logger
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	routes := map[string]Handler{}
+	notes := map[string]Handler{}
+	s.routes.Store(&routes)
+	s.notifications.Store(&notes)
+	s.rebuild()
+	return s
+}
+
+// Info returns the server's identity.
+func (s *Server) Info() protocol.Implementation { return s.info }
+
+// Logger returns the server's logger.
+func (s *Server) Logger() *slog.Logger { return s.logger }
+
+// Handle registers h for requests of method, replacing any earlier handler.
+func (s *Server) Handle(method string, h Handler) {
+	if h == nil {
+		panic("lowlevel: Handle(" + method + "): nil handler")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := maps.Clone(*s.routes.Load())
+	m[method] = h
+	s.routes.Store(&m)
+}
+
+// HandleFunc registers f for requests of method.
+func (s *Server) HandleFunc(method string, f func(ctx context.Context, req *Request) (any, error)) {
+	s.Handle(method, HandlerFunc(f))
+}
+
+// HandleNotification registers h for notifications of method. Notification
+// handlers run in order on the session's reading goroutine and must not
+// block.
+func (s *Server) HandleNotification(method string, h Handler) {
+	if h == nil {
+		panic("lowlevel: HandleNotification(" + method + "): nil handler")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := maps.Clone(*s.notifications.Load())
+	m[method] = h
+	s.notifications.Store(&m)
+}
+
+// Remove unregisters the request handler of method.
+func (s *Server) Remove(method string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := maps.Clone(*s.routes.Load())
+	delete(m, method)
+	s.routes.Store(&m)
+}
+
+// Handles reports whether a request handler is registered for method.
+func (s *Server) Handles(method string) bool {
+	_, ok := (*s.routes.Load())[method]
+	return ok
+}
+
+// Use appends middleware. The first middleware registered is the outermost:
+// it sees a request first and its result last.
+func (s *Server) Use(mw ...Middleware) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.middleware = append(s.middleware, mw...)
+	s.rebuild()
+}
+
+// rebuild composes the middleware around the dispatcher; s.mu held (or
+// during construction).
+func (s *Server) rebuild() {
+	var h Handler = HandlerFunc(s.dispatch)
+	for i := len(s.middleware) - 1; i >= 0; i-- {
+		h = s.middleware[i](h)
+	}
+	s.chain.Store(&h)
+}
+
+// SetCapabilities replaces the capabilities the server declares.
+func (s *Server) SetCapabilities(caps protocol.ServerCapabilities) {
+	s.mu.Lock()
+	s.caps = caps
+	s.mu.Unlock()
+}
+
+// UpdateCapabilities changes the declared capabilities under the server's
+// lock: fn gets a pointer to them.
+func (s *Server) UpdateCapabilities(fn func(*protocol.ServerCapabilities)) {
+	s.mu.Lock()
+	fn(&s.caps)
+	s.mu.Unlock()
+}
+
+// Capabilities returns the capabilities the server declares.
+func (s *Server) Capabilities() protocol.ServerCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+
+// Handler returns the session.Handler that serves requests through the
+// middleware and the method table. Transports that run their own sessions
+// use it; most users call ServeConn instead.
+func (s *Server) Handler() Handler { return HandlerFunc(s.serve) }
+
+func (s *Server) serve(ctx context.Context, req *Request) (any, error) {
+	h := *s.chain.Load()
+	res, err := h.Handle(ctx, req)
+	if err != nil || !req.Modern || req.IsNotification() {
+		return res, err
+	}
+	return s.decorate(res)
+}
+
+// modernRemoved lists methods that 2026-07-28 removed; modern requests for
+// them are answered with "method not found".
+var modernRemoved = map[string]bool{
+	protocol.MethodInitialize:           true,
+	protocol.MethodPing:                 true,
+	protocol.MethodLoggingSetLevel:      true,
+	protocol.MethodResourcesSubscribe:   true,
+	protocol.MethodResourcesUnsubscribe: true,
+}
+
+// dispatch routes a request to its handler, falling back to the built-in
+// methods.
+func (s *Server) dispatch(ctx context.Context, req *Request) (any, error) {
+	if req.IsNotification() {
+		if h, ok := (*s.notifications.Load())[req.Method]; ok {
+			return h.Handle(ctx, req)
+		}
+		return nil, nil
+	}
+	if req.Modern && modernRemoved[req.Method] {
+		return nil, fmt.Errorf("%w: %s is not part of protocol %s", protocol.ErrMethodNotFound, req.Method, req.Version)
+	}
+	if h, ok := (*s.routes.Load())[req.Method]; ok {
+		return h.Handle(ctx, req)
+	}
+	switch req.Method {
+	case protocol.MethodInitialize:
+		return s.initialize(req), nil
+	case protocol.MethodServerDiscover:
+		return s.discover(req), nil
+	case protocol.MethodPing:
+		return nil, nil
+	case protocol.MethodLoggingSetLevel:
+		return s.setLevel(req)
+	}
+	return nil, fmt.Errorf("%w: %s", protocol.ErrMethodNotFound, req.Method)
+}
+
+func (s *Server) initialize(req *Request) *protocol.InitializeResult {
+	return &protocol.InitializeResult{
+		ProtocolVersion: req.Version,
+		Capabilities:    s.Capabilities(),
+		ServerInfo:      s.info,
+		Instructions:    s.opts.Instructions,
+	}
+}
+
+func (s *Server) discover(req *Request) *protocol.DiscoverResult {
+	return &protocol.DiscoverResult{
+		SupportedVersions: protocol.SupportedVersions(),
+		Capabilities:      s.Capabilities(),
+		Instructions:      s.opts.Instructions,
+	}
+}
+
+func (s *Server) setLevel(req *Request) (any, error) {
+	var p protocol.SetLevelParams
+	if err := protocol.Unmarshal(orEmpty(req.Params), &p); err != nil {
+		return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
+	}
+	if !p.Level.IsValid() {
+		return nil, fmt.Errorf("%w: unknown logging level %q", protocol.ErrInvalidParams, p.Level)
+	}
+	req.Session.SetLogLevel(p.Level)
+	return nil, nil
+}
+
+// decorate gives a modern result its resultType ("complete" unless the
+// handler set one) and the server's identity in _meta.
+func (s *Server) decorate(res any) (any, error) {
+	raw, err := session.EncodeResult(res)
+	if err != nil {
+		return nil, err
+	}
+	if !hasMember(raw, "resultType") {
+		raw = insertMember(raw, `"resultType":"complete"`)
+	}
+	if !s.opts.NoServerInfo {
+		if raw, err = protocol.SetMeta(raw, protocol.MetaServerInfo, s.info); err != nil {
+			return nil, err
+		}
+	}
+	return raw, nil
+}
+
+// hasMember reports whether the JSON object obj has a top-level member name.
+func hasMember(obj jsontext.Value, name string) bool {
+	dec := jsontext.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return false
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return false
+		}
+		if tok.String() == name {
+			return true
+		}
+		if err := dec.SkipValue(); err != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// insertMember inserts the member text ("name":value) first in the object.
+func insertMember(obj jsontext.Value, member string) jsontext.Value {
+	i := 0
+	for i < len(obj) && obj[i] != '{' {
+		i++
+	}
+	out := make(jsontext.Value, 0, len(obj)+len(member)+1)
+	out = append(out, obj[:i+1]...)
+	out = append(out, member...)
+	rest := obj[i+1:]
+	if j := firstNonSpace(rest); j < len(rest) && rest[j] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, rest...)
+}
+
+func firstNonSpace(b []byte) int {
+	for i, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return i
+		}
+	}
+	return len(b)
+}
+
+func orEmpty(v jsontext.Value) jsontext.Value {
+	if len(v) == 0 {
+		return jsontext.Value("{}")
+	}
+	return v
+}
+
+// NewSession starts serving conn in a new session and returns it. The
+// session is tracked (see Sessions) until it ends.
+func (s *Server) NewSession(conn transport.Conn) *session.Session {
+	sess := session.New(conn, session.Options{
+		Role:           session.RoleServer,
+		Handler:        s.Handler(),
+		Logger:         s.logger,
+		MaxConcurrency: s.opts.MaxConcurrency,
+		CallTimeout:    s.opts.CallTimeout,
+	})
+	s.mu.Lock()
+	s.sessions[sess] = struct{}{}
+	s.mu.Unlock()
+	context.AfterFunc(sess.Context(), func() {
+		s.mu.Lock()
+		delete(s.sessions, sess)
+		s.mu.Unlock()
+	})
+	return sess
+}
+
+// ServeConn serves conn until the peer goes away or ctx is done, then closes
+// the session and waits for its handlers. It returns nil when the peer
+// closed the connection cleanly or ctx was cancelled.
+func (s *Server) ServeConn(ctx context.Context, conn transport.Conn) error {
+	sess := s.NewSession(conn)
+	stop := context.AfterFunc(ctx, func() { sess.Close() })
+	defer stop()
+	err := sess.Wait()
+	sess.Close()
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// Sessions iterates over the sessions being served.
+func (s *Server) Sessions() iter.Seq[*session.Session] {
+	s.mu.Lock()
+	list := make([]*session.Session, 0, len(s.sessions))
+	for sess := range s.sessions {
+		list = append(list, sess)
+	}
+	s.mu.Unlock()
+	return func(yield func(*session.Session) bool) {
+		for _, sess := range list {
+			if !yield(sess) {
+				return
+			}
+		}
+	}
+}
+
+// Broadcast sends a notification to every initialized legacy session. It
+// returns the errors of the sessions it could not reach, joined.
+func (s *Server) Broadcast(ctx context.Context, method string, params any) error {
+	var errs []error
+	for sess := range s.Sessions() {
+		if !sess.Initialized() {
+			continue
+		}
+		if err := sess.Notify(ctx, method, params); err != nil && !errors.Is(err, session.ErrClosed) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
