@@ -1,0 +1,473 @@
+package schema
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/invopop/jsonschema"
+)
+
+// This file walks a Go type the way the JSON decoder
+// (github.com/go-json-experiment/json) sees it and records, per type, a plan:
+// which JSON members exist, which are required, their defaults, and how to
+// walk into nested values. The schema, the per-call scan and the decoder all
+// agree because they are all checked against this one walk.
+
+type planKind uint8
+
+const (
+	planOpaque planKind = iota // scalars and types with their own JSON form
+	planStruct
+	planArray // slices and arrays (not []byte)
+	planMap
+	planAny // interfaces: any JSON value
+)
+
+type plan struct {
+	t        reflect.Type // never a pointer
+	kind     planKind
+	jsonType string // "string", "integer", "number", "boolean", "array", "object", or "" if unknown
+
+	// planStruct
+	fields []*fieldPlan
+	byName map[string]*fieldPlan
+	strict bool
+
+	// planArray, planMap
+	elem *plan
+
+	// validation bookkeeping (see validate.go)
+	hasRules   bool // this type (or one it contains) carries validate tags
+	needsExtra bool // Bind must validate elements the validator skips
+}
+
+type fieldPlan struct {
+	name     string // JSON member name
+	goName   string
+	index    []int // reflect index path, through embedded structs
+	typ      reflect.Type
+	plan     *plan
+	ptr      bool // the Go field is a pointer
+	quoted   bool // json ",string" option: numbers travel as strings
+	required bool
+	nullable bool           // jsonschema:"nullable": JSON null is allowed
+	def      jsontext.Value // default, nil if none
+	vtag     string         // validate tag
+	stags    []string       // jsonschema tag parts
+	jsonOpts []string       // json tag options after the name
+	dive     bool           // validate tag dives into elements
+	extra    bool           // Bind validates this field's elements itself
+	checks   *tagChecks     // constraints from the jsonschema tag, if any
+	ordinal  int
+}
+
+type analyzer struct {
+	root   reflect.Type
+	plans  map[reflect.Type]*plan
+	strict bool
+	err    error
+	// structs lists every struct type met, for the validator preflight.
+	structs []reflect.Type
+	// recursive reports that some type contains itself.
+	recursive bool
+	onStack   map[reflect.Type]bool
+}
+
+var (
+	timeType            = reflect.TypeFor[time.Time]()
+	durationType        = reflect.TypeFor[time.Duration]()
+	urlType             = reflect.TypeFor[url.URL]()
+	jsontextValueType   = reflect.TypeFor[jsontext.Value]()
+	rawMessageType      = reflect.TypeFor[json.RawMessage]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	v2UnmarshalerType   = reflect.TypeFor[jsonv2.UnmarshalerFrom]()
+	v2Unmarshaler2Type  = reflect.TypeFor[jsonv2.Unmarshaler]()
+	customSchemaType    = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
+)
+
+func (a *analyzer) fail(format string, args ...any) {
+	if a.err == nil {
+		a.err = fmt.Errorf("schema: type %s: "+format, append([]any{a.root}, args...)...)
+	}
+}
+
+// typeShape classifies types that have their own JSON form.
+type shape uint8
+
+const (
+	shapeNormal shape = iota
+	shapeTime         // time.Time: RFC 3339 string
+	shapeText         // encoding.TextUnmarshaler: a string
+	shapeRaw          // jsontext.Value, json.RawMessage: any JSON
+	shapeCustom       // has a JSONSchema() method: trusted as is
+)
+
+func shapeOf(t reflect.Type) (shape, string) {
+	switch {
+	case t == timeType:
+		return shapeTime, ""
+	case t == jsontextValueType || t == rawMessageType:
+		return shapeRaw, ""
+	case t.Implements(customSchemaType):
+		return shapeCustom, ""
+	}
+	pt := reflect.PointerTo(t)
+	switch {
+	case pt.Implements(v2UnmarshalerType) || pt.Implements(v2Unmarshaler2Type) || pt.Implements(jsonUnmarshalerType):
+		return shapeNormal, "it decodes itself (UnmarshalJSON), so its JSON shape is unknown: give it a JSONSchema() *jsonschema.Schema method, or use a plain type"
+	case pt.Implements(textUnmarshalerType):
+		return shapeText, ""
+	}
+	return shapeNormal, ""
+}
+
+// analyze returns the plan for t (pointers are looked through).
+func (a *analyzer) analyze(t reflect.Type, where string) *plan {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if p, ok := a.plans[t]; ok {
+		if a.onStack[t] {
+			a.recursive = true
+		}
+		return p
+	}
+	p := &plan{t: t}
+	a.plans[t] = p
+	a.onStack[t] = true
+	defer delete(a.onStack, t)
+
+	sh, bad := shapeOf(t)
+	if bad != "" {
+		a.fail("%s has type %s: %s", where, t, bad)
+		return p
+	}
+	switch sh {
+	case shapeTime, shapeText:
+		p.jsonType = "string"
+		return p
+	case shapeRaw:
+		p.kind = planAny
+		return p
+	case shapeCustom:
+		return p
+	}
+	switch t {
+	case durationType:
+		a.fail("%s is a time.Duration, which has no default JSON form: use an integer count of a unit (e.g. Seconds int) or a string parsed with time.ParseDuration", where)
+		return p
+	case urlType:
+		a.fail("%s is a url.URL, which does not decode from a JSON string: use a string field with validate:\"url\"", where)
+		return p
+	}
+
+	switch t.Kind() {
+	case reflect.Bool:
+		p.jsonType = "boolean"
+	case reflect.String:
+		p.jsonType = "string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		p.jsonType = "integer"
+	case reflect.Float32, reflect.Float64:
+		p.jsonType = "number"
+	case reflect.Interface:
+		p.kind = planAny
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			p.jsonType = "string" // base64
+			return p
+		}
+		p.kind = planArray
+		p.jsonType = "array"
+		p.elem = a.analyze(t.Elem(), where+"[]")
+	case reflect.Map:
+		switch t.Key().Kind() {
+		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		default:
+			if !reflect.PointerTo(t.Key()).Implements(textUnmarshalerType) {
+				a.fail("%s is a map with %s keys: JSON object keys are strings, so use string (or integer) keys", where, t.Key())
+				return p
+			}
+		}
+		p.kind = planMap
+		p.jsonType = "object"
+		p.elem = a.analyze(t.Elem(), where+"[key]")
+	case reflect.Struct:
+		p.kind = planStruct
+		p.jsonType = "object"
+		p.strict = a.strict
+		a.structs = append(a.structs, t)
+		a.structFields(p, where)
+	default:
+		a.fail("%s has type %s, which has no JSON form: remove it or tag it json:\"-\"", where, t)
+	}
+	return p
+}
+
+// structFields lists the JSON members of a struct, following the decoder's
+// rules (breadth-first through embedded structs, depth-first order), but
+// rejecting the ambiguous cases the decoder would resolve silently.
+func (a *analyzer) structFields(p *plan, where string) {
+	type entry struct {
+		t      reflect.Type
+		index  []int
+		prefix string // Go path of the embedded struct, "Base."
+	}
+	queue := []entry{{p.t, nil, ""}}
+	seen := map[reflect.Type]bool{p.t: true}
+	var fields []*fieldPlan
+	for len(queue) > 0 {
+		e := queue[0]
+		queue = queue[1:]
+		for i := range e.t.NumField() {
+			sf := e.t.Field(i)
+			index := append(slices.Clone(e.index), i)
+			tag, hasTag := sf.Tag.Lookup("json")
+			if tag == "-" {
+				if vt := sf.Tag.Get("validate"); vt != "" && vt != "-" {
+					a.fail("field %s.%s is not decoded (json:\"-\") but has validate:%q, which Bind would enforce on the zero value: remove the rule or the json:\"-\"", e.t, sf.Name, vt)
+				}
+				continue
+			}
+			if !sf.IsExported() && !sf.Anonymous {
+				if hasTag {
+					a.fail("unexported field %s.%s has a json tag: export it or tag it json:\"-\"", e.t, sf.Name)
+				}
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			var optList []string
+			if opts != "" {
+				optList = strings.Split(opts, ",")
+			}
+			for _, o := range optList {
+				switch {
+				case o == "omitempty" || o == "omitzero" || o == "string":
+				case strings.HasPrefix(o, "case:"):
+					a.fail("field %s.%s uses json option %q: argument names must match exactly (CVE-2026-27896); remove the option", e.t, sf.Name, o)
+				case strings.HasPrefix(o, "format:"):
+					a.fail("field %s.%s uses json option %q, which the schema cannot describe: remove it", e.t, sf.Name, o)
+				case o == "inline" || o == "embed":
+					a.fail("field %s.%s uses json option %q: embed the struct as an anonymous field without a json name instead", e.t, sf.Name, o)
+				default:
+					a.fail("field %s.%s has unknown json option %q: remove it", e.t, sf.Name, o)
+				}
+			}
+			st := splitTag(sf.Tag.Get("jsonschema"))
+			if len(st) > 0 && st[0] == "-" {
+				a.fail("field %s.%s is hidden from the schema (jsonschema:\"-\") but would still be decoded from arguments: tag it json:\"-\" instead", e.t, sf.Name)
+				continue
+			}
+			ft := sf.Type
+			if sf.Anonymous && name == "" {
+				inner := ft
+				if inner.Kind() == reflect.Pointer {
+					inner = inner.Elem()
+				}
+				if inner.Kind() != reflect.Struct {
+					a.fail("embedded field %s.%s is not a struct: give it a json name", e.t, sf.Name)
+					continue
+				}
+				if sh, _ := shapeOf(inner); sh != shapeNormal || inner == timeType {
+					a.fail("embedded field %s.%s has its own JSON form: give it a json name", e.t, sf.Name)
+					continue
+				}
+				if len(optList) > 0 {
+					a.fail("embedded field %s.%s has json options: embedded fields take none", e.t, sf.Name)
+				}
+				if seen[inner] {
+					a.fail("struct %s is embedded twice: embed it once", inner)
+					continue
+				}
+				seen[inner] = true
+				queue = append(queue, entry{inner, index, e.prefix + sf.Name + "."})
+				continue
+			}
+			if name == "" {
+				name = sf.Name
+			}
+			fp := &fieldPlan{
+				name:     name,
+				goName:   e.prefix + sf.Name,
+				index:    index,
+				typ:      ft,
+				ptr:      ft.Kind() == reflect.Pointer,
+				vtag:     sf.Tag.Get("validate"),
+				stags:    st,
+				jsonOpts: optList,
+				quoted:   slices.Contains(optList, "string"),
+			}
+			fields = append(fields, fp)
+		}
+	}
+	slices.SortStableFunc(fields, func(x, y *fieldPlan) int { return slices.Compare(x.index, y.index) })
+	p.byName = make(map[string]*fieldPlan, len(fields))
+	for i, f := range fields {
+		if old, dup := p.byName[f.name]; dup {
+			a.fail("fields %s.%s and %s.%s both use the JSON name %q: rename one with a json tag", p.t, old.goName, p.t, f.goName, f.name)
+			continue
+		}
+		f.ordinal = i
+		p.byName[f.name] = f
+	}
+	p.fields = fields
+	for _, f := range fields {
+		f.plan = a.analyze(f.typ, where+"."+f.name)
+		if f.quoted {
+			switch f.plan.jsonType {
+			case "integer", "number":
+			default:
+				a.fail("field %s.%s has json option \"string\", which only applies to numbers: remove it", p.t, f.goName)
+			}
+		}
+		a.fieldTags(p, f)
+	}
+}
+
+// fieldTags reads required, nullable and default from the tags of f.
+func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
+	jsonOptional := slices.Contains(f.jsonOpts, "omitempty") || slices.Contains(f.jsonOpts, "omitzero")
+	required := !jsonOptional && !f.ptr
+	var defaults []string
+	for _, t := range f.stags {
+		switch {
+		case t == "required":
+			required = true
+		case t == "nullable":
+			f.nullable = true
+		case strings.HasPrefix(t, "default="):
+			defaults = append(defaults, strings.TrimPrefix(t, "default="))
+		}
+	}
+	rules := parseRules(f.vtag)
+	if rules.required() {
+		required = true
+	}
+	if !required && rules.failsOnZero(f.typ) {
+		required = true
+	}
+	if len(defaults) > 0 {
+		def, err := defaultValue(f, defaults)
+		if err != nil {
+			a.fail("field %s.%s: default %s: %v: fix the default= value", p.t, f.goName, strings.Join(defaults, ","), err)
+		} else {
+			f.def = def
+			required = false
+		}
+	}
+	f.required = required
+}
+
+// defaultValue turns default= tag values into JSON, typed by the field, and
+// checks that the decoder accepts it.
+func defaultValue(f *fieldPlan, vals []string) (jsontext.Value, error) {
+	var v any
+	if f.plan.kind == planArray {
+		arr := make([]any, 0, len(vals))
+		for _, s := range vals {
+			e, err := scalarDefault(f.plan.elem.jsonType, s)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, e)
+		}
+		v = arr
+	} else {
+		if len(vals) > 1 {
+			return nil, fmt.Errorf("only array fields take several defaults")
+		}
+		jt := f.plan.jsonType
+		if f.quoted {
+			jt = "string"
+		}
+		e, err := scalarDefault(jt, vals[0])
+		if err != nil {
+			return nil, err
+		}
+		v = e
+	}
+	b := encodeTree(v)
+	probe := reflect.New(f.typ)
+	if err := jsonv2.Unmarshal(b, probe.Interface()); err != nil {
+		return nil, fmt.Errorf("%s does not decode into %s: fix the default= value", b, f.typ)
+	}
+	return b, nil
+}
+
+func scalarDefault(jsonType, s string) (any, error) {
+	switch jsonType {
+	case "string":
+		return s, nil
+	case "integer":
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+				return nil, fmt.Errorf("%q is not an integer", s)
+			}
+		}
+		return number(s), nil
+	case "number":
+		if _, err := strconv.ParseFloat(s, 64); err != nil || !isJSONNumber(s) {
+			return nil, fmt.Errorf("%q is not a number", s)
+		}
+		return number(s), nil
+	case "boolean":
+		switch s {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		return nil, fmt.Errorf("%q is not true or false", s)
+	}
+	return nil, fmt.Errorf("defaults are only supported for strings, numbers, booleans and arrays of them")
+}
+
+func isJSONNumber(s string) bool {
+	return jsontext.Value(s).IsValid() && s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+}
+
+// splitTag splits a jsonschema tag on commas not preceded by a backslash,
+// like invopop/jsonschema does.
+func splitTag(tag string) []string {
+	if tag == "" {
+		return nil
+	}
+	var out []string
+	var cur strings.Builder
+	for i := 0; i < len(tag); i++ {
+		c := tag[i]
+		if c == '\\' && i+1 < len(tag) && tag[i+1] == ',' {
+			cur.WriteByte(',')
+			i++
+			continue
+		}
+		if c == ',' {
+			out = append(out, cur.String())
+			cur.Reset()
+			continue
+		}
+		cur.WriteByte(c)
+	}
+	return append(out, cur.String())
+}
+
+// constraintKeys are jsonschema tag keys that constrain values. When any is
+// used, Bind also checks arguments against the schema itself, because the
+// validator does not know about them.
+var constraintKeys = []string{
+	"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+	"minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems",
+	"type", "oneof_type", "anyof_type", "oneof_ref", "anyof_ref", "oneof_required", "anyof_required",
+}

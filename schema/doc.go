@@ -1,0 +1,164 @@
+// Package schema turns Go argument types into JSON Schema and binds tool
+// call arguments to them.
+//
+// Its one job: given the struct a tool (or prompt, or elicitation form)
+// takes, produce the JSON Schema (draft 2020-12) that MCP publishes, and on
+// every call turn the arguments the model sent into a checked value of that
+// struct, or into one error that tells the model exactly what to fix. It
+// imports no other fastmcp package.
+//
+// A tool takes its arguments in a struct:
+//
+//	type AddArgs struct {
+//		A int `json:"a" jsonschema:"description=first addend"`
+//		B int `json:"b" jsonschema:"description=second addend" validate:"gte=0"`
+//	}
+//
+// At registration, [For] builds a [Type] once:
+//
+//	t, err := schema.For(reflect.TypeFor[AddArgs](), schema.Options{})
+//
+// [Type.Schema] is the inputSchema for tools/list:
+//
+//	{"type":"object","properties":{"a":{"type":"integer","description":"first addend"},
+//	 "b":{"type":"integer","description":"second addend","minimum":0}},"required":["a","b"]}
+//
+// and [Type.Bind] runs on every call:
+//
+//	v, err := t.Bind(args) // v.Interface().(AddArgs)
+//
+// A failed Bind returns a [*ValidationError] listing every problem by JSON
+// path and rule, for example "a: must be >= 0 (rule gte=0); b: required".
+//
+// [FromJSON] wraps a hand-written schema instead (Bind then yields a
+// map[string]any), and [Elicitation] builds the restricted flat schema of an
+// elicitation form.
+//
+// # Decoding
+//
+// Arguments are decoded with github.com/go-json-experiment/json, never with
+// encoding/json: member names match case-sensitively ({"Name":1} never fills
+// the field "name"), duplicate member names and invalid UTF-8 are errors.
+// Unknown members are ignored, or are an error under [Options.Strict].
+//
+// # Schema output
+//
+// Property names come from json tags and properties keep struct field
+// order, so output is deterministic. Keywords appear in a fixed order: type,
+// title, description, constraints, properties, required, default, examples,
+// extensions (x-...), $defs. There is no "$schema" (2020-12 is the MCP
+// default dialect) and no "$id". Named struct types are inlined, since many
+// hosts mishandle "$ref"; [Options.KeepRefs] keeps them under "$defs", and
+// types that contain themselves always do (a reference to the root type is
+// "#"). "additionalProperties":false appears on struct objects only under
+// [Options.Strict].
+//
+// Go types map as follows: bool → boolean; ints → integer (unsigned ints
+// also get "minimum":0); floats → number; string → string; []byte → string
+// (base64); time.Time → string, format date-time; types with an
+// UnmarshalText method → string; slices and arrays → array; maps → object
+// with additionalProperties; structs → object; embedded structs are
+// flattened; interfaces, jsontext.Value and json.RawMessage → any value.
+// Types with a JSONSchema() *jsonschema.Schema method (invopop/jsonschema)
+// describe themselves.
+//
+// For rejects, with a message that says how to fix it: non-struct argument
+// types; channels, functions and complex numbers; time.Duration and
+// url.URL (they have no plain JSON form); types with their own
+// UnmarshalJSON but no JSONSchema method; two fields with the same JSON
+// name; json options case:, format:, inline and embed; a field hidden by
+// jsonschema:"-" that is still decoded (use json:"-"); malformed validate
+// tags and defaults; invalid x-mcp-header annotations.
+//
+// # Required fields
+//
+// A field is required (listed in "required", and Bind reports it missing
+// even if the zero value would do) when any of these holds:
+//
+//   - its json tag has neither omitempty nor omitzero and it is not a pointer;
+//   - it is tagged jsonschema:"required" or validate:"required";
+//   - its validate rules reject its zero value (validate:"gte=1" on an int,
+//     or any rule without omitempty on a pointer), since leaving it out
+//     could never pass.
+//
+// A field with a default is never required: leaving it out means the
+// default.
+//
+// # Tag reference
+//
+// json: the member name, and omitempty / omitzero (optional) and string
+// (a number sent as a JSON string).
+//
+// jsonschema (invopop/jsonschema syntax, comma separated, "\," for a
+// literal comma): title=, description=, enum= (repeat per value), default=
+// (repeat per element for arrays), example=, minimum=, maximum=,
+// exclusiveMinimum=, exclusiveMaximum=, multipleOf=, minLength=,
+// maxLength=, pattern=, format=, minItems=, maxItems=, uniqueItems=true,
+// required, nullable (JSON null allowed). Bind enforces the constraints
+// given here too: enum, minimum, maximum, exclusiveMinimum,
+// exclusiveMaximum, minLength, maxLength and pattern (on strings, numbers
+// and slices of them) and minItems, maxItems are checked while scanning the
+// arguments; any other (format, multipleOf, uniqueItems, ...) makes Bind
+// check every call against the whole schema, which costs a few
+// microseconds more. Prefer validate tags: they are mirrored into the
+// schema and checked by the validator.
+//
+// jsonschema_extras: k=v pairs copied into the property, such as
+// x-mcp-header=Region (see [Type.Headers]).
+//
+// validate (go-playground/validator/v10): enforced by Bind, and mirrored
+// into the schema so the model sees what the server checks:
+//
+//	required        string: minLength 1; number: not 0; bool: const true;
+//	                pointer, slice, map: present and not null; always "required"
+//	min, max        string: minLength/maxLength; slice: minItems/maxItems;
+//	                map: minProperties/maxProperties; number: minimum/maximum
+//	len             both bounds of the above; number: const
+//	gte, lte        as min, max
+//	gt, lt          number: exclusiveMinimum/exclusiveMaximum; lengths: n+1, n-1
+//	eq, ne          const / not const (lengths for slices and maps)
+//	oneof           enum, typed: numbers for integer fields
+//	unique          uniqueItems (slices)
+//	email           format email
+//	url, uri        format uri
+//	uuid            format uuid
+//	ipv4, ipv6      format ipv4, ipv6; ip: anyOf of both
+//	hostname        format hostname plus the validator's RFC 952 pattern
+//	hostname_rfc1123  format hostname
+//	datetime=L      format date-time for L = time.RFC3339, date for time.DateOnly
+//	alpha, alphanum, alphaunicode, alphanumunicode, numeric, number,
+//	hexadecimal, hexcolor, e164, lowercase, uppercase
+//	                pattern (the validator's own regular expression)
+//	contains, startswith, endswith
+//	                pattern (the parameter, regex-escaped)
+//	dive            the rules after it apply to items (slices) or to
+//	                additionalProperties (maps); dive,keys,...,endkeys
+//	                rules apply to propertyNames
+//	omitempty, omitzero, omitnil
+//	                the field is optional and the other rules describe
+//	                non-zero values (Bind also accepts the zero value, which
+//	                the schema does not say)
+//
+// Every other validator rule (cross-field rules such as eqfield or
+// required_if, a|b alternatives, iso3166_1_alpha2, ...) is enforced by Bind
+// but does not appear in the schema. Bind also validates struct elements of
+// slices and maps as if "dive" were given, because the schema describes
+// them.
+//
+// mcp: titles=A|B|C gives display titles to enum values in [Elicitation]
+// forms. For ignores it.
+//
+// # Known differences between the schema and Bind
+//
+// The validator is the authority. The schema matches it for every mirrored
+// rule (a test checks each one against a JSON Schema validator), except:
+// under omitempty the zero value is accepted but not advertised; email,
+// url/uri, ip and datetime checks are the validator's (Go's parsers), which
+// differ from JSON Schema format checkers at the edges (for example "/path"
+// passes validate:"uri" but not format uri, "http://" passes format uri but
+// not validate:"url", and some checkers accept "@example.com" as an email); lowercase/uppercase use Unicode letter classes
+// where the validator compares with strings.ToLower/ToUpper. JSON Schema
+// accepts 1.0 as an integer; the decoder does not. An optional member sent
+// as null counts as absent (and gets its default) although the schema does
+// not list null.
+package schema

@@ -1,0 +1,417 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// generate reflects t with invopop/jsonschema and reshapes the result:
+// $ref inlining, required lists, defaults, strictness and validate rules.
+func generate(a *analyzer, root *plan, opts Options) (*object, error) {
+	names := defNames(a.plans)
+	useRefs := opts.KeepRefs || a.recursive
+	r := &jsonschema.Reflector{
+		Anonymous:                 true,
+		AllowAdditionalProperties: true, // added below, per struct, when Strict
+		DoNotReference:            !useRefs,
+		ExpandedStruct:            false,
+		Namer: func(t reflect.Type) string {
+			if n, ok := names[t]; ok {
+				return n
+			}
+			return ""
+		},
+		// Types with their own JSON form are described by that form, not by
+		// their Go fields. A fresh Schema each time: invopop writes into it.
+		Mapper: func(t reflect.Type) *jsonschema.Schema {
+			switch sh, _ := shapeOf(t); sh {
+			case shapeText:
+				return &jsonschema.Schema{Type: "string"}
+			case shapeRaw:
+				return &jsonschema.Schema{}
+			}
+			return nil
+		},
+	}
+	var raw []byte
+	var rerr error
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				rerr = fmt.Errorf("schema: type %s: reflecting the schema failed: %v", root.t, v)
+			}
+		}()
+		s := r.ReflectFromType(root.t)
+		s.Version = ""
+		raw, rerr = json.Marshal(s) // encoding only: invopop's types marshal with encoding/json
+	}()
+	if rerr != nil {
+		return nil, rerr
+	}
+	tree, err := parseTree(raw)
+	if err != nil {
+		return nil, fmt.Errorf("schema: type %s: internal error reading the reflected schema: %v", root.t, err)
+	}
+	top, ok := tree.(*object)
+	if !ok {
+		return nil, fmt.Errorf("schema: type %s: internal error: reflected schema is not an object", root.t)
+	}
+
+	g := &gen{a: a, opts: opts, defs: map[string]*object{}, names: names}
+	if useRefs {
+		if defs := top.getObject("$defs"); defs != nil {
+			for _, m := range defs.members {
+				if o, ok := m.val.(*object); ok {
+					g.defs[m.key] = o
+				}
+			}
+		}
+		rootName := names[root.t]
+		rootObj := g.defs[rootName]
+		if rootObj == nil {
+			rootObj = top
+		}
+		delete(g.defs, rootName)
+		top = rootObj
+		g.rootName = rootName
+		g.resolveRefs(top, opts.KeepRefs)
+	} else {
+		top.del("$defs")
+	}
+	if err := g.process(top, root); err != nil {
+		return nil, err
+	}
+	if len(g.keep) > 0 {
+		defs := &object{}
+		keys := make([]string, 0, len(g.keep))
+		for k := range g.keep {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			defs.set(k, g.defs[k])
+		}
+		top.set("$defs", defs)
+	}
+	top.del("$id")
+	top.del("$schema")
+	canonicalize(top)
+	return top, nil
+}
+
+var defNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// defNames gives every named type a unique, URI-safe $defs name.
+func defNames(plans map[reflect.Type]*plan) map[reflect.Type]string {
+	types := make([]reflect.Type, 0, len(plans))
+	for t := range plans {
+		if t.Name() != "" {
+			types = append(types, t)
+		}
+	}
+	sort.Slice(types, func(i, j int) bool {
+		if types[i].Name() != types[j].Name() {
+			return types[i].Name() < types[j].Name()
+		}
+		return types[i].PkgPath() < types[j].PkgPath()
+	})
+	names := make(map[reflect.Type]string, len(types))
+	used := map[string]bool{}
+	for _, t := range types {
+		base := strings.Trim(defNameChars.ReplaceAllString(t.Name(), "_"), "_")
+		if base == "" {
+			base = "T"
+		}
+		n := base
+		for i := 2; used[n]; i++ {
+			n = base + strconv.Itoa(i)
+		}
+		used[n] = true
+		names[t] = n
+	}
+	return names
+}
+
+type gen struct {
+	a        *analyzer
+	opts     Options
+	defs     map[string]*object // reflected $defs, by name
+	names    map[reflect.Type]string
+	rootName string
+	cyclic   map[string]bool
+	keep     map[string]bool // $defs kept in the output
+	done     map[string]bool // $defs already processed
+}
+
+const defsPrefix = "#/$defs/"
+
+func refName(s *object) (string, bool) {
+	ref := s.getString("$ref")
+	if !strings.HasPrefix(ref, defsPrefix) {
+		return "", false
+	}
+	return strings.TrimPrefix(ref, defsPrefix), true
+}
+
+// resolveRefs rewrites $ref uses: refs to the root become "#"; unless
+// keepAll, refs to definitions that are not part of a cycle are replaced by
+// a copy of the definition (many hosts mishandle $ref).
+func (g *gen) resolveRefs(top *object, keepAll bool) {
+	// Find the definitions that take part in a cycle.
+	edges := map[string][]string{}
+	var collect func(v any, from string)
+	collect = func(v any, from string) {
+		s, ok := v.(*object)
+		if !ok {
+			return
+		}
+		if n, ok := refName(s); ok {
+			edges[from] = append(edges[from], n)
+		}
+		walkSubschemas(s, func(sub any, _, _ string, _ int) { collect(sub, from) })
+	}
+	all := map[string]*object{g.rootName: top}
+	for n, d := range g.defs {
+		all[n] = d
+	}
+	for n, d := range all {
+		collect(d, n)
+	}
+	g.cyclic = map[string]bool{}
+	for n := range all {
+		seen := map[string]bool{}
+		stack := slices.Clone(edges[n])
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if x == n {
+				g.cyclic[n] = true
+				break
+			}
+			if !seen[x] {
+				seen[x] = true
+				stack = append(stack, edges[x]...)
+			}
+		}
+	}
+	g.keep = map[string]bool{}
+	var rewrite func(v any, depth int) any
+	rewrite = func(v any, depth int) any {
+		s, ok := v.(*object)
+		if !ok {
+			return v
+		}
+		if n, ok := refName(s); ok {
+			switch {
+			case n == g.rootName:
+				s.set("$ref", "#")
+			case keepAll || g.cyclic[n]:
+				if !g.keep[n] {
+					g.keep[n] = true
+					if d := g.defs[n]; d != nil {
+						rewrite(d, 0)
+					}
+				}
+			default:
+				if d := g.defs[n]; d != nil {
+					c := cloneTree(d).(*object)
+					c = rewrite(c, depth+1).(*object)
+					// Keep keywords written beside the $ref (description, ...).
+					s.del("$ref")
+					for _, m := range s.members {
+						c.set(m.key, m.val)
+					}
+					return c
+				}
+			}
+		}
+		for i := range s.members {
+			m := &s.members[i]
+			switch {
+			case slices.Contains(schemaMapKeywords, m.key):
+				if obj, ok := m.val.(*object); ok {
+					for j := range obj.members {
+						obj.members[j].val = rewrite(obj.members[j].val, depth)
+					}
+				}
+			case slices.Contains(schemaListKeywords, m.key):
+				if arr, ok := m.val.([]any); ok {
+					for j := range arr {
+						arr[j] = rewrite(arr[j], depth)
+					}
+				}
+			case slices.Contains(schemaValueKeywords, m.key):
+				m.val = rewrite(m.val, depth)
+			}
+		}
+		return s
+	}
+	rewrite(top, 0)
+}
+
+// deref returns the schema object behind a $ref (or s itself), and
+// whether it is a shared definition.
+func (g *gen) deref(s *object) (*object, string) {
+	if s == nil {
+		return nil, ""
+	}
+	if n, ok := refName(s); ok {
+		return g.defs[n], n
+	}
+	return s, ""
+}
+
+// nonNull looks through the oneOf [X, {"type":"null"}] wrapper that
+// jsonschema:"nullable" produces.
+func nonNull(s *object) *object {
+	one, ok := s.get("oneOf")
+	if !ok {
+		return s
+	}
+	list, _ := one.([]any)
+	if len(list) == 2 {
+		if n, ok := list[1].(*object); ok && n.getString("type") == "null" {
+			if x, ok := list[0].(*object); ok {
+				return x
+			}
+		}
+	}
+	return s
+}
+
+// process walks a schema node describing a value of plan p and applies the
+// per-struct settings: required, defaults, strictness, validate rules.
+func (g *gen) process(s *object, p *plan) error {
+	if s == nil || p == nil {
+		return nil
+	}
+	if s.getString("$ref") == "#" {
+		return nil
+	}
+	if target, name := g.deref(s); name != "" {
+		if g.done == nil {
+			g.done = map[string]bool{}
+		}
+		if g.done[name] {
+			return nil
+		}
+		g.done[name] = true
+		return g.process(target, p)
+	}
+	switch p.kind {
+	case planArray:
+		return g.process(s.getObject("items"), p.elem)
+	case planMap:
+		if pp := s.getObject("patternProperties"); pp != nil { // integer keys
+			for _, m := range pp.members {
+				if o, ok := m.val.(*object); ok {
+					if err := g.process(o, p.elem); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return g.process(s.getObject("additionalProperties"), p.elem)
+	case planStruct:
+	default:
+		if p.jsonType == "integer" && classOf(p.t) == classUint {
+			setBound(s, "minimum", "0", true)
+		}
+		return nil
+	}
+	props := s.getObject("properties")
+	if props == nil {
+		props = &object{}
+		s.set("properties", props)
+	}
+	// The reflected properties must be exactly the decoder's fields.
+	var got []string
+	for _, m := range props.members {
+		got = append(got, m.key)
+	}
+	var want []string
+	for _, f := range p.fields {
+		want = append(want, f.name)
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("schema: type %s: the schema's properties %q differ from the decoder's fields %q: check embedded structs and json tags", p.t, got, want)
+	}
+	var required []any
+	for _, f := range p.fields {
+		v, _ := props.get(f.name)
+		ps, ok := v.(*object)
+		if !ok {
+			ps = &object{} // `true`: any value
+			props.set(f.name, ps)
+		}
+		req := f.required
+		if g.opts.Output {
+			// What the encoder writes: every member without omitempty or
+			// omitzero, and null for nil pointers and interfaces.
+			req = !slices.Contains(f.jsonOpts, "omitempty") && !slices.Contains(f.jsonOpts, "omitzero")
+			if req && (f.ptr || f.plan.kind == planAny) {
+				props.set(f.name, allowNull(ps))
+			}
+		}
+		if req {
+			required = append(required, f.name)
+		}
+		if f.def != nil {
+			d, err := parseTree(f.def)
+			if err == nil {
+				nonNull(ps).set("default", d)
+			}
+		} else {
+			nonNull(ps).del("default")
+		}
+		target := nonNull(ps)
+		if !g.opts.Output {
+			if err := mirror(target, f.typ, parseRules(f.vtag), f.quoted); err != nil {
+				return fmt.Errorf("schema: type %s: field %s: validate tag: %v", p.t, f.goName, err)
+			}
+		}
+		if err := g.process(target, f.plan); err != nil {
+			return err
+		}
+		if len(ps.members) == 0 {
+			props.set(f.name, true)
+		}
+	}
+	if len(required) > 0 {
+		s.set("required", required)
+	} else {
+		s.del("required")
+	}
+	if p.strict {
+		s.set("additionalProperties", false)
+	} else {
+		s.del("additionalProperties")
+	}
+	return nil
+}
+
+// allowNull makes a property schema accept null as well.
+func allowNull(s *object) any {
+	if len(s.members) == 0 {
+		return s // any value, null included
+	}
+	if nonNull(s) != s {
+		return s // already nullable
+	}
+	switch t, _ := s.get("type"); t := t.(type) {
+	case string:
+		if _, isRef := s.get("$ref"); !isRef {
+			s.set("type", []any{t, "null"})
+			return s
+		}
+	}
+	return &object{members: []member{{"anyOf", []any{s, &object{members: []member{{"type", "null"}}}}}}}
+}

@@ -1,0 +1,224 @@
+package schema
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Options configures For. The zero value inlines definitions and ignores
+// unknown argument fields.
+type Options struct {
+	// KeepRefs keeps named struct types as "$ref" into "$defs" instead of
+	// inlining them. Default: inline, because many hosts mishandle $ref.
+	// Recursive types always keep "$ref" for the types in the cycle.
+	KeepRefs bool
+	// Strict makes unknown argument fields an error (Issue rule "unknown")
+	// at every struct level, and adds "additionalProperties": false to every
+	// object that describes a struct. Default: unknown fields are ignored.
+	Strict bool
+	// Output describes the JSON that encoding a value of the type produces,
+	// for a tool's outputSchema, instead of the arguments Bind accepts:
+	// every member without omitempty or omitzero is required (pointers
+	// too), nil pointers and interfaces may be null, and validate rules are
+	// not mirrored. Defaults still appear as annotations. Bind on such a
+	// Type works but checks arguments by the input rules.
+	Output bool
+}
+
+// Type is the schema of one argument type, with everything needed to bind
+// arguments to it. Types come from For, FromJSON and Elicitation (the zero
+// Type is not usable); a Type is immutable and safe for concurrent use.
+type Type struct {
+	goType  reflect.Type
+	ptr     bool // GoType is a pointer to the struct
+	schema  jsontext.Value
+	fields  []Field
+	headers []Header
+	plan    *plan // nil for FromJSON
+
+	// schemaCheck makes Bind check arguments against the schema itself (not
+	// only the validator), because jsonschema tags add constraints.
+	schemaCheck bool
+	// extraCheck makes Bind validate elements the validator skips.
+	extraCheck bool
+	// rootPrefix is the struct name the validator puts first in namespaces.
+	rootPrefix string
+
+	compiled func() (*jsonschemav6.Schema, error) // the full schema, compiled once
+	raw      *rawSchema                           // set by FromJSON
+	scanners sync.Pool                            // *scanner
+}
+
+// Field describes one top-level property of a Type.
+type Field struct {
+	// Name is the JSON member name.
+	Name string
+	// Description is the property's "description", if any.
+	Description string
+	// Required reports whether the property is in "required".
+	Required bool
+	// Type is the Go type of the struct field. For FromJSON it is the type
+	// Bind stores in the map: string, float64, bool, []any, map[string]any,
+	// or any.
+	Type reflect.Type
+	// Index is the reflect field index (through embedded structs), for
+	// reflect.Value.FieldByIndex. Nil for FromJSON.
+	Index []int
+	// Schema is the property's schema. It may hold "$ref"s into the
+	// top-level "$defs" (KeepRefs, recursive types), or "#" for the root.
+	Schema jsontext.Value
+}
+
+// Schema returns the JSON Schema (draft 2020-12, "type":"object"). The bytes
+// are computed once and shared: callers must not modify them.
+func (t *Type) Schema() jsontext.Value { return t.schema }
+
+// GoType returns the type Bind produces: the type given to For, or
+// map[string]any for FromJSON.
+func (t *Type) GoType() reflect.Type { return t.goType }
+
+// Fields returns the top-level properties in declaration order. The slice is
+// a copy; the Index and Schema slices inside are shared and must not be
+// modified.
+func (t *Type) Fields() []Field { return slices.Clone(t.fields) }
+
+// Headers returns the properties annotated with "x-mcp-header", in schema
+// order. The slice is a copy.
+func (t *Type) Headers() []Header { return slices.Clone(t.headers) }
+
+// For builds the schema of the argument type t, a struct or a pointer to a
+// struct, and prepares Bind. It is meant to run once, at registration; its
+// errors say how to fix the type.
+func For(t reflect.Type, opts Options) (*Type, error) {
+	return build(t, opts, false)
+}
+
+func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
+	if t == nil {
+		return nil, fmt.Errorf("schema: nil type: pass reflect.TypeFor[YourArgs]()")
+	}
+	st := t
+	ptr := false
+	if st.Kind() == reflect.Pointer {
+		st = st.Elem()
+		ptr = true
+	}
+	if st.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("schema: type %s: arguments must be a struct (or pointer to struct): put the arguments in a struct", t)
+	}
+	if st == timeType {
+		return nil, fmt.Errorf("schema: type %s: arguments must be a struct of named fields: put the time in a field of a struct", t)
+	}
+	a := &analyzer{root: t, plans: map[reflect.Type]*plan{}, strict: opts.Strict, onStack: map[reflect.Type]bool{}}
+	root := a.analyze(st, st.Name())
+	if a.err != nil {
+		return nil, a.err
+	}
+	if root.kind != planStruct {
+		return nil, fmt.Errorf("schema: type %s: arguments must be a plain struct, not a type with its own JSON form: put the arguments in a struct", t)
+	}
+	markRules(a)
+	tree, err := generate(a, root, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := preflight(a); err != nil {
+		return nil, err
+	}
+	headers, err := findHeaders(tree)
+	if err != nil {
+		return nil, fmt.Errorf("schema: type %s: %w", t, err)
+	}
+	boundHeaderIntegers(tree, headers)
+	canonicalize(tree)
+	full := encodeTree(tree)
+	published := full
+	if elicit {
+		if err := restrictForElicitation(tree, root); err != nil {
+			return nil, err
+		}
+		published = encodeTree(tree)
+		headers = nil
+	}
+	ty := &Type{
+		goType:      t,
+		ptr:         ptr,
+		schema:      published,
+		headers:     headers,
+		plan:        root,
+		schemaCheck: prepareTagChecks(a, opts.KeepRefs || a.recursive) || hasIntegerHeader(tree, headers),
+		extraCheck:  root.needsExtra,
+	}
+	if st.Name() != "" {
+		ty.rootPrefix = st.Name() + "."
+	}
+	ty.fields = fieldsOf(tree, root)
+	ty.compiled = sync.OnceValues(func() (*jsonschemav6.Schema, error) {
+		return compileSchema(full, true)
+	})
+	if _, err := ty.compiled(); err != nil {
+		return nil, fmt.Errorf("schema: type %s: the generated schema does not compile: %v: check pattern= and format= tags", t, err)
+	}
+	return ty, nil
+}
+
+func fieldsOf(tree *object, root *plan) []Field {
+	props := tree.getObject("properties")
+	required := map[string]bool{}
+	if list, ok := tree.get("required"); ok {
+		l, _ := list.([]any)
+		for _, r := range l {
+			if s, ok := r.(string); ok {
+				required[s] = true
+			}
+		}
+	}
+	out := make([]Field, 0, len(root.fields))
+	for _, f := range root.fields {
+		var ps any = true
+		if props != nil {
+			if v, ok := props.get(f.name); ok {
+				ps = v
+			}
+		}
+		desc := ""
+		if o, ok := ps.(*object); ok {
+			desc = nonNull(o).getString("description")
+			if desc == "" {
+				desc = o.getString("description")
+			}
+		}
+		out = append(out, Field{
+			Name:        f.name,
+			Description: desc,
+			Required:    required[f.name],
+			Type:        f.typ,
+			Index:       f.index,
+			Schema:      encodeTree(ps),
+		})
+	}
+	return out
+}
+
+func hasIntegerHeader(tree *object, hs []Header) bool {
+	for _, h := range hs {
+		s := tree
+		for _, name := range h.Path {
+			if s = s.getObject("properties"); s == nil {
+				break
+			}
+			if s = s.getObject(name); s == nil {
+				break
+			}
+		}
+		if s != nil && s.getString("type") == "integer" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,410 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+)
+
+// validate is the one validator the package uses. *validator.Validate is
+// safe for concurrent use; its only state is a cache of parsed struct tags.
+var validate = newValidator()
+
+func newValidator() *validator.Validate {
+	v := validator.New(validator.WithTagNameFuncBlankOmit())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			return f.Name
+		}
+		if f.Anonymous && name == "" {
+			return "" // embedded: its fields are promoted, so no path segment
+		}
+		if name == "" {
+			return f.Name
+		}
+		return name
+	})
+	return v
+}
+
+// preflight runs the validator once over the zero value of every struct
+// type, so a malformed validate tag fails at registration, not on a call.
+func preflight(a *analyzer) (err error) {
+	for _, st := range a.structs {
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					err = fmt.Errorf("schema: type %s: validate tag in %s: %v: fix the tag", a.root, st, v)
+				}
+			}()
+			_ = validate.Struct(reflect.New(st).Interface())
+		}()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// markRules computes, per plan, whether it (or anything inside it) carries
+// validate rules, and whether Bind must validate elements that the validator
+// skips: the validator checks struct elements of slices and maps only under
+// "dive", yet the schema describes their rules, so Bind enforces them
+// always. Both are fixed points, since types can contain themselves.
+func markRules(a *analyzer) {
+	for _, p := range a.plans {
+		for _, f := range p.fields {
+			if f.vtag != "" && f.vtag != "-" {
+				p.hasRules = true
+			}
+			f.dive = parseRules(f.vtag).dive != nil
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, p := range a.plans {
+			if p.hasRules {
+				continue
+			}
+			has := p.elem != nil && p.elem.hasRules
+			for _, f := range p.fields {
+				has = has || f.plan.hasRules
+			}
+			if has {
+				p.hasRules, changed = true, true
+			}
+		}
+	}
+	// skipped reports whether the elements of a collection of plan e hold
+	// something the validator does not check.
+	skipped := func(e *plan, dived bool) bool {
+		if e.kind != planArray && e.kind != planMap {
+			return false
+		}
+		return e.elem.needsExtra || (e.elem.kind == planStruct && e.elem.hasRules && !dived)
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, p := range a.plans {
+			for _, f := range p.fields {
+				need := skipped(f.plan, f.dive) || (f.plan.kind == planStruct && f.plan.needsExtra)
+				if need && !f.extra {
+					f.extra, changed = true, true
+				}
+				if need && !p.needsExtra {
+					p.needsExtra, changed = true, true
+				}
+			}
+			if skipped(p, false) && !p.needsExtra {
+				p.needsExtra, changed = true, true
+			}
+		}
+	}
+}
+
+// runValidator validates v (a pointer to a struct) and adds the issues.
+// A panic inside the validator (a rule that does not fit a value) becomes
+// an error, never a crash.
+func runValidator(v reflect.Value, p *plan, prefix string, base path, is *issues) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("schema: validator failed on %s: %v", p.t, r)
+		}
+	}()
+	verr := validate.Struct(v.Interface())
+	if verr == nil {
+		return nil
+	}
+	var ves validator.ValidationErrors
+	if !errors.As(verr, &ves) {
+		return fmt.Errorf("schema: validator: %w", verr)
+	}
+	for _, fe := range ves {
+		ns := strings.TrimPrefix(fe.Namespace(), prefix)
+		pth := nsPath(ns, p, base)
+		is.addValidator(pth, fe)
+	}
+	return nil
+}
+
+// extraValidate validates, below v, the struct elements of slices and maps
+// that the validator skipped (no "dive").
+func extraValidate(v reflect.Value, p *plan, at path, is *issues) error {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	switch p.kind {
+	case planStruct:
+		for _, f := range p.fields {
+			if !f.extra {
+				continue
+			}
+			fv, err := v.FieldByIndexErr(f.index)
+			if err != nil {
+				continue // nil embedded pointer: nothing decoded there
+			}
+			if err := extraElems(fv, f.plan, !f.dive, at.member(f.name), is); err != nil {
+				return err
+			}
+		}
+	case planArray, planMap:
+		return extraElems(v, p, false, at, is)
+	}
+	return nil
+}
+
+// extraElems handles one field value. validateElems says the validator did
+// not dive into it, so struct elements need validating here.
+func extraElems(v reflect.Value, p *plan, validateElems bool, at path, is *issues) error {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	switch p.kind {
+	case planStruct:
+		return extraValidate(v, p, at, is)
+	case planArray:
+		for i := range v.Len() {
+			if err := extraElem(v.Index(i), p.elem, validateElems, at.item(i), is); err != nil {
+				return err
+			}
+		}
+	case planMap:
+		iter := v.MapRange()
+		for iter.Next() {
+			key := fmt.Sprint(iter.Key().Interface())
+			if err := extraElem(iter.Value(), p.elem, validateElems, at.member(key), is); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func extraElem(e reflect.Value, p *plan, validateElems bool, at path, is *issues) error {
+	for e.Kind() == reflect.Pointer || e.Kind() == reflect.Interface {
+		if e.IsNil() {
+			return nil
+		}
+		e = e.Elem()
+	}
+	if p.kind == planStruct && validateElems && p.hasRules {
+		ptr := reflect.New(e.Type())
+		ptr.Elem().Set(e)
+		prefix := ""
+		if e.Type().Name() != "" {
+			prefix = e.Type().Name() + "."
+		}
+		if err := runValidator(ptr, p, prefix, at, is); err != nil {
+			return err
+		}
+	}
+	if p.needsExtra || p.kind == planStruct {
+		return extraElems(e, p, true, at, is)
+	}
+	return nil
+}
+
+// nsPath turns a validator namespace (JSON names, root prefix removed) into
+// a path, using the plan to tell names, indexes and map keys apart.
+func nsPath(ns string, p *plan, base path) path {
+	out := base
+	for ns != "" && p != nil {
+		switch p.kind {
+		case planStruct:
+			var best *fieldPlan
+			for _, f := range p.fields {
+				if strings.HasPrefix(ns, f.name) {
+					rest := ns[len(f.name):]
+					if (rest == "" || rest[0] == '.' || rest[0] == '[') && (best == nil || len(f.name) > len(best.name)) {
+						best = f
+					}
+				}
+			}
+			if best == nil {
+				return append(out, segment{name: ns, index: -1})
+			}
+			out = out.member(best.name)
+			ns = strings.TrimPrefix(ns[len(best.name):], ".")
+			p = best.plan
+		case planArray:
+			if ns[0] != '[' {
+				return append(out, segment{name: ns, index: -1})
+			}
+			end := strings.IndexByte(ns, ']')
+			if end < 0 {
+				return append(out, segment{name: ns, index: -1})
+			}
+			var i int
+			if _, err := fmt.Sscanf(ns[1:end], "%d", &i); err != nil {
+				return append(out, segment{name: ns, index: -1})
+			}
+			out = out.item(i)
+			ns = strings.TrimPrefix(ns[end+1:], ".")
+			p = p.elem
+		case planMap:
+			if ns[0] != '[' {
+				return append(out, segment{name: ns, index: -1})
+			}
+			end := -1
+			for j := 1; j < len(ns); j++ {
+				if ns[j] == ']' && (j+1 == len(ns) || ns[j+1] == '.' || ns[j+1] == '[') {
+					end = j
+					break
+				}
+			}
+			if end < 0 {
+				return append(out, segment{name: ns, index: -1})
+			}
+			out = out.member(ns[1:end])
+			ns = strings.TrimPrefix(ns[end+1:], ".")
+			p = p.elem
+		default:
+			return append(out, segment{name: ns, index: -1})
+		}
+	}
+	return out
+}
+
+// addValidator records one validator failure with a message a model can act on.
+func (is *issues) addValidator(p path, fe validator.FieldError) {
+	tag, param := fe.Tag(), fe.Param()
+	ruleText := tag
+	if param != "" {
+		ruleText += "=" + param
+	}
+	is.add(p, tag, validatorMessage(fe, tag, param)+" (rule "+ruleText+")")
+}
+
+func validatorMessage(fe validator.FieldError, tag, param string) string {
+	t := fe.Type()
+	isTime := t == timeType
+	class := classOther
+	if t != nil {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		isTime = t == timeType
+		class = classOf(t)
+	}
+	unit := func(n string) string {
+		switch class {
+		case classString:
+			return n + " characters"
+		case classList:
+			return n + " items"
+		case classMap:
+			return n + " entries"
+		}
+		return n
+	}
+	sized := class == classString || class == classList || class == classMap
+	switch tag {
+	case "required":
+		switch class {
+		case classString:
+			return "must not be empty"
+		case classInt, classUint, classFloat:
+			return "must not be zero"
+		case classBool:
+			return "must be true"
+		}
+		return "required"
+	case "min", "gte":
+		if isTime {
+			return "must not be in the past"
+		}
+		if sized {
+			return "must have at least " + unit(param)
+		}
+		return "must be >= " + param
+	case "max", "lte":
+		if isTime {
+			return "must not be in the future"
+		}
+		if sized {
+			return "must have at most " + unit(param)
+		}
+		return "must be <= " + param
+	case "gt":
+		if isTime {
+			return "must be in the future"
+		}
+		if sized {
+			return "must have more than " + unit(param)
+		}
+		return "must be > " + param
+	case "lt":
+		if isTime {
+			return "must be in the past"
+		}
+		if sized {
+			return "must have fewer than " + unit(param)
+		}
+		return "must be < " + param
+	case "len":
+		if sized {
+			return "must have exactly " + unit(param)
+		}
+		return "must be " + param
+	case "eq":
+		if class == classList || class == classMap {
+			return "must have exactly " + unit(param)
+		}
+		return "must be " + param
+	case "ne":
+		return "must not be " + param
+	case "oneof":
+		return "must be one of " + strings.Join(splitOneOf(param), ", ")
+	case "unique":
+		return "must not contain duplicates"
+	case "email":
+		return "must be an email address"
+	case "url", "uri":
+		return "must be a URL"
+	case "uuid":
+		return "must be a UUID"
+	case "ipv4":
+		return "must be an IPv4 address"
+	case "ipv6":
+		return "must be an IPv6 address"
+	case "ip":
+		return "must be an IP address"
+	case "hostname", "hostname_rfc1123":
+		return "must be a host name"
+	case "datetime":
+		return "must be a date/time in the layout " + param
+	case "alpha":
+		return "must contain only ASCII letters"
+	case "alphanum":
+		return "must contain only ASCII letters and digits"
+	case "alphaunicode":
+		return "must contain only letters"
+	case "alphanumunicode":
+		return "must contain only letters and digits"
+	case "numeric":
+		return "must be a number"
+	case "number":
+		return "must contain only digits"
+	case "lowercase":
+		return "must be lowercase"
+	case "uppercase":
+		return "must be uppercase"
+	case "contains":
+		return "must contain " + fmt.Sprintf("%q", param)
+	case "startswith":
+		return "must start with " + fmt.Sprintf("%q", param)
+	case "endswith":
+		return "must end with " + fmt.Sprintf("%q", param)
+	}
+	return "is invalid"
+}
