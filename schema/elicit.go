@@ -27,7 +27,10 @@ import (
 //	Color string `json:"color" validate:"oneof=r g b" mcp:"titles=Red|Green|Blue"`
 //
 // which produces {"type":"string","oneOf":[{"const":"r","title":"Red"},...]}
-// (a multi-select gets "items":{"anyOf":[...]}). Defaults use
+// (a multi-select gets "items":{"anyOf":[...]}). For clients of protocol
+// 2025-06-18, which know only the older form, use enumNames instead of
+// titles (single-select only): mcp:"enumNames=Red|Green|Blue" produces
+// {"type":"string","enum":["r","g","b"],"enumNames":["Red","Green","Blue"]}. Defaults use
 // jsonschema:"default=..." (repeat it for a multi-select); a default must be
 // one of the enum values.
 //
@@ -91,7 +94,7 @@ func elicitProperty(root *plan, f *fieldPlan, ps *object) (*object, error) {
 	if f.quoted {
 		return nil, elicitErr(root, f, "uses the json \"string\" option: forms send numbers as numbers; remove it")
 	}
-	titles, err := elicitTitles(root, f)
+	titles, legacyNames, err := elicitTitles(root, f)
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +139,15 @@ func elicitProperty(root *plan, f *fieldPlan, ps *object) (*object, error) {
 			if len(titles) != len(enum) {
 				return nil, elicitErr(root, f, fmt.Sprintf("has %d titles for %d enum values: give one title per value, in order", len(titles), len(enum)))
 			}
+			if legacyNames {
+				names := make([]any, len(titles))
+				for i, t := range titles {
+					names[i] = t
+				}
+				out.set("enum", enum)
+				out.set("enumNames", names)
+				return out, nil
+			}
 			out.set("oneOf", titled(enum, titles))
 			return out, nil
 		}
@@ -152,6 +164,9 @@ func elicitProperty(root *plan, f *fieldPlan, ps *object) (*object, error) {
 		out := keep("minItems", "maxItems", "default")
 		if err := checkEnumDefault(root, f, out, enum, true); err != nil {
 			return nil, err
+		}
+		if legacyNames {
+			return nil, elicitErr(root, f, "uses enumNames on a multi-select: enumNames is for single-select fields; use titles=")
 		}
 		it := &object{}
 		if titles == nil {
@@ -232,22 +247,24 @@ func checkEnumDefault(root *plan, f *fieldPlan, out *object, enum []any, multi b
 	return nil
 }
 
-// elicitTitles reads mcp:"titles=A|B|C".
-func elicitTitles(root *plan, f *fieldPlan) ([]string, error) {
+// elicitTitles reads mcp:"titles=A|B|C" or mcp:"enumNames=A|B|C"; legacy
+// reports the latter.
+func elicitTitles(root *plan, f *fieldPlan) (titles []string, legacy bool, err error) {
 	sf := root.t.FieldByIndex(f.index)
 	tag, ok := sf.Tag.Lookup("mcp")
 	if !ok {
-		return nil, nil
+		return nil, false, nil
 	}
-	var titles []string
 	for _, opt := range splitTag(tag) {
 		switch {
 		case strings.HasPrefix(opt, "titles="):
-			titles = strings.Split(strings.TrimPrefix(opt, "titles="), "|")
+			titles, legacy = strings.Split(strings.TrimPrefix(opt, "titles="), "|"), false
+		case strings.HasPrefix(opt, "enumNames="):
+			titles, legacy = strings.Split(strings.TrimPrefix(opt, "enumNames="), "|"), true
 		case opt == "":
 		default:
-			return nil, elicitErr(root, f, fmt.Sprintf("has unknown mcp tag option %q: the mcp tag takes titles=A|B|C", opt))
+			return nil, false, elicitErr(root, f, fmt.Sprintf("has unknown mcp tag option %q: the mcp tag takes titles=A|B|C or enumNames=A|B|C", opt))
 		}
 	}
-	return titles, nil
+	return titles, legacy, nil
 }

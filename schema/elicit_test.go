@@ -131,6 +131,29 @@ type badMCPOption struct {
 	X string `json:"x" mcp:"colour=red"`
 }
 
+type badLegacyMulti struct {
+	Picks []string `json:"picks" validate:"dive,oneof=a b" mcp:"enumNames=A|B"`
+}
+
+type legacyEnum struct {
+	Pick string `json:"pick" jsonschema:"description=Pick one" validate:"oneof=opt1 opt2" mcp:"enumNames=Option One|Option Two"`
+}
+
+func TestElicitationLegacyEnumNames(t *testing.T) {
+	t.Parallel()
+	st, err := schema.Elicitation(reflect.TypeFor[legacyEnum]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{"pick":{"type":"string","description":"Pick one","enum":["opt1","opt2"],"enumNames":["Option One","Option Two"]}},"required":["pick"]}`
+	if got := string(st.Schema()); got != want {
+		t.Fatalf("schema:\n got %s\nwant %s", got, want)
+	}
+	if _, err := st.Bind([]byte(`{"pick":"opt3"}`)); err == nil {
+		t.Fatal("a value outside the enum was accepted")
+	}
+}
+
 type badRecursive struct {
 	Next *badRecursive `json:"next,omitempty"`
 }
@@ -151,6 +174,7 @@ func TestElicitationErrors(t *testing.T) {
 		{reflect.TypeFor[badAny](), `has no fixed type`},
 		{reflect.TypeFor[badNullable](), `is nullable`},
 		{reflect.TypeFor[badMCPOption](), `unknown mcp tag option "colour=red"`},
+		{reflect.TypeFor[badLegacyMulti](), `enumNames is for single-select fields`},
 		{reflect.TypeFor[badRecursive](), `field Next (json "next") is a struct`},
 		{reflect.TypeFor[int](), `must be a struct`},
 	}
