@@ -196,7 +196,7 @@ func (s *Server) serve(ctx context.Context, req *Request) (any, error) {
 	if err != nil || !req.Modern || req.IsNotification() {
 		return res, err
 	}
-	return s.decorate(res)
+	return s.decorate(req.Method, res)
 }
 
 // modernRemoved lists methods that 2026-07-28 removed; modern requests for
@@ -267,13 +267,25 @@ func (s *Server) setLevel(req *Request) (any, error) {
 }
 
 // decorate gives a modern result its resultType ("complete" unless the
-// handler set one) and the server's identity in _meta.
-func (s *Server) decorate(res any) (any, error) {
+// handler set one) and the server's identity in _meta. A complete result of a
+// cacheable method gets the ttlMs and cacheScope that 2026-07-28 requires,
+// unless the handler set them: 0 (immediately stale, what a client assumes
+// when ttlMs is absent) and "private" (the scope that is always safe).
+func (s *Server) decorate(method string, res any) (any, error) {
 	raw, err := session.EncodeResult(res)
 	if err != nil {
 		return nil, err
 	}
-	if !hasMember(raw, "resultType") {
+	resultType, typed := member(raw, "resultType")
+	if cacheable[method] && (!typed || string(resultType) == `"complete"`) {
+		if _, ok := member(raw, "cacheScope"); !ok {
+			raw = insertMember(raw, `"cacheScope":"private"`)
+		}
+		if _, ok := member(raw, "ttlMs"); !ok {
+			raw = insertMember(raw, `"ttlMs":0`)
+		}
+	}
+	if !typed {
 		raw = insertMember(raw, `"resultType":"complete"`)
 	}
 	if !s.opts.NoServerInfo {
@@ -284,25 +296,39 @@ func (s *Server) decorate(res any) (any, error) {
 	return raw, nil
 }
 
-// hasMember reports whether the JSON object obj has a top-level member name.
-func hasMember(obj jsontext.Value, name string) bool {
+// cacheable lists the methods whose results are cacheable results in
+// 2026-07-28.
+var cacheable = map[string]bool{
+	protocol.MethodServerDiscover:         true,
+	protocol.MethodToolsList:              true,
+	protocol.MethodPromptsList:            true,
+	protocol.MethodResourcesList:          true,
+	protocol.MethodResourcesTemplatesList: true,
+	protocol.MethodResourcesRead:          true,
+}
+
+// member returns the value of the top-level member name of the JSON object
+// obj, and whether it is there.
+func member(obj jsontext.Value, name string) (jsontext.Value, bool) {
 	dec := jsontext.NewDecoder(bytes.NewReader(obj))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return false
+		return nil, false
 	}
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			return false
+			return nil, false
 		}
-		if tok.String() == name {
-			return true
+		key := tok.String() // before the next read voids tok
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil, false
 		}
-		if err := dec.SkipValue(); err != nil {
-			return false
+		if key == name {
+			return v, true
 		}
 	}
-	return false
+	return nil, false
 }
 
 // insertMember inserts the member text ("name":value) first in the object.
@@ -340,12 +366,26 @@ func orEmpty(v jsontext.Value) jsontext.Value {
 // NewSession starts serving conn in a new session and returns it. The
 // session is tracked (see Sessions) until it ends.
 func (s *Server) NewSession(conn transport.Conn) *session.Session {
+	return s.newSession(conn, "")
+}
+
+// Connect starts serving conn in a new session as info describes (a
+// stateless HTTP request starts already initialized at info.Version) and
+// returns at once. It is the connect function the HTTP transports take:
+//
+//	mux.Handle("/mcp", transport.NewStreamableHandler(srv.Connect, nil))
+func (s *Server) Connect(conn transport.Conn, info transport.ConnInfo) {
+	s.newSession(conn, info.Version)
+}
+
+func (s *Server) newSession(conn transport.Conn, version string) *session.Session {
 	sess := session.New(conn, session.Options{
 		Role:           session.RoleServer,
 		Handler:        s.Handler(),
 		Logger:         s.logger,
 		MaxConcurrency: s.opts.MaxConcurrency,
 		CallTimeout:    s.opts.CallTimeout,
+		Version:        version,
 	})
 	s.mu.Lock()
 	s.sessions[sess] = struct{}{}

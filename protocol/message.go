@@ -1,8 +1,11 @@
 package protocol
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"strconv"
+	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -58,19 +61,135 @@ type DecodeError struct {
 func (e *DecodeError) Error() string { return e.Err.Message }
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-// Response returns the error response to send for the bad message, or nil when
-// the message was a notification (which is never answered).
+// Response returns the error response to send for the bad message. A bad
+// message is answered even when it looks like a notification: JSON-RPC 2.0
+// answers an invalid request with an error, with a null id when the id could
+// not be read.
 func (e *DecodeError) Response() *Response { return &Response{ID: e.ID, Error: e.Err} }
 
-// wireMessage is the envelope as decoded; every member is kept raw so that
-// each kind of problem can be classified precisely.
+// wireMessage is the envelope as read: every member is kept raw so that
+// each kind of problem can be classified precisely. The values alias the
+// input; what a message keeps is copied.
 type wireMessage struct {
-	JSONRPC jsontext.Value `json:"jsonrpc"`
-	ID      jsontext.Value `json:"id"`
-	Method  jsontext.Value `json:"method"`
-	Params  jsontext.Value `json:"params"`
-	Result  jsontext.Value `json:"result"`
-	Error   jsontext.Value `json:"error"`
+	JSONRPC, ID, Method, Params, Result, Error jsontext.Value
+}
+
+// envelopeReader reads the envelope of one message. Reading from a
+// bytes.Buffer, the decoder parses the input in place.
+type envelopeReader struct {
+	buf bytes.Buffer
+	dec jsontext.Decoder
+}
+
+var envelopeReaders = sync.Pool{New: func() any { return new(envelopeReader) }}
+
+var errTrailingData = errors.New("protocol: data after the message")
+
+// readEnvelope reads data, which must hold exactly one JSON object, with the
+// wire rules (valid UTF-8, no duplicate names at any depth), and returns its
+// top-level members. Names match exactly, after unescaping; other members
+// are checked and skipped.
+func readEnvelope(data []byte) (wireMessage, error) {
+	r := envelopeReaders.Get().(*envelopeReader)
+	defer func() {
+		r.buf = bytes.Buffer{}
+		r.dec.Reset(&r.buf) // let go of data
+		envelopeReaders.Put(r)
+	}()
+	r.buf = *bytes.NewBuffer(data)
+	r.dec.Reset(&r.buf, decodeOptions)
+	var w wireMessage
+	tok, err := r.dec.ReadToken()
+	if err != nil {
+		return w, err
+	}
+	if tok.Kind() != '{' {
+		return w, errNotObject
+	}
+	for r.dec.PeekKind() != '}' {
+		name, err := r.dec.ReadValue() // a name; on error, PeekKind was 0
+		if err != nil {
+			return w, err
+		}
+		var field *jsontext.Value
+		switch string(memberName(name)) {
+		case "jsonrpc":
+			field = &w.JSONRPC
+		case "id":
+			field = &w.ID
+		case "method":
+			field = &w.Method
+		case "params":
+			field = &w.Params
+		case "result":
+			field = &w.Result
+		case "error":
+			field = &w.Error
+		}
+		v, err := r.dec.ReadValue()
+		if err != nil {
+			return w, err
+		}
+		if field != nil {
+			*field = v
+		}
+	}
+	if _, err := r.dec.ReadToken(); err != nil { // '}'
+		return w, err
+	}
+	switch _, err := r.dec.ReadToken(); err {
+	case io.EOF:
+		return w, nil
+	case nil:
+		return w, errTrailingData
+	default:
+		return w, err
+	}
+}
+
+// memberName returns the bytes of a quoted member name: those between the
+// quotes when there is no escape, else the unescaped name.
+func memberName(quoted jsontext.Value) []byte {
+	inner := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner
+	}
+	b, _ := jsontext.AppendUnquote(nil, quoted) // valid: the decoder checked it
+	return b
+}
+
+// knownMethods interns the method names the protocol defines.
+var knownMethods = func() map[string]string {
+	m := map[string]string{}
+	for _, name := range []string{
+		MethodInitialize, MethodPing, MethodServerDiscover, MethodToolsList, MethodToolsCall,
+		MethodPromptsList, MethodPromptsGet, MethodResourcesList, MethodResourcesTemplatesList,
+		MethodResourcesRead, MethodResourcesSubscribe, MethodResourcesUnsubscribe,
+		MethodSubscriptionsListen, MethodCompletionComplete, MethodLoggingSetLevel,
+		MethodSamplingCreateMessage, MethodElicitationCreate, MethodRootsList,
+		MethodTasksGet, MethodTasksResult, MethodTasksList, MethodTasksCancel, MethodTasksUpdate,
+		NotificationInitialized, NotificationCancelled, NotificationProgress, NotificationMessage,
+		NotificationResourcesUpdated, NotificationResourcesListChanged, NotificationToolsListChanged,
+		NotificationPromptsListChanged, NotificationRootsListChanged, NotificationElicitationComplete,
+		NotificationSubscriptionsAcknowledged, NotificationTasksStatus, NotificationTasks,
+	} {
+		m[name] = name
+	}
+	return m
+}()
+
+// unquoteString returns the string a JSON string value holds. Method names
+// the protocol defines are returned without allocating.
+func unquoteString(quoted jsontext.Value) (string, error) {
+	inner := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		if m, ok := knownMethods[string(inner)]; ok {
+			return m, nil
+		}
+		return string(inner), nil
+	}
+	b, err := jsontext.AppendUnquote(nil, quoted)
+	return string(b), err
 }
 
 // decodeOptions make member names case-sensitive and reject duplicate names
@@ -82,7 +201,7 @@ var decodeOptions = json.JoinOptions(
 )
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v, decodeOptions) }
-func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
+func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v, json.Deterministic(true)) }
 
 // Unmarshal decodes JSON into v with the wire rules: member names match
 // exactly (case-sensitive), duplicate names and invalid UTF-8 are rejected,
@@ -97,8 +216,8 @@ func Marshal(v any) ([]byte, error) { return jsonMarshal(v) }
 // rejected, and unknown members are ignored. On failure the error is a
 // *DecodeError. The returned message does not keep a reference to data.
 func DecodeMessage(data []byte) (Message, error) {
-	var w wireMessage
-	if err := jsonUnmarshal(data, &w); err != nil {
+	w, err := readEnvelope(data)
+	if err != nil {
 		return nil, classify(data, err)
 	}
 	var id ID
@@ -116,14 +235,18 @@ func DecodeMessage(data []byte) (Message, error) {
 		if len(w.JSONRPC) == 0 {
 			return nil, bad(`missing "jsonrpc" member`)
 		}
-		return nil, bad(`"jsonrpc" must be "2.0"`)
+		// "2\u002e0" is the same JSON string as "2.0".
+		var v string
+		if w.JSONRPC.Kind() != '"' || jsonUnmarshal(w.JSONRPC, &v) != nil || v != "2.0" {
+			return nil, bad(`"jsonrpc" must be "2.0"`)
+		}
 	}
 	if len(w.Method) > 0 {
 		if w.Method.Kind() != '"' {
 			return nil, bad(`"method" must be a string`)
 		}
-		var method string
-		if err := jsonUnmarshal(w.Method, &method); err != nil {
+		method, err := unquoteString(w.Method)
+		if err != nil {
 			return nil, bad(`"method" must be a string`)
 		}
 		if len(w.ID) > 0 && isNull(w.ID) {
@@ -137,7 +260,7 @@ func DecodeMessage(data []byte) (Message, error) {
 			if k := w.Params.Kind(); k != '{' && k != '[' {
 				return nil, bad(`"params" must be an object or an array`)
 			}
-			req.Params = w.Params
+			req.Params = bytes.Clone(w.Params)
 		}
 		return req, nil
 	}
@@ -155,7 +278,7 @@ func DecodeMessage(data []byte) (Message, error) {
 		if !id.IsValid() {
 			return nil, bad("a result response must carry a string or number id")
 		}
-		return &Response{ID: id, Result: w.Result}, nil
+		return &Response{ID: id, Result: bytes.Clone(w.Result)}, nil
 	case len(w.Error) > 0:
 		var e struct {
 			Code    jsontext.Value `json:"code"`
@@ -234,12 +357,18 @@ func AppendMessage(b []byte, m Message) ([]byte, error) {
 			b = append(b, "null"...)
 		}
 		if m.Error != nil {
-			b = append(b, `,"error":`...)
-			eb, err := json.Marshal(m.Error)
-			if err != nil {
-				return b, err
+			// Written by hand: the data is kept as given (json.Marshal would
+			// reformat it), and invalid UTF-8 in the message is replaced
+			// rather than failing, so an error response can always be sent.
+			b = append(b, `,"error":{"code":`...)
+			b = strconv.AppendInt(b, m.Error.Code, 10)
+			b = append(b, `,"message":`...)
+			b, _ = jsontext.AppendQuote(b, m.Error.Message)
+			if len(m.Error.Data) > 0 {
+				b = append(b, `,"data":`...)
+				b = append(b, m.Error.Data...)
 			}
-			b = append(b, eb...)
+			b = append(b, '}')
 		} else {
 			b = append(b, `,"result":`...)
 			if len(m.Result) == 0 {

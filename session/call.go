@@ -32,6 +32,16 @@ func WithTimeout(d time.Duration) CallOption {
 	return func(c *callConfig) { c.timeout = d }
 }
 
+// applyCallOptions applies opts to cfg. It is apart from Call so that only
+// calls with options pay for cfg escaping to the heap.
+func applyCallOptions(cfg callConfig, opts []CallOption) callConfig {
+	c := &cfg
+	for _, o := range opts {
+		o(c)
+	}
+	return *c
+}
+
 // Call sends a request and waits for its response, decoding the result into
 // result (which may be nil to discard it, or a *jsontext.Value to keep it
 // raw). params is encoded as JSON; a jsontext.Value is sent as is; nil sends
@@ -46,10 +56,9 @@ func WithTimeout(d time.Duration) CallOption {
 // A ctx carrying a related request (a handler's ctx) sends the request on
 // that request's stream.
 func (s *Session) Call(ctx context.Context, method string, params, result any, opts ...CallOption) error {
-	var cfg callConfig
-	cfg.timeout = s.timeout
-	for _, o := range opts {
-		o(&cfg)
+	cfg := callConfig{timeout: s.timeout}
+	if len(opts) > 0 {
+		cfg = applyCallOptions(cfg, opts)
 	}
 	raw, err := encodeParams(params)
 	if err != nil {
@@ -61,7 +70,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 			return fmt.Errorf("session: %s: %w", method, err)
 		}
 	}
-	c := &call{method: method, done: make(chan *protocol.Response, 1)}
+	c := &call{method: method, done: make(chan struct{})}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -92,11 +101,11 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		timer = t.C
 	}
 	select {
-	case resp := <-c.done:
-		if resp.Error != nil {
-			return resp.Error
+	case <-c.done:
+		if c.resp.Error != nil {
+			return c.resp.Error
 		}
-		return decodeResult(method, resp.Result, result)
+		return decodeResult(method, c.resp.Result, result)
 	case <-ctx.Done():
 		s.cancelCall(ctx, id, context.Cause(ctx).Error())
 		return ctx.Err()
@@ -106,11 +115,11 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 	case <-s.done:
 		// A response may have raced with the end of the session.
 		select {
-		case resp := <-c.done:
-			if resp.Error != nil {
-				return resp.Error
+		case <-c.done:
+			if c.resp.Error != nil {
+				return c.resp.Error
 			}
-			return decodeResult(method, resp.Result, result)
+			return decodeResult(method, c.resp.Result, result)
 		default:
 		}
 		return s.closedError()

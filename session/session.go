@@ -101,6 +101,8 @@ type Session struct {
 	nextID      atomic.Int64
 	sem         chan struct{}
 	outstanding atomic.Int64
+	draining    atomic.Bool   // Shutdown called: new requests are refused
+	idle        chan struct{} // closed when draining and no request is in flight; guarded by mu
 	maxQueued   int64
 
 	mu        sync.Mutex
@@ -109,6 +111,7 @@ type Session struct {
 	inflight  map[protocol.ID]context.CancelCauseFunc
 	closed    bool
 	closeErr  error
+	connErr   error // what closing the transport reported
 	state     lifecycle
 	version   string
 	logLevel  protocol.LoggingLevel
@@ -132,7 +135,8 @@ const (
 
 type call struct {
 	method string
-	done   chan *protocol.Response // buffered: one delivery
+	done   chan struct{}      // closed once resp is set
+	resp   *protocol.Response // set once, under Session.mu
 }
 
 // New starts a session over conn. The session owns conn and closes it when
@@ -201,7 +205,8 @@ func (s *Session) Err() error {
 	return s.closeErr
 }
 
-// Close ends the session: it closes the transport, cancels the contexts of
+// Close ends the session: it closes the transport (returning what that
+// reports, such as a server subprocess's exit status), cancels the contexts of
 // running handlers (cause ErrClosed), fails pending calls, and waits until the
 // reading goroutine and every handler have returned. Handlers must return
 // when their context is done.
@@ -209,7 +214,58 @@ func (s *Session) Close() error {
 	s.shutdown(ErrClosed)
 	<-s.readerDone
 	s.handlers.Wait()
-	return nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.connErr
+}
+
+// Shutdown ends the session gracefully: new requests are refused with an
+// error saying the server is shutting down, requests in flight may finish
+// until ctx is done, and then the session is closed as by Close (cancelling
+// what is still running). It returns ctx's error when it had to cut
+// requests short, else what Close returns.
+func (s *Session) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if s.idle == nil {
+		s.idle = make(chan struct{})
+	}
+	idle := s.idle
+	s.draining.Store(true)
+	if s.outstanding.Load() == 0 {
+		s.closeIdleLocked()
+	}
+	s.mu.Unlock()
+	var err error
+	select {
+	case <-idle:
+	case <-s.done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// closeIdleLocked signals Shutdown that no request is in flight; s.mu held.
+func (s *Session) closeIdleLocked() {
+	select {
+	case <-s.idle:
+	default:
+		close(s.idle)
+	}
+}
+
+// requestDone accounts for the end of a request.
+func (s *Session) requestDone() {
+	if s.outstanding.Add(-1) == 0 && s.draining.Load() {
+		s.mu.Lock()
+		if s.idle != nil {
+			s.closeIdleLocked()
+		}
+		s.mu.Unlock()
+	}
 }
 
 // Wait blocks until the session has ended and all its goroutines have
@@ -236,7 +292,10 @@ func (s *Session) shutdown(cause error) {
 	s.closeErr = cause
 	s.mu.Unlock()
 	s.cancel(fmt.Errorf("%w: %w", ErrClosed, cause))
-	s.conn.Close()
+	err := s.conn.Close()
+	s.mu.Lock()
+	s.connErr = err
+	s.mu.Unlock()
 	close(s.done)
 }
 
@@ -293,14 +352,16 @@ func (s *Session) respondError(id protocol.ID, err *protocol.Error) {
 func (s *Session) deliver(resp *protocol.Response) {
 	s.mu.Lock()
 	c := s.pending[resp.ID]
-	s.mu.Unlock()
-	if c == nil {
-		s.logger.Warn("ignoring response for unknown request id", "id", resp.ID.String())
-		return
+	first := c != nil && c.resp == nil
+	if first {
+		c.resp = resp
+		close(c.done)
 	}
-	select {
-	case c.done <- resp:
-	default:
+	s.mu.Unlock()
+	switch {
+	case c == nil:
+		s.logger.Warn("ignoring response for unknown request id", "id", resp.ID.String())
+	case !first:
 		s.logger.Warn("ignoring duplicate response", "id", resp.ID.String())
 	}
 }
@@ -321,20 +382,24 @@ func (s *Session) dispatch(m *protocol.Request) {
 		s.write(transport.WithRelatedRequest(context.Background(), m.ID), &protocol.Response{ID: m.ID, Result: emptyObject})
 		return
 	}
+	if s.draining.Load() {
+		s.respondError(m.ID, protocol.NewError(protocol.CodeInternalError, "Internal error: the server is shutting down"))
+		return
+	}
 	if s.outstanding.Add(1) > s.maxQueued {
-		s.outstanding.Add(-1)
+		s.requestDone()
 		s.respondError(m.ID, protocol.NewError(protocol.CodeInternalError, "Internal error: server busy, too many requests in flight"))
 		return
 	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		s.outstanding.Add(-1)
+		s.requestDone()
 		return
 	}
 	if _, dup := s.inflight[m.ID]; dup {
 		s.mu.Unlock()
-		s.outstanding.Add(-1)
+		s.requestDone()
 		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidRequest, "Invalid Request: id %s is already in use by a request in flight", m.ID.Raw()))
 		return
 	}
@@ -355,6 +420,10 @@ func (s *Session) admit(req *Request) *protocol.Error {
 			return unsupportedVersion(v)
 		}
 		if protocol.IsModern(v) {
+			if req.Meta.ClientCapabilities == nil {
+				return protocol.Errorf(protocol.CodeInvalidParams,
+					"Invalid params: params._meta must carry %s (the client's capabilities for this request; {} for none)", protocol.MetaClientCapabilities)
+			}
 			req.Modern = true
 			req.Version = v
 			return nil
@@ -411,19 +480,20 @@ func orEmpty(v jsontext.Value) jsontext.Value {
 // serve runs the handler for one call and answers it.
 func (s *Session) serve(ctx context.Context, cancel context.CancelCauseFunc, req *Request) {
 	defer s.handlers.Done()
-	defer s.outstanding.Add(-1)
+	defer s.requestDone()
 	defer cancel(context.Canceled)
-	select {
-	case s.sem <- struct{}{}:
+	if s.acquire(ctx) {
 		defer func() { <-s.sem }()
-	case <-ctx.Done():
 	}
+	// The related ctx serves the handler and, without its cancellation, the
+	// final write (WithoutCancel keeps its values).
+	rctx := transport.WithRelatedRequest(ctx, req.ID)
 	var (
 		result any
 		err    error
 	)
 	if ctx.Err() == nil {
-		result, err = s.invoke(transport.WithRelatedRequest(ctx, req.ID), req)
+		result, err = s.invoke(rctx, req)
 	} else {
 		err = context.Cause(ctx)
 	}
@@ -445,7 +515,24 @@ func (s *Session) serve(ctx context.Context, cancel context.CancelCauseFunc, req
 		s.logger.Error("encoding result failed", "method", req.Method, "id", req.ID.String(), "error", err)
 		resp.Error = protocol.NewError(protocol.CodeInternalError, "Internal error: the result could not be encoded")
 	}
-	s.write(transport.WithRelatedRequest(context.WithoutCancel(ctx), req.ID), resp)
+	s.write(context.WithoutCancel(rctx), resp)
+}
+
+// acquire takes a turn to run a handler, waiting until one is free or ctx is
+// done; it reports whether it took one. A free turn is taken without waiting
+// on ctx, so that ctx's done channel is not made needlessly.
+func (s *Session) acquire(ctx context.Context) bool {
+	select {
+	case s.sem <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case s.sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // invoke calls the handler, turning a panic into an internal error.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -487,4 +488,63 @@ func TestWaitAfterPeerEOF(t *testing.T) {
 		t.Fatalf("Err = %v, want EOF", s.Err())
 	}
 	s.Close()
+}
+
+func TestShutdownLetsInFlightFinish(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	started := make(chan struct{})
+	h := session.HandlerFunc(func(ctx context.Context, req *session.Request) (any, error) {
+		if req.Method == "slow" {
+			close(started)
+			<-release
+			return "finished", nil
+		}
+		return nil, nil
+	})
+	srv, cli := pair(t, h, nil)
+	res := make(chan error, 1)
+	go func() {
+		var out string
+		err := cli.Call(context.Background(), "slow", nil, &out)
+		if err == nil && out != "finished" {
+			err = fmt.Errorf("result %q", out)
+		}
+		res <- err
+	}()
+	<-started
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(context.Background()) }()
+	// New requests are refused while draining; the slow one goes on.
+	for {
+		err := cli.Call(context.Background(), "other", nil, nil)
+		if err != nil && strings.Contains(err.Error(), "shutting down") {
+			break
+		}
+	}
+	close(release)
+	if err := <-res; err != nil {
+		t.Fatalf("in-flight call: %v", err)
+	}
+	if err := <-shut; err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+}
+
+func TestShutdownDeadline(t *testing.T) {
+	t.Parallel()
+	started := make(chan struct{})
+	h := session.HandlerFunc(func(ctx context.Context, req *session.Request) (any, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	srv, cli := pair(t, h, nil)
+	go cli.Call(context.Background(), "stuck", nil, nil)
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := srv.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Shutdown = %v, want DeadlineExceeded", err)
+	}
 }

@@ -80,6 +80,9 @@ func (c *Command) Start(ctx context.Context) (*Process, error) {
 	if c.Path == "" {
 		return nil, errors.New("transport: Command.Path is empty")
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env = c.Environ()
 	cmd.Dir = c.Dir
@@ -99,12 +102,6 @@ func (c *Command) Start(ctx context.Context) (*Process, error) {
 		return nil, fmt.Errorf("transport: %w", err)
 	}
 	cmd.Stdout = pw
-	if err := ctx.Err(); err != nil {
-		stdin.Close()
-		stdout.Close()
-		pw.Close()
-		return nil, err
-	}
 	err = cmd.Start()
 	pw.Close() // the child has its copy
 	if err != nil {

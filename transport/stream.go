@@ -35,10 +35,21 @@ type Stream struct {
 	max  int
 	line []byte // read buffer, reused
 
-	wmu  sync.Mutex
-	w    io.Writer
-	wc   io.Closer
-	wbuf []byte
+	// Writes are group-committed: a writer appends its message to pending;
+	// if no write is in progress it becomes the flusher and writes pending
+	// (its own message and any queued meanwhile) in one call, repeatedly,
+	// until pending is empty. Every Write returns once its own bytes were
+	// written, so concurrent writers share write system calls.
+	wmu      sync.Mutex
+	wcond    sync.Cond // signalled after every flush
+	w        io.Writer
+	wc       io.Closer
+	pending  []byte // encoded messages not yet written
+	spare    []byte // the previous flush buffer, reused
+	flushing bool
+	queued   uint64 // messages appended to pending, ever
+	written  uint64 // messages written, ever
+	werr     error  // the first write error; every later Write fails with it
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -54,6 +65,7 @@ func NewStream(r io.Reader, w io.Writer, opts *StreamOptions) *Stream {
 		max:    DefaultMaxMessageSize,
 		closed: make(chan struct{}),
 	}
+	s.wcond.L = &s.wmu
 	if opts != nil && opts.MaxMessageSize > 0 {
 		s.max = opts.MaxMessageSize
 	}
@@ -103,16 +115,16 @@ func (s *Stream) Read(ctx context.Context) (protocol.Message, error) {
 var errTooLong = errors.New("transport: line too long")
 
 // readLine returns the next line without its newline. The returned slice is
-// reused by the next call. A line longer than the limit is consumed up to its
-// newline and reported as errTooLong. At EOF, a final unterminated line is
-// returned; then io.EOF.
+// reused by the next call. A line longer than the limit (not counting its
+// "\n" or "\r\n") is consumed up to its newline and reported as errTooLong.
+// At EOF, a final unterminated line is returned; then io.EOF.
 func (s *Stream) readLine() ([]byte, error) {
 	s.line = s.line[:0]
 	tooLong := false
 	for {
 		chunk, err := s.r.ReadSlice('\n')
 		if !tooLong {
-			if len(s.line)+len(chunk) > s.max+1 { // +1: the newline
+			if len(s.line)+len(chunk) > s.max+2 { // +2: room for "\r\n"
 				tooLong = true
 				s.line = s.line[:0]
 			} else {
@@ -121,14 +133,14 @@ func (s *Stream) readLine() ([]byte, error) {
 		}
 		switch {
 		case err == nil:
-			if tooLong {
+			if tooLong || exceeds(s.line[:len(s.line)-1], s.max) {
 				return nil, errTooLong
 			}
 			return s.line[:len(s.line)-1], nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
-			if tooLong {
+			if tooLong || exceeds(s.line, s.max) {
 				return nil, errTooLong
 			}
 			if len(s.line) > 0 {
@@ -141,6 +153,16 @@ func (s *Stream) readLine() ([]byte, error) {
 	}
 }
 
+// exceeds reports whether line, less one trailing carriage return, is longer
+// than limit.
+func exceeds(line []byte, limit int) bool {
+	n := len(line)
+	if n > 0 && line[n-1] == '\r' {
+		n--
+	}
+	return n > limit
+}
+
 // Write writes msg as one line.
 func (s *Stream) Write(ctx context.Context, msg protocol.Message) error {
 	select {
@@ -150,23 +172,53 @@ func (s *Stream) Write(ctx context.Context, msg protocol.Message) error {
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	b, err := protocol.AppendMessage(s.wbuf[:0], msg)
+	if s.werr != nil {
+		return s.werr
+	}
+	n := len(s.pending)
+	b, err := protocol.AppendMessage(s.pending, msg)
 	if err != nil {
+		s.pending = b[:n]
 		return fmt.Errorf("transport: encoding message: %w", err)
 	}
-	b = append(b, '\n')
-	if cap(b) <= 64<<10 {
-		s.wbuf = b // keep moderate buffers for reuse
-	}
-	if _, err := s.w.Write(b); err != nil {
-		select {
-		case <-s.closed:
-			return ErrClosed
-		default:
+	s.pending = append(b, '\n')
+	s.queued++
+	mine := s.queued
+	for s.flushing {
+		// Another writer is writing; it (or the next flusher) writes ours.
+		s.wcond.Wait()
+		if s.written >= mine {
+			return s.werr
 		}
-		return fmt.Errorf("transport: write: %w", err)
+		if s.werr != nil {
+			return s.werr
+		}
 	}
-	return nil
+	s.flushing = true
+	for len(s.pending) > 0 && s.werr == nil {
+		buf, upto := s.pending, s.queued
+		s.pending = s.spare[:0]
+		s.wmu.Unlock()
+		_, err := s.w.Write(buf)
+		s.wmu.Lock()
+		if cap(buf) <= 1<<20 {
+			s.spare = buf // keep moderate buffers for reuse
+		}
+		if err != nil {
+			select {
+			case <-s.closed:
+				s.werr = ErrClosed
+			default:
+				s.werr = fmt.Errorf("transport: write: %w", err)
+			}
+			break
+		}
+		s.written = upto
+		s.wcond.Broadcast()
+	}
+	s.flushing = false
+	s.wcond.Broadcast()
+	return s.werr
 }
 
 // Close closes the underlying reader and writer when they can be closed.
