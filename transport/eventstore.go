@@ -1,0 +1,181 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"sync"
+)
+
+// An EventStore keeps the events sent on the resumable SSE streams of the
+// Streamable HTTP handler, so a client that lost a connection can reconnect
+// with Last-Event-ID and receive what it missed.
+//
+// Events are identified by session, stream and sequence number: within a
+// stream, Append is called with seq 1, 2, 3, ... in order (never
+// concurrently for the same stream), and the handler turns the triple into
+// the SSE event id "<stream>_<seq>". A store may forget old events to bound
+// its memory; Replay then reports ErrEventsLost.
+//
+// Implementations must be safe for concurrent use. Append must not keep
+// data after it returns (copy it).
+type EventStore interface {
+	// Append records data, one encoded JSON-RPC message, as event seq of
+	// stream in session.
+	Append(ctx context.Context, session, stream string, seq int64, data []byte) error
+	// Replay calls fn, in order, for each stored event of stream in session
+	// whose sequence number is greater than after. It returns an error
+	// matching ErrEventsLost, without calling fn, when some of those events
+	// are no longer stored; an error returned by fn stops the replay and is
+	// returned. fn must not keep data after it returns.
+	Replay(ctx context.Context, session, stream string, after int64, fn func(seq int64, data []byte) error) error
+	// DeleteSession forgets every event of session. The handler calls it
+	// when the session ends.
+	DeleteSession(ctx context.Context, session string) error
+}
+
+// ErrEventsLost is reported by EventStore.Replay when events the client
+// has not seen were discarded, so the stream cannot be resumed exactly.
+var ErrEventsLost = errors.New("transport: SSE events to replay are no longer stored")
+
+// MemoryEventStoreOptions configures a MemoryEventStore. The zero value is
+// ready to use.
+type MemoryEventStoreOptions struct {
+	// MaxEvents bounds the events kept per session; the oldest are
+	// discarded first. Zero means 1024.
+	MaxEvents int
+	// MaxBytes bounds the bytes of event data kept per session; the oldest
+	// events are discarded first (the newest event is always kept). Zero
+	// means 8 MiB.
+	MaxBytes int
+}
+
+// MemoryEventStore is an EventStore that keeps events in memory, bounded
+// per session. It is the Streamable HTTP handler's default. It starts no
+// goroutines and is safe for concurrent use.
+type MemoryEventStore struct {
+	maxEvents int
+	maxBytes  int
+
+	mu       sync.RWMutex
+	sessions map[string]*memSession
+}
+
+type memSession struct {
+	mu      sync.Mutex
+	events  []memEvent // oldest first; events[head:] are live
+	head    int
+	bytes   int
+	evicted map[string]int64 // per stream, the highest discarded seq
+}
+
+type memEvent struct {
+	stream string
+	seq    int64
+	data   []byte
+}
+
+// NewMemoryEventStore returns an empty store. opts may be nil.
+func NewMemoryEventStore(opts *MemoryEventStoreOptions) *MemoryEventStore {
+	s := &MemoryEventStore{maxEvents: 1024, maxBytes: 8 << 20, sessions: map[string]*memSession{}}
+	if opts != nil {
+		if opts.MaxEvents > 0 {
+			s.maxEvents = opts.MaxEvents
+		}
+		if opts.MaxBytes > 0 {
+			s.maxBytes = opts.MaxBytes
+		}
+	}
+	return s
+}
+
+func (s *MemoryEventStore) session(id string, create bool) *memSession {
+	s.mu.RLock()
+	ms := s.sessions[id]
+	s.mu.RUnlock()
+	if ms != nil || !create {
+		return ms
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ms = s.sessions[id]; ms == nil {
+		ms = &memSession{}
+		s.sessions[id] = ms
+	}
+	return ms
+}
+
+// Append implements EventStore.
+func (s *MemoryEventStore) Append(_ context.Context, session, stream string, seq int64, data []byte) error {
+	ms := s.session(session, true)
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	ms.events = append(ms.events, memEvent{stream: stream, seq: seq, data: append([]byte(nil), data...)})
+	ms.bytes += len(data)
+	for live := len(ms.events) - ms.head; live > 1 && (live > s.maxEvents || ms.bytes > s.maxBytes); live-- {
+		e := &ms.events[ms.head]
+		if ms.evicted == nil {
+			ms.evicted = map[string]int64{}
+		}
+		if e.seq > ms.evicted[e.stream] {
+			ms.evicted[e.stream] = e.seq
+		}
+		ms.bytes -= len(e.data)
+		*e = memEvent{}
+		ms.head++
+	}
+	// Compact once the dead prefix is as long as the live part.
+	if ms.head > 0 && ms.head >= len(ms.events)-ms.head {
+		n := copy(ms.events, ms.events[ms.head:])
+		clear(ms.events[n:])
+		ms.events = ms.events[:n]
+		ms.head = 0
+	}
+	return nil
+}
+
+// Replay implements EventStore.
+func (s *MemoryEventStore) Replay(_ context.Context, session, stream string, after int64, fn func(seq int64, data []byte) error) error {
+	ms := s.session(session, false)
+	if ms == nil {
+		return nil
+	}
+	ms.mu.Lock()
+	if ms.evicted[stream] > after {
+		ms.mu.Unlock()
+		return ErrEventsLost
+	}
+	var out []memEvent
+	for _, e := range ms.events[ms.head:] {
+		if e.stream == stream && e.seq > after {
+			out = append(out, e) // the data slices are never modified, only dropped
+		}
+	}
+	ms.mu.Unlock()
+	for _, e := range out {
+		if err := fn(e.seq, e.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeleteSession implements EventStore.
+func (s *MemoryEventStore) DeleteSession(_ context.Context, session string) error {
+	s.mu.Lock()
+	delete(s.sessions, session)
+	s.mu.Unlock()
+	return nil
+}
+
+// len reports how many events are held, for tests.
+func (s *MemoryEventStore) len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	n := 0
+	for _, ms := range s.sessions {
+		ms.mu.Lock()
+		n += len(ms.events) - ms.head
+		ms.mu.Unlock()
+	}
+	return n
+}

@@ -1,0 +1,30 @@
+package transport
+
+import (
+	"io"
+	"time"
+)
+
+// SSEEventForTest is an event read by the SSE parser.
+type SSEEventForTest struct {
+	Type, Data, ID string
+	HasID          bool
+	Retry          time.Duration
+}
+
+// ParseSSEForTest runs the SSE parser over r with the size limit max and
+// returns every event up to the first error (io.EOF at the end).
+func ParseSSEForTest(r io.Reader, max int) ([]SSEEventForTest, error) {
+	p := newSSEReader(r, max)
+	var out []SSEEventForTest
+	for {
+		ev, err := p.next()
+		if err != nil {
+			return out, err
+		}
+		out = append(out, SSEEventForTest{Type: ev.Type, Data: string(ev.Data), ID: ev.ID, HasID: ev.HasID, Retry: ev.Retry})
+	}
+}
+
+// StoredEventsForTest reports how many events a MemoryEventStore holds.
+func StoredEventsForTest(s *MemoryEventStore) int { return s.len() }

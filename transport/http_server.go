@@ -1,0 +1,781 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// HTTPOptions configures a StreamableHandler. The zero value is ready to
+// use: stateful sessions, SSE answers, resumable streams kept in memory,
+// DNS-rebinding protection on.
+type HTTPOptions struct {
+	// Stateless serves every legacy (2025-03-26 .. 2025-11-25) POST in a
+	// fresh Conn that ends with its answer: no Mcp-Session-Id is issued, GET
+	// and DELETE answer 405, streams are not resumable, and the server
+	// cannot send requests to the client. Requests other than initialize
+	// are served as if initialize had negotiated the revision in their
+	// MCP-Protocol-Version header (2025-03-26 when absent). Modern
+	// (2026-07-28) requests are always served this way.
+	Stateless bool
+	// JSONResponse answers each request with one application/json body
+	// instead of an SSE stream. Messages the server sends while serving
+	// the request (progress, logs, requests to the client) then travel on
+	// the session's GET stream instead (legacy), or are dropped (modern and
+	// stateless requests).
+	JSONResponse bool
+	// EventStore keeps the events of resumable streams (legacy stateful
+	// sessions answering with SSE). Nil means a MemoryEventStore with its
+	// default bounds, owned by the handler.
+	EventStore EventStore
+	// SessionIdleTimeout ends a legacy session that has had no request and
+	// no open stream for this long; later requests for it get 404. Zero
+	// means 30 minutes; negative means sessions never expire.
+	SessionIdleTimeout time.Duration
+	// MaxBodyBytes bounds the size of a POST body; a larger body gets 413.
+	// Zero means DefaultMaxMessageSize (4 MiB).
+	MaxBodyBytes int64
+	// AllowedHosts and AllowedOrigins configure the DNS-rebinding
+	// protection (see HostPolicy, whose defaults apply when they are
+	// empty). Requests failing it get 403.
+	AllowedHosts, AllowedOrigins []string
+	// DisableHostCheck turns the DNS-rebinding protection off, for servers
+	// behind a proxy that already checks Host and Origin.
+	DisableHostCheck bool
+	// RetryInterval is the reconnection delay announced to clients in SSE
+	// "retry:" fields (the priming event, and before the server closes a
+	// stream early). Zero means 1 second.
+	RetryInterval time.Duration
+	// KeepAlive is the interval of SSE comment lines sent on otherwise
+	// quiet streams, so proxies do not time them out. Zero means 15
+	// seconds; negative disables keep-alives.
+	KeepAlive time.Duration
+	// Logger receives diagnostics. Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// StreamableHandler serves MCP over the Streamable HTTP transport, as an
+// http.Handler to mount at the MCP endpoint (any path). It speaks both
+// eras on the one endpoint:
+//
+//   - Legacy revisions (2025-03-26 .. 2025-11-25): a POST of initialize
+//     without Mcp-Session-Id starts a session (a Conn handed to connect)
+//     and its answer carries the new Mcp-Session-Id; later requests carry
+//     it. A request is answered on an SSE stream that carries the messages
+//     related to it and ends with its response (or with one JSON body, see
+//     HTTPOptions.JSONResponse); notifications and responses get 202
+//     Accepted. GET opens the session's stream for messages unrelated to
+//     any request (one at a time: a second gets 409); DELETE ends the
+//     session (204). SSE events carry ids "<stream>_<seq>", and a GET with
+//     Last-Event-ID replays what followed that event on its stream and
+//     then keeps delivering the stream. Once the session has negotiated
+//     2025-11-25 or later, each stream starts with a priming event (an id,
+//     a retry field, empty data: SEP-1699).
+//   - Modern revision 2026-07-28: a POST without Mcp-Session-Id whose
+//     params._meta names a protocol version (or whose MCP-Protocol-Version
+//     header names a revision that is not a legacy one) is served in a
+//     one-shot Conn, with no session, event ids or resumption. Its headers
+//     are checked first: MCP-Protocol-Version present and equal to the
+//     _meta version, Mcp-Method equal to the method, Mcp-Name equal to
+//     params.name (tools/call, prompts/get) or params.uri (resources/read)
+//     after Base64-sentinel decoding (400 with HeaderMismatch -32020); _meta
+//     must carry the protocol version and client capabilities (400 with
+//     -32602); the version must be supported (400 with -32022). An answer
+//     that is just an error gets status 404 for -32601 (method not found)
+//     and 400 for -32020..-32022. The answer is one JSON body when the
+//     response comes first, else an SSE stream (always for
+//     subscriptions/listen, which stays open with keep-alives). Closing the
+//     connection cancels the request.
+//
+// Requests are checked before they reach a session: the Host and Origin
+// headers (DNS-rebinding protection, 403), the method (405), Content-Type
+// application/json (415), an Accept header admitting application/json and,
+// unless JSONResponse is set, text/event-stream (406; wildcards count, and
+// a request without Accept admits anything), the body size (413), the
+// JSON-RPC envelope (400 with a -32700 or -32600 error), a supported
+// MCP-Protocol-Version (400; any supported revision is accepted on any
+// request, and a missing header means 2025-03-26), the session id (400
+// when missing, 404 with error -32001 when unknown, expired or deleted).
+// Error answers carry a JSON-RPC error body.
+//
+// Outgoing messages: a response goes on its request's stream (and only
+// there: stored for replay when the stream's connection is closed). Other
+// messages written with a ctx marked by WithRelatedRequest go on that
+// request's stream while its connection is open; when it is closed they
+// take the GET stream if one is open, else they are stored on the
+// request's stream for replay. Unrelated messages take the GET stream, or
+// are stored until one opens. In JSONResponse mode only the response uses
+// the request's answer. A client's notifications/cancelled ends the stream
+// of the request it names.
+//
+// An SSE answer's headers (and priming event) are held back for up to 2ms
+// waiting for the first message, so that a quick answer leaves in a single
+// write; then events are flushed as they come, once per batch.
+//
+// The session Conn also implements CloseStream(protocol.ID) error, which
+// closes the connection of a request's stream before the response (after
+// an event id was sent), telling the client to reconnect after
+// RetryInterval: the SSE polling of SEP-1699. A server layer reaches it
+// through session.Session.Conn.
+//
+// The handler starts no goroutine of its own except a timer callback that
+// expires idle sessions; Shutdown and Close stop it. Each session's Conn is
+// closed when the session ends (DELETE, expiry, Close), which ends the
+// session engine serving it. All methods are safe for concurrent use.
+type StreamableHandler struct {
+	connect func(Conn, ConnInfo)
+	opts    HTTPOptions
+	store   EventStore
+	policy  HostPolicy
+	logger  *slog.Logger
+
+	calls   atomic.Int64 // requests being served (for Shutdown)
+	drainMu sync.Mutex
+	drained chan struct{} // closed when calls drops to 0 while shutting down
+
+	mu       sync.Mutex
+	sessions map[string]*httpSession
+	oneShots map[*oneShot]struct{}
+	closing  bool // Shutdown or Close called: no new sessions or calls
+	closed   bool
+	sweep    *time.Timer
+}
+
+// NewStreamableHandler returns a handler that serves each session (or
+// stateless request) in a Conn passed to connect. connect must start
+// serving the Conn (typically in a session engine, as
+// lowlevel.Server.Connect does) and return at once; it is called from the
+// goroutine serving the HTTP request. opts may be nil.
+func NewStreamableHandler(connect func(Conn, ConnInfo), opts *HTTPOptions) *StreamableHandler {
+	if connect == nil {
+		panic("transport: NewStreamableHandler: nil connect function")
+	}
+	h := &StreamableHandler{connect: connect, sessions: map[string]*httpSession{}, oneShots: map[*oneShot]struct{}{}}
+	if opts != nil {
+		h.opts = *opts
+	}
+	o := &h.opts
+	if o.SessionIdleTimeout == 0 {
+		o.SessionIdleTimeout = 30 * time.Minute
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxMessageSize
+	}
+	if o.RetryInterval <= 0 {
+		o.RetryInterval = time.Second
+	}
+	if o.KeepAlive == 0 {
+		o.KeepAlive = 15 * time.Second
+	}
+	h.store = o.EventStore
+	if h.store == nil {
+		h.store = NewMemoryEventStore(nil)
+	}
+	h.logger = o.Logger
+	if h.logger == nil {
+		h.logger = slog.Default()
+	}
+	h.policy = HostPolicy{AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins}
+	return h
+}
+
+var (
+	errShuttingDown = protocol.NewError(protocol.CodeInternalError, "Service unavailable: the server is shutting down")
+	errNoSession    = protocol.NewError(CodeSessionNotFound, "Session not found")
+)
+
+// CodeSessionNotFound is the JSON-RPC error code in the body of a 404
+// answer to a request whose Mcp-Session-Id (or sessionId) is unknown,
+// expired or terminated (the code the TypeScript SDK uses).
+const CodeSessionNotFound = -32001
+
+// ServeHTTP implements http.Handler.
+func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.DisableHostCheck {
+		if err := h.policy.Check(r); err != nil {
+			writeJSONError(w, http.StatusForbidden, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Forbidden: "+strings.TrimPrefix(err.Error(), "transport: ")))
+			return
+		}
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.servePost(w, r)
+	case http.MethodGet:
+		h.serveGet(w, r)
+	case http.MethodDelete:
+		h.serveDelete(w, r)
+	default:
+		if h.opts.Stateless {
+			w.Header().Set("Allow", "POST")
+		} else {
+			w.Header().Set("Allow", "GET, POST, DELETE")
+		}
+		writeJSONError(w, http.StatusMethodNotAllowed, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Method not allowed: "+r.Method))
+	}
+}
+
+func badRequest(w http.ResponseWriter, id protocol.ID, msg string) {
+	writeJSONError(w, http.StatusBadRequest, id, protocol.NewError(protocol.CodeInvalidRequest, "Bad Request: "+msg))
+}
+
+// readBody reads the request body into a pooled buffer, enforcing max.
+func readBody(w http.ResponseWriter, r *http.Request, max int64) (*[]byte, error) {
+	buf := getBuf()
+	b := *buf
+	if n := r.ContentLength; n > 0 && n <= max && int64(cap(b)) < n {
+		b = make([]byte, 0, n+1)
+	}
+	body := http.MaxBytesReader(w, r.Body, max)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*buf = b
+			putBuf(buf)
+			return nil, err
+		}
+	}
+	*buf = b
+	return buf, nil
+}
+
+func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
+	if mediaType(r.Header.Get("Content-Type")) != mediaJSON {
+		writeJSONError(w, http.StatusUnsupportedMediaType, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Unsupported Media Type: Content-Type must be application/json"))
+		return
+	}
+	accept := r.Header.Values("Accept")
+	if !accepts(accept, mediaJSON) || (!h.opts.JSONResponse && !accepts(accept, mediaSSE)) {
+		writeJSONError(w, http.StatusNotAcceptable, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Not Acceptable: the client must accept both application/json and text/event-stream"))
+		return
+	}
+	buf, err := readBody(w, r, h.opts.MaxBodyBytes)
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, protocol.ID{}, protocol.Errorf(protocol.CodeInvalidRequest, "Request Entity Too Large: the body exceeds %d bytes", h.opts.MaxBodyBytes))
+			return
+		}
+		badRequest(w, protocol.ID{}, "reading body: "+err.Error())
+		return
+	}
+	msg, err := protocol.DecodeMessage(*buf)
+	putBuf(buf)
+	if err != nil {
+		de, ok := errors.AsType[*protocol.DecodeError](err)
+		if !ok {
+			de = &protocol.DecodeError{Err: protocol.NewError(protocol.CodeParseError, "Parse error")}
+		}
+		writeJSONError(w, http.StatusBadRequest, de.ID, de.Err)
+		return
+	}
+	req, _ := msg.(*protocol.Request)
+	sid := r.Header.Get(HeaderSessionID)
+	hv := r.Header.Get(HeaderProtocolVersion)
+	if sid == "" && isModernRequest(req, hv) {
+		h.serveModern(w, r, msg, hv)
+		return
+	}
+	id := protocol.ID{}
+	if req != nil {
+		id = req.ID
+	}
+	if hv != "" && !protocol.IsSupported(hv) {
+		badRequest(w, id, fmt.Sprintf("unsupported MCP-Protocol-Version %q (supported: %s)", hv, strings.Join(protocol.SupportedVersions(), ", ")))
+		return
+	}
+	if h.opts.Stateless {
+		if req == nil {
+			w.WriteHeader(http.StatusAccepted) // a response to nothing we sent
+			return
+		}
+		info := ConnInfo{Stateless: true, Version: hv}
+		if info.Version == "" {
+			info.Version = protocol.Version20250326
+		}
+		if req.Method == protocol.MethodInitialize {
+			info.Version = ""
+		}
+		req.Extra = requestInfo(r, "")
+		h.serveOneShot(w, r, req, info, false)
+		return
+	}
+	var (
+		sess  *httpSession
+		isNew bool
+	)
+	if sid == "" {
+		if req == nil || !req.IsCall() || req.Method != protocol.MethodInitialize {
+			badRequest(w, id, "missing "+HeaderSessionID+" header (send initialize first to start a session)")
+			return
+		}
+		if sess = h.newSession(); sess == nil {
+			writeJSONError(w, http.StatusServiceUnavailable, id, errShuttingDown)
+			return
+		}
+		isNew = true
+	} else if sess = h.lookup(sid); sess == nil {
+		writeJSONError(w, http.StatusNotFound, id, errNoSession)
+		return
+	}
+	sess.touch()
+	if req == nil { // a response to a request the server sent
+		if !sess.deliver(r.Context(), msg) {
+			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	req.Extra = requestInfo(r, sess.id)
+	if !req.IsCall() {
+		if !sess.deliver(r.Context(), req) {
+			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+			return
+		}
+		if req.Method == protocol.NotificationCancelled {
+			var p protocol.CancelledParams
+			if protocol.Unmarshal(req.Params, &p) == nil && p.RequestID.IsValid() {
+				sess.cancelStream(p.RequestID)
+			}
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if h.isClosing() {
+		writeJSONError(w, http.StatusServiceUnavailable, req.ID, errShuttingDown)
+		return
+	}
+	h.serveCall(w, r, sess, req, isNew)
+}
+
+func (h *StreamableHandler) isClosing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closing
+}
+
+func (h *StreamableHandler) callStarted() { h.calls.Add(1) }
+
+func (h *StreamableHandler) callEnded() {
+	if h.calls.Add(-1) != 0 {
+		return
+	}
+	h.drainMu.Lock()
+	if h.drained != nil {
+		close(h.drained)
+		h.drained = nil
+	}
+	h.drainMu.Unlock()
+}
+
+func setSSEHeaders(w http.ResponseWriter) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", mediaSSE)
+	hdr.Set("Cache-Control", "no-cache")
+	hdr.Set("X-Accel-Buffering", "no")
+}
+
+func writeJSONBody(w http.ResponseWriter, status int, data []byte) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", mediaJSON)
+	hdr.Set("Cache-Control", "no-store")
+	hdr.Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// outEvent is one message on its way to an HTTP response.
+type outEvent struct {
+	seq   int64   // event sequence number; 0 when the stream has no event ids
+	data  *[]byte // the encoded message (pooled; the receiver puts it back)
+	final bool    // the response that ends the stream
+	code  int64   // error code of a final error response
+}
+
+func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, sess *httpSession, req *protocol.Request, isNew bool) {
+	st, sk, err := sess.openStream(req)
+	switch {
+	case errors.Is(err, errDuplicateID):
+		badRequest(w, req.ID, fmt.Sprintf("request id %s is already in use by a request in flight", req.ID.Raw()))
+		return
+	case err != nil:
+		writeJSONError(w, http.StatusNotFound, req.ID, errNoSession)
+		return
+	}
+	defer st.detach(sk)
+	if isNew {
+		w.Header().Set(HeaderSessionID, sess.id)
+		defer func() {
+			if sess.negotiated() == "" { // initialize failed: the session is useless
+				sess.Close()
+			}
+		}()
+	}
+	if !sess.deliver(r.Context(), req) {
+		sess.cancelStream(req.ID)
+		return
+	}
+	if st.json {
+		select {
+		case ev := <-sk.ch:
+			writeJSONBody(w, http.StatusOK, *ev.data)
+			putBuf(ev.data)
+		case <-sk.stop:
+			w.WriteHeader(http.StatusNoContent) // cancelled by the client
+		case <-r.Context().Done():
+		case <-sess.done:
+			select {
+			case ev := <-sk.ch: // answered just before the session ended
+				writeJSONBody(w, http.StatusOK, *ev.data)
+				putBuf(ev.data)
+			default:
+				writeJSONError(w, http.StatusNotFound, req.ID, errNoSession)
+			}
+		}
+		return
+	}
+	setSSEHeaders(w)
+	w.WriteHeader(http.StatusOK)
+	out := getBuf()
+	defer putBuf(out)
+	if sess.primes() {
+		*out = appendSSEPriming((*out)[:0], st.name+"_0", h.opts.RetryInterval)
+	}
+	h.pump(w, r, sess, st, sk, out, nil)
+}
+
+// coalesceWindow is how long a new SSE response may hold back its headers
+// (and priming event) waiting for its first message, so that a quick
+// answer travels in one write.
+const coalesceWindow = 2 * time.Millisecond
+
+// pump writes a stream's events to an SSE response until the stream ends,
+// the client goes away, the stream is closed early or the session ends.
+// out holds bytes to write first (it is reused as the write buffer), then
+// the replayed events in pre. Writes are flushed once per batch of queued
+// events; the final event is not flushed explicitly, so net/http sends it
+// together with the end of the response.
+func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, out *[]byte, pre []outEvent) {
+	rc := http.NewResponseController(w)
+	var lastSeq int64
+	write := func() bool {
+		if len(*out) == 0 {
+			return true
+		}
+		_, err := w.Write(*out)
+		*out = (*out)[:0]
+		return err == nil
+	}
+	flush := func() bool {
+		if !write() || rc.Flush() != nil {
+			return false
+		}
+		if lastSeq > 0 && st == sess.standalone {
+			st.delivered.Store(lastSeq)
+		}
+		return true
+	}
+	frame := func(ev outEvent) bool {
+		id := ""
+		if ev.seq > 0 {
+			id = st.name + "_" + strconv.FormatInt(ev.seq, 10)
+			lastSeq = ev.seq
+		}
+		*out = appendSSEMessage(*out, id, *ev.data)
+		putBuf(ev.data)
+		return ev.final
+	}
+	for i, ev := range pre {
+		if frame(ev) {
+			for _, rest := range pre[i+1:] {
+				putBuf(rest.data)
+			}
+			write()
+			return
+		}
+	}
+	pending := true // headers (and priming) not flushed yet
+	if len(pre) > 0 {
+		if !flush() {
+			return
+		}
+		pending = false
+	}
+	wait := coalesceWindow
+	if !pending {
+		wait = h.opts.KeepAlive
+	}
+	var timer *time.Timer
+	var tick <-chan time.Time
+	if wait > 0 {
+		timer = time.NewTimer(wait)
+		defer timer.Stop()
+		tick = timer.C
+	}
+	for {
+		select {
+		case ev := <-sk.ch:
+			final := frame(ev)
+			for !final && len(*out) < 32<<10 {
+				select {
+				case ev = <-sk.ch:
+					final = frame(ev)
+					continue
+				default:
+				}
+				break
+			}
+			if final {
+				write()
+				return
+			}
+			if !flush() {
+				return
+			}
+			pending = false
+		case <-tick:
+			if !pending {
+				*out = append(*out, sseKeepAlive...)
+			}
+			if !flush() {
+				return
+			}
+			pending = false
+			if h.opts.KeepAlive > 0 {
+				timer.Reset(h.opts.KeepAlive)
+			} else {
+				tick = nil
+			}
+		case <-sk.stop:
+			if sk.resume.Load() {
+				*out = appendSSERetry(*out, h.opts.RetryInterval)
+				*out = append(*out, '\n')
+			}
+			flush()
+			return
+		case <-r.Context().Done():
+			return
+		case <-sess.done:
+			// Write what was queued before the session ended (a response
+			// sent just before Shutdown closed the session).
+			for {
+				select {
+				case ev := <-sk.ch:
+					if frame(ev) {
+						write()
+						return
+					}
+					continue
+				default:
+				}
+				break
+			}
+			flush()
+			return
+		}
+	}
+}
+
+func (h *StreamableHandler) sessionFor(w http.ResponseWriter, r *http.Request) *httpSession {
+	sid := r.Header.Get(HeaderSessionID)
+	if sid == "" {
+		badRequest(w, protocol.ID{}, "missing "+HeaderSessionID+" header")
+		return nil
+	}
+	sess := h.lookup(sid)
+	if sess == nil {
+		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+		return nil
+	}
+	if hv := r.Header.Get(HeaderProtocolVersion); hv != "" && !protocol.IsSupported(hv) {
+		badRequest(w, protocol.ID{}, fmt.Sprintf("unsupported MCP-Protocol-Version %q", hv))
+		return nil
+	}
+	return sess
+}
+
+func (h *StreamableHandler) serveGet(w http.ResponseWriter, r *http.Request) {
+	if h.opts.Stateless {
+		w.Header().Set("Allow", "POST")
+		writeJSONError(w, http.StatusMethodNotAllowed, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Method not allowed: this server is stateless and has no GET stream"))
+		return
+	}
+	if !accepts(r.Header.Values("Accept"), mediaSSE) {
+		writeJSONError(w, http.StatusNotAcceptable, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Not Acceptable: the client must accept text/event-stream"))
+		return
+	}
+	sess := h.sessionFor(w, r)
+	if sess == nil {
+		return
+	}
+	sess.touch()
+	st := sess.standalone
+	after := st.delivered.Load()
+	resuming := false
+	if last := r.Header.Get(HeaderLastEventID); last != "" {
+		name, seq, ok := parseEventID(last)
+		if !ok {
+			badRequest(w, protocol.ID{}, "malformed Last-Event-ID")
+			return
+		}
+		after, resuming = seq, true
+		if name != st.name {
+			sess.mu.Lock()
+			st = sess.byName[name]
+			sess.mu.Unlock()
+			if st == nil {
+				h.replayFinished(w, r, sess, name, seq)
+				return
+			}
+		}
+	}
+	sk, pre, finished, err := st.attach(r.Context(), after, st == sess.standalone)
+	switch {
+	case errors.Is(err, errConflict):
+		writeJSONError(w, http.StatusConflict, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Conflict: the session already has a GET stream open"))
+		return
+	case err != nil:
+		writeJSONError(w, http.StatusInternalServerError, protocol.ID{}, protocol.Errorf(protocol.CodeInternalError, "Internal error: replaying events: %v", err))
+		return
+	}
+	setSSEHeaders(w)
+	w.WriteHeader(http.StatusOK)
+	out := getBuf()
+	defer putBuf(out)
+	if !resuming && sess.primes() {
+		*out = appendSSEPriming(*out, st.name+"_"+strconv.FormatInt(after, 10), h.opts.RetryInterval)
+	}
+	if finished {
+		for _, ev := range pre {
+			*out = appendSSEMessage(*out, st.name+"_"+strconv.FormatInt(ev.seq, 10), *ev.data)
+			putBuf(ev.data)
+		}
+		_, _ = w.Write(*out)
+		return
+	}
+	defer st.detach(sk)
+	h.pump(w, r, sess, st, sk, out, pre)
+}
+
+// replayFinished answers a resumption of a stream that is no longer open:
+// its stored events, then the end of the stream.
+func (h *StreamableHandler) replayFinished(w http.ResponseWriter, r *http.Request, sess *httpSession, name string, after int64) {
+	pre, err := sess.replay(r.Context(), name, after)
+	if err != nil {
+		writeJSONError(w, http.StatusInternalServerError, protocol.ID{}, protocol.Errorf(protocol.CodeInternalError, "Internal error: replaying events: %v", err))
+		return
+	}
+	setSSEHeaders(w)
+	w.WriteHeader(http.StatusOK)
+	out := getBuf()
+	defer putBuf(out)
+	for _, ev := range pre {
+		*out = appendSSEMessage(*out, name+"_"+strconv.FormatInt(ev.seq, 10), *ev.data)
+		putBuf(ev.data)
+	}
+	_, _ = w.Write(*out)
+}
+
+// parseEventID splits an event id "<stream>_<seq>".
+func parseEventID(id string) (string, int64, bool) {
+	i := strings.LastIndexByte(id, '_')
+	if i <= 0 {
+		return "", 0, false
+	}
+	seq, err := strconv.ParseInt(id[i+1:], 10, 64)
+	if err != nil || seq < 0 {
+		return "", 0, false
+	}
+	return id[:i], seq, true
+}
+
+func (h *StreamableHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
+	if h.opts.Stateless {
+		w.Header().Set("Allow", "POST")
+		writeJSONError(w, http.StatusMethodNotAllowed, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Method not allowed: this server is stateless"))
+		return
+	}
+	sess := h.sessionFor(w, r)
+	if sess == nil {
+		return
+	}
+	sess.Close()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// Shutdown stops the handler gracefully: new sessions and new requests are
+// refused with 503 (notifications and responses for existing sessions are
+// still accepted, so calls in flight can finish), then once every request
+// in flight has been answered, or ctx is done, every session is closed as
+// by Close. It returns ctx's error if ctx ended first.
+//
+// http.Server.Shutdown waits for open SSE streams to end; call this
+// Shutdown first (or from http.Server.RegisterOnShutdown) so they do.
+func (h *StreamableHandler) Shutdown(ctx context.Context) error {
+	h.mu.Lock()
+	h.closing = true
+	h.mu.Unlock()
+	h.drainMu.Lock()
+	var wait chan struct{}
+	if h.calls.Load() > 0 {
+		if h.drained == nil {
+			h.drained = make(chan struct{})
+		}
+		wait = h.drained
+	}
+	h.drainMu.Unlock()
+	var err error
+	if wait != nil {
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	h.Close()
+	return err
+}
+
+// Close stops the handler at once: it closes every session (ending their
+// Conns and SSE streams) and every stateless request in flight, and stops
+// the expiry timer. Later requests get 503 (or 404 for a session id).
+func (h *StreamableHandler) Close() error {
+	h.mu.Lock()
+	h.closing, h.closed = true, true
+	if h.sweep != nil {
+		h.sweep.Stop()
+		h.sweep = nil
+	}
+	sessions := make([]*httpSession, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		sessions = append(sessions, s)
+	}
+	shots := make([]*oneShot, 0, len(h.oneShots))
+	for c := range h.oneShots {
+		shots = append(shots, c)
+	}
+	h.mu.Unlock()
+	for _, s := range sessions {
+		s.Close()
+	}
+	for _, c := range shots {
+		c.Close()
+	}
+	return nil
+}

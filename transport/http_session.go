@@ -1,0 +1,524 @@
+package transport
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// This file holds the state of legacy (stateful) Streamable HTTP sessions:
+// their Conn, their SSE streams, and the routing of outgoing messages.
+
+// httpSession is the Conn of one legacy session.
+type httpSession struct {
+	h    *StreamableHandler
+	id   string
+	in   chan protocol.Message
+	done chan struct{}
+	once sync.Once
+
+	standalone *stream // stream "0": the GET stream
+
+	mu         sync.Mutex
+	version    string      // negotiated revision, learnt from the initialize result
+	initID     protocol.ID // id of the initialize request while it is pending
+	streams    map[protocol.ID]*stream
+	byName     map[string]*stream
+	nextStream int64
+	live       int // attached sinks
+	lastActive time.Time
+}
+
+// stream is one SSE stream of a session: a request's stream or the GET
+// stream. Its events are numbered and, when resumable, stored.
+type stream struct {
+	sess      *httpSession
+	name      string
+	json      bool // JSON response mode: only the response travels on it
+	resumable bool
+
+	mu   sync.Mutex
+	seq  int64
+	live *sink
+	done bool // the response was sent or the request was cancelled
+
+	delivered atomic.Int64 // GET stream: the last seq written to a connection
+}
+
+// sink is the consumer side of one HTTP response carrying a stream.
+type sink struct {
+	ch       chan outEvent
+	gone     chan struct{} // closed when the response stops reading ch
+	stop     chan struct{} // closed to end the response early
+	goneOnce sync.Once
+	stopOnce sync.Once
+	resume   atomic.Bool // the early end is a SEP-1699 close: tell the client to come back
+}
+
+func newSink(n int) *sink {
+	return &sink{ch: make(chan outEvent, n), gone: make(chan struct{}), stop: make(chan struct{})}
+}
+
+func (k *sink) markGone() { k.goneOnce.Do(func() { close(k.gone) }) }
+
+func (k *sink) halt(resume bool) {
+	if resume {
+		k.resume.Store(true)
+	}
+	k.stopOnce.Do(func() { close(k.stop) })
+}
+
+// drain returns the buffers of events left in the channel to the pool.
+func (k *sink) drain() {
+	for {
+		select {
+		case ev := <-k.ch:
+			putBuf(ev.data)
+		default:
+			return
+		}
+	}
+}
+
+func newSessionID() string { return rand.Text() } // 128 bits, base32: visible ASCII
+
+func (h *StreamableHandler) newSession() *httpSession {
+	s := &httpSession{
+		h:          h,
+		id:         newSessionID(),
+		in:         make(chan protocol.Message, 16),
+		done:       make(chan struct{}),
+		streams:    map[protocol.ID]*stream{},
+		byName:     map[string]*stream{},
+		lastActive: time.Now(),
+	}
+	s.standalone = &stream{sess: s, name: "0", resumable: true}
+	h.mu.Lock()
+	if h.closing {
+		h.mu.Unlock()
+		return nil
+	}
+	h.sessions[s.id] = s
+	if h.sweep == nil && h.opts.SessionIdleTimeout > 0 {
+		h.sweep = time.AfterFunc(h.sweepInterval(), h.runSweep)
+	}
+	h.mu.Unlock()
+	h.connect(s, ConnInfo{SessionID: s.id})
+	return s
+}
+
+func (h *StreamableHandler) sweepInterval() time.Duration {
+	return max(h.opts.SessionIdleTimeout/4, 10*time.Millisecond)
+}
+
+// runSweep closes idle sessions; it runs as a timer callback and re-arms
+// the timer while sessions remain.
+func (h *StreamableHandler) runSweep() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	list := make([]*httpSession, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		list = append(list, s)
+	}
+	h.mu.Unlock()
+	now := time.Now()
+	for _, s := range list {
+		if s.idleFor(now) > h.opts.SessionIdleTimeout {
+			h.logger.Debug("closing idle MCP session", "session", s.id)
+			s.Close()
+		}
+	}
+	h.mu.Lock()
+	if len(h.sessions) > 0 && !h.closed {
+		h.sweep.Reset(h.sweepInterval())
+	} else {
+		h.sweep = nil
+	}
+	h.mu.Unlock()
+}
+
+// lookup returns the live session id, or nil. A session found idle past
+// its timeout is closed here rather than waiting for the sweep.
+func (h *StreamableHandler) lookup(id string) *httpSession {
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	if t := h.opts.SessionIdleTimeout; t > 0 && s.idleFor(time.Now()) > t {
+		s.Close()
+		return nil
+	}
+	return s
+}
+
+func (s *httpSession) idleFor(now time.Time) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.live > 0 || len(s.streams) > 0 {
+		return 0
+	}
+	return now.Sub(s.lastActive)
+}
+
+func (s *httpSession) touch() {
+	s.mu.Lock()
+	s.lastActive = time.Now()
+	s.mu.Unlock()
+}
+
+// primes reports whether the session's streams start with a priming event
+// (SEP-1699, from revision 2025-11-25 on).
+func (s *httpSession) primes() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return protocol.AtLeast(s.version, protocol.Version20251125)
+}
+
+func (s *httpSession) negotiated() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// deliver hands an incoming message to the session engine.
+func (s *httpSession) deliver(ctx context.Context, m protocol.Message) bool {
+	select {
+	case s.in <- m:
+		return true
+	case <-s.done:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// Read implements Conn.
+func (s *httpSession) Read(ctx context.Context) (protocol.Message, error) {
+	select {
+	case m := <-s.in:
+		return m, nil
+	case <-s.done:
+		return nil, ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Write implements Conn: it routes msg to a stream (see StreamableHandler).
+func (s *httpSession) Write(ctx context.Context, msg protocol.Message) error {
+	select {
+	case <-s.done:
+		return ErrClosed
+	default:
+	}
+	resp, isResp := msg.(*protocol.Response)
+	var (
+		rid     protocol.ID
+		related bool
+	)
+	if isResp {
+		rid, related = resp.ID, resp.ID.IsValid()
+	} else {
+		rid, related = RelatedRequest(ctx)
+	}
+	buf := getBuf()
+	b, err := protocol.AppendMessage(*buf, msg)
+	if err != nil {
+		putBuf(buf)
+		return fmt.Errorf("transport: encoding message: %w", err)
+	}
+	*buf = b
+
+	var st *stream
+	s.mu.Lock()
+	if isResp && s.initID.IsValid() && rid == s.initID {
+		s.initID = protocol.ID{}
+		if resp.Error == nil {
+			s.version = peekVersion(resp.Result)
+		}
+	}
+	if related {
+		st = s.streams[rid]
+		if st != nil && isResp {
+			delete(s.streams, rid)
+			delete(s.byName, st.name)
+		}
+	}
+	s.mu.Unlock()
+
+	var code int64
+	switch {
+	case st == nil && isResp:
+		// A response for a request without a stream (cancelled, or its
+		// session already gone): there is nowhere to send it.
+		putBuf(buf)
+		return nil
+	case st == nil:
+		st = s.standalone
+	case !isResp && (st.json || !st.hasLive() && s.standalone.hasLive()):
+		st = s.standalone // the request's connection is closed; the GET stream is open
+	case isResp && resp.Error != nil:
+		code = resp.Error.Code
+	}
+	return st.send(ctx, buf, isResp, code)
+}
+
+// peekVersion reads protocolVersion from an initialize result.
+func peekVersion(result jsontext.Value) string {
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = protocol.Unmarshal(result, &r)
+	return r.ProtocolVersion
+}
+
+func (st *stream) hasLive() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.live != nil
+}
+
+// send stores (when resumable) and delivers one event. It owns buf.
+func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64) error {
+	s := st.sess
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.done {
+		putBuf(buf)
+		return nil
+	}
+	ev := outEvent{data: buf, final: final, code: code}
+	if st.resumable {
+		st.seq++
+		ev.seq = st.seq
+		if err := s.h.store.Append(ctx, s.id, st.name, st.seq, *buf); err != nil {
+			s.h.logger.Warn("storing SSE event failed", "session", s.id, "stream", st.name, "error", err)
+		}
+	}
+	if final {
+		st.done = true
+		// Counted as answered once the response is on its way (queued for
+		// the connection, or stored), so Shutdown does not cut it off.
+		defer s.h.callEnded()
+	}
+	sk := st.live
+	if sk == nil {
+		putBuf(buf)
+		if !st.resumable {
+			s.h.logger.Debug("dropping message: its stream has no connection", "session", s.id, "stream", st.name)
+		}
+		return nil
+	}
+	select {
+	case sk.ch <- ev:
+		return nil
+	case <-sk.gone:
+	case <-s.done:
+	case <-ctx.Done():
+	}
+	putBuf(buf)
+	if st.resumable {
+		return nil // stored: a reconnecting client gets it
+	}
+	select {
+	case <-s.done:
+		return ErrClosed
+	default:
+	}
+	return ctx.Err()
+}
+
+// Close implements Conn: it ends the session, its streams and its stored
+// events. Later requests for the session get 404.
+func (s *httpSession) Close() error {
+	s.once.Do(func() {
+		close(s.done)
+		s.h.mu.Lock()
+		if s.h.sessions[s.id] == s {
+			delete(s.h.sessions, s.id)
+		}
+		s.h.mu.Unlock()
+		s.mu.Lock()
+		open := make([]*stream, 0, len(s.streams))
+		for _, st := range s.streams {
+			open = append(open, st)
+		}
+		clear(s.streams)
+		clear(s.byName)
+		s.mu.Unlock()
+		for _, st := range open {
+			st.mu.Lock()
+			if !st.done {
+				st.done = true
+				s.h.callEnded()
+			}
+			st.mu.Unlock()
+		}
+		if err := s.h.store.DeleteSession(context.Background(), s.id); err != nil {
+			s.h.logger.Warn("deleting stored SSE events failed", "session", s.id, "error", err)
+		}
+	})
+	return nil
+}
+
+// CloseStream closes the HTTP connection carrying the stream of the
+// request id before its response, telling the client (with an SSE retry
+// field) to reconnect later with Last-Event-ID: the SSE polling of
+// SEP-1699. Messages for the request keep being stored and are replayed
+// on reconnection. It fails when the request has no open stream or the
+// stream cannot be resumed (JSON response mode, or no event id sent yet).
+func (s *httpSession) CloseStream(id protocol.ID) error {
+	s.mu.Lock()
+	st := s.streams[id]
+	primed := protocol.AtLeast(s.version, protocol.Version20251125)
+	s.mu.Unlock()
+	if st == nil {
+		return fmt.Errorf("transport: no open stream for request %s", id)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.resumable || (!primed && st.seq == 0) {
+		return fmt.Errorf("transport: the stream of request %s cannot be resumed", id)
+	}
+	if sk := st.live; sk != nil {
+		st.live = nil
+		sk.halt(true)
+	}
+	return nil
+}
+
+// cancelStream ends the stream of a request the client cancelled: no
+// response will come.
+func (s *httpSession) cancelStream(id protocol.ID) {
+	s.mu.Lock()
+	st := s.streams[id]
+	if st != nil {
+		delete(s.streams, id)
+		delete(s.byName, st.name)
+	}
+	s.mu.Unlock()
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	if !st.done {
+		st.done = true
+		s.h.callEnded()
+	}
+	sk := st.live
+	st.live = nil
+	st.mu.Unlock()
+	if sk != nil {
+		sk.halt(false)
+	}
+}
+
+var errDuplicateID = errors.New("duplicate request id")
+
+// openStream registers the stream of a new request, with a connection
+// attached.
+func (s *httpSession) openStream(req *protocol.Request) (*stream, *sink, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.done:
+		return nil, nil, ErrClosed
+	default:
+	}
+	if _, dup := s.streams[req.ID]; dup {
+		return nil, nil, errDuplicateID
+	}
+	s.nextStream++
+	json := s.h.opts.JSONResponse
+	st := &stream{sess: s, name: strconv.FormatInt(s.nextStream, 10), json: json, resumable: !json}
+	n := 4 // a full buffer makes the handler wait for the connection
+	if json {
+		n = 1
+	}
+	sk := newSink(n)
+	st.live = sk
+	s.streams[req.ID] = st
+	s.byName[st.name] = st
+	s.live++
+	if req.Method == protocol.MethodInitialize {
+		s.initID = req.ID
+	}
+	s.h.callStarted()
+	return st, sk, nil
+}
+
+// detach disconnects sk from st once its HTTP response is over.
+func (st *stream) detach(sk *sink) {
+	sk.markGone()
+	st.mu.Lock()
+	if st.live == sk {
+		st.live = nil
+	}
+	st.mu.Unlock()
+	sk.drain()
+	s := st.sess
+	s.mu.Lock()
+	s.live--
+	s.lastActive = time.Now()
+	s.mu.Unlock()
+}
+
+// attach connects a new HTTP response to st after replaying the stored
+// events after seq `after`. It fails with errConflict when single is set
+// and st already has a connection.
+func (st *stream) attach(ctx context.Context, after int64, single bool) (*sink, []outEvent, bool, error) {
+	s := st.sess
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if single && st.live != nil {
+		return nil, nil, false, errConflict
+	}
+	replay, err := s.replay(ctx, st.name, after)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if st.done {
+		return nil, replay, true, nil
+	}
+	if old := st.live; old != nil {
+		old.halt(false)
+	}
+	sk := newSink(16)
+	st.live = sk
+	s.mu.Lock()
+	s.live++
+	s.mu.Unlock()
+	return sk, replay, false, nil
+}
+
+var errConflict = errors.New("conflict")
+
+// replay returns copies of the stored events of stream after seq.
+func (s *httpSession) replay(ctx context.Context, name string, after int64) ([]outEvent, error) {
+	var out []outEvent
+	err := s.h.store.Replay(ctx, s.id, name, after, func(seq int64, data []byte) error {
+		buf := getBuf()
+		*buf = append(*buf, data...)
+		out = append(out, outEvent{seq: seq, data: buf})
+		return nil
+	})
+	if errors.Is(err, ErrEventsLost) {
+		s.h.logger.Warn("resuming SSE stream: some events were discarded", "session", s.id, "stream", name, "after", after)
+		err = nil
+	}
+	return out, err
+}

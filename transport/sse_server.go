@@ -1,0 +1,298 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// SSEOptions configures an SSEHandler. The zero value is ready to use.
+type SSEOptions struct {
+	// MessagePath is the URL (usually a path) clients POST their messages
+	// to, announced in the endpoint event with "?sessionId=<id>" appended.
+	// A relative value is resolved by clients against the URL of the GET.
+	// Empty means the path of the GET request itself (as the client sent
+	// it), so one handler mounted at one path serves both.
+	MessagePath string
+	// MaxBodyBytes bounds the size of a POST body; a larger body gets 413.
+	// Zero means DefaultMaxMessageSize (4 MiB).
+	MaxBodyBytes int64
+	// AllowedHosts, AllowedOrigins and DisableHostCheck configure the
+	// DNS-rebinding protection, as in HTTPOptions.
+	AllowedHosts, AllowedOrigins []string
+	DisableHostCheck             bool
+	// KeepAlive is the interval of SSE comment lines on a quiet stream.
+	// Zero means 15 seconds; negative disables them.
+	KeepAlive time.Duration
+	// Logger receives diagnostics. Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// SSEHandler serves the legacy HTTP+SSE transport of protocol revision
+// 2024-11-05, for old clients. A GET opens a session: the response is an
+// SSE stream whose first event, "endpoint", gives the URL to POST messages
+// to (carrying a sessionId query parameter); the server's messages follow
+// as "message" events. A POST with a known sessionId gets 202 Accepted and
+// its answer arrives on the stream. The session (its Conn, handed to
+// connect) ends when the stream's connection closes.
+//
+// Mount it at both the SSE path and the message path (or at one path used
+// for both), beside a StreamableHandler if you like:
+//
+//	sse := transport.NewSSEHandler(srv.Connect, &transport.SSEOptions{MessagePath: "/message"})
+//	mux.Handle("/sse", sse)
+//	mux.Handle("/message", sse)
+//
+// It starts no goroutines of its own. All methods are safe for concurrent
+// use.
+type SSEHandler struct {
+	connect func(Conn, ConnInfo)
+	opts    SSEOptions
+	policy  HostPolicy
+	logger  *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[string]*sseSession
+	closed   bool
+}
+
+// NewSSEHandler returns a handler for the legacy HTTP+SSE transport that
+// serves each session in a Conn passed to connect, which must start
+// serving it and return at once. opts may be nil.
+func NewSSEHandler(connect func(Conn, ConnInfo), opts *SSEOptions) *SSEHandler {
+	if connect == nil {
+		panic("transport: NewSSEHandler: nil connect function")
+	}
+	h := &SSEHandler{connect: connect, sessions: map[string]*sseSession{}}
+	if opts != nil {
+		h.opts = *opts
+	}
+	if h.opts.MaxBodyBytes <= 0 {
+		h.opts.MaxBodyBytes = DefaultMaxMessageSize
+	}
+	if h.opts.KeepAlive == 0 {
+		h.opts.KeepAlive = 15 * time.Second
+	}
+	h.logger = h.opts.Logger
+	if h.logger == nil {
+		h.logger = slog.Default()
+	}
+	h.policy = HostPolicy{AllowedHosts: h.opts.AllowedHosts, AllowedOrigins: h.opts.AllowedOrigins}
+	return h
+}
+
+// sseSession is the Conn of one legacy SSE session.
+type sseSession struct {
+	id   string
+	in   chan protocol.Message
+	out  chan *[]byte
+	done chan struct{}
+	once sync.Once
+	h    *SSEHandler
+}
+
+func (s *sseSession) Read(ctx context.Context) (protocol.Message, error) {
+	select {
+	case m := <-s.in:
+		return m, nil
+	case <-s.done:
+		return nil, ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (s *sseSession) Write(ctx context.Context, msg protocol.Message) error {
+	select {
+	case <-s.done:
+		return ErrClosed
+	default:
+	}
+	buf := getBuf()
+	b, err := protocol.AppendMessage(*buf, msg)
+	if err != nil {
+		putBuf(buf)
+		return fmt.Errorf("transport: encoding message: %w", err)
+	}
+	*buf = b
+	select {
+	case s.out <- buf:
+		return nil
+	case <-s.done:
+		putBuf(buf)
+		return ErrClosed
+	case <-ctx.Done():
+		putBuf(buf)
+		return ctx.Err()
+	}
+}
+
+func (s *sseSession) Close() error {
+	s.once.Do(func() {
+		close(s.done)
+		s.h.mu.Lock()
+		delete(s.h.sessions, s.id)
+		s.h.mu.Unlock()
+	})
+	return nil
+}
+
+// ServeHTTP implements http.Handler.
+func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.DisableHostCheck {
+		if err := h.policy.Check(r); err != nil {
+			writeJSONError(w, http.StatusForbidden, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Forbidden: "+strings.TrimPrefix(err.Error(), "transport: ")))
+			return
+		}
+	}
+	switch r.Method {
+	case http.MethodGet:
+		h.serveStream(w, r)
+	case http.MethodPost:
+		h.serveMessage(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		writeJSONError(w, http.StatusMethodNotAllowed, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Method not allowed: "+r.Method))
+	}
+}
+
+func (h *SSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r.Header.Values("Accept"), mediaSSE) {
+		writeJSONError(w, http.StatusNotAcceptable, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Not Acceptable: the client must accept text/event-stream"))
+		return
+	}
+	s := &sseSession{id: newSessionID(), in: make(chan protocol.Message, 16), out: make(chan *[]byte, 16), done: make(chan struct{}), h: h}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		writeJSONError(w, http.StatusServiceUnavailable, protocol.ID{}, errShuttingDown)
+		return
+	}
+	h.sessions[s.id] = s
+	h.mu.Unlock()
+	defer s.Close()
+	h.connect(s, ConnInfo{SessionID: s.id})
+
+	endpoint := h.opts.MessagePath
+	if endpoint == "" {
+		endpoint, _, _ = strings.Cut(r.RequestURI, "?")
+		if endpoint == "" || strings.Contains(endpoint, "://") {
+			endpoint = r.URL.Path
+		}
+	}
+	endpoint += "?sessionId=" + url.QueryEscape(s.id)
+
+	setSSEHeaders(w)
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	out := getBuf()
+	defer putBuf(out)
+	*out = appendSSEEvent(*out, "endpoint", endpoint)
+	if _, err := w.Write(*out); err != nil || rc.Flush() != nil {
+		return
+	}
+	var tick <-chan time.Time
+	if h.opts.KeepAlive > 0 {
+		t := time.NewTicker(h.opts.KeepAlive)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		*out = (*out)[:0]
+		select {
+		case buf := <-s.out:
+			*out = appendSSEMessage(*out, "", *buf)
+			putBuf(buf)
+			for len(*out) < 32<<10 {
+				select {
+				case buf = <-s.out:
+					*out = appendSSEMessage(*out, "", *buf)
+					putBuf(buf)
+					continue
+				default:
+				}
+				break
+			}
+		case <-tick:
+			*out = append(*out, sseKeepAlive...)
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
+		if _, err := w.Write(*out); err != nil || rc.Flush() != nil {
+			return
+		}
+	}
+}
+
+func (h *SSEHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("sessionId")
+	if id == "" {
+		badRequest(w, protocol.ID{}, "missing sessionId query parameter")
+		return
+	}
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s == nil {
+		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+		return
+	}
+	if ct := mediaType(r.Header.Get("Content-Type")); ct != mediaJSON {
+		writeJSONError(w, http.StatusUnsupportedMediaType, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Unsupported Media Type: Content-Type must be application/json"))
+		return
+	}
+	buf, err := readBody(w, r, h.opts.MaxBodyBytes)
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, protocol.ID{}, protocol.Errorf(protocol.CodeInvalidRequest, "Request Entity Too Large: the body exceeds %d bytes", h.opts.MaxBodyBytes))
+			return
+		}
+		badRequest(w, protocol.ID{}, "reading body: "+err.Error())
+		return
+	}
+	msg, err := protocol.DecodeMessage(*buf)
+	putBuf(buf)
+	if err != nil {
+		de, ok := errors.AsType[*protocol.DecodeError](err)
+		if !ok {
+			de = &protocol.DecodeError{Err: protocol.NewError(protocol.CodeParseError, "Parse error")}
+		}
+		writeJSONError(w, http.StatusBadRequest, de.ID, de.Err)
+		return
+	}
+	if req, ok := msg.(*protocol.Request); ok {
+		req.Extra = requestInfo(r, s.id)
+	}
+	select {
+	case s.in <- msg:
+		w.WriteHeader(http.StatusAccepted)
+	case <-s.done:
+		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+	case <-r.Context().Done():
+	}
+}
+
+// Close ends every session (their streams and Conns). Later GETs get 503.
+func (h *SSEHandler) Close() error {
+	h.mu.Lock()
+	h.closed = true
+	list := make([]*sseSession, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		list = append(list, s)
+	}
+	h.mu.Unlock()
+	for _, s := range list {
+		s.Close()
+	}
+	return nil
+}
