@@ -1,0 +1,607 @@
+package fastmcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// Client is a connection to an MCP server. Create one with Connect (any
+// transport), ConnectCommand (a server subprocess over stdio) or
+// ConnectHTTP. All methods are safe for concurrent use.
+type Client struct {
+	sess   *session.Session
+	cfg    clientConfig
+	init   *protocol.InitializeResult
+	modern bool          // speaking 2026-07-28: no handshake, _meta on every request
+	meta   protocol.Meta // the _meta entries of every modern request
+	subs   resourceSubs  // resources/subscribe callbacks (client_resources.go)
+
+	listenMu     sync.Mutex
+	listenCancel context.CancelFunc // stops the subscriptions/listen call
+	listenDone   chan struct{}      // closed when it has returned
+	listenAck    chan struct{}      // closed when the server acknowledged it
+	ackOnce      *sync.Once
+}
+
+// A ClientOption configures a Client.
+type ClientOption interface{ applyClient(*clientConfig) }
+
+type clientOption func(*clientConfig)
+
+func (f clientOption) applyClient(c *clientConfig) { f(c) }
+
+type clientConfig struct {
+	info          protocol.Implementation
+	version       string
+	logger        *slog.Logger
+	callTimeout   time.Duration
+	onLog         func(*protocol.LoggingMessageParams)
+	onListChanged func(method string)
+	onUpdated     func(uri string)
+	handlers      clientHandlers
+	logLevel      protocol.LoggingLevel
+	maxRounds     int
+}
+
+// ClientInfo sets how the client identifies itself. Default: name
+// "fastmcp-client", version "0".
+func ClientInfo(name, version string) ClientOption {
+	return clientOption(func(c *clientConfig) { c.info.Name, c.info.Version = name, version })
+}
+
+// ClientLogger sets the client's logger. Default: slog.Default().
+func ClientLogger(l *slog.Logger) ClientOption {
+	return clientOption(func(c *clientConfig) { c.logger = l })
+}
+
+// ProtocolVersion sets the protocol revision the client speaks. A modern
+// revision (2026-07-28) is spoken without a handshake; a legacy one
+// (2024-11-05 to 2025-11-25) is negotiated with initialize. Default: modern
+// when the server speaks it, found with a server/discover probe, else the
+// latest legacy revision the server accepts.
+func ProtocolVersion(v string) ClientOption {
+	return clientOption(func(c *clientConfig) { c.version = v })
+}
+
+// LogLevel sets the least severe log level the client asks for. On legacy
+// revisions it is sent with logging/setLevel after connecting; on 2026-07-28
+// it rides in every request's _meta. Default: debug when OnLog is set (every
+// message), else none on 2026-07-28 (servers then send no log messages) and
+// the server's default on legacy revisions.
+func LogLevel(l protocol.LoggingLevel) ClientOption {
+	return clientOption(func(c *clientConfig) { c.logLevel = l })
+}
+
+// MaxInputRounds bounds how many times a 2026-07-28 request is retried to
+// answer the server's input requests (multi round-trip). Default 8.
+func MaxInputRounds(n int) ClientOption {
+	return clientOption(func(c *clientConfig) { c.maxRounds = n })
+}
+
+// ClientCallTimeout bounds every request the client sends. Default: none
+// beyond the caller's context.
+func ClientCallTimeout(d time.Duration) ClientOption {
+	return clientOption(func(c *clientConfig) { c.callTimeout = d })
+}
+
+// OnLog sets a function called with every log message the server sends
+// (notifications/message). It runs on the connection's reading goroutine, in
+// order: it must not block.
+func OnLog(fn func(*protocol.LoggingMessageParams)) ClientOption {
+	return clientOption(func(c *clientConfig) { c.onLog = fn })
+}
+
+// OnListChanged sets a function called when the server says a list changed;
+// method is the notification's method, such as
+// notifications/tools/list_changed. It must not block.
+func OnListChanged(fn func(method string)) ClientOption {
+	return clientOption(func(c *clientConfig) { c.onListChanged = fn })
+}
+
+// Connect connects to the server at the other end of conn and returns the
+// client. The client owns conn: Close closes it. ctx bounds the connection
+// set-up only.
+//
+// Unless ProtocolVersion says otherwise, Connect probes with server/discover
+// (protocol 2026-07-28) and speaks the modern protocol when the server
+// answers it; otherwise (a legacy server) it performs the initialize
+// handshake.
+func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*Client, error) {
+	cfg := clientConfig{info: protocol.Implementation{Name: "fastmcp-client", Version: "0"}, maxRounds: 8}
+	for _, o := range opts {
+		o.applyClient(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.Default()
+	}
+	if cfg.logLevel == "" && cfg.onLog != nil {
+		cfg.logLevel = protocol.LevelDebug
+	}
+	if cfg.version != "" && !protocol.IsSupported(cfg.version) {
+		return nil, fmt.Errorf("fastmcp: protocol version %q is not supported; choose one of %v", cfg.version, protocol.SupportedVersions())
+	}
+	c := &Client{cfg: cfg}
+	c.sess = session.New(conn, session.Options{
+		Role:        session.RoleClient,
+		Handler:     session.HandlerFunc(c.handle),
+		Logger:      cfg.logger,
+		CallTimeout: cfg.callTimeout,
+	})
+	var err error
+	switch v := cfg.version; {
+	case v == "":
+		err = c.connectAuto(ctx)
+	case protocol.IsModern(v):
+		err = c.discover(ctx, v)
+	default:
+		err = c.initialize(ctx, v)
+	}
+	if err != nil {
+		c.sess.Close()
+		return nil, fmt.Errorf("fastmcp: connecting: %w", err)
+	}
+	if c.modern && c.cfg.onListChanged != nil {
+		c.relisten(ctx)
+	}
+	return c, nil
+}
+
+// relisten (re)starts the subscriptions/listen call of a modern client with
+// the current filter: list changes when OnListChanged is set, plus the
+// subscribed resources. The call runs on a goroutine owned by the client;
+// Close stops it. relisten returns once the server acknowledged the
+// subscription (or refused it, or ctx is done).
+func (c *Client) relisten(ctx context.Context) {
+	c.listenMu.Lock()
+	c.stopListenLocked()
+	filter := protocol.SubscriptionFilter{ResourceSubscriptions: c.subscribedURIs()}
+	if c.cfg.onListChanged != nil {
+		filter.ToolsListChanged, filter.PromptsListChanged, filter.ResourcesListChanged = true, true, true
+	}
+	if !filter.ToolsListChanged && len(filter.ResourceSubscriptions) == 0 {
+		c.listenMu.Unlock()
+		return
+	}
+	lctx, cancel := context.WithCancel(context.Background())
+	done, ack := make(chan struct{}), make(chan struct{})
+	c.listenCancel, c.listenDone, c.listenAck, c.ackOnce = cancel, done, ack, &sync.Once{}
+	c.listenMu.Unlock()
+	go func() {
+		defer close(done)
+		err := c.call(lctx, protocol.MethodSubscriptionsListen, &protocol.SubscriptionsListenParams{Notifications: filter}, nil)
+		if err != nil && lctx.Err() == nil {
+			c.cfg.logger.Debug("subscriptions/listen ended", "error", err)
+		}
+	}()
+	select {
+	case <-ack:
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// acknowledged records the server's notifications/subscriptions/acknowledged.
+func (c *Client) acknowledged() {
+	c.listenMu.Lock()
+	ack, once := c.listenAck, c.ackOnce
+	c.listenMu.Unlock()
+	if once != nil {
+		once.Do(func() { close(ack) })
+	}
+}
+
+// stopListenLocked stops the listen call; c.listenMu held.
+func (c *Client) stopListenLocked() {
+	if c.listenCancel != nil {
+		c.listenCancel()
+		<-c.listenDone
+		c.listenCancel, c.listenDone = nil, nil
+	}
+}
+
+// connectAuto probes for a modern server and falls back to the handshake,
+// as the 2026-07-28 backward-compatibility rules describe: a recognised
+// modern error (UnsupportedProtocolVersion) means a modern server; any
+// other failure means a legacy one.
+func (c *Client) connectAuto(ctx context.Context) error {
+	err := c.discover(ctx, protocol.LatestVersion)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, protocol.ErrUnsupportedProtocolVersion) {
+		var data protocol.UnsupportedProtocolVersionData
+		if perr, ok := errors.AsType[*protocol.Error](err); ok && protocol.Unmarshal(perr.Data, &data) == nil {
+			for _, v := range data.Supported {
+				if protocol.IsSupported(v) && protocol.IsModern(v) {
+					return c.discover(ctx, v)
+				}
+			}
+		}
+	}
+	if c.sess.Err() != nil {
+		return err
+	}
+	c.cfg.logger.Debug("server did not answer server/discover as a modern server; using the initialize handshake", "error", err)
+	return c.initialize(ctx, protocol.LatestLegacyVersion)
+}
+
+// discover speaks the modern protocol at version v: server/discover gives
+// the server's identity and capabilities.
+func (c *Client) discover(ctx context.Context, v string) error {
+	c.modern = true
+	c.meta = protocol.Meta{
+		protocol.MetaProtocolVersion:    v,
+		protocol.MetaClientInfo:         c.cfg.info,
+		protocol.MetaClientCapabilities: c.capabilities(),
+	}
+	if c.cfg.logLevel != "" {
+		c.meta[protocol.MetaLogLevel] = c.cfg.logLevel
+	}
+	var res struct {
+		protocol.DiscoverResult
+	}
+	var raw jsontext.Value
+	if err := c.call(ctx, protocol.MethodServerDiscover, nil, &raw); err != nil {
+		c.modern, c.meta = false, nil
+		return err
+	}
+	if err := protocol.Unmarshal(raw, &res.DiscoverResult); err != nil || len(res.SupportedVersions) == 0 {
+		c.modern, c.meta = false, nil
+		return fmt.Errorf("fastmcp: server/discover answer is not a discover result: %s", raw)
+	}
+	if !slices.Contains(res.SupportedVersions, v) {
+		c.modern, c.meta = false, nil
+		return fmt.Errorf("%w: the server supports %v", protocol.ErrUnsupportedProtocolVersion, res.SupportedVersions)
+	}
+	init := &protocol.InitializeResult{ProtocolVersion: v, Capabilities: res.Capabilities, Instructions: res.Instructions}
+	if info, ok := res.Meta[protocol.MetaServerInfo]; ok {
+		if b, err := protocol.Marshal(info); err == nil {
+			_ = protocol.Unmarshal(b, &init.ServerInfo)
+		}
+	}
+	c.init = init
+	return nil
+}
+
+// initialize performs the legacy handshake asking for version v.
+func (c *Client) initialize(ctx context.Context, v string) error {
+	res, err := c.sess.Initialize(ctx, &protocol.InitializeParams{
+		ProtocolVersion: v,
+		Capabilities:    c.capabilities(),
+		ClientInfo:      c.cfg.info,
+	})
+	if err != nil {
+		return err
+	}
+	c.init = res
+	if c.cfg.logLevel != "" && res.Capabilities.Logging != nil {
+		if err := c.sess.Call(ctx, protocol.MethodLoggingSetLevel, &protocol.SetLevelParams{Level: c.cfg.logLevel}, nil); err != nil {
+			c.cfg.logger.Debug("logging/setLevel failed", "error", err)
+		}
+	}
+	return nil
+}
+
+// ConnectCommand starts the server described by cmd as a subprocess and
+// connects to it over its standard input and output. Close stops the
+// subprocess.
+func ConnectCommand(ctx context.Context, cmd *transport.Command, opts ...ClientOption) (*Client, error) {
+	conn, err := cmd.Start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Connect(ctx, conn, opts...)
+}
+
+// handle serves what the server sends the client.
+func (c *Client) handle(ctx context.Context, req *session.Request) (any, error) {
+	switch req.Method {
+	case protocol.NotificationMessage:
+		if c.cfg.onLog != nil {
+			var p protocol.LoggingMessageParams
+			if err := protocol.Unmarshal(req.Params, &p); err == nil {
+				c.cfg.onLog(&p)
+			}
+		}
+		return nil, nil
+	case protocol.NotificationResourcesUpdated:
+		var p protocol.ResourceUpdatedParams
+		if err := protocol.Unmarshal(req.Params, &p); err == nil {
+			c.resourceUpdated(&p)
+		}
+		return nil, nil
+	case protocol.NotificationSubscriptionsAcknowledged:
+		c.acknowledged()
+		return nil, nil
+	case protocol.NotificationToolsListChanged, protocol.NotificationPromptsListChanged, protocol.NotificationResourcesListChanged:
+		if c.cfg.onListChanged != nil {
+			c.cfg.onListChanged(req.Method)
+		}
+		return nil, nil
+	}
+	if req.IsNotification() {
+		return nil, nil
+	}
+	return c.handleServerRequest(ctx, req)
+}
+
+// Close ends the connection (and stops a server subprocess).
+func (c *Client) Close() error {
+	c.listenMu.Lock()
+	c.stopListenLocked()
+	c.listenMu.Unlock()
+	return c.sess.Close()
+}
+
+// Session returns the underlying session.
+func (c *Client) Session() *session.Session { return c.sess }
+
+// ProtocolVersion returns the protocol revision in use.
+func (c *Client) ProtocolVersion() string { return c.init.ProtocolVersion }
+
+// Modern reports whether the client speaks a modern (2026-07-28 or later)
+// revision: no handshake, and the client's details on every request.
+func (c *Client) Modern() bool { return c.modern }
+
+// ServerInfo returns the server's self-description.
+func (c *Client) ServerInfo() *protocol.Implementation { return &c.init.ServerInfo }
+
+// ServerCapabilities returns the capabilities the server declared.
+func (c *Client) ServerCapabilities() *protocol.ServerCapabilities { return &c.init.Capabilities }
+
+// Instructions returns the server's guidance for using it, if any.
+func (c *Client) Instructions() string { return c.init.Instructions }
+
+// Ping checks that the server is responsive (with ping on legacy revisions,
+// server/discover on 2026-07-28, which has no ping).
+func (c *Client) Ping(ctx context.Context) error {
+	if c.modern {
+		return c.call(ctx, protocol.MethodServerDiscover, nil, nil)
+	}
+	return c.sess.Call(ctx, protocol.MethodPing, nil, nil)
+}
+
+// Call sends any request and decodes its result into result (nil discards
+// it; a *jsontext.Value keeps it raw). On 2026-07-28 the request gets the
+// client's _meta, and input_required results are answered and retried.
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	return c.call(ctx, method, params, result)
+}
+
+// call sends a request the way the protocol in use wants it: on a modern
+// revision with the client's _meta, answering input_required results with
+// the registered handlers and retrying (multi round-trip requests).
+func (c *Client) call(ctx context.Context, method string, params, result any, opts ...session.CallOption) error {
+	if !c.modern {
+		return c.sess.Call(ctx, method, params, result, opts...)
+	}
+	raw, err := encodeObject(params)
+	if err != nil {
+		return fmt.Errorf("fastmcp: encoding %s params: %w", method, err)
+	}
+	if raw, err = protocol.MergeMeta(raw, c.meta); err != nil {
+		return err
+	}
+	for round := 0; ; round++ {
+		var res jsontext.Value
+		if err := c.sess.Call(ctx, method, raw, &res, opts...); err != nil {
+			return err
+		}
+		var head struct {
+			ResultType string `json:"resultType"`
+		}
+		_ = protocol.Unmarshal(res, &head)
+		if head.ResultType != protocol.ResultTypeInputRequired {
+			return decodeInto(method, res, result)
+		}
+		if round >= c.cfg.maxRounds {
+			return fmt.Errorf("fastmcp: %s still needs input after %d rounds; giving up", method, round)
+		}
+		var ir protocol.InputRequiredResult
+		if err := protocol.Unmarshal(res, &ir); err != nil {
+			return fmt.Errorf("fastmcp: %s: bad input_required result: %w", method, err)
+		}
+		answers := protocol.InputResponses{}
+		for key, req := range ir.InputRequests {
+			ans, err := c.serveRequest(ctx, req.Method, req.Params)
+			if err != nil {
+				return fmt.Errorf("fastmcp: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
+			}
+			b, err := protocol.Marshal(ans)
+			if err != nil {
+				return err
+			}
+			answers[key] = b
+		}
+		if raw, err = retryParams(raw, answers, ir.RequestState); err != nil {
+			return err
+		}
+	}
+}
+
+// retryParams sets inputResponses and requestState on request params
+// (removing a stale requestState when the server sent none).
+func retryParams(params jsontext.Value, answers protocol.InputResponses, state string) (jsontext.Value, error) {
+	m := map[string]jsontext.Value{}
+	if err := protocol.Unmarshal(params, &m); err != nil {
+		return nil, err
+	}
+	delete(m, "requestState")
+	delete(m, "inputResponses")
+	if len(answers) > 0 {
+		b, err := protocol.Marshal(answers)
+		if err != nil {
+			return nil, err
+		}
+		m["inputResponses"] = b
+	}
+	if state != "" {
+		b, _ := protocol.Marshal(state)
+		m["requestState"] = b
+	}
+	return protocol.Marshal(m)
+}
+
+// encodeObject encodes request params, which must be a JSON object; nil
+// encodes as {}.
+func encodeObject(params any) (jsontext.Value, error) {
+	switch p := params.(type) {
+	case nil:
+		return jsontext.Value("{}"), nil
+	case jsontext.Value:
+		if len(p) == 0 {
+			return jsontext.Value("{}"), nil
+		}
+		return p, nil
+	}
+	b, err := protocol.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	if jsontext.Value(b).Kind() != '{' {
+		return nil, fmt.Errorf("params must encode as a JSON object, not %s", b)
+	}
+	return b, nil
+}
+
+func decodeInto(method string, raw jsontext.Value, result any) error {
+	switch r := result.(type) {
+	case nil:
+		return nil
+	case *jsontext.Value:
+		*r = raw
+		return nil
+	}
+	if err := protocol.Unmarshal(raw, result); err != nil {
+		return fmt.Errorf("fastmcp: decoding %s result: %w", method, err)
+	}
+	return nil
+}
+
+// Notify sends any notification.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	return c.sess.Notify(ctx, method, params)
+}
+
+// ListTools returns one page of the server's tools; pass the previous
+// page's NextCursor to get the next, "" for the first. Tools walks them all.
+func (c *Client) ListTools(ctx context.Context, cursor string) (*protocol.ListToolsResult, error) {
+	var res protocol.ListToolsResult
+	if err := c.call(ctx, protocol.MethodToolsList, &protocol.ListParams{Cursor: cursor}, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// Tools iterates over every tool, fetching pages as needed. An error ends
+// the iteration after being yielded.
+func (c *Client) Tools(ctx context.Context) iter.Seq2[*protocol.Tool, error] {
+	return paginate(ctx, func(ctx context.Context, cursor string) ([]*protocol.Tool, string, error) {
+		res, err := c.ListTools(ctx, cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Tools, res.NextCursor, nil
+	})
+}
+
+// paginate walks a paginated list.
+func paginate[T any](ctx context.Context, page func(context.Context, string) ([]T, string, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		cursor := ""
+		seen := map[string]bool{}
+		for {
+			items, next, err := page(ctx, cursor)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, it := range items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+			if next == "" || seen[next] {
+				return
+			}
+			seen[next] = true
+			cursor = next
+		}
+	}
+}
+
+// A CallOption configures one tool call.
+type CallOption func(*callConfig)
+
+type callConfig struct {
+	progress func(*protocol.ProgressParams)
+	meta     protocol.Meta
+	timeout  time.Duration
+}
+
+// WithProgress asks the server for progress notifications on the call and
+// passes each to fn. fn runs on the connection's reading goroutine, in
+// order, before the call returns: it must not block.
+func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
+	return func(c *callConfig) { c.progress = fn }
+}
+
+// WithMeta adds entries to the request's _meta.
+func WithMeta(meta protocol.Meta) CallOption {
+	return func(c *callConfig) { c.meta = meta }
+}
+
+// WithTimeout bounds the call.
+func WithTimeout(d time.Duration) CallOption {
+	return func(c *callConfig) { c.timeout = d }
+}
+
+// CallTool calls the tool name with args (a struct or map encoded as the
+// arguments object; nil for none). A failure of the tool itself comes back
+// as a result with IsError set; a protocol failure (unknown tool, invalid
+// params) as an error matching the protocol sentinels with errors.Is.
+// Cancelling ctx cancels the call on the server and returns
+// context.Canceled.
+func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*ToolResult, error) {
+	var cfg callConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	var rawArgs jsontext.Value
+	if args != nil {
+		b, err := protocol.Marshal(args)
+		if err != nil {
+			return nil, fmt.Errorf("fastmcp: encoding arguments of %s: %w", name, err)
+		}
+		rawArgs = b
+	}
+	params, err := protocol.Marshal(&protocol.CallToolParams{Name: name, Arguments: rawArgs, Meta: cfg.meta})
+	if err != nil {
+		return nil, err
+	}
+	var sopts []session.CallOption
+	if cfg.progress != nil {
+		sopts = append(sopts, session.WithProgress(cfg.progress))
+	}
+	if cfg.timeout > 0 {
+		sopts = append(sopts, session.WithTimeout(cfg.timeout))
+	}
+	var res ToolResult
+	if err := c.call(ctx, protocol.MethodToolsCall, jsontext.Value(params), &res, sopts...); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}

@@ -1,0 +1,210 @@
+package fastmcp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
+)
+
+// ElicitRequest is what a server asks the user to fill in (form mode) or
+// visit (URL mode).
+type ElicitRequest = protocol.ElicitParams
+
+// ElicitResult is the user's answer to an ElicitRequest.
+type ElicitResult = protocol.ElicitResult
+
+// SamplingHandler answers a server's request to sample the client's model.
+type SamplingHandler func(ctx context.Context, req *SamplingRequest) (*SamplingResult, error)
+
+// ElicitationHandler answers a server's elicitation: it asks the user and
+// returns their answer.
+type ElicitationHandler func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+
+// RootsHandler returns the client's current roots.
+type RootsHandler func(ctx context.Context) ([]Root, error)
+
+type clientHandlers struct {
+	sampling      SamplingHandler
+	samplingTools bool
+	elicitForm    ElicitationHandler
+	elicitURL     ElicitationHandler
+	roots         RootsHandler
+}
+
+// WithSampling lets servers sample the client's model through fn, and
+// declares the sampling capability. Add SamplingTools to declare that fn
+// handles the tools and toolChoice fields (protocol 2025-11-25).
+func WithSampling(fn SamplingHandler) ClientOption {
+	return clientOption(func(c *clientConfig) { c.handlers.sampling = fn })
+}
+
+// SamplingTools declares that the sampling handler supports tool use.
+func SamplingTools() ClientOption {
+	return clientOption(func(c *clientConfig) { c.handlers.samplingTools = true })
+}
+
+// WithElicitation lets servers ask the user to fill in forms through fn
+// (form mode), and declares the elicitation capability. When the user
+// accepts, fields fn leaves out are filled from the form's defaults
+// (SEP-1034) before the answer is sent.
+func WithElicitation(fn ElicitationHandler) ClientOption {
+	return clientOption(func(c *clientConfig) { c.handlers.elicitForm = fn })
+}
+
+// WithURLElicitation lets servers send the user to a URL through fn (URL
+// mode, protocol 2025-11-25 and later), and declares elicitation.url.
+func WithURLElicitation(fn ElicitationHandler) ClientOption {
+	return clientOption(func(c *clientConfig) { c.handlers.elicitURL = fn })
+}
+
+// WithRoots exposes a fixed list of roots to servers and declares the roots
+// capability.
+func WithRoots(roots ...Root) ClientOption {
+	return WithRootsFunc(func(context.Context) ([]Root, error) { return roots, nil })
+}
+
+// WithRootsFunc exposes the roots fn returns to servers and declares the
+// roots capability (with listChanged: call NotifyRootsChanged when they
+// change).
+func WithRootsFunc(fn RootsHandler) ClientOption {
+	return clientOption(func(c *clientConfig) { c.handlers.roots = fn })
+}
+
+// capabilities declares what the client's options offer.
+func (c *Client) capabilities() protocol.ClientCapabilities {
+	var caps protocol.ClientCapabilities
+	h := c.cfg.handlers
+	if h.sampling != nil {
+		caps.Sampling = &protocol.SamplingCapability{}
+		if h.samplingTools {
+			caps.Sampling.Tools = &protocol.Capability{}
+		}
+	}
+	if h.elicitForm != nil || h.elicitURL != nil {
+		caps.Elicitation = &protocol.ElicitationCapability{}
+		if h.elicitURL != nil {
+			caps.Elicitation.URL = &protocol.Capability{}
+			if h.elicitForm != nil {
+				caps.Elicitation.Form = &protocol.Capability{}
+			}
+		}
+	}
+	if h.roots != nil {
+		caps.Roots = &protocol.RootsCapability{ListChanged: true}
+	}
+	return caps
+}
+
+// NotifyRootsChanged tells the server that the client's roots changed
+// (legacy revisions; on 2026-07-28 servers ask for roots with each request
+// that needs them, so there is nothing to send).
+func (c *Client) NotifyRootsChanged(ctx context.Context) error {
+	if c.modern {
+		return nil
+	}
+	return c.sess.Notify(ctx, protocol.NotificationRootsListChanged, nil)
+}
+
+// serveRequest answers a server-to-client request (or, on 2026-07-28, an
+// input request) with the registered handlers.
+func (c *Client) serveRequest(ctx context.Context, method string, params jsontext.Value) (any, error) {
+	h := c.cfg.handlers
+	switch method {
+	case protocol.MethodSamplingCreateMessage:
+		if h.sampling == nil {
+			return nil, fmt.Errorf("%w: this client does not support sampling", protocol.ErrMethodNotFound)
+		}
+		var p SamplingRequest
+		if err := protocol.Unmarshal(orEmptyObject(params), &p); err != nil {
+			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
+		}
+		return h.sampling(ctx, &p)
+	case protocol.MethodElicitationCreate:
+		var p ElicitRequest
+		if err := protocol.Unmarshal(orEmptyObject(params), &p); err != nil {
+			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
+		}
+		fn := h.elicitForm
+		if p.Mode == protocol.ElicitModeURL {
+			fn = h.elicitURL
+		}
+		if fn == nil {
+			return nil, fmt.Errorf("%w: this client does not support %s elicitation", protocol.ErrInvalidParams, orDefault(p.Mode, "form"))
+		}
+		res, err := fn(ctx, &p)
+		if err != nil {
+			return nil, err
+		}
+		if res != nil && res.Action == protocol.ElicitActionAccept && p.Mode != protocol.ElicitModeURL {
+			filled, err := applyElicitDefaults(p.RequestedSchema, res.Content)
+			if err != nil {
+				return nil, err
+			}
+			r := *res
+			r.Content = filled
+			res = &r
+		}
+		return res, nil
+	case protocol.MethodRootsList:
+		if h.roots == nil {
+			return nil, fmt.Errorf("%w: this client does not support roots", protocol.ErrMethodNotFound)
+		}
+		roots, err := h.roots(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if roots == nil {
+			roots = []Root{}
+		}
+		return &protocol.ListRootsResult{Roots: roots}, nil
+	}
+	return nil, fmt.Errorf("%w: %s", protocol.ErrMethodNotFound, method)
+}
+
+// applyElicitDefaults fills, in an accepted elicitation's content, every
+// property the user's handler left out that has a default in the requested
+// schema (SEP-1034).
+func applyElicitDefaults(requested, content jsontext.Value) (jsontext.Value, error) {
+	var schema struct {
+		Properties map[string]struct {
+			Default jsontext.Value `json:"default"`
+		} `json:"properties"`
+	}
+	if len(requested) == 0 || protocol.Unmarshal(requested, &schema) != nil {
+		return content, nil
+	}
+	got := map[string]jsontext.Value{}
+	if len(content) > 0 && string(content) != "null" {
+		if err := protocol.Unmarshal(content, &got); err != nil {
+			return nil, fmt.Errorf("fastmcp: the elicitation handler's content is not a JSON object: %w", err)
+		}
+	}
+	changed := false
+	for name, prop := range schema.Properties {
+		if _, ok := got[name]; !ok && len(prop.Default) > 0 {
+			got[name] = prop.Default
+			changed = true
+		}
+	}
+	if !changed && len(content) > 0 {
+		return content, nil
+	}
+	b, err := protocol.Marshal(got)
+	return b, err
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// handleServerRequest adapts serveRequest to the session.
+func (c *Client) handleServerRequest(ctx context.Context, req *session.Request) (any, error) {
+	return c.serveRequest(ctx, req.Method, req.Params)
+}

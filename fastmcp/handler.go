@@ -1,0 +1,165 @@
+package fastmcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+var (
+	contextType    = reflect.TypeFor[*Context]()
+	stdContextType = reflect.TypeFor[context.Context]()
+	errorType      = reflect.TypeFor[error]()
+)
+
+// ctxKind says which context, if any, a handler takes first.
+type ctxKind uint8
+
+const (
+	ctxNone ctxKind = iota
+	ctxFastMCP
+	ctxStd
+)
+
+// handlerFunc is a user's handler, checked once at registration.
+type handlerFunc struct {
+	fn      reflect.Value
+	ctx     ctxKind
+	in      reflect.Type // argument type (struct or *struct); nil when none
+	out     reflect.Type // result type; nil when the handler returns only an error
+	hasErr  bool
+	display string // the handler's signature, for messages
+}
+
+// analyzeHandler checks fn's shape. kind and name ("tool", "add") and
+// example (the recommended signature) make the error messages say how to fix
+// a bad handler. allowArgs says whether an argument struct is accepted.
+func analyzeHandler(fn any, kind, name, example string, allowArgs bool) (*handlerFunc, error) {
+	if fn == nil {
+		return nil, fmt.Errorf("fastmcp: %s %q: handler is nil: pass a function such as %s", kind, name, example)
+	}
+	v := reflect.ValueOf(fn)
+	t := v.Type()
+	h := &handlerFunc{fn: v, display: t.String()}
+	fail := func(why string) error {
+		return fmt.Errorf("fastmcp: %s %q: handler %s: %s: %s", kind, name, t, why, example)
+	}
+	if t.Kind() != reflect.Func {
+		return nil, fail("not a function; pass a function")
+	}
+	if t.IsVariadic() {
+		return nil, fail("variadic handlers are not supported; use")
+	}
+	i := 0
+	if t.NumIn() > 0 {
+		switch t.In(0) {
+		case contextType:
+			h.ctx, i = ctxFastMCP, 1
+		case stdContextType:
+			h.ctx, i = ctxStd, 1
+		}
+	}
+	switch rest := t.NumIn() - i; {
+	case rest == 0:
+	case rest == 1 && allowArgs:
+		in := t.In(i)
+		if !isStructish(in) {
+			if in.Kind() == reflect.Map && in.Key().Kind() == reflect.String {
+				h.in = in // used with a hand-written input schema
+			} else {
+				return nil, fail("put the arguments in a struct")
+			}
+		} else {
+			h.in = in
+		}
+	case rest == 1:
+		return nil, fail("takes an argument; a " + kind + " handler takes at most a context")
+	default:
+		if allowArgs {
+			return nil, fail("put the arguments in a struct")
+		}
+		return nil, fail("too many parameters")
+	}
+	switch t.NumOut() {
+	case 0:
+		return nil, fail("returns nothing; return a result, an error, or both")
+	case 1:
+		if t.Out(0) == errorType {
+			h.hasErr = true
+		} else {
+			h.out = t.Out(0)
+		}
+	case 2:
+		if t.Out(1) != errorType {
+			return nil, fail("the second result must be error")
+		}
+		h.out, h.hasErr = t.Out(0), true
+	default:
+		return nil, fail("returns too many values; return (R, error)")
+	}
+	return h, nil
+}
+
+func isStructish(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct || (t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct)
+}
+
+// call invokes the handler. arg is ignored when the handler takes no
+// argument. It returns the result value (invalid when there is none) and
+// the error.
+func (h *handlerFunc) call(c *Context, arg reflect.Value) (out reflect.Value, err error) {
+	var buf [2]reflect.Value
+	in := buf[:0]
+	switch h.ctx {
+	case ctxFastMCP:
+		in = append(in, reflect.ValueOf(c))
+	case ctxStd:
+		in = append(in, reflect.ValueOf(context.Context(c)))
+	}
+	if h.in != nil {
+		in = append(in, arg)
+	}
+	res := h.fn.Call(in)
+	if h.hasErr {
+		if e := res[len(res)-1]; !e.IsNil() {
+			err = e.Interface().(error)
+		}
+	}
+	if h.out != nil {
+		out = res[0]
+	}
+	return out, err
+}
+
+// panicError records a recovered panic from a user's handler.
+type panicError struct {
+	value any
+	stack string
+}
+
+func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
+// errPanic is matched by errors.Is for any recovered panic.
+var errPanic = errors.New("fastmcp: handler panicked")
+
+func (p *panicError) Is(target error) bool { return target == errPanic }
+
+// signature renders a handler signature for messages.
+func signature(ctx bool, args string, result string) string {
+	var b strings.Builder
+	b.WriteString("func(")
+	if ctx {
+		b.WriteString("ctx *fastmcp.Context")
+		if args != "" {
+			b.WriteString(", ")
+		}
+	}
+	if args != "" {
+		b.WriteString(args)
+	}
+	b.WriteString(") ")
+	b.WriteString(result)
+	return b.String()
+}

@@ -1,0 +1,247 @@
+package fastmcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// HTTPConfig configures the handler HTTPHandler returns. Its zero value
+// serves Streamable HTTP at /mcp and the legacy HTTP+SSE transport at /sse
+// and /message, with the server's Settings (Stateless, JSONResponse,
+// AllowedHosts, AllowedOrigins) applied.
+type HTTPConfig struct {
+	// Path is the Streamable HTTP endpoint. Default: Settings.Path (/mcp).
+	Path string
+	// SSEPath and MessagePath are the legacy HTTP+SSE endpoints (protocol
+	// 2024-11-05). Defaults /sse and /message.
+	SSEPath, MessagePath string
+	// NoSSE leaves the legacy endpoints out.
+	NoSSE bool
+	// Streamable configures the Streamable HTTP transport (event store,
+	// session expiry, body limit, keep-alives...); fields left zero take the
+	// server's Settings, then the transport's defaults.
+	Streamable transport.HTTPOptions
+}
+
+// An HTTPOption adjusts an HTTPConfig.
+type HTTPOption func(*HTTPConfig)
+
+// httpConfig holds HTTP front-door state set by options.
+type httpConfig struct {
+	routes []route
+}
+
+type route struct {
+	pattern string
+	handler http.Handler
+}
+
+// HTTPHandler is the server's MCP endpoints as an http.Handler, to mount in
+// any mux or router. It protects them against DNS rebinding (see
+// transport.HostPolicy) and shuts down gracefully with Shutdown.
+type HTTPHandler struct {
+	mux        *http.ServeMux
+	streamable *transport.StreamableHandler
+	sse        *transport.SSEHandler
+	cfg        HTTPConfig
+}
+
+// ServeHTTP implements http.Handler.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// Shutdown stops taking new sessions and calls, lets calls in flight finish
+// until ctx is done, and closes every stream and session.
+func (h *HTTPHandler) Shutdown(ctx context.Context) error {
+	err := h.streamable.Shutdown(ctx)
+	if h.sse != nil {
+		err = errors.Join(err, h.sse.Close())
+	}
+	return err
+}
+
+// Close closes every stream and session at once.
+func (h *HTTPHandler) Close() error {
+	err := h.streamable.Close()
+	if h.sse != nil {
+		err = errors.Join(err, h.sse.Close())
+	}
+	return err
+}
+
+// Paths returns the paths the handler serves: the Streamable HTTP endpoint,
+// then the legacy SSE and message endpoints unless NoSSE.
+func (h *HTTPHandler) Paths() []string {
+	if h.cfg.NoSSE {
+		return []string{h.cfg.Path}
+	}
+	return []string{h.cfg.Path, h.cfg.SSEPath, h.cfg.MessagePath}
+}
+
+// HTTPHandler returns the server's MCP endpoints as an http.Handler:
+// Streamable HTTP (all protocol revisions, legacy sessions and 2026-07-28
+// stateless requests on one endpoint) and, beside it, the legacy HTTP+SSE
+// transport. Mount it in any mux:
+//
+//	mux.Handle("/", s.HTTPHandler())
+//
+// or give its paths to a router. Settings (from options and environment)
+// apply; opts adjust the rest. An invalid setting panics here, as a
+// programmer error; Run reports it as an error instead.
+func (s *Server) HTTPHandler(opts ...HTTPOption) *HTTPHandler {
+	set, err := s.Settings()
+	if err != nil {
+		panic(err)
+	}
+	return s.httpHandler(set, opts...)
+}
+
+func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
+	cfg := HTTPConfig{Path: set.Path, SSEPath: "/sse", MessagePath: "/message"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	so := cfg.Streamable
+	so.Stateless = so.Stateless || set.Stateless
+	so.JSONResponse = so.JSONResponse || set.JSONResponse
+	if so.AllowedHosts == nil {
+		so.AllowedHosts = set.AllowedHosts
+	}
+	if so.AllowedOrigins == nil {
+		so.AllowedOrigins = set.AllowedOrigins
+	}
+	if so.Logger == nil {
+		so.Logger = s.logger
+	}
+	cfg.Streamable = so
+	h := &HTTPHandler{mux: http.NewServeMux(), cfg: cfg}
+	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
+	h.mux.Handle(cfg.Path, h.streamable)
+	if !cfg.NoSSE {
+		h.sse = transport.NewSSEHandler(s.ll.Connect, &transport.SSEOptions{
+			MessagePath:      cfg.MessagePath,
+			MaxBodyBytes:     so.MaxBodyBytes,
+			AllowedHosts:     so.AllowedHosts,
+			AllowedOrigins:   so.AllowedOrigins,
+			DisableHostCheck: so.DisableHostCheck,
+			KeepAlive:        so.KeepAlive,
+			Logger:           s.logger,
+		})
+		h.mux.Handle(cfg.SSEPath, h.sse)
+		h.mux.Handle(cfg.MessagePath, h.sse)
+	}
+	return h
+}
+
+// HandleHTTP adds a route to the HTTP front door that Run and ServeHTTP
+// serve, beside the MCP endpoints and /healthz: a health check, metrics,
+// an OAuth callback. pattern is an http.ServeMux pattern. The MCP endpoints
+// keep their own protections whatever the route does; wrap h with
+// transport.HostPolicy's Handler to give it the same DNS-rebinding
+// protection.
+func (s *Server) HandleHTTP(pattern string, h http.Handler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.http.routes = append(s.cfg.http.routes, route{pattern, h})
+}
+
+// frontDoor builds the mux Run and ServeHTTP serve.
+func (s *Server) frontDoor(mcp *HTTPHandler) *http.ServeMux {
+	mux := http.NewServeMux()
+	for _, p := range mcp.Paths() {
+		mux.Handle(p, mcp)
+	}
+	healthz := true
+	s.mu.Lock()
+	routes := append([]route(nil), s.cfg.http.routes...)
+	s.mu.Unlock()
+	for _, r := range routes {
+		mux.Handle(r.pattern, r.handler)
+		if strings.TrimPrefix(strings.TrimPrefix(r.pattern, "GET "), "ANY ") == "/healthz" {
+			healthz = false
+		}
+	}
+	if healthz {
+		mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			if !s.Ready() {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				fmt.Fprintln(w, "starting")
+				return
+			}
+			fmt.Fprintln(w, "ok")
+		})
+	}
+	return mux
+}
+
+// ServeHTTP serves the HTTP front door (the MCP endpoints, /healthz and the
+// routes added with HandleHTTP) on addr until ctx is done, then shuts down
+// gracefully: the listener stops, calls in flight finish within the
+// ShutdownTimeout setting, SSE streams close, and the Lifespan cleanup runs.
+// It returns nil after a graceful shutdown.
+func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
+	set, err := s.Settings()
+	if err != nil {
+		return err
+	}
+	set.Addr = addr
+	return s.serveHTTP(ctx, set, nil)
+}
+
+// serveHTTP listens on set.Addr (or uses ln) and serves until ctx is done.
+func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) error {
+	if err := s.Start(ctx); err != nil {
+		return err
+	}
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", set.Addr); err != nil {
+			return fmt.Errorf("fastmcp: listening on %s: %w", set.Addr, err)
+		}
+	}
+	mcp := s.httpHandler(set)
+	srv := &http.Server{
+		Handler:           s.frontDoor(mcp),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          nil,
+	}
+	s.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", set.Path)
+	var wg sync.WaitGroup
+	errc := make(chan error, 1)
+	wg.Go(func() { errc <- srv.Serve(ln) })
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-errc:
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), set.ShutdownTimeout)
+	defer cancel()
+	shutErr := mcp.Shutdown(sctx) // ends streams and drains calls first: long streams would hold http.Server.Shutdown
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+		shutErr = errors.Join(shutErr, err)
+	}
+	mcp.Close()
+	wg.Wait()
+	if serveErr == nil {
+		serveErr = <-errc
+	}
+	if errors.Is(serveErr, http.ErrServerClosed) {
+		serveErr = nil
+	}
+	if err := s.Shutdown(sctx); err != nil {
+		s.logger.Warn("shutdown", "error", err)
+	}
+	if shutErr != nil {
+		s.logger.Warn("graceful shutdown cut short", "error", shutErr)
+	}
+	return serveErr
+}

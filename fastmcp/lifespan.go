@@ -1,0 +1,147 @@
+package fastmcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+)
+
+// A LifespanFunc starts what the server needs while it serves (a database
+// pool, a cache, a client of another service) and returns it as the server's
+// state, with a function that releases it (nil when there is nothing to
+// release). It runs once, before the server accepts its first request; the
+// cleanup runs once, after the last request finished.
+type LifespanFunc[T any] func(ctx context.Context) (state T, cleanup func(context.Context) error, err error)
+
+// Lifespan gives the server a start-up function whose result every handler
+// reads, with its static type, through State:
+//
+//	s := fastmcp.New("app", "1.0.0", fastmcp.Lifespan(func(ctx context.Context) (*sql.DB, func(context.Context) error, error) {
+//		db, err := sql.Open("pgx", dsn)
+//		if err != nil {
+//			return nil, nil, err
+//		}
+//		return db, func(context.Context) error { return db.Close() }, db.PingContext(ctx)
+//	}))
+//	s.Tool("count", func(ctx *fastmcp.Context) (int, error) {
+//		db := fastmcp.State[*sql.DB](ctx)
+//		...
+//	})
+//
+// The lifespan runs when the server starts (Run, ServeStdio, ServeHTTP,
+// Start); an error stops start-up. Its cleanup runs at Shutdown (also on
+// SIGINT/SIGTERM under Run); a cleanup error is logged.
+//
+// Why a generic option and a generic accessor rather than a typed server:
+// the option checks the lifespan's shape at compile time and State reads the
+// value back with its static type, while Server, Context and every handler
+// signature stay the same whether or not a server has state.
+func Lifespan[T any](fn LifespanFunc[T]) Option {
+	return serverOption(func(c *serverConfig) {
+		c.lifespanType = reflect.TypeFor[T]()
+		c.lifespan = func(ctx context.Context) (any, func(context.Context) error, error) {
+			return fn(ctx)
+		}
+	})
+}
+
+// State returns the server's state: the value its Lifespan returned. It
+// never needs a nil check: without a Lifespan, or before it ran, it returns
+// the zero value of T. It panics when the Lifespan returns another type,
+// naming both (a programmer error, caught by any test that runs the handler).
+func State[T any](ctx *Context) T {
+	var zero T
+	st := ctx.srv.life.state()
+	if st == nil {
+		if t := ctx.srv.cfg.lifespanType; t != nil && t != reflect.TypeFor[T]() {
+			panic(fmt.Sprintf("fastmcp.State[%s]: the server's Lifespan returns %s; call fastmcp.State[%s]", reflect.TypeFor[T](), t, t))
+		}
+		return zero
+	}
+	v, ok := st.(T)
+	if !ok {
+		panic(fmt.Sprintf("fastmcp.State[%s]: the server's Lifespan returns %T; call fastmcp.State[%T]", reflect.TypeFor[T](), st, st))
+	}
+	return v
+}
+
+// lifespan tracks the server's start and shutdown.
+type lifespan struct {
+	mu      sync.Mutex
+	started bool
+	stopped bool
+	value   any
+	cleanup func(context.Context) error
+	ready   chan struct{} // closed once started
+}
+
+func (l *lifespan) state() any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.value
+}
+
+// ErrServerClosed is returned by Start and the serving methods after
+// Shutdown.
+var ErrServerClosed = errors.New("fastmcp: server closed")
+
+// Start runs the server's Lifespan, once; later calls return nil at once.
+// The serving methods call it; call it yourself to start the state before
+// serving (in tests, say). A lifespan error is returned, wrapped, and the
+// server stays unstarted.
+func (s *Server) Start(ctx context.Context) error {
+	l := &s.life
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopped {
+		return ErrServerClosed
+	}
+	if l.started {
+		return nil
+	}
+	if fn := s.cfg.lifespan; fn != nil {
+		v, cleanup, err := fn(ctx)
+		if err != nil {
+			return fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+		}
+		l.value, l.cleanup = v, cleanup
+	}
+	l.started = true
+	close(l.ready)
+	return nil
+}
+
+// Ready reports whether the server has started (its Lifespan ran) and has
+// not shut down.
+func (s *Server) Ready() bool {
+	s.life.mu.Lock()
+	defer s.life.mu.Unlock()
+	return s.life.started && !s.life.stopped
+}
+
+// Shutdown ends the server's life: open subscriptions/listen streams end,
+// and the Lifespan cleanup runs (its error is logged and returned). The
+// serving methods call it when they return; call it yourself after Start.
+// Later calls return nil.
+func (s *Server) Shutdown(ctx context.Context) error {
+	l := &s.life
+	l.mu.Lock()
+	if l.stopped {
+		l.mu.Unlock()
+		return nil
+	}
+	l.stopped = true
+	cleanup := l.cleanup
+	l.mu.Unlock()
+	s.stopListeners()
+	if cleanup == nil {
+		return nil
+	}
+	if err := cleanup(ctx); err != nil {
+		s.logger.Error("lifespan cleanup failed", "error", err)
+		return fmt.Errorf("fastmcp: lifespan cleanup: %w", err)
+	}
+	return nil
+}

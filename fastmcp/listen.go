@@ -1,0 +1,180 @@
+package fastmcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/fastmcp-go/fastmcp/lowlevel"
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
+)
+
+// listeners are the open subscriptions/listen streams of modern
+// (2026-07-28) clients, process-wide: a change notification goes to every
+// stream that asked for its kind.
+type listeners struct {
+	mu   sync.Mutex
+	set  map[*listener]struct{}
+	stop chan struct{} // closed on Shutdown: streams end with a result
+}
+
+type listener struct {
+	ctx    context.Context // the listen request's context: it routes writes to its stream
+	req    *session.Request
+	filter protocol.SubscriptionFilter
+}
+
+// ErrStreamNotClosable is returned by Context.CloseStream when the request
+// did not arrive on a transport with per-request streams that can resume.
+var ErrStreamNotClosable = errors.New("fastmcp: this request's transport has no resumable stream to close")
+
+// CloseStream ends the HTTP response stream carrying this request's
+// messages without ending the request (SEP-1699): the client reconnects and
+// resumes the stream, receiving what was sent meanwhile, including the
+// result. Use it for long calls behind proxies that cut idle connections.
+// It needs a legacy Streamable HTTP session with resumability; otherwise it
+// returns ErrStreamNotClosable.
+func (c *Context) CloseStream() error {
+	sc, ok := c.req.Session.Conn().(interface{ CloseStream(protocol.ID) error })
+	if !ok || c.req.Modern {
+		return ErrStreamNotClosable
+	}
+	return sc.CloseStream(c.req.ID)
+}
+
+// NotifyToolsChanged tells connected clients that the tool list changed
+// (notifications/tools/list_changed), for tools whose availability changes
+// without registering or removing them. AddTool and RemoveTool notify on
+// their own.
+func (s *Server) NotifyToolsChanged() { s.notifyListChanged(protocol.NotificationToolsListChanged) }
+
+// NotifyPromptsChanged tells connected clients that the prompt list
+// changed (notifications/prompts/list_changed).
+func (s *Server) NotifyPromptsChanged() {
+	s.notifyListChanged(protocol.NotificationPromptsListChanged)
+}
+
+// NotifyResourcesChanged tells connected clients that the resource list
+// changed (notifications/resources/list_changed).
+func (s *Server) NotifyResourcesChanged() {
+	s.notifyListChanged(protocol.NotificationResourcesListChanged)
+}
+
+// notifyListChanged tells legacy sessions and modern listeners that a list
+// changed.
+func (s *Server) notifyListChanged(method string) {
+	if err := s.ll.Broadcast(context.Background(), method, nil); err != nil {
+		s.logger.Debug("list_changed not delivered to every session", "method", method, "error", err)
+	}
+	s.listen.send(method, nil, func(f *protocol.SubscriptionFilter) bool {
+		switch method {
+		case protocol.NotificationToolsListChanged:
+			return f.ToolsListChanged
+		case protocol.NotificationPromptsListChanged:
+			return f.PromptsListChanged
+		case protocol.NotificationResourcesListChanged:
+			return f.ResourcesListChanged
+		}
+		return false
+	})
+}
+
+// notifyListenersResourceUpdated sends notifications/resources/updated to
+// the modern listeners subscribed to uri.
+func (s *Server) notifyListenersResourceUpdated(uri string) {
+	s.listen.send(protocol.NotificationResourcesUpdated, &protocol.ResourceUpdatedParams{URI: uri},
+		func(f *protocol.SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, uri) })
+}
+
+// send delivers a notification to every listener whose filter wants it,
+// tagged with the listener's subscription id.
+func (l *listeners) send(method string, params any, wants func(*protocol.SubscriptionFilter) bool) {
+	l.mu.Lock()
+	var targets []*listener
+	for ln := range l.set {
+		if wants(&ln.filter) {
+			targets = append(targets, ln)
+		}
+	}
+	l.mu.Unlock()
+	if len(targets) == 0 {
+		return
+	}
+	raw, err := protocol.Marshal(params)
+	if err != nil || params == nil {
+		raw = []byte("{}")
+	}
+	for _, ln := range targets {
+		p, err := protocol.SetMeta(raw, protocol.MetaSubscriptionID, ln.req.ID)
+		if err != nil {
+			continue
+		}
+		_ = ln.req.Session.Notify(ln.ctx, method, p) // fails only when the stream is gone
+	}
+}
+
+// installListen adds subscriptions/listen to the low-level table.
+func (s *Server) installListen() {
+	s.listen.set = map[*listener]struct{}{}
+	s.listen.stop = make(chan struct{})
+	s.ll.Handle(protocol.MethodSubscriptionsListen, lowlevel.HandlerFunc(s.serveListen))
+}
+
+// serveListen serves subscriptions/listen: it acknowledges the honoured
+// filter, then forwards matching change notifications on the request's
+// stream until the client goes away or the server shuts down.
+func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, error) {
+	if !req.Modern {
+		return nil, fmt.Errorf("%w: subscriptions/listen is part of protocol 2026-07-28; legacy sessions get change notifications on the session", protocol.ErrMethodNotFound)
+	}
+	var p protocol.SubscriptionsListenParams
+	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+		return nil, fmt.Errorf("%w: subscriptions/listen: %v", protocol.ErrInvalidParams, err)
+	}
+	caps := s.ll.Capabilities()
+	var honoured protocol.SubscriptionFilter
+	honoured.ToolsListChanged = p.Notifications.ToolsListChanged && caps.Tools != nil && caps.Tools.ListChanged
+	honoured.PromptsListChanged = p.Notifications.PromptsListChanged && caps.Prompts != nil && caps.Prompts.ListChanged
+	honoured.ResourcesListChanged = p.Notifications.ResourcesListChanged && caps.Resources != nil && caps.Resources.ListChanged
+	if caps.Resources != nil && caps.Resources.Subscribe {
+		honoured.ResourceSubscriptions = p.Notifications.ResourceSubscriptions
+	}
+	ack := &protocol.SubscriptionsAcknowledgedParams{
+		Notifications: honoured,
+		Meta:          protocol.Meta{protocol.MetaSubscriptionID: req.ID},
+	}
+	if err := req.Session.Notify(ctx, protocol.NotificationSubscriptionsAcknowledged, ack); err != nil {
+		return nil, err
+	}
+	ln := &listener{ctx: ctx, req: req, filter: honoured}
+	s.listen.mu.Lock()
+	s.listen.set[ln] = struct{}{}
+	s.listen.mu.Unlock()
+	defer func() {
+		s.listen.mu.Lock()
+		delete(s.listen.set, ln)
+		s.listen.mu.Unlock()
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	case <-s.listen.stop:
+		return &protocol.SubscriptionsListenResult{Meta: protocol.Meta{protocol.MetaSubscriptionID: req.ID}}, nil
+	case <-req.Session.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// stopListeners ends every listen stream with a result (graceful shutdown).
+func (s *Server) stopListeners() {
+	s.listen.mu.Lock()
+	defer s.listen.mu.Unlock()
+	select {
+	case <-s.listen.stop:
+	default:
+		close(s.listen.stop)
+	}
+}

@@ -1,0 +1,264 @@
+package fastmcp
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+	"reflect"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
+)
+
+// An Option configures a Server in New.
+type Option interface{ applyServer(*serverConfig) }
+
+// A ToolOption configures a tool registration (Server.Tool).
+type ToolOption interface{ applyTool(*toolConfig) }
+
+// A ResourceOption configures a resource or resource template registration
+// (Server.Resource).
+type ResourceOption interface{ applyResource(*resourceConfig) }
+
+// A PromptOption configures a prompt registration (Server.Prompt).
+type PromptOption interface{ applyPrompt(*promptConfig) }
+
+// A CommonOption works for tools, resources and prompts alike.
+type CommonOption interface {
+	ToolOption
+	ResourceOption
+	PromptOption
+}
+
+type serverConfig struct {
+	instructions   string
+	logger         *slog.Logger
+	pageSize       int
+	maxConcurrency int
+	callTimeout    time.Duration
+	title          string
+	description    string
+	websiteURL     string
+	icons          []protocol.Icon
+	strict         bool
+	keepRefs       bool
+	stateSecret    []byte
+	stateTTL       time.Duration
+	principal      func(*session.Request) string
+	lifespan       func(context.Context) (any, func(context.Context) error, error)
+	lifespanType   reflect.Type
+	settings       Settings
+	set            settingsSet // which settings were given as options
+	flags          *flag.FlagSet
+	http           httpConfig
+}
+
+type itemConfig struct {
+	title       string
+	description string
+	icons       []protocol.Icon
+	meta        protocol.Meta
+}
+
+type toolConfig struct {
+	itemConfig
+	annotations  *protocol.ToolAnnotations
+	outputSchema jsontext.Value
+	inputSchema  jsontext.Value
+	strict       *bool
+	keepRefs     *bool
+}
+
+type serverOption func(*serverConfig)
+
+func (f serverOption) applyServer(c *serverConfig) { f(c) }
+
+type commonOption func(*itemConfig)
+
+func (f commonOption) applyTool(c *toolConfig)         { f(&c.itemConfig) }
+func (f commonOption) applyResource(c *resourceConfig) { f(&c.itemConfig) }
+func (f commonOption) applyPrompt(c *promptConfig)     { f(&c.itemConfig) }
+
+type toolOption func(*toolConfig)
+
+func (f toolOption) applyTool(c *toolConfig) { f(c) }
+
+// Description sets the human- and model-readable description of a tool,
+// resource or prompt. Models choose tools by their descriptions: say what the
+// tool does and when to use it.
+func Description(text string) CommonOption {
+	return commonOption(func(c *itemConfig) { c.description = text })
+}
+
+// Title sets a display name for a tool, resource or prompt (the name stays
+// the identifier).
+func Title(title string) CommonOption {
+	return commonOption(func(c *itemConfig) { c.title = title })
+}
+
+// Icons sets icons a client may show for a tool, resource or prompt
+// (protocol 2025-11-25 and later).
+func Icons(icons ...protocol.Icon) CommonOption {
+	return commonOption(func(c *itemConfig) { c.icons = append(c.icons, icons...) })
+}
+
+// Meta sets the _meta object published with a tool, resource or prompt.
+func Meta(meta protocol.Meta) CommonOption {
+	return commonOption(func(c *itemConfig) { c.meta = meta })
+}
+
+// Annotations sets behaviour hints for a tool (read-only, destructive,
+// idempotent, open-world). Use the helpers ReadOnly, Destructive, Idempotent
+// and OpenWorld, or fill protocol.ToolAnnotations directly.
+func Annotations(a protocol.ToolAnnotations) ToolOption {
+	return toolOption(func(c *toolConfig) { c.annotations = &a })
+}
+
+// ReadOnly marks a tool as not modifying its environment.
+func ReadOnly() ToolOption {
+	return hint(func(a *protocol.ToolAnnotations) { a.ReadOnlyHint = ptr(true) })
+}
+
+// Destructive says whether a (not read-only) tool may destroy data; clients
+// assume it may unless told otherwise.
+func Destructive(b bool) ToolOption {
+	return hint(func(a *protocol.ToolAnnotations) { a.DestructiveHint = ptr(b) })
+}
+
+// Idempotent marks a tool whose repeated calls with the same arguments have
+// no further effect.
+func Idempotent() ToolOption {
+	return hint(func(a *protocol.ToolAnnotations) { a.IdempotentHint = ptr(true) })
+}
+
+// OpenWorld says whether a tool interacts with an open world of external
+// entities (the web, say); clients assume it does unless told otherwise.
+func OpenWorld(b bool) ToolOption {
+	return hint(func(a *protocol.ToolAnnotations) { a.OpenWorldHint = ptr(b) })
+}
+
+func hint(fn func(*protocol.ToolAnnotations)) ToolOption {
+	return toolOption(func(c *toolConfig) {
+		if c.annotations == nil {
+			c.annotations = &protocol.ToolAnnotations{}
+		}
+		fn(c.annotations)
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// OutputSchema publishes schema (a JSON Schema object) as the tool's
+// outputSchema instead of the one derived from its result type.
+func OutputSchema(schema []byte) ToolOption {
+	return toolOption(func(c *toolConfig) { c.outputSchema = jsontext.Value(schema) })
+}
+
+// InputSchema publishes schema (a JSON Schema object, kept byte for byte) as
+// the tool's inputSchema, and validates arguments against it. The handler's
+// argument type must then be map[string]any (or the handler takes none).
+func InputSchema(schema []byte) ToolOption {
+	return toolOption(func(c *toolConfig) { c.inputSchema = jsontext.Value(schema) })
+}
+
+// Strict makes unknown argument fields an error for this tool (its schema
+// gets "additionalProperties": false). The server-wide default is set with
+// StrictArguments.
+func Strict(strict bool) ToolOption {
+	return toolOption(func(c *toolConfig) { c.strict = &strict })
+}
+
+// KeepRefs keeps $ref/$defs in this tool's generated schemas instead of
+// inlining them (recursive types always keep them). The server-wide default
+// is set with SchemaRefs.
+func KeepRefs(keep bool) ToolOption {
+	return toolOption(func(c *toolConfig) { c.keepRefs = &keep })
+}
+
+// Instructions sets the guidance sent to clients with the server's
+// identity: how the model should use the server's tools.
+func Instructions(text string) Option {
+	return serverOption(func(c *serverConfig) { c.instructions = text })
+}
+
+// Logger sets the *slog.Logger every layer of the server logs to. Default:
+// slog.Default().
+func Logger(l *slog.Logger) Option {
+	return serverOption(func(c *serverConfig) { c.logger = l })
+}
+
+// PageSize sets how many items list results carry per page. Default 1000.
+func PageSize(n int) Option {
+	return serverOption(func(c *serverConfig) { c.pageSize = n })
+}
+
+// MaxConcurrency bounds how many requests one session serves at once.
+// Default 64.
+func MaxConcurrency(n int) Option {
+	return serverOption(func(c *serverConfig) { c.maxConcurrency = n })
+}
+
+// CallTimeout bounds the requests the server sends to clients (sampling,
+// elicitation, roots). Default: none beyond the handler's context.
+func CallTimeout(d time.Duration) Option {
+	return serverOption(func(c *serverConfig) { c.callTimeout = d })
+}
+
+// ServerTitle sets the server's display name.
+func ServerTitle(title string) Option {
+	return serverOption(func(c *serverConfig) { c.title = title })
+}
+
+// ServerDescription sets what the server says about itself to clients.
+func ServerDescription(text string) Option {
+	return serverOption(func(c *serverConfig) { c.description = text })
+}
+
+// WebsiteURL sets the server's website.
+func WebsiteURL(url string) Option {
+	return serverOption(func(c *serverConfig) { c.websiteURL = url })
+}
+
+// ServerIcons sets icons for the server.
+func ServerIcons(icons ...protocol.Icon) Option {
+	return serverOption(func(c *serverConfig) { c.icons = append(c.icons, icons...) })
+}
+
+// StrictArguments makes unknown argument fields an error for every tool
+// (each tool can override it with Strict). Default false: unknown fields are
+// ignored.
+func StrictArguments(strict bool) Option {
+	return serverOption(func(c *serverConfig) { c.strict = strict })
+}
+
+// SchemaRefs keeps $ref/$defs in generated schemas for every tool instead of
+// inlining them (many hosts mishandle $ref, so inlining is the default).
+func SchemaRefs(keep bool) Option {
+	return serverOption(func(c *serverConfig) { c.keepRefs = keep })
+}
+
+// RequestStateSecret sets the secret that seals the requestState of multi
+// round-trip requests (protocol 2026-07-28). Servers behind a load balancer
+// must share one secret so that any instance can open a state another one
+// sealed. Default: a random secret per process. Keys derived from it rotate
+// hourly; a state stays valid across one rotation.
+func RequestStateSecret(secret []byte) Option {
+	return serverOption(func(c *serverConfig) { c.stateSecret = secret })
+}
+
+// RequestStateTTL bounds how long a client may take to answer an
+// input_required result. Default 10 minutes.
+func RequestStateTTL(d time.Duration) Option {
+	return serverOption(func(c *serverConfig) { c.stateTTL = d })
+}
+
+// RequestStatePrincipal sets how the server identifies the client of a
+// modern request, so that a requestState issued to one client is refused
+// from another. Default: a digest of the HTTP Authorization header when
+// there is one, else nothing (any client may present the state).
+func RequestStatePrincipal(fn func(*session.Request) string) Option {
+	return serverOption(func(c *serverConfig) { c.principal = fn })
+}

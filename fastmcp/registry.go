@@ -1,0 +1,143 @@
+package fastmcp
+
+import (
+	"encoding/base64"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// entry is something a list method publishes: a tool, prompt, resource or
+// resource template.
+type entry interface {
+	// key identifies the entry and orders the list (name or URI).
+	key() string
+	// encoded is the entry's JSON as listed, built once at registration.
+	encoded() jsontext.Value
+}
+
+// registry holds one kind of entry as an immutable snapshot, replaced on
+// every change, so lookups and lists take no lock.
+type registry[T entry] struct {
+	snap atomic.Pointer[snapshot[T]]
+}
+
+type snapshot[T entry] struct {
+	byKey  map[string]T
+	sorted []T
+
+	mu    sync.Mutex
+	pages map[string]jsontext.Value // cursor → encoded page members
+}
+
+func (r *registry[T]) load() *snapshot[T] {
+	if s := r.snap.Load(); s != nil {
+		return s
+	}
+	return &snapshot[T]{}
+}
+
+// get returns the entry with key k.
+func (r *registry[T]) get(k string) (T, bool) {
+	v, ok := r.load().byKey[k]
+	return v, ok
+}
+
+// len returns the number of entries.
+func (r *registry[T]) len() int { return len(r.load().sorted) }
+
+// all returns the entries in order.
+func (r *registry[T]) all() []T { return r.load().sorted }
+
+// update replaces the snapshot with fn's edit of a copy of the map. The
+// caller serialises updates.
+func (r *registry[T]) update(fn func(map[string]T)) {
+	old := r.load()
+	m := maps.Clone(old.byKey)
+	if m == nil {
+		m = map[string]T{}
+	}
+	fn(m)
+	sorted := slices.SortedFunc(maps.Values(m), func(a, b T) int { return strings.Compare(a.key(), b.key()) })
+	r.snap.Store(&snapshot[T]{byKey: m, sorted: sorted})
+}
+
+// page returns the JSON members of one page of the list ("<field>":[...]
+// and, when more follow, "nextCursor"), cached per cursor until the list
+// changes. An invalid cursor is an invalid-params error.
+func (r *registry[T]) page(field, cursor string, size int) (jsontext.Value, error) {
+	s := r.load()
+	s.mu.Lock()
+	if b, ok := s.pages[cursor]; ok {
+		s.mu.Unlock()
+		return b, nil
+	}
+	s.mu.Unlock()
+
+	start := 0
+	if cursor != "" {
+		after, err := decodeCursor(cursor)
+		if err != nil {
+			return nil, err
+		}
+		start, _ = slices.BinarySearchFunc(s.sorted, after, func(e T, k string) int { return strings.Compare(e.key(), k) })
+		if start < len(s.sorted) && s.sorted[start].key() == after {
+			start++
+		}
+	}
+	end := min(start+size, len(s.sorted))
+	b := make([]byte, 0, 256)
+	b = append(b, '"')
+	b = append(b, field...)
+	b = append(b, `":[`...)
+	for i, e := range s.sorted[start:end] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e.encoded()...)
+	}
+	b = append(b, ']')
+	if end < len(s.sorted) {
+		b = append(b, `,"nextCursor":"`...)
+		b = append(b, encodeCursor(s.sorted[end-1].key())...)
+		b = append(b, '"')
+	}
+	s.mu.Lock()
+	if s.pages == nil {
+		s.pages = map[string]jsontext.Value{}
+	}
+	if len(s.pages) < 64 { // bound the cache: cursors come from clients
+		s.pages[cursor] = b
+	}
+	s.mu.Unlock()
+	return b, nil
+}
+
+const cursorPrefix = "after:"
+
+func encodeCursor(key string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + key))
+}
+
+func decodeCursor(c string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
+		return "", fmt.Errorf("%w: invalid cursor %q", protocol.ErrInvalidParams, c)
+	}
+	return strings.TrimPrefix(string(b), cursorPrefix), nil
+}
+
+// listResult wraps page members into a list result object.
+func listResult(members jsontext.Value) jsontext.Value {
+	b := make([]byte, 0, len(members)+2)
+	b = append(b, '{')
+	b = append(b, members...)
+	return append(b, '}')
+}

@@ -1,0 +1,45 @@
+package fastmcp
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// Run serves the server on the transport its Settings choose — stdio by
+// default, Streamable HTTP (with the legacy SSE endpoints beside it) when
+// an address is set — until ctx is done or the process gets SIGINT or
+// SIGTERM. It runs the Lifespan first (an error stops start-up) and, at
+// shutdown, lets calls in flight finish within ShutdownTimeout, closes the
+// streams and runs the Lifespan cleanup. It returns nil after a clean
+// shutdown, and an error naming the setting when a setting is invalid.
+func (s *Server) Run(ctx context.Context) error {
+	set, err := s.Settings()
+	if err != nil {
+		return err
+	}
+	s.level.Set(set.LogLevel)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if set.Transport == "http" {
+		return s.serveHTTP(ctx, set, nil)
+	}
+	return s.serveStdio(ctx, set)
+}
+
+// serveStdio serves stdin/stdout until stdin closes or ctx is done.
+func (s *Server) serveStdio(ctx context.Context, set Settings) error {
+	if err := s.Start(ctx); err != nil {
+		return err
+	}
+	err := s.serve(ctx, transport.Stdio(nil), set.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), set.ShutdownTimeout)
+	defer cancel()
+	if serr := s.Shutdown(sctx); err == nil {
+		err = serr
+	}
+	return err
+}

@@ -1,0 +1,141 @@
+package fastmcp
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/lowlevel"
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// Server is a high-level MCP server: register plain Go functions as tools,
+// resources and prompts, and it speaks the protocol. It is mounted on a
+// lowlevel.Server: every registration installs handlers in the low-level
+// method table, which advanced users can extend or wrap with middleware
+// (see Lowlevel).
+//
+// Registrations may happen before or while serving; clients are told about
+// changes with list_changed notifications. All methods are safe for
+// concurrent use.
+type Server struct {
+	ll     *lowlevel.Server
+	cfg    serverConfig
+	logger *slog.Logger
+
+	mu        sync.Mutex // serialises registrations
+	tools     registry[*tool]
+	resources resourceState
+	prompts   promptState
+
+	listen      listeners
+	life        lifespan
+	sealer      *stateSealer
+	level       *slog.LevelVar // the default logger's level (Settings.LogLevel)
+	elicitTypes sync.Map       // reflect.Type → *schema.Type: elicitation forms, built once per type
+}
+
+// New returns a server that identifies itself to clients by name and
+// version.
+func New(name, version string, opts ...Option) *Server {
+	var cfg serverConfig
+	for _, o := range opts {
+		o.applyServer(&cfg)
+	}
+	if cfg.pageSize <= 0 {
+		cfg.pageSize = 1000
+	}
+	level := new(slog.LevelVar)
+	level.Set(cfg.settings.LogLevel)
+	logger := cfg.logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	}
+	info := protocol.Implementation{
+		Name: name, Version: version, Title: cfg.title,
+		Description: cfg.description, WebsiteURL: cfg.websiteURL, Icons: cfg.icons,
+	}
+	s := &Server{
+		ll: lowlevel.NewServer(info, &lowlevel.Options{
+			Instructions:   cfg.instructions,
+			Logger:         logger,
+			MaxConcurrency: cfg.maxConcurrency,
+			CallTimeout:    cfg.callTimeout,
+		}),
+		cfg:    cfg,
+		logger: logger,
+		sealer: newStateSealer(cfg.stateSecret, cfg.stateTTL, 0),
+		level:  level,
+	}
+	s.life.ready = make(chan struct{})
+	s.ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) { c.Logging = &protocol.Capability{} })
+	s.installListen()
+	return s
+}
+
+// Lowlevel returns the low-level server underneath: its method table holds
+// the handlers the registrations installed, and it takes middleware.
+func (s *Server) Lowlevel() *lowlevel.Server { return s.ll }
+
+// Logger returns the server's logger.
+func (s *Server) Logger() *slog.Logger { return s.logger }
+
+// principal identifies the client a modern request comes from, so that a
+// requestState cannot be replayed by another client.
+func (s *Server) principal(req *session.Request) string {
+	if s.cfg.principal != nil {
+		return s.cfg.principal(req)
+	}
+	return defaultPrincipal(req)
+}
+
+// Serve serves one client over conn until the client goes away or ctx is
+// done. When ctx is done, requests in flight may finish within the
+// ShutdownTimeout setting before the connection is closed. It returns nil
+// when the client closed the connection or ctx was cancelled.
+func (s *Server) Serve(ctx context.Context, conn transport.Conn) error {
+	if err := s.Start(ctx); err != nil {
+		conn.Close()
+		return err
+	}
+	set, err := s.Settings()
+	if err != nil {
+		set.ShutdownTimeout = 10 * time.Second
+	}
+	return s.serve(ctx, conn, set.ShutdownTimeout)
+}
+
+func (s *Server) serve(ctx context.Context, conn transport.Conn, drain time.Duration) error {
+	sess := s.ll.NewSession(conn)
+	stop := context.AfterFunc(ctx, func() {
+		sctx, cancel := context.WithTimeout(context.Background(), drain)
+		defer cancel()
+		sess.Shutdown(sctx)
+	})
+	err := sess.Wait()
+	if !stop() {
+		// Shutdown is running: wait for it to close the session.
+		<-sess.Done()
+	}
+	sess.Close()
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// ServeStdio serves one client over the process's standard input and output
+// until stdin is closed or ctx is done, then runs the Lifespan cleanup.
+// Nothing else may write to os.Stdout meanwhile: log to os.Stderr (the
+// default logger does).
+func (s *Server) ServeStdio(ctx context.Context) error {
+	set, err := s.Settings()
+	if err != nil {
+		return err
+	}
+	return s.serveStdio(ctx, set)
+}

@@ -1,0 +1,258 @@
+package fastmcp
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Settings configure how Run serves. Each comes, in this order of
+// precedence, from an option given to New, a command-line flag (when the
+// program registered them with Server.Flags), an environment variable, or
+// its default:
+//
+//	setting          option            flag               environment                default
+//	Transport        Transport         -transport         FASTMCP_TRANSPORT          stdio (http when Addr is set)
+//	Addr             Addr              -addr              FASTMCP_ADDR               "" (for http: localhost:8000)
+//	Path             HTTPPath          -path              FASTMCP_PATH               /mcp
+//	LogLevel         ServerLogLevel    -log-level         FASTMCP_LOG_LEVEL          info
+//	Stateless        Stateless         -stateless         FASTMCP_STATELESS          false
+//	JSONResponse     JSONResponse      -json-response     FASTMCP_JSON_RESPONSE      false
+//	AllowedHosts     AllowedHosts      -allowed-hosts     FASTMCP_ALLOWED_HOSTS      localhost names on loopback
+//	AllowedOrigins   AllowedOrigins    -allowed-origins   FASTMCP_ALLOWED_ORIGINS    same-host and localhost origins
+//	ShutdownTimeout  ShutdownTimeout   -shutdown-timeout  FASTMCP_SHUTDOWN_TIMEOUT   10s
+//
+// Lists are comma-separated; booleans take the forms of strconv.ParseBool;
+// durations those of time.ParseDuration. An invalid value stops Run with
+// an error naming the setting, where it came from, and what it accepts.
+type Settings struct {
+	// Transport is "stdio" or "http" (Streamable HTTP, with the legacy
+	// HTTP+SSE endpoints beside it).
+	Transport string
+	// Addr is the HTTP listen address, such as "localhost:8000" or ":8000".
+	Addr string
+	// Path is the MCP endpoint's path.
+	Path string
+	// LogLevel is the least severe level the default logger writes:
+	// debug, info, warn or error.
+	LogLevel slog.Level
+	// Stateless serves each HTTP request on its own, without sessions.
+	Stateless bool
+	// JSONResponse answers HTTP requests with JSON bodies instead of SSE streams.
+	JSONResponse bool
+	// AllowedHosts and AllowedOrigins configure the DNS-rebinding protection.
+	AllowedHosts, AllowedOrigins []string
+	// ShutdownTimeout bounds how long in-flight requests may take to finish
+	// at shutdown.
+	ShutdownTimeout time.Duration
+}
+
+// settingsSet records which settings were given explicitly.
+type settingsSet struct {
+	transport, addr, path, logLevel, stateless, jsonResponse, hosts, origins, shutdown bool
+}
+
+// Transport chooses the transport Run serves on: "stdio" or "http".
+func Transport(name string) Option {
+	return serverOption(func(c *serverConfig) { c.settings.Transport, c.set.transport = name, true })
+}
+
+// Addr sets the address Run serves HTTP on; it implies the http transport.
+func Addr(addr string) Option {
+	return serverOption(func(c *serverConfig) { c.settings.Addr, c.set.addr = addr, true })
+}
+
+// HTTPPath sets the path of the MCP endpoint. Default /mcp.
+func HTTPPath(path string) Option {
+	return serverOption(func(c *serverConfig) { c.settings.Path, c.set.path = path, true })
+}
+
+// ServerLogLevel sets the least severe level the server's default logger
+// writes (to stderr). Default info. It does not apply to a logger given
+// with Logger.
+func ServerLogLevel(l slog.Level) Option {
+	return serverOption(func(c *serverConfig) { c.settings.LogLevel, c.set.logLevel = l, true })
+}
+
+// Stateless makes the HTTP transport serve each request on its own, without
+// sessions (no server-to-client requests on legacy revisions; 2026-07-28
+// requests are always served this way).
+func Stateless(b bool) Option {
+	return serverOption(func(c *serverConfig) { c.settings.Stateless, c.set.stateless = b, true })
+}
+
+// JSONResponse makes the HTTP transport answer requests with single JSON
+// bodies instead of SSE streams.
+func JSONResponse(b bool) Option {
+	return serverOption(func(c *serverConfig) { c.settings.JSONResponse, c.set.jsonResponse = b, true })
+}
+
+// AllowedHosts sets the Host names the HTTP transport accepts (DNS-rebinding
+// protection). Default: localhost names when listening on loopback, any
+// otherwise.
+func AllowedHosts(hosts ...string) Option {
+	return serverOption(func(c *serverConfig) { c.settings.AllowedHosts, c.set.hosts = hosts, true })
+}
+
+// AllowedOrigins sets the browser origins the HTTP transport accepts.
+// Default: the request's own host, and localhost origins on loopback.
+func AllowedOrigins(origins ...string) Option {
+	return serverOption(func(c *serverConfig) { c.settings.AllowedOrigins, c.set.origins = origins, true })
+}
+
+// ShutdownTimeout bounds how long in-flight requests may take to finish at
+// shutdown. Default 10 seconds.
+func ShutdownTimeout(d time.Duration) Option {
+	return serverOption(func(c *serverConfig) { c.settings.ShutdownTimeout, c.set.shutdown = d, true })
+}
+
+// Flags registers the settings as flags on fs (flag.CommandLine in most
+// programs), so that -addr, -transport and the others override the
+// environment. Call it before fs.Parse.
+func (s *Server) Flags(fs *flag.FlagSet) {
+	s.cfg.flags = fs
+	fs.String("transport", "", "transport: stdio or http (env FASTMCP_TRANSPORT)")
+	fs.String("addr", "", "HTTP listen address, e.g. localhost:8000; implies -transport=http (env FASTMCP_ADDR)")
+	fs.String("path", "", "MCP endpoint path (env FASTMCP_PATH, default /mcp)")
+	fs.String("log-level", "", "log level: debug, info, warn or error (env FASTMCP_LOG_LEVEL, default info)")
+	fs.String("stateless", "", "serve HTTP without sessions: true or false (env FASTMCP_STATELESS)")
+	fs.String("json-response", "", "answer HTTP requests with JSON instead of SSE: true or false (env FASTMCP_JSON_RESPONSE)")
+	fs.String("allowed-hosts", "", "comma-separated Host names accepted over HTTP (env FASTMCP_ALLOWED_HOSTS)")
+	fs.String("allowed-origins", "", "comma-separated browser origins accepted over HTTP (env FASTMCP_ALLOWED_ORIGINS)")
+	fs.String("shutdown-timeout", "", "how long in-flight requests may take at shutdown, e.g. 10s (env FASTMCP_SHUTDOWN_TIMEOUT)")
+}
+
+// settingSource is one setting's name in each source.
+type settingSource struct{ flag, env string }
+
+var settingNames = map[string]settingSource{
+	"transport":        {"transport", "FASTMCP_TRANSPORT"},
+	"addr":             {"addr", "FASTMCP_ADDR"},
+	"path":             {"path", "FASTMCP_PATH"},
+	"log-level":        {"log-level", "FASTMCP_LOG_LEVEL"},
+	"stateless":        {"stateless", "FASTMCP_STATELESS"},
+	"json-response":    {"json-response", "FASTMCP_JSON_RESPONSE"},
+	"allowed-hosts":    {"allowed-hosts", "FASTMCP_ALLOWED_HOSTS"},
+	"allowed-origins":  {"allowed-origins", "FASTMCP_ALLOWED_ORIGINS"},
+	"shutdown-timeout": {"shutdown-timeout", "FASTMCP_SHUTDOWN_TIMEOUT"},
+}
+
+// Settings resolves the server's settings from its options, the flags (if
+// registered and parsed) and the environment, as Run does. The error names
+// every invalid setting.
+func (s *Server) Settings() (Settings, error) {
+	return resolveSettings(s.cfg.settings, s.cfg.set, s.cfg.flags, os.LookupEnv)
+}
+
+func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup func(string) (string, bool)) (Settings, error) {
+	flagSet := map[string]string{}
+	if fs != nil && fs.Parsed() {
+		fs.Visit(func(f *flag.Flag) { flagSet[f.Name] = f.Value.String() })
+	}
+	// value returns the raw text of a setting from a flag or the
+	// environment, and where it came from.
+	value := func(name string) (string, string, bool) {
+		src := settingNames[name]
+		if v, ok := flagSet[src.flag]; ok {
+			return v, "flag -" + src.flag, true
+		}
+		if v, ok := lookup(src.env); ok && v != "" {
+			return v, src.env, true
+		}
+		return "", "", false
+	}
+	out := opt
+	var errs []error
+	bad := func(from, v, accepted string) {
+		errs = append(errs, fmt.Errorf("fastmcp: setting %s=%q is invalid: %s", from, v, accepted))
+	}
+	str := func(name string, dst *string, given bool) {
+		if !given {
+			if v, _, ok := value(name); ok {
+				*dst = v
+			}
+		}
+	}
+	boolean := func(name string, dst *bool, given bool) {
+		if given {
+			return
+		}
+		if v, from, ok := value(name); ok {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				bad(from, v, "use true or false")
+				return
+			}
+			*dst = b
+		}
+	}
+	list := func(name string, dst *[]string, given bool) {
+		if given {
+			return
+		}
+		if v, _, ok := value(name); ok {
+			var items []string
+			for item := range strings.SplitSeq(v, ",") {
+				if item = strings.TrimSpace(item); item != "" {
+					items = append(items, item)
+				}
+			}
+			*dst = items
+		}
+	}
+	str("transport", &out.Transport, set.transport)
+	str("addr", &out.Addr, set.addr)
+	str("path", &out.Path, set.path)
+	boolean("stateless", &out.Stateless, set.stateless)
+	boolean("json-response", &out.JSONResponse, set.jsonResponse)
+	list("allowed-hosts", &out.AllowedHosts, set.hosts)
+	list("allowed-origins", &out.AllowedOrigins, set.origins)
+	if !set.logLevel {
+		if v, from, ok := value("log-level"); ok {
+			if err := out.LogLevel.UnmarshalText([]byte(v)); err != nil {
+				bad(from, v, "use debug, info, warn or error")
+			}
+		}
+	}
+	if !set.shutdown {
+		if v, from, ok := value("shutdown-timeout"); ok {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				bad(from, v, "use a non-negative duration such as 10s or 1m30s")
+			} else {
+				out.ShutdownTimeout = d
+			}
+		}
+	}
+	switch out.Transport {
+	case "":
+		out.Transport = "stdio"
+		if out.Addr != "" {
+			out.Transport = "http"
+		}
+	case "stdio", "http":
+	default:
+		from := "option Transport"
+		if !set.transport {
+			_, from, _ = value("transport")
+		}
+		bad(from, out.Transport, "use stdio or http")
+	}
+	if out.Transport == "http" && out.Addr == "" {
+		out.Addr = "localhost:8000"
+	}
+	if out.Path == "" {
+		out.Path = "/mcp"
+	} else if !strings.HasPrefix(out.Path, "/") {
+		bad("path", out.Path, "the MCP endpoint path must start with /")
+	}
+	if out.ShutdownTimeout == 0 && !set.shutdown {
+		out.ShutdownTimeout = 10 * time.Second
+	}
+	return out, errors.Join(errs...)
+}

@@ -1,0 +1,303 @@
+package fastmcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/lowlevel"
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/schema"
+)
+
+// tool is a registered tool, with everything a call needs prepared.
+type tool struct {
+	def     *protocol.Tool
+	enc     jsontext.Value
+	input   *schema.Type // nil when the handler takes no arguments and no InputSchema was given
+	handler *handlerFunc
+	result  resultKind
+}
+
+func (t *tool) key() string             { return t.def.Name }
+func (t *tool) encoded() jsontext.Value { return t.enc }
+
+const toolExample = "use func(ctx *fastmcp.Context, in Args) (R, error) with Args a struct"
+
+// Tool registers fn as the tool name. It panics on a programmer error (a bad
+// handler signature, an argument type that cannot be described as a JSON
+// Schema, an invalid or duplicate name), with a message saying how to fix
+// it; AddTool returns the same error instead.
+//
+// fn has one of these shapes, where Args is a struct (or pointer to one)
+// whose fields are the tool's arguments:
+//
+//	func(ctx *fastmcp.Context, in Args) (R, error)
+//	func(ctx context.Context, in Args) (R, error)
+//	func(in Args) (R, error)
+//	func(ctx *fastmcp.Context) (R, error)
+//
+// and each of them with a lone R or a lone error result. See the package
+// documentation for how R becomes the tool's result.
+func (s *Server) Tool(name string, fn any, opts ...ToolOption) {
+	if err := s.AddTool(name, fn, opts...); err != nil {
+		panic(err)
+	}
+}
+
+// AddTool registers fn as the tool name, like Tool, but returns an error
+// instead of panicking. Registering a name twice is an error; use RemoveTool
+// first to replace a tool. Adding a tool while serving sends
+// notifications/tools/list_changed to connected clients.
+func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
+	t, err := s.newTool(name, fn, opts)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, dup := s.tools.get(name); dup {
+		return fmt.Errorf("fastmcp: tool %q is already registered: choose another name or call RemoveTool first", name)
+	}
+	first := s.tools.len() == 0
+	s.tools.update(func(m map[string]*tool) { m[name] = t })
+	if first {
+		s.installToolHandlers()
+	}
+	s.notifyListChanged(protocol.NotificationToolsListChanged)
+	return nil
+}
+
+// RemoveTool unregisters the tool name and reports whether it was
+// registered. Connected clients get notifications/tools/list_changed.
+func (s *Server) RemoveTool(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tools.get(name); !ok {
+		return false
+	}
+	s.tools.update(func(m map[string]*tool) { delete(m, name) })
+	s.notifyListChanged(protocol.NotificationToolsListChanged)
+	return true
+}
+
+// installToolHandlers adds the tools methods to the low-level table and
+// declares the capability; s.mu held.
+func (s *Server) installToolHandlers() {
+	s.ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
+		c.Tools = &protocol.ToolsCapability{ListChanged: true}
+	})
+	s.ll.Handle(protocol.MethodToolsList, lowlevel.HandlerFunc(s.listTools))
+	s.ll.Handle(protocol.MethodToolsCall, lowlevel.HandlerFunc(s.callTool))
+}
+
+// validToolName checks the format of SEP-986: 1 to 64 characters from
+// A-Z a-z 0-9 _ - . /
+func validToolName(name string) error {
+	if len(name) == 0 || len(name) > 64 {
+		return fmt.Errorf("fastmcp: tool name %q: must be 1 to 64 characters long", name)
+	}
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.', r == '/':
+		default:
+			return fmt.Errorf("fastmcp: tool name %q: character %q is not allowed: use only letters, digits, '_', '-', '.' and '/'", name, r)
+		}
+	}
+	return nil
+}
+
+func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) {
+	if err := validToolName(name); err != nil {
+		return nil, err
+	}
+	var cfg toolConfig
+	for _, o := range opts {
+		o.applyTool(&cfg)
+	}
+	h, err := analyzeHandler(fn, "tool", name, toolExample, true)
+	if err != nil {
+		return nil, err
+	}
+	strict, keepRefs := s.cfg.strict, s.cfg.keepRefs
+	if cfg.strict != nil {
+		strict = *cfg.strict
+	}
+	if cfg.keepRefs != nil {
+		keepRefs = *cfg.keepRefs
+	}
+	sopts := schema.Options{Strict: strict, KeepRefs: keepRefs}
+	t := &tool{handler: h, result: classifyResult(h.out)}
+	def := &protocol.Tool{
+		Name: name, Title: cfg.title, Description: cfg.description,
+		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
+	}
+	switch {
+	case cfg.inputSchema != nil:
+		if h.in != nil && h.in.Kind() != reflect.Map {
+			return nil, fmt.Errorf("fastmcp: tool %q: with InputSchema the handler's argument must be map[string]any, not %s", name, h.in)
+		}
+		if t.input, err = schema.FromJSON(cfg.inputSchema, sopts); err != nil {
+			return nil, fmt.Errorf("fastmcp: tool %q: InputSchema: %w", name, err)
+		}
+	case h.in != nil && h.in.Kind() == reflect.Map:
+		return nil, fmt.Errorf("fastmcp: tool %q: handler %s takes a map: give its schema with fastmcp.InputSchema, or %s", name, h.display, toolExample)
+	case h.in != nil:
+		if t.input, err = schema.For(h.in, sopts); err != nil {
+			return nil, fmt.Errorf("fastmcp: tool %q: %w", name, err)
+		}
+	}
+	if t.input != nil {
+		def.InputSchema = t.input.Schema()
+	}
+	switch {
+	case cfg.outputSchema != nil:
+		def.OutputSchema = cfg.outputSchema
+	case t.result == resultStructured || t.result == resultWrapped:
+		out, err := outputSchema(h.out, t.result == resultWrapped, sopts)
+		if err != nil {
+			return nil, fmt.Errorf("fastmcp: tool %q: result type %s: %w", name, h.out, err)
+		}
+		def.OutputSchema = out
+	}
+	t.def = def
+	if t.enc, err = protocol.Marshal(def); err != nil {
+		return nil, fmt.Errorf("fastmcp: tool %q: encoding its definition: %w", name, err)
+	}
+	return t, nil
+}
+
+// outputSchema derives the outputSchema for results of type t: its own
+// schema for a struct, or {"result": <schema of t>} for values that are
+// wrapped. Types without a useful schema (maps, interfaces) publish none.
+func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (jsontext.Value, error) {
+	opts.Strict = false
+	opts.Output = true
+	base := t
+	for base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	if !wrapped {
+		if base.Kind() != reflect.Struct {
+			return nil, nil
+		}
+		st, err := schema.For(t, opts)
+		if err != nil {
+			return nil, err
+		}
+		return st.Schema(), nil
+	}
+	if base.Kind() == reflect.Interface {
+		return nil, nil
+	}
+	wrapper := reflect.StructOf([]reflect.StructField{{Name: "Result", Type: t, Tag: `json:"result"`}})
+	st, err := schema.For(wrapper, opts)
+	if err != nil {
+		return nil, err
+	}
+	return st.Schema(), nil
+}
+
+// listTools serves tools/list.
+func (s *Server) listTools(ctx context.Context, req *lowlevel.Request) (any, error) {
+	var p protocol.ListParams
+	if len(req.Params) > 0 {
+		if err := protocol.Unmarshal(req.Params, &p); err != nil {
+			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
+		}
+	}
+	page, err := s.tools.page("tools", p.Cursor, s.cfg.pageSize)
+	if err != nil {
+		return nil, err
+	}
+	return listResult(page), nil
+}
+
+// callParams is the part of tools/call params the server reads; _meta was
+// already parsed by the session.
+type callParams struct {
+	Name           string                  `json:"name"`
+	Arguments      jsontext.Value          `json:"arguments"`
+	InputResponses protocol.InputResponses `json:"inputResponses"`
+	RequestState   string                  `json:"requestState"`
+}
+
+// callTool serves tools/call.
+func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, error) {
+	var p callParams
+	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
+	}
+	t, ok := s.tools.get(p.Name)
+	if !ok {
+		if p.Name == "" {
+			return nil, fmt.Errorf("%w: tools/call: missing tool name", protocol.ErrInvalidParams)
+		}
+		return nil, fmt.Errorf("%w: unknown tool %q", protocol.ErrInvalidParams, p.Name)
+	}
+	if k := p.Arguments.Kind(); len(p.Arguments) > 0 && k != '{' && k != 'n' {
+		return nil, fmt.Errorf("%w: tools/call %s: arguments must be a JSON object", protocol.ErrInvalidParams, p.Name)
+	}
+	c := newContext(ctx, s, req, "tool", p.Name)
+	if err := c.startInputs(protocol.MethodToolsCall, p.Name, p.Arguments, p.InputResponses, p.RequestState); err != nil {
+		return nil, err
+	}
+	res, err := s.runTool(c, t, p.Arguments)
+	if ir, ierr := c.inputRequired(); ir != nil || ierr != nil {
+		if ierr != nil {
+			return nil, ierr
+		}
+		return ir, nil
+	}
+	return res, err
+}
+
+// runTool binds the arguments, calls the handler and converts its result.
+func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolResult, err error) {
+	var arg reflect.Value
+	if t.input != nil {
+		v, err := t.input.Bind(args)
+		if err != nil {
+			if verr, ok := errors.AsType[*schema.ValidationError](err); ok {
+				return errorResult("invalid arguments for tool " + t.def.Name + ": " + verr.Error()), nil
+			}
+			c.Logger().Error("binding arguments failed", "error", err)
+			return errorResult("internal error: the arguments of tool " + t.def.Name + " could not be decoded"), nil
+		}
+		arg = v
+	}
+	if t.handler.in != nil && !arg.IsValid() {
+		arg = reflect.Zero(t.handler.in)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			c.Logger().Error("tool panicked", "panic", r, "stack", string(debug.Stack()))
+			res, err = errorResult("internal error: the tool "+t.def.Name+" failed"), nil
+		}
+	}()
+	out, herr := t.handler.call(c, arg)
+	if herr != nil {
+		if _, ok := errors.AsType[*protocol.Error](herr); ok {
+			return nil, herr
+		}
+		if cerr, ok := errors.AsType[*CapabilityError](herr); ok && c.req.Modern {
+			return nil, cerr.protocolError()
+		}
+		if c.Err() != nil && errors.Is(herr, c.Err()) {
+			return nil, herr // cancelled: the engine drops the response
+		}
+		return errorResult(herr.Error()), nil
+	}
+	return toolResult(t.result, out)
+}
+
+func orEmptyObject(v jsontext.Value) jsontext.Value {
+	if len(v) == 0 {
+		return jsontext.Value("{}")
+	}
+	return v
+}
