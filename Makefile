@@ -1,0 +1,38 @@
+# fastmcp developer targets. `make test` is what CI runs.
+GO ?= go
+FUZZTIME ?= 10s
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: test vet race bench lint fuzz conformance demo
+
+test: vet race
+
+vet:
+	$(GO) vet ./...
+
+race:
+	$(GO) test -race -count=1 ./...
+
+# Benchmarks print the hand-written floor beside each fastmcp path.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+# Runs every fuzz target for FUZZTIME each.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$t"; \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+conformance:
+	bash scripts/conformance.sh
+
+demo:
+	$(GO) run ./examples/hello
