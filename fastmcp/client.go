@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -53,6 +54,8 @@ type clientConfig struct {
 	handlers      clientHandlers
 	logLevel      protocol.LoggingLevel
 	maxRounds     int
+	httpClient    *http.Client
+	httpHeader    http.Header
 }
 
 // ClientInfo sets how the client identifies itself. Default: name

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -155,8 +156,18 @@ func (s *Server) HandleHTTP(pattern string, h http.Handler) {
 // frontDoor builds the mux Run and ServeHTTP serve.
 func (s *Server) frontDoor(mcp *HTTPHandler) *http.ServeMux {
 	mux := http.NewServeMux()
+	gated := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.Ready() {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32603,"message":"Service unavailable: the server is starting or stopping"}}`)
+			return
+		}
+		mcp.ServeHTTP(w, r)
+	})
 	for _, p := range mcp.Paths() {
-		mux.Handle(p, mcp)
+		mux.Handle(p, gated)
 	}
 	healthz := true
 	s.mu.Lock()
@@ -196,11 +207,21 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	return s.serveHTTP(ctx, set, nil)
 }
 
-// serveHTTP listens on set.Addr (or uses ln) and serves until ctx is done.
-func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) error {
-	if err := s.Start(ctx); err != nil {
+// ServeListener is ServeHTTP on a listener the caller opened (for tests, or
+// a socket handed over by the system).
+func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
+	set, err := s.Settings()
+	if err != nil {
+		ln.Close()
 		return err
 	}
+	return s.serveHTTP(ctx, set, ln)
+}
+
+// serveHTTP listens on set.Addr (or uses ln) and serves until ctx is done.
+// The front door answers at once: /healthz says 503 and the MCP endpoints
+// 503 until the Lifespan has run.
+func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) error {
 	if ln == nil {
 		var err error
 		if ln, err = net.Listen("tcp", set.Addr); err != nil {
@@ -208,15 +229,17 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 		}
 	}
 	mcp := s.httpHandler(set)
-	srv := &http.Server{
-		Handler:           s.frontDoor(mcp),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          nil,
-	}
-	s.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", set.Path)
+	srv := &http.Server{Handler: s.frontDoor(mcp), ReadHeaderTimeout: 10 * time.Second}
 	var wg sync.WaitGroup
 	errc := make(chan error, 1)
 	wg.Go(func() { errc <- srv.Serve(ln) })
+	if err := s.Start(ctx); err != nil {
+		srv.Close()
+		mcp.Close()
+		wg.Wait()
+		return err
+	}
+	s.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", set.Path)
 	var serveErr error
 	select {
 	case <-ctx.Done():
@@ -224,7 +247,9 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), set.ShutdownTimeout)
 	defer cancel()
-	shutErr := mcp.Shutdown(sctx) // ends streams and drains calls first: long streams would hold http.Server.Shutdown
+	// The MCP handler ends its streams and drains its calls first: long
+	// streams would otherwise hold http.Server.Shutdown until the deadline.
+	shutErr := mcp.Shutdown(sctx)
 	if err := srv.Shutdown(sctx); err != nil {
 		srv.Close()
 		shutErr = errors.Join(shutErr, err)

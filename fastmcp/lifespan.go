@@ -69,12 +69,13 @@ func State[T any](ctx *Context) T {
 
 // lifespan tracks the server's start and shutdown.
 type lifespan struct {
-	mu      sync.Mutex
-	started bool
-	stopped bool
-	value   any
-	cleanup func(context.Context) error
-	ready   chan struct{} // closed once started
+	mu       sync.Mutex
+	started  bool
+	stopped  bool
+	value    any
+	cleanup  func(context.Context) error
+	ready    chan struct{} // closed once started
+	starting chan struct{} // non-nil while a Start runs the lifespan; closed when it ends
 }
 
 func (l *lifespan) state() any {
@@ -94,20 +95,44 @@ var ErrServerClosed = errors.New("fastmcp: server closed")
 func (s *Server) Start(ctx context.Context) error {
 	l := &s.life
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.stopped {
+	switch {
+	case l.stopped:
+		l.mu.Unlock()
 		return ErrServerClosed
-	}
-	if l.started {
+	case l.started:
+		l.mu.Unlock()
 		return nil
-	}
-	if fn := s.cfg.lifespan; fn != nil {
-		v, cleanup, err := fn(ctx)
-		if err != nil {
-			return fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+	case l.starting != nil:
+		// Another Start is running the lifespan: wait for its outcome.
+		done := l.starting
+		l.mu.Unlock()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		l.value, l.cleanup = v, cleanup
+		return s.Start(ctx)
 	}
+	done := make(chan struct{})
+	l.starting = done
+	l.mu.Unlock()
+
+	var (
+		v       any
+		cleanup func(context.Context) error
+		err     error
+	)
+	if fn := s.cfg.lifespan; fn != nil {
+		v, cleanup, err = fn(ctx)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.starting = nil
+	close(done)
+	if err != nil {
+		return fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+	}
+	l.value, l.cleanup = v, cleanup
 	l.started = true
 	close(l.ready)
 	return nil

@@ -21,6 +21,7 @@ type tool struct {
 	input   *schema.Type // nil when the handler takes no arguments and no InputSchema was given
 	handler *handlerFunc
 	result  resultKind
+	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
 }
 
 func (t *tool) key() string             { return t.def.Name }
@@ -153,6 +154,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 	}
 	if t.input != nil {
 		def.InputSchema = t.input.Schema()
+		t.headers = t.input.Headers()
 	}
 	switch {
 	case cfg.outputSchema != nil:
@@ -241,6 +243,11 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 	}
 	if k := p.Arguments.Kind(); len(p.Arguments) > 0 && k != '{' && k != 'n' {
 		return nil, fmt.Errorf("%w: tools/call %s: arguments must be a JSON object", protocol.ErrInvalidParams, p.Name)
+	}
+	if t.input != nil {
+		if err := checkParamHeaders(req, t.headers, p.Arguments); err != nil {
+			return nil, err
+		}
 	}
 	c := newContext(ctx, s, req, "tool", p.Name)
 	if err := c.startInputs(protocol.MethodToolsCall, p.Name, p.Arguments, p.InputResponses, p.RequestState); err != nil {

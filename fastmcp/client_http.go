@@ -1,0 +1,54 @@
+package fastmcp
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// HTTPClient sets the *http.Client ConnectHTTP sends requests with (for
+// TLS settings, proxies, or a transport that adds credentials). Default: a
+// client of the connection's own.
+func HTTPClient(c *http.Client) ClientOption {
+	return clientOption(func(cfg *clientConfig) { cfg.httpClient = c })
+}
+
+// HTTPHeader adds headers to every HTTP request ConnectHTTP sends, such as
+// Authorization.
+func HTTPHeader(h http.Header) ClientOption {
+	return clientOption(func(cfg *clientConfig) { cfg.httpHeader = h })
+}
+
+// ConnectHTTP connects to the MCP server at url over HTTP. It speaks
+// Streamable HTTP — the modern protocol (2026-07-28) when the server does,
+// else a legacy session opened with the initialize handshake — and falls
+// back to the legacy HTTP+SSE transport (2024-11-05) when the server
+// answers the handshake's POST with 400, 404 or 405, as the specification's
+// backwards-compatibility section describes.
+func ConnectHTTP(ctx context.Context, url string, opts ...ClientOption) (*Client, error) {
+	var cfg clientConfig
+	for _, o := range opts {
+		o.applyClient(&cfg)
+	}
+	hopts := &transport.HTTPClientOptions{HTTPClient: cfg.httpClient, Header: cfg.httpHeader, Logger: cfg.logger}
+	c, err := Connect(ctx, transport.NewStreamableClient(url, hopts), opts...)
+	if err == nil {
+		return c, nil
+	}
+	he, ok := errors.AsType[*transport.HTTPError](err)
+	if !ok || (he.StatusCode != http.StatusBadRequest && he.StatusCode != http.StatusNotFound && he.StatusCode != http.StatusMethodNotAllowed) {
+		return nil, err
+	}
+	if cfg.version != "" && protocol.IsModern(cfg.version) {
+		return nil, err // the legacy transport cannot speak it
+	}
+	legacy := append(opts[:len(opts):len(opts)], ProtocolVersion(orDefault(cfg.version, protocol.Version20241105)))
+	c, serr := Connect(ctx, transport.NewSSEClient(url, hopts), legacy...)
+	if serr != nil {
+		return nil, errors.Join(err, serr)
+	}
+	return c, nil
+}

@@ -1,0 +1,120 @@
+package fastmcp
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/schema"
+	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// paramHeaderPrefix starts the name of the HTTP header mirroring a tool
+// parameter marked x-mcp-header (SEP-2243, protocol 2026-07-28).
+const paramHeaderPrefix = "Mcp-Param-"
+
+// checkParamHeaders verifies, for a modern request over HTTP, that every
+// tool parameter marked x-mcp-header is mirrored in its Mcp-Param-* header
+// with the same value: intermediaries route on those headers, so a request
+// whose headers and body disagree is refused with HeaderMismatch (-32020,
+// HTTP 400). A parameter absent (or null) in the arguments must have no
+// header; one present must have its header.
+func checkParamHeaders(req *session.Request, headers []schema.Header, args jsontext.Value) error {
+	if !req.Modern || len(headers) == 0 {
+		return nil
+	}
+	info, ok := req.Extra.(*transport.HTTPRequestInfo)
+	if !ok {
+		return nil // not HTTP: there are no headers to check
+	}
+	for _, h := range headers {
+		name := paramHeaderPrefix + h.Name
+		values := info.Header.Values(name)
+		body, present := valueAt(args, h.Path)
+		switch {
+		case !present && len(values) == 0:
+			continue
+		case !present:
+			return headerMismatch("header %s is set but argument %s is absent", name, pathString(h.Path))
+		case len(values) == 0:
+			return headerMismatch("argument %s is set but header %s is missing", pathString(h.Path), name)
+		case len(values) > 1:
+			return headerMismatch("header %s is repeated", name)
+		}
+		got, err := transport.DecodeHeaderValue(values[0])
+		if err != nil {
+			return headerMismatch("header %s: %v", name, err)
+		}
+		want, ok := headerText(body)
+		if !ok {
+			return headerMismatch("argument %s is not a string, integer or boolean", pathString(h.Path))
+		}
+		if got != want {
+			return headerMismatch("header %s does not match argument %s", name, pathString(h.Path))
+		}
+	}
+	return nil
+}
+
+func headerMismatch(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", protocol.ErrHeaderMismatch, fmt.Sprintf(format, args...))
+}
+
+// valueAt returns the JSON value at the chain of object keys path in args;
+// a null value counts as absent.
+func valueAt(args jsontext.Value, path []string) (jsontext.Value, bool) {
+	v := args
+	for _, key := range path {
+		if v.Kind() != '{' {
+			return nil, false
+		}
+		var obj map[string]jsontext.Value
+		if err := protocol.Unmarshal(v, &obj); err != nil {
+			return nil, false
+		}
+		next, ok := obj[key]
+		if !ok {
+			return nil, false
+		}
+		v = next
+	}
+	if len(v) == 0 || v.Kind() == 'n' {
+		return nil, false
+	}
+	return v, true
+}
+
+// headerText renders a primitive argument as its header value: a string as
+// is, a number as written, a boolean as true or false.
+func headerText(v jsontext.Value) (string, bool) {
+	switch v.Kind() {
+	case '"':
+		var s string
+		if err := protocol.Unmarshal(v, &s); err != nil {
+			return "", false
+		}
+		return s, true
+	case '0':
+		if _, err := strconv.ParseInt(string(v), 10, 64); err != nil {
+			return "", false
+		}
+		return string(v), true
+	case 't', 'f':
+		return string(v), true
+	}
+	return "", false
+}
+
+func pathString(path []string) string {
+	s := ""
+	for i, p := range path {
+		if i > 0 {
+			s += "."
+		}
+		s += p
+	}
+	return s
+}
