@@ -54,6 +54,7 @@ type serverConfig struct {
 	set            settingsSet // which settings were given as options
 	flags          *flag.FlagSet
 	http           httpConfig
+	cache          *cacheHint
 }
 
 type itemConfig struct {

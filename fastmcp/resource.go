@@ -34,6 +34,7 @@ type resourceConfig struct {
 	annotations *protocol.Annotations
 	allowDotDot bool
 	completers  map[string]Completer
+	cache       *cacheHint
 }
 
 type resourceOption func(*resourceConfig)
@@ -157,7 +158,8 @@ type resource struct {
 	enc      jsontext.Value
 	handler  *handlerFunc
 	kind     contentsKind
-	mimeType string // from the MIMEType option
+	mimeType string     // from the MIMEType option
+	cache    *cacheHint // from the CacheHint option
 }
 
 func (r *resource) key() string             { return r.def.URI }
@@ -174,6 +176,7 @@ type resourceTemplate struct {
 	mimeType    string
 	allowDotDot bool
 	completers  map[string]Completer // by variable name
+	cache       *cacheHint
 }
 
 func (t *resourceTemplate) key() string             { return t.def.URITemplate }
@@ -375,7 +378,7 @@ func newResource(uri string, fn any, cfg *resourceConfig) (*resource, error) {
 	if h.out == nil {
 		return nil, fmt.Errorf("fastmcp: resource %q: handler %s returns only an error: return the contents too: %s", uri, h.display, resourceExample)
 	}
-	r := &resource{handler: h, kind: classifyContents(h.out), mimeType: cfg.mimeType}
+	r := &resource{handler: h, kind: classifyContents(h.out), mimeType: cfg.mimeType, cache: cfg.cache}
 	name := cfg.name
 	if name == "" {
 		name = uri
@@ -435,7 +438,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 	}
 	t := &resourceTemplate{
 		tmpl: tmpl, handler: h, args: newTextBinder(st, true), kind: classifyContents(h.out),
-		mimeType: cfg.mimeType, allowDotDot: cfg.allowDotDot, completers: cfg.completers,
+		mimeType: cfg.mimeType, allowDotDot: cfg.allowDotDot, completers: cfg.completers, cache: cfg.cache,
 	}
 	t.def = &protocol.ResourceTemplate{
 		URITemplate: raw, Name: name, Title: cfg.title, Description: cfg.description,
@@ -549,7 +552,11 @@ func (s *Server) readResourceRequest(ctx context.Context, req *lowlevel.Request)
 	if err != nil {
 		return nil, readError(c, p.URI, err)
 	}
-	return &protocol.ReadResourceResult{Contents: contents}, nil
+	res := &protocol.ReadResourceResult{Contents: contents}
+	if req.Modern {
+		applyCacheHint(res, s.cacheHintFor(p.URI))
+	}
+	return res, nil
 }
 
 // readError turns the error of a read into the JSON-RPC error sent back.

@@ -65,6 +65,8 @@ func New(name, version string, opts ...Option) *Server {
 			Logger:         logger,
 			MaxConcurrency: cfg.maxConcurrency,
 			CallTimeout:    cfg.callTimeout,
+			CacheTTL:       cacheTTL(cfg.cache),
+			CacheScope:     cacheScope(cfg.cache),
 		}),
 		cfg:    cfg,
 		logger: logger,

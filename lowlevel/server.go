@@ -8,6 +8,7 @@ import (
 	"iter"
 	"log/slog"
 	"maps"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,6 +47,13 @@ type Options struct {
 	// CallTimeout bounds requests the server sends to clients. Zero means no
 	// bound beyond the caller's context.
 	CallTimeout time.Duration
+	// CacheTTL and CacheScope are the cache hints (ttlMs, cacheScope) given
+	// to modern results of cacheable methods (server/discover, the list
+	// methods, resources/read) whose handler set none. Defaults: 0 (the
+	// client should consider the result immediately stale) and "private"
+	// (the scope that is always safe).
+	CacheTTL   time.Duration
+	CacheScope protocol.CacheScope
 	// NoServerInfo leaves the server's identity out of modern results' _meta
 	// (where the specification says a server SHOULD put it).
 	NoServerInfo bool
@@ -68,6 +76,9 @@ type Server struct {
 	notifications atomic.Pointer[map[string]Handler]
 	chain         atomic.Pointer[Handler]
 
+	cacheTTL   string // `"ttlMs":N`
+	cacheScope string // `"cacheScope":"..."`
+
 	mu         sync.Mutex // guards writes to the tables below and capabilities
 	middleware []Middleware
 	caps       protocol.ServerCapabilities
@@ -84,6 +95,12 @@ func NewServer(info protocol.Implementation, opts *Options) *Server {
 	if s.logger == nil {
 		s.logger = slog.Default()
 	}
+	scope := s.opts.CacheScope
+	if scope == "" {
+		scope = protocol.CacheScopePrivate
+	}
+	s.cacheScope = `"cacheScope":"` + string(scope) + `"`
+	s.cacheTTL = `"ttlMs":` + strconv.FormatInt(max(s.opts.CacheTTL.Milliseconds(), 0), 10)
 	routes := map[string]Handler{}
 	notes := map[string]Handler{}
 	s.routes.Store(&routes)
@@ -279,10 +296,10 @@ func (s *Server) decorate(method string, res any) (any, error) {
 	resultType, typed := member(raw, "resultType")
 	if cacheable[method] && (!typed || string(resultType) == `"complete"`) {
 		if _, ok := member(raw, "cacheScope"); !ok {
-			raw = insertMember(raw, `"cacheScope":"private"`)
+			raw = insertMember(raw, s.cacheScope)
 		}
 		if _, ok := member(raw, "ttlMs"); !ok {
-			raw = insertMember(raw, `"ttlMs":0`)
+			raw = insertMember(raw, s.cacheTTL)
 		}
 	}
 	if !typed {
