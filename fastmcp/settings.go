@@ -249,7 +249,11 @@ func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup fun
 	if out.Path == "" {
 		out.Path = "/mcp"
 	} else if !strings.HasPrefix(out.Path, "/") {
-		bad("path", out.Path, "the MCP endpoint path must start with /")
+		from := "option HTTPPath"
+		if !set.path {
+			_, from, _ = value("path")
+		}
+		bad(from, out.Path, "the MCP endpoint path must start with /")
 	}
 	if out.ShutdownTimeout == 0 && !set.shutdown {
 		out.ShutdownTimeout = 10 * time.Second

@@ -1,0 +1,108 @@
+package fastmcp_test
+
+import (
+	"flag"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// These tests set environment variables, so they do not run in parallel.
+
+func TestSettingsDefaults(t *testing.T) {
+	for _, k := range []string{"FASTMCP_TRANSPORT", "FASTMCP_ADDR", "FASTMCP_PATH", "FASTMCP_LOG_LEVEL", "FASTMCP_STATELESS", "FASTMCP_JSON_RESPONSE", "FASTMCP_ALLOWED_HOSTS", "FASTMCP_ALLOWED_ORIGINS", "FASTMCP_SHUTDOWN_TIMEOUT"} {
+		t.Setenv(k, "")
+	}
+	set, err := newServer().Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Transport != "stdio" || set.Path != "/mcp" || set.LogLevel != slog.LevelInfo || set.ShutdownTimeout != 10*time.Second || set.Stateless {
+		t.Fatalf("defaults = %+v", set)
+	}
+}
+
+func TestSettingsFromEnvironment(t *testing.T) {
+	t.Setenv("FASTMCP_ADDR", "127.0.0.1:9000")
+	t.Setenv("FASTMCP_LOG_LEVEL", "debug")
+	t.Setenv("FASTMCP_STATELESS", "true")
+	t.Setenv("FASTMCP_JSON_RESPONSE", "1")
+	t.Setenv("FASTMCP_ALLOWED_HOSTS", "a.example, b.example")
+	t.Setenv("FASTMCP_ALLOWED_ORIGINS", "https://a.example")
+	t.Setenv("FASTMCP_SHUTDOWN_TIMEOUT", "3s")
+	t.Setenv("FASTMCP_PATH", "/api/mcp")
+	set, err := newServer().Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fastmcp.Settings{
+		Transport: "http", Addr: "127.0.0.1:9000", Path: "/api/mcp", LogLevel: slog.LevelDebug,
+		Stateless: true, JSONResponse: true, AllowedHosts: []string{"a.example", "b.example"},
+		AllowedOrigins: []string{"https://a.example"}, ShutdownTimeout: 3 * time.Second,
+	}
+	if set.Transport != want.Transport || set.Addr != want.Addr || set.Path != want.Path || set.LogLevel != want.LogLevel ||
+		set.Stateless != want.Stateless || set.JSONResponse != want.JSONResponse ||
+		!slices.Equal(set.AllowedHosts, want.AllowedHosts) || !slices.Equal(set.AllowedOrigins, want.AllowedOrigins) ||
+		set.ShutdownTimeout != want.ShutdownTimeout {
+		t.Fatalf("settings = %+v\nwant       %+v", set, want)
+	}
+}
+
+func TestSettingsPrecedence(t *testing.T) {
+	t.Setenv("FASTMCP_ADDR", "env:1")
+	t.Setenv("FASTMCP_STATELESS", "true")
+	t.Setenv("FASTMCP_LOG_LEVEL", "error")
+	// An option beats a flag, which beats the environment.
+	s := newServer(fastmcp.Addr("option:1"))
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	s.Flags(fs)
+	if err := fs.Parse([]string{"-addr=flag:1", "-stateless=false"}); err != nil {
+		t.Fatal(err)
+	}
+	set, err := s.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Addr != "option:1" || set.Stateless || set.LogLevel != slog.LevelError {
+		t.Fatalf("settings = %+v: want option addr, flag stateless=false, env log level", set)
+	}
+}
+
+func TestSettingsErrors(t *testing.T) {
+	cases := []struct {
+		env, value, want string
+	}{
+		{"FASTMCP_TRANSPORT", "ftp", `setting FASTMCP_TRANSPORT="ftp" is invalid: use stdio or http`},
+		{"FASTMCP_LOG_LEVEL", "loud", `setting FASTMCP_LOG_LEVEL="loud" is invalid: use debug, info, warn or error`},
+		{"FASTMCP_STATELESS", "maybe", `setting FASTMCP_STATELESS="maybe" is invalid: use true or false`},
+		{"FASTMCP_JSON_RESPONSE", "2", `setting FASTMCP_JSON_RESPONSE="2" is invalid: use true or false`},
+		{"FASTMCP_SHUTDOWN_TIMEOUT", "soon", `setting FASTMCP_SHUTDOWN_TIMEOUT="soon" is invalid: use a non-negative duration`},
+		{"FASTMCP_PATH", "mcp", `setting FASTMCP_PATH="mcp" is invalid: the MCP endpoint path must start with /`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.env, func(t *testing.T) {
+			t.Setenv(tc.env, tc.value)
+			_, err := newServer().Settings()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// A bad flag is named as a flag.
+	s := newServer()
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	s.Flags(fs)
+	fs.Parse([]string{"-transport=carrier-pigeon"})
+	if _, err := s.Settings(); err == nil || !strings.Contains(err.Error(), `setting flag -transport="carrier-pigeon" is invalid`) {
+		t.Fatalf("flag error = %v", err)
+	}
+	// Run reports invalid settings instead of serving.
+	t.Setenv("FASTMCP_TRANSPORT", "ftp")
+	if err := newServer().Run(ctxT(t)); err == nil || !strings.Contains(err.Error(), "FASTMCP_TRANSPORT") {
+		t.Fatalf("Run = %v", err)
+	}
+}
