@@ -1,0 +1,37 @@
+// Package session is the JSON-RPC 2.0 engine under every MCP connection,
+// server and client alike: a Session correlates outgoing requests with
+// their responses, dispatches incoming requests concurrently to a Handler,
+// carries notifications both ways, and runs the MCP lifecycle.
+//
+// # Calls
+//
+// Call sends a request with a fresh id and waits for its response, its
+// context, a timeout or the end of the session. Cancelling the context
+// sends notifications/cancelled; WithProgress asks for progress and routes
+// each notifications/progress to the caller. Once the peer is gone, every
+// pending call fails with an error matching ErrClosed.
+//
+// # Serving
+//
+// Incoming requests are served concurrently, each on its own goroutine, up
+// to Options.MaxConcurrency at a time; the reading goroutine never waits
+// for a handler, so responses and cancellations keep flowing. A handler's
+// context is cancelled when the peer cancels the request (cause
+// ErrCancelledByPeer, and no response is sent) or the session ends. A
+// panicking handler is answered with an internal error, logged with its
+// stack, and the session lives on. Notifications are handled in order on
+// the reading goroutine.
+//
+// # Lifecycle
+//
+// A server session serves only initialize and ping until the client has
+// initialized (legacy revisions); it answers the client's revision when
+// supported, else the latest legacy one, and stores the client's
+// capabilities. A request carrying a 2026-07-28 protocol version in its
+// _meta is served without the handshake, with its own capabilities
+// (Request.Modern). A client session performs the handshake with
+// Initialize and refuses a revision it does not speak.
+//
+// Sessions run over any transport.Conn: newline-delimited stdio, HTTP, or
+// the in-memory pipe.
+package session
