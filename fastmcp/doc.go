@@ -42,6 +42,18 @@
 // A panic becomes an isError result saying an internal error happened, and
 // is logged with its stack.
 //
+// # Resources, prompts, completion
+//
+// Resource, Prompt and Complete register the other server features the
+// same way. A resource is a function returning its contents (a string,
+// bytes, JSON value or ResourceContents); a URI with RFC 6570 expressions,
+// such as "users://{id}/profile", registers a template whose variables bind
+// to the fields of the function's argument struct, validated like tool
+// arguments. A prompt is a function over an argument struct returning a
+// string, messages or a PromptResult. A Completer suggests values for a
+// prompt argument or template variable. See docs/resources.md and
+// docs/prompts.md.
+//
 // # Context
 //
 // *Context is a context.Context, cancelled when the client cancels the
@@ -58,10 +70,20 @@
 // registration installs handlers in its method table, which advanced users
 // can extend or wrap with middleware.
 //
+// # Serving
+//
+// Run serves on the transport the settings choose (stdio by default,
+// Streamable HTTP with the legacy SSE endpoints when an address is given),
+// around an optional Lifespan whose value handlers read with State, and
+// shuts down gracefully on SIGINT/SIGTERM. ServeStdio, ServeHTTP,
+// HTTPHandler and Serve are the pieces Run is made of. See docs/serving.md
+// and docs/http.md.
+//
 // # Client
 //
 // Connect, ConnectCommand and ConnectHTTP return a Client that lists and
 // calls tools, reads resources, gets prompts, and answers the server's
 // sampling, elicitation and roots requests with the handlers given as
-// options.
+// options. It speaks 2026-07-28 to servers that do and the initialize
+// handshake to the others.
 package fastmcp
