@@ -2,10 +2,8 @@ package fastmcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 )
 
 var (
@@ -131,35 +129,4 @@ func (h *handlerFunc) call(c *Context, arg reflect.Value) (out reflect.Value, er
 		out = res[0]
 	}
 	return out, err
-}
-
-// panicError records a recovered panic from a user's handler.
-type panicError struct {
-	value any
-	stack string
-}
-
-func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
-
-// errPanic is matched by errors.Is for any recovered panic.
-var errPanic = errors.New("fastmcp: handler panicked")
-
-func (p *panicError) Is(target error) bool { return target == errPanic }
-
-// signature renders a handler signature for messages.
-func signature(ctx bool, args string, result string) string {
-	var b strings.Builder
-	b.WriteString("func(")
-	if ctx {
-		b.WriteString("ctx *fastmcp.Context")
-		if args != "" {
-			b.WriteString(", ")
-		}
-	}
-	if args != "" {
-		b.WriteString(args)
-	}
-	b.WriteString(") ")
-	b.WriteString(result)
-	return b.String()
 }

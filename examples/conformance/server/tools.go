@@ -137,6 +137,7 @@ func registerTools(s *fastmcp.Server) {
 		return "Progress tool completed (token " + tok.String() + ")", nil
 	}, d("Tests tool that reports progress notifications"))
 	s.Tool("test_error_handling", func() (string, error) {
+		//lint:ignore ST1005 the conformance suite's fixture text
 		return "", errors.New("This tool intentionally returns an error for testing")
 	}, d("Tests error response handling"))
 	s.Tool("test_sampling", func(ctx *fastmcp.Context, in SamplingArgs) (string, error) {
