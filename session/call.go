@@ -92,6 +92,13 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		if s.Err() != nil {
 			return s.closedError()
 		}
+		if ctx.Err() != nil {
+			// The request may have reached the peer before the write was
+			// interrupted (an HTTP transport's Write waits for the answer's
+			// headers): tell it the call is abandoned.
+			s.cancelCall(ctx, id, context.Cause(ctx).Error())
+			return ctx.Err()
+		}
 		return fmt.Errorf("session: sending %s: %w", method, err)
 	}
 	var timer <-chan time.Time
