@@ -7,21 +7,21 @@ import (
 	"testing"
 )
 
-// TestDocSnippets checks that every Go snippet in docs/resources.md and
-// docs/prompts.md is taken from a compiled, tested Example: its lines must
+// TestDocSnippets checks that every Go snippet in docs/resources.md,
+// prompts.md, tools.md and context.md is taken from a compiled, tested Example: its lines must
 // appear, in order and together, in one of the example files (leading tabs
 // aside).
 func TestDocSnippets(t *testing.T) {
 	t.Parallel()
 	var source []string
-	for _, f := range []string{"example_resource_test.go", "example_prompt_test.go"} {
+	for _, f := range []string{"example_resource_test.go", "example_prompt_test.go", "example_tool_test.go", "example_test.go", "../examples/conformance/server/tools.go"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		source = append(source, trimmedLines(string(b))...)
 	}
-	for _, doc := range []string{"resources.md", "prompts.md"} {
+	for _, doc := range []string{"resources.md", "prompts.md", "tools.md", "context.md"} {
 		b, err := os.ReadFile(filepath.Join("..", "docs", doc))
 		if err != nil {
 			t.Fatal(err)
