@@ -141,6 +141,7 @@ type StreamableClient struct {
 	version   string
 	initID    protocol.ID
 	calls     map[protocol.ID]*clientCall
+	modern    bool // the last request POSTed was modern (2026-07-28)
 	aborts    map[uint64]context.CancelFunc
 	nextAbort uint64
 	listening bool
@@ -304,9 +305,15 @@ func (c *StreamableClient) cancelCall(m *protocol.Request) bool {
 	c.mu.Lock()
 	cc := c.calls[p.RequestID]
 	delete(c.calls, p.RequestID)
+	modern := c.modern
 	c.mu.Unlock()
 	if cc == nil {
-		return false
+		// The answer has already arrived (or the request was never sent
+		// here). On 2026-07-28 the notification is never sent over
+		// Streamable HTTP, which has no client notifications; on legacy
+		// revisions it still goes out, as a request answered 202 is in
+		// progress elsewhere.
+		return modern
 	}
 	cc.cancel()
 	return cc.modern
@@ -385,6 +392,7 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 	}
 	c.mu.Lock()
 	c.calls[m.ID] = &clientCall{cancel: release, modern: modern}
+	c.modern = modern
 	if m.Method == protocol.MethodInitialize {
 		c.initID = m.ID
 	}

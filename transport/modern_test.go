@@ -240,6 +240,36 @@ func TestModernClientCallAndCancel(t *testing.T) {
 	}
 }
 
+// A notifications/cancelled for a modern call whose answer has already
+// arrived (the caller's ctx ended as the answer came in) is not POSTed:
+// 2026-07-28 defines no client notifications over Streamable HTTP.
+func TestModernClientLateCancelNotSent(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil, modernServer(make(chan error, 1)))
+	conn := transport.NewStreamableClient(f.url, clientOpts)
+	t.Cleanup(func() { conn.Close() })
+	ctx := testCtx(t)
+	id := protocol.Int64ID(7)
+	if err := conn.Write(ctx, &protocol.Request{ID: id, Method: protocol.MethodToolsCall, Params: modernParams("done")}); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := conn.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := msg.(*protocol.Response); !ok || r.ID != id {
+		t.Fatalf("answer %#v", msg)
+	}
+	before := len(f.log.all())
+	cancelled := jsontext.Value(`{"requestId":7,"reason":"too late"}`)
+	if err := conn.Write(ctx, &protocol.Request{Method: protocol.NotificationCancelled, Params: cancelled}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.log.all()) - before; n != 0 {
+		t.Errorf("%d HTTP requests for a late notifications/cancelled on a modern connection, want 0", n)
+	}
+}
+
 func TestModernListenStreamKeepAliveAndDisconnect(t *testing.T) {
 	t.Parallel()
 	cancelled := make(chan error, 1)
