@@ -1,0 +1,156 @@
+package bench_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// BenchmarkToolCallHTTP measures tools/call of add over Streamable HTTP
+// with 1 and 4 concurrent clients (each with its own keep-alive
+// connection and, for fastmcp, its own session), each making calls one
+// after another. The floor is a net/http handler doing the floor's
+// hand-written work (see floorTools) and answering with a JSON body (json)
+// or a one-event SSE stream (sse); fastmcp is a fastmcp.Server's
+// HTTPHandler in JSON-response mode (json) or its default SSE mode (sse).
+// The same net/http client drives both.
+//
+// fastmcp results report thru-vs-floor (the share of the floor's calls/s
+// reached; the bar is 0.8) and both report calls/s and the median latency.
+func BenchmarkToolCallHTTP(b *testing.B) {
+	for _, clients := range []int{1, 4} {
+		for _, mode := range []string{"json", "sse"} {
+			key := fmt.Sprintf("http/%s/clients=%d", mode, clients)
+			b.Run(fmt.Sprintf("%s/clients=%d/floor", mode, clients), func(b *testing.B) {
+				ts := httptest.NewServer(floorHTTP(mode == "sse"))
+				defer ts.Close()
+				driveHTTP(b, ts.URL, clients)
+				recordFloor(b, key)
+			})
+			b.Run(fmt.Sprintf("%s/clients=%d/fastmcp", mode, clients), func(b *testing.B) {
+				h := newAddServer().HTTPHandler(func(c *fastmcp.HTTPConfig) {
+					c.NoSSE = true
+					c.Streamable.JSONResponse = mode == "json"
+				})
+				ts := httptest.NewServer(h)
+				defer ts.Close()
+				defer h.Close()
+				driveHTTP(b, ts.URL+"/mcp", clients)
+				reportThroughput(b, key)
+			})
+		}
+	}
+}
+
+func driveHTTP(b *testing.B, url string, clients int) {
+	drivers := make([]*httpDriver, clients)
+	for i := range drivers {
+		d := newHTTPDriver(url)
+		defer d.close()
+		if err := d.handshake(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := d.calls(5, 1); err != nil { // warm up; prove the set-up works
+			b.Fatal(err)
+		}
+		drivers[i] = d
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+		meds = make([]float64, clients)
+	)
+	for i, d := range drivers {
+		n := b.N / clients
+		if i < b.N%clients {
+			n++
+		}
+		wg.Go(func() {
+			med, err := d.calls(n, 1)
+			meds[i] = float64(med.Microseconds())
+			if err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	for _, err := range errs {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+	var sum float64
+	for _, m := range meds {
+		sum += m
+	}
+	b.ReportMetric(sum/float64(clients), "median-µs")
+}
+
+// floorHTTP is the floor's net/http handler: read the body, answer it
+// with the floor's hand-written work, write the answer as a JSON body or
+// as one SSE event. It ignores the session headers (it has no sessions).
+func floorHTTP(sse bool) http.Handler {
+	type state struct {
+		f   floorTools
+		in  []byte
+		out []byte
+	}
+	pool := sync.Pool{New: func() any { return &state{in: make([]byte, 0, 512), out: make([]byte, 0, 512)} }}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		st := pool.Get().(*state)
+		defer pool.Put(st)
+		in := st.in[:0]
+		for {
+			if len(in) == cap(in) {
+				in = append(in, 0)[:len(in)]
+			}
+			n, err := r.Body.Read(in[len(in):cap(in)])
+			in = in[:len(in)+n]
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				w.WriteHeader(http.StatusBadRequest)
+				return
+			}
+		}
+		st.in = in
+		out := st.out[:0]
+		if sse {
+			out = append(out, "event: message\ndata: "...)
+		}
+		n := len(out)
+		out = st.f.serve(in, out)
+		if len(out) == n { // a notification
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		hdr := w.Header()
+		if sse {
+			out = append(out, '\n') // serve ended the line; a blank line ends the event
+			hdr["Content-Type"] = []string{"text/event-stream"}
+			hdr["Cache-Control"] = []string{"no-cache"}
+		} else {
+			hdr["Content-Type"] = []string{"application/json"}
+			hdr["Content-Length"] = []string{strconv.Itoa(len(out))}
+		}
+		st.out = out
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(out)
+	})
+}
