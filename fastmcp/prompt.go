@@ -274,7 +274,7 @@ func (s *Server) listPrompts(ctx context.Context, req *lowlevel.Request) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return listResult(page), nil
+	return page, nil
 }
 
 // getParams is the part of prompts/get params the server reads.

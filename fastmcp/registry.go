@@ -34,7 +34,7 @@ type snapshot[T entry] struct {
 	sorted []T
 
 	mu    sync.Mutex
-	pages map[string]jsontext.Value // cursor → encoded page members
+	pages map[string]jsontext.Value // cursor → encoded list result
 }
 
 func (r *registry[T]) load() *snapshot[T] {
@@ -69,9 +69,10 @@ func (r *registry[T]) update(fn func(map[string]T)) {
 	r.snap.Store(&snapshot[T]{byKey: m, sorted: sorted})
 }
 
-// page returns the JSON members of one page of the list ("<field>":[...]
-// and, when more follow, "nextCursor"), cached per cursor until the list
-// changes. An invalid cursor is an invalid-params error.
+// page returns one page of the list as an encoded list result object
+// ({"<field>":[...]} and, when more follow, "nextCursor"), cached per
+// cursor until the list changes. The bytes are shared: callers must not
+// modify them. An invalid cursor is an invalid-params error.
 func (r *registry[T]) page(field, cursor string, size int) (jsontext.Value, error) {
 	s := r.load()
 	s.mu.Lock()
@@ -93,8 +94,12 @@ func (r *registry[T]) page(field, cursor string, size int) (jsontext.Value, erro
 		}
 	}
 	end := min(start+size, len(s.sorted))
-	b := make([]byte, 0, 256)
-	b = append(b, '"')
+	n := 64
+	for _, e := range s.sorted[start:end] {
+		n += len(e.encoded()) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"`...)
 	b = append(b, field...)
 	b = append(b, `":[`...)
 	for i, e := range s.sorted[start:end] {
@@ -109,6 +114,7 @@ func (r *registry[T]) page(field, cursor string, size int) (jsontext.Value, erro
 		b = append(b, encodeCursor(s.sorted[end-1].key())...)
 		b = append(b, '"')
 	}
+	b = slices.Clip(append(b, '}')) // shared: an append must not write into it
 	s.mu.Lock()
 	if s.pages == nil {
 		s.pages = map[string]jsontext.Value{}
@@ -132,12 +138,4 @@ func decodeCursor(c string) (string, error) {
 		return "", fmt.Errorf("%w: invalid cursor %q", protocol.ErrInvalidParams, c)
 	}
 	return strings.TrimPrefix(string(b), cursorPrefix), nil
-}
-
-// listResult wraps page members into a list result object.
-func listResult(members jsontext.Value) jsontext.Value {
-	b := make([]byte, 0, len(members)+2)
-	b = append(b, '{')
-	b = append(b, members...)
-	return append(b, '}')
 }

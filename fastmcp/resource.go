@@ -506,7 +506,7 @@ func (s *Server) listResources(ctx context.Context, req *lowlevel.Request) (any,
 	if err != nil {
 		return nil, err
 	}
-	return listResult(page), nil
+	return page, nil
 }
 
 // listResourceTemplates serves resources/templates/list, by URI template.
@@ -519,7 +519,7 @@ func (s *Server) listResourceTemplates(ctx context.Context, req *lowlevel.Reques
 	if err != nil {
 		return nil, err
 	}
-	return listResult(page), nil
+	return page, nil
 }
 
 // readParams is the part of resources/read params the server reads.

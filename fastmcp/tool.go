@@ -216,7 +216,7 @@ func (s *Server) listTools(ctx context.Context, req *lowlevel.Request) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return listResult(page), nil
+	return page, nil
 }
 
 // callParams is the part of tools/call params the server reads; _meta was
