@@ -29,6 +29,13 @@ type Client struct {
 	meta   protocol.Meta // the _meta entries of every modern request
 	subs   resourceSubs  // resources/subscribe callbacks (client_resources.go)
 
+	// paramHeaders: tools/call mirrors x-mcp-header arguments into
+	// Mcp-Param-* headers, and tools with invalid annotations are dropped
+	// (2026-07-28 over Streamable HTTP). toolDefs is what that needs from
+	// tools/list (client_headers.go).
+	paramHeaders bool
+	toolDefs     toolCache
+
 	listenMu     sync.Mutex
 	listenCancel context.CancelFunc // stops the subscriptions/listen call
 	listenDone   chan struct{}      // closed when it has returned
@@ -147,13 +154,16 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 	case v == "":
 		err = c.connectAuto(ctx)
 	case protocol.IsModern(v):
-		err = c.discover(ctx, v)
+		err = c.discoverRetry(ctx, v)
 	default:
 		err = c.initialize(ctx, v)
 	}
 	if err != nil {
 		c.sess.Close()
 		return nil, fmt.Errorf("fastmcp: connecting: %w", err)
+	}
+	if _, ok := conn.(*transport.StreamableClient); ok && c.modern {
+		c.paramHeaders = true
 	}
 	if c.modern && c.cfg.onListChanged != nil {
 		c.relisten(ctx)
@@ -223,14 +233,9 @@ func (c *Client) connectAuto(ctx context.Context) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, protocol.ErrUnsupportedProtocolVersion) {
-		var data protocol.UnsupportedProtocolVersionData
-		if perr, ok := errors.AsType[*protocol.Error](err); ok && protocol.Unmarshal(perr.Data, &data) == nil {
-			for _, v := range data.Supported {
-				if protocol.IsSupported(v) && protocol.IsModern(v) {
-					return c.discover(ctx, v)
-				}
-			}
+	for _, v := range supportedVersions(err) {
+		if protocol.IsSupported(v) && protocol.IsModern(v) {
+			return c.discover(ctx, v)
 		}
 	}
 	if c.sess.Err() != nil {
@@ -238,6 +243,32 @@ func (c *Client) connectAuto(ctx context.Context) error {
 	}
 	c.cfg.logger.Debug("server did not answer server/discover as a modern server; using the initialize handshake", "error", err)
 	return c.initialize(ctx, protocol.LatestLegacyVersion)
+}
+
+// discoverRetry is discover for a version the user chose: when the server
+// refuses the first request with UnsupportedProtocolVersion but lists v
+// among the versions it supports (a server may refuse a first request to
+// test the client, or have been upgraded in between), it tries once more.
+func (c *Client) discoverRetry(ctx context.Context, v string) error {
+	err := c.discover(ctx, v)
+	if err != nil && slices.Contains(supportedVersions(err), v) {
+		c.cfg.logger.Debug("server refused the protocol version it lists as supported; retrying", "version", v)
+		err = c.discover(ctx, v)
+	}
+	return err
+}
+
+// supportedVersions returns the versions an UnsupportedProtocolVersion
+// error lists in data.supported, or nil for any other error.
+func supportedVersions(err error) []string {
+	if !errors.Is(err, protocol.ErrUnsupportedProtocolVersion) {
+		return nil
+	}
+	var data protocol.UnsupportedProtocolVersionData
+	if perr, ok := errors.AsType[*protocol.Error](err); ok && protocol.Unmarshal(perr.Data, &data) == nil {
+		return data.Supported
+	}
+	return nil
 }
 
 // discover speaks the modern protocol at version v: server/discover gives
@@ -329,6 +360,9 @@ func (c *Client) handle(ctx context.Context, req *session.Request) (any, error) 
 		c.acknowledged()
 		return nil, nil
 	case protocol.NotificationToolsListChanged, protocol.NotificationPromptsListChanged, protocol.NotificationResourcesListChanged:
+		if req.Method == protocol.NotificationToolsListChanged {
+			c.invalidateTools()
+		}
 		if c.cfg.onListChanged != nil {
 			c.cfg.onListChanged(req.Method)
 		}
@@ -403,7 +437,8 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			return err
 		}
 		var head struct {
-			ResultType string `json:"resultType"`
+			ResultType   string         `json:"resultType"`
+			RequestState jsontext.Value `json:"requestState"`
 		}
 		_ = protocol.Unmarshal(res, &head)
 		if head.ResultType != protocol.ResultTypeInputRequired {
@@ -428,33 +463,46 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			}
 			answers[key] = b
 		}
-		if raw, err = retryParams(raw, answers, ir.RequestState); err != nil {
+		if raw, err = retryParams(raw, answers, head.RequestState); err != nil {
 			return err
 		}
 	}
 }
 
 // retryParams sets inputResponses and requestState on request params
-// (removing a stale requestState when the server sent none).
-func retryParams(params jsontext.Value, answers protocol.InputResponses, state string) (jsontext.Value, error) {
-	m := map[string]jsontext.Value{}
-	if err := protocol.Unmarshal(params, &m); err != nil {
-		return nil, err
+// (removing a stale requestState when the server sent none). The other
+// members, and state, the requestState exactly as the server wrote it, are
+// copied byte for byte.
+func retryParams(params jsontext.Value, answers protocol.InputResponses, state jsontext.Value) (jsontext.Value, error) {
+	members, err := objectMembers(params)
+	if err != nil {
+		return nil, fmt.Errorf("fastmcp: request params: %w", err)
 	}
-	delete(m, "requestState")
-	delete(m, "inputResponses")
+	b := []byte{'{'}
+	add := func(key string, val []byte) {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b, _ = jsontext.AppendQuote(b, key)
+		b = append(b, ':')
+		b = append(b, val...)
+	}
+	for _, m := range members {
+		if m.key != "requestState" && m.key != "inputResponses" {
+			add(m.key, m.val)
+		}
+	}
 	if len(answers) > 0 {
-		b, err := protocol.Marshal(answers)
+		enc, err := protocol.Marshal(answers)
 		if err != nil {
 			return nil, err
 		}
-		m["inputResponses"] = b
+		add("inputResponses", enc)
 	}
-	if state != "" {
-		b, _ := protocol.Marshal(state)
-		m["requestState"] = b
+	if len(state) > 0 && state.Kind() != 'n' {
+		add("requestState", state)
 	}
-	return protocol.Marshal(m)
+	return append(b, '}'), nil
 }
 
 // encodeObject encodes request params, which must be a JSON object; nil
@@ -500,10 +548,19 @@ func (c *Client) Notify(ctx context.Context, method string, params any) error {
 
 // ListTools returns one page of the server's tools; pass the previous
 // page's NextCursor to get the next, "" for the first. Tools walks them all.
+//
+// On 2026-07-28 over Streamable HTTP the client remembers the definitions
+// for CallTool, and leaves out (logging a warning) every tool whose
+// x-mcp-header annotations are invalid, as that transport requires.
+// InputSchema and OutputSchema are kept exactly as the server sent them;
+// nothing in them is resolved or fetched.
 func (c *Client) ListTools(ctx context.Context, cursor string) (*protocol.ListToolsResult, error) {
 	var res protocol.ListToolsResult
 	if err := c.call(ctx, protocol.MethodToolsList, &protocol.ListParams{Cursor: cursor}, &res); err != nil {
 		return nil, err
+	}
+	if c.paramHeaders {
+		c.recordTools(&res, cursor == "")
 	}
 	return &res, nil
 }
@@ -573,11 +630,21 @@ func WithTimeout(d time.Duration) CallOption {
 }
 
 // CallTool calls the tool name with args (a struct or map encoded as the
-// arguments object; nil for none). A failure of the tool itself comes back
-// as a result with IsError set; a protocol failure (unknown tool, invalid
-// params) as an error matching the protocol sentinels with errors.Is.
-// Cancelling ctx cancels the call on the server and returns
-// context.Canceled.
+// arguments object, or a jsontext.Value sent as it is; nil for none). A
+// failure of the tool itself comes back as a result with IsError set; a
+// protocol failure (unknown tool, invalid params) as an error matching the
+// protocol sentinels with errors.Is. Cancelling ctx cancels the call on the
+// server and returns context.Canceled.
+//
+// On 2026-07-28 over Streamable HTTP, every argument the tool's input
+// schema marks with x-mcp-header is also sent in an Mcp-Param-{Name} HTTP
+// header (encoded with transport.EncodeHeaderValue; absent and null
+// arguments get none). The tool definitions come from the last listing
+// (ListTools or Tools); without one, CallTool lists the tools first. A tool
+// the client rejected for invalid annotations is not called: the error
+// matches ErrInvalidToolHeaders. When the server answers HeaderMismatch,
+// the definitions may be stale: CallTool lists the tools again and retries
+// once.
 func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*ToolResult, error) {
 	var cfg callConfig
 	for _, o := range opts {
@@ -602,9 +669,31 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	if cfg.timeout > 0 {
 		sopts = append(sopts, session.WithTimeout(cfg.timeout))
 	}
-	var res ToolResult
-	if err := c.call(ctx, protocol.MethodToolsCall, jsontext.Value(params), &res, sopts...); err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		cctx := ctx
+		if c.paramHeaders {
+			hs, err := c.toolHeaders(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			h, err := paramHeaderValues(hs, rawArgs)
+			if err != nil {
+				return nil, err
+			}
+			if len(h) > 0 {
+				cctx = transport.WithHeader(ctx, h)
+			}
+		}
+		var res ToolResult
+		err := c.call(cctx, protocol.MethodToolsCall, jsontext.Value(params), &res, sopts...)
+		if err != nil && c.paramHeaders && attempt == 0 && errors.Is(err, protocol.ErrHeaderMismatch) {
+			c.cfg.logger.Debug("server refused the Mcp-Param headers; listing tools again", "tool", name, "error", err)
+			c.invalidateTools()
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &res, nil
 	}
-	return &res, nil
 }
