@@ -10,6 +10,7 @@
 //   peer.callTool(params, options)
 //   peer.logs                 notifications/message params received, in order
 //   peer.listChanged          methods of list_changed notifications received
+//   peer.elicitations         params of the elicitation requests answered, in order
 //   peer.negotiatedVersion()  the protocol revision in use
 //
 // The client declares sampling, elicitation (form) and roots; its handlers
@@ -28,8 +29,9 @@ export function samplingAnswer(params) {
   return { model: 'interop-model', role: 'assistant', content: { type: 'text', text: SAMPLED_TEXT }, stopReason: 'endTurn' };
 }
 
-export function elicitationAnswer(params) {
+export function elicitationAnswer(params, peer) {
   assert.equal(typeof params.message, 'string');
+  peer?.elicitations.push(params);
   const schema = params.requestedSchema;
   assert.equal(schema.type, 'object', 'requestedSchema is an object schema');
   const content = {};
@@ -37,9 +39,21 @@ export function elicitationAnswer(params) {
     if (name === 'email') content[name] = 'ada@example.com';
     else if (name === 'username' || name === 'name') content[name] = 'ada';
     else if (name === 'ok') content[name] = true;
-    else if (prop.type === 'string') content[name] = 'x';
+    else content[name] = sampleValue(prop);
   }
   return { action: 'accept', content };
+}
+
+// sampleValue picks a valid value for an elicitation form field.
+function sampleValue(prop) {
+  if (prop.default !== undefined) return prop.default;
+  if (prop.enum) return prop.enum[0];
+  if (prop.oneOf) return prop.oneOf[0].const;
+  if (prop.type === 'array') {
+    const items = prop.items || {};
+    return [items.enum ? items.enum[0] : items.anyOf[0].const];
+  }
+  return { string: 'x', number: 1, integer: 1, boolean: true }[prop.type];
 }
 
 export function rootsAnswer() {
@@ -187,6 +201,36 @@ export async function everythingSuite(t, peer) {
     assert.match(text, /"email":"ada@example.com"/);
   });
 
+  await t.run('elicitation schemas: SEP-1034 defaults and SEP-1330 enums pass the SDK validation', async () => {
+    peer.elicitations.length = 0;
+    const d = await peer.callTool({ name: 'test_elicitation_sep1034_defaults', arguments: {} });
+    assert.ok(!d.isError, textOf(d));
+    assert.match(textOf(d), /^Elicitation completed: action=accept/);
+    const e = await peer.callTool({ name: 'test_elicitation_sep1330_enums', arguments: {} });
+    assert.ok(!e.isError, textOf(e));
+    const [defaults, enums] = peer.elicitations.map((p) => p.requestedSchema.properties);
+    assert.equal(defaults.name.default, 'John Doe');
+    assert.equal(defaults.age.default, 30);
+    assert.equal(defaults.score.default, 95.5);
+    assert.equal(defaults.verified.default, true);
+    assert.deepEqual(defaults.status.enum, ['active', 'inactive', 'pending']);
+    assert.deepEqual(enums.untitledSingle.enum, ['option1', 'option2', 'option3']);
+    assert.deepEqual(enums.titledSingle.oneOf.map((o) => o.const), ['value1', 'value2', 'value3']);
+    assert.deepEqual(enums.legacyEnum.enumNames, ['Option One', 'Option Two', 'Option Three']);
+    assert.equal(enums.untitledMulti.type, 'array');
+    assert.deepEqual(enums.titledMulti.items.anyOf.map((o) => o.title), ['First Choice', 'Second Choice', 'Third Choice']);
+  });
+
+  await t.run('concurrent calls: 16 in flight on one connection', async () => {
+    const calls = [];
+    for (let i = 0; i < 16; i++) {
+      const uri = `test://template/${i}/data`;
+      calls.push(i % 2 ? peer.callTool({ name: 'test_simple_text', arguments: {} }).then(textOf) : c.readResource({ uri }).then((r) => JSON.parse(r.contents[0].text).id));
+    }
+    const got = await Promise.all(calls);
+    got.forEach((v, i) => assert.equal(v, i % 2 ? 'This is a simple text response for testing.' : String(i)));
+  });
+
   await t.run(`roots round trip${legacy ? '' : ' (input_required)'}`, async () => {
     const r = await peer.callTool({ name: 'test_input_required_result_list_roots', arguments: {} });
     assert.ok(!r.isError, textOf(r));
@@ -243,15 +287,28 @@ export async function everythingSuite(t, peer) {
       await peer.callTool({ name: 'test_trigger_tool_change', arguments: {} });
       await waitFor(() => peer.listChanged.includes('notifications/tools/list_changed'), 3000, 'tools/list_changed');
     });
+  } else {
+    await t.run('subscriptions/listen: list_changed on the listen stream, then close', async () => {
+      const sub = await c.listen({ toolsListChanged: true, promptsListChanged: true });
+      await peer.callTool({ name: 'test_trigger_prompt_change', arguments: {} });
+      await waitFor(() => peer.listChanged.includes('notifications/prompts/list_changed'), 3000, 'prompts/list_changed');
+      await sub.close();
+    });
+  }
 
-    await t.run('cancellation: aborted call, then the session still works', async () => {
-      const ac = new AbortController();
-      const call = peer.callTool({ name: 'test_tool_with_logging', arguments: {} }, { signal: ac.signal });
-      setTimeout(() => ac.abort('interop test'), 20);
-      await assert.rejects(call);
-      await c.ping();
-      const r = await peer.callTool({ name: 'test_simple_text', arguments: {} });
-      assert.equal(textOf(r), 'This is a simple text response for testing.');
+  await t.run('cancellation: aborted call, then the session still works', async () => {
+    const ac = new AbortController();
+    const call = peer.callTool({ name: 'test_tool_with_logging', arguments: {} }, { signal: ac.signal });
+    setTimeout(() => ac.abort('interop test'), 20);
+    await assert.rejects(call);
+    const r = await peer.callTool({ name: 'test_simple_text', arguments: {} });
+    assert.equal(textOf(r), 'This is a simple text response for testing.');
+  });
+
+  if (peer.transport === 'http') {
+    await t.run('SSE stream closed mid-call: the client resumes with Last-Event-ID (SEP-1699)', async () => {
+      const r = await peer.callTool({ name: 'test_reconnection', arguments: {} });
+      assert.match(textOf(r), /^Reconnection test completed successfully/);
     });
   }
 }

@@ -55,6 +55,7 @@ const peer = {
   transport: kind,
   logs: [],
   listChanged: [],
+  elicitations: [],
   wire: t.wire,
   lateProgressRace: true, // typescript-sdk #2580
   callTool: (params, options) => client.callTool(params, CallToolResultSchema, options),
@@ -62,7 +63,7 @@ const peer = {
 };
 
 client.setRequestHandler(CreateMessageRequestSchema, (req) => samplingAnswer(req.params));
-client.setRequestHandler(ElicitRequestSchema, (req) => elicitationAnswer(req.params));
+client.setRequestHandler(ElicitRequestSchema, (req) => elicitationAnswer(req.params, peer));
 client.setRequestHandler(ListRootsRequestSchema, () => rootsAnswer());
 client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => peer.logs.push(n.params));
 for (const schema of [ToolListChangedNotificationSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema]) {

@@ -51,6 +51,7 @@ const peer = {
   transport: kind,
   logs: [],
   listChanged: [],
+  elicitations: [],
   wire: t.wire,
   lateProgressRace: true, // typescript-sdk #2580
   callTool: (params, options) => client.callTool(params, options),
@@ -58,7 +59,7 @@ const peer = {
 };
 
 client.setRequestHandler('sampling/createMessage', (req) => samplingAnswer(req.params));
-client.setRequestHandler('elicitation/create', (req) => elicitationAnswer(req.params));
+client.setRequestHandler('elicitation/create', (req) => elicitationAnswer(req.params, peer));
 client.setRequestHandler('roots/list', () => rootsAnswer());
 client.setNotificationHandler('notifications/message', (n) => peer.logs.push(n.params));
 for (const m of ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']) {
