@@ -241,7 +241,7 @@ main() {
 	run "fastmcp client (auto) -> ts-sdk-v2 server  stdio" "$GC" -name interop-ts-v2 -want-version 2026-07-28 -- "$NODE" "$JS/v2server.mjs" stdio
 	run "fastmcp client (2025-11-25) -> ts-sdk-v2 server  stdio" "$GC" -name interop-ts-v2 -version 2025-11-25 -want-version 2025-11-25 -- "$NODE" "$JS/v2server.mjs" stdio
 	run "fastmcp client (auto) -> ts-sdk-v2 server  streamable-http" "$GC" -name interop-ts-v2 -want-version 2026-07-28 -url "http://127.0.0.1:$P_V2/mcp"
-	run "fastmcp client (2025-11-25) -> ts-sdk-v2 server  streamable-http (stateless legacy)" "$GC" -name interop-ts-v2 -version 2025-11-25 -want-version 2025-11-25 -no-server-requests -url "http://127.0.0.1:$P_V2/mcp"
+	run "fastmcp client (2025-11-25) -> ts-sdk-v2 server  streamable-http (stateless legacy)" "$GC" -name interop-ts-v2 -version 2025-11-25 -want-version 2025-11-25 -stateless -url "http://127.0.0.1:$P_V2/mcp"
 	run "fastmcp client (2025-11-25) -> ts-sdk-v2 server  streamable-http (sessionful legacy)" "$GC" -name interop-ts-v2 -version 2025-11-25 -want-version 2025-11-25 -url "http://127.0.0.1:$P_V2S/mcp"
 
 	say ""

@@ -7,6 +7,10 @@
 //	goclient -name interop-ts-v1 -url http://127.0.0.1:PORT/mcp
 //	goclient -name interop-ts-v1 -url http://127.0.0.1:PORT/sse  # legacy HTTP+SSE (after the fallback)
 //
+// -stateless is for a server that serves each request on its own (the TS
+// SDK v2's default for 2025-era HTTP requests): the checks that need it to
+// send something outside a request are skipped.
+//
 // -version pins the protocol revision (default: negotiated, modern when the
 // server speaks it); -want-version is the revision the connection must end
 // up on.
@@ -38,7 +42,7 @@ func main() {
 	name := flag.String("name", "", "the server name to expect")
 	version := flag.String("version", "", "protocol revision to speak (default: negotiated)")
 	wantVersion := flag.String("want-version", "", "protocol revision the connection must use")
-	noServerRequests := flag.Bool("no-server-requests", false, "the server cannot send server-to-client requests (stateless legacy HTTP): expect the ask tool to fail")
+	stateless := flag.Bool("stateless", false, "the server serves each request on its own (stateless legacy HTTP): it can send no server-to-client requests and no notifications outside a request")
 	flag.Parse()
 	if (*url == "") == (flag.NArg() == 0) {
 		fmt.Fprintln(os.Stderr, "usage: goclient [flags] -url URL | goclient [flags] -- command args...")
@@ -46,7 +50,7 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	r := &run{noServerRequests: *noServerRequests}
+	r := &run{stateless: *stateless, listChanged: make(chan string, 16)}
 	r.main(ctx, *url, flag.Args(), *name, *version, *wantVersion)
 	fmt.Printf("%d passed, %d failed\n", r.passed, r.failed)
 	if r.failed > 0 {
@@ -55,11 +59,12 @@ func main() {
 }
 
 type run struct {
-	passed, failed   int
-	noServerRequests bool
+	passed, failed int
+	stateless      bool
 
-	mu   sync.Mutex
-	logs []string // data of notifications/message, in order
+	mu          sync.Mutex
+	logs        []string // data of notifications/message, in order
+	listChanged chan string
 }
 
 // check runs fn and prints its outcome.
@@ -96,6 +101,12 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 	opts := []fastmcp.ClientOption{
 		fastmcp.ClientInfo("interop-goclient", "1.0.0"),
 		fastmcp.OnLog(r.onLog),
+		fastmcp.OnListChanged(func(method string) {
+			select {
+			case r.listChanged <- method:
+			default:
+			}
+		}),
 		fastmcp.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
 			if len(req.Messages) == 0 {
 				return nil, errors.New("sampling request without messages")
@@ -150,7 +161,7 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 			}
 		}
 		slices.Sort(names)
-		if want := []string{"add", "ask", "countdown", "fail"}; !slices.Equal(names, want) {
+		if want := []string{"add", "ask", "countdown", "fail", "touch"}; !slices.Equal(names, want) {
 			return fmt.Errorf("tools %v, want %v", names, want)
 		}
 		return nil
@@ -201,10 +212,16 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 	if c.Modern() {
 		mode = "input_required"
 	}
-	if r.noServerRequests {
-		fmt.Printf("skip sampling, elicitation and roots: the server cannot send server-to-client requests here\n")
+	if r.stateless {
+		fmt.Println("skip sampling, elicitation and roots: a stateless server cannot send server-to-client requests")
 	} else {
 		r.check("sampling, elicitation and roots ("+mode+")", func() error { return ask(ctx, c) })
+	}
+
+	if r.stateless {
+		fmt.Println("skip notifications/tools/list_changed: a stateless server has no stream outside a request")
+	} else {
+		r.check("notifications/tools/list_changed", func() error { return r.toolsChanged(ctx, c) })
 	}
 
 	r.check("tools/call: tool error is a result with isError", func() error {
@@ -328,6 +345,23 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 	})
 
 	r.check("close", c.Close)
+}
+
+// toolsChanged calls the tool that makes the server send
+// notifications/tools/list_changed, and waits for it.
+func (r *run) toolsChanged(ctx context.Context, c *fastmcp.Client) error {
+	if _, err := c.CallTool(ctx, "touch", nil); err != nil {
+		return err
+	}
+	select {
+	case m := <-r.listChanged:
+		if m != protocol.NotificationToolsListChanged {
+			return fmt.Errorf("got %s", m)
+		}
+		return nil
+	case <-time.After(3 * time.Second):
+		return errors.New("no notifications/tools/list_changed within 3s")
+	}
 }
 
 // ask calls the tool that asks the client for a sample, a form and its roots.

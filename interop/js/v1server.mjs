@@ -72,6 +72,11 @@ function createServer() {
     return { content: [{ type: 'text', text }] };
   });
 
+  server.registerTool('touch', { description: 'Send notifications/tools/list_changed' }, async () => {
+    server.sendToolListChanged();
+    return { content: [{ type: 'text', text: 'sent' }] };
+  });
+
   server.registerTool('fail', { description: 'Always fails' }, async () => {
     throw new Error('this tool always fails');
   });

@@ -35,7 +35,12 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import { parseArgs } from './lib.mjs';
 
-function createServer() {
+let httpHandler; // the createMcpHandler handler, when serving HTTP
+
+// createServer builds one instance; bus says that list changes go to the
+// HTTP handler's subscriptions/listen bus (a 2026-07-28 instance under
+// createMcpHandler) rather than out of the instance itself.
+function createServer({ bus = false } = {}) {
   const server = new McpServer(
     { name: 'interop-ts-v2', version: '1.0.0' },
     { capabilities: { logging: {} }, instructions: 'TypeScript SDK v2 interop server.' },
@@ -86,6 +91,14 @@ function createServer() {
     }
     const text = `sample=${sample.result.content.text} form=${form.action}:${form.content?.name} roots=${roots.roots.map((r) => r.uri).join(',')}`;
     return { content: [{ type: 'text', text }] };
+  });
+
+  server.registerTool('touch', { description: 'Send notifications/tools/list_changed' }, async () => {
+    // Over HTTP the handler's bus feeds the subscriptions/listen streams
+    // (2026-07-28); on stdio and legacy sessions the instance sends it.
+    if (bus) httpHandler.notify.toolsChanged();
+    else await server.sendToolListChanged();
+    return { content: [{ type: 'text', text: 'sent' }] };
   });
 
   server.registerTool('fail', { description: 'Always fails' }, async () => {
@@ -149,7 +162,8 @@ function sessionfulLegacy() {
 // serveHTTP adapts node:http to the handler's web-standard fetch face.
 function serveHTTP(port, legacyMode) {
   const onerror = (err) => console.error('v2server:', err.message);
-  const handler = createMcpHandler(() => createServer(), { onerror, legacy: legacyMode === 'sessionful' ? 'reject' : 'stateless' });
+  const handler = createMcpHandler((ctx) => createServer({ bus: ctx.era === 'modern' }), { onerror, legacy: legacyMode === 'sessionful' ? 'reject' : 'stateless' });
+  httpHandler = handler;
   const legacy = legacyMode === 'sessionful' ? sessionfulLegacy() : undefined;
   const serve = async (request) => (legacy && (await isLegacyRequest(request)) ? legacy(request) : handler.fetch(request));
   const srv = http.createServer(async (req, res) => {
