@@ -161,7 +161,7 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 			}
 		}
 		slices.Sort(names)
-		if want := []string{"add", "ask", "countdown", "fail", "touch"}; !slices.Equal(names, want) {
+		if want := []string{"add", "ask", "countdown", "echo", "fail", "touch"}; !slices.Equal(names, want) {
 			return fmt.Errorf("tools %v, want %v", names, want)
 		}
 		return nil
@@ -180,6 +180,19 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 		}
 		if err := protocol.Unmarshal(res.StructuredContent, &sc); err != nil || sc.Sum != 5 {
 			return fmt.Errorf("structuredContent %s, want {\"sum\":5}", res.StructuredContent)
+		}
+		return nil
+	})
+
+	r.check("tools/call: non-ASCII text round-trips", func() error {
+		for _, s := range []string{"Zürich 🌍 \"quoted\" \\ \u2028 <&>", "\x00\x1f\u007f", "  padded  "} {
+			res, err := c.CallTool(ctx, "echo", map[string]string{"text": s})
+			if err != nil {
+				return err
+			}
+			if got := text(res.Content); got != s || res.IsError {
+				return fmt.Errorf("echo %q: got %q (isError %v)", s, got, res.IsError)
+			}
 		}
 		return nil
 	})

@@ -151,6 +151,14 @@ export async function everythingSuite(t, peer) {
     assert.match(textOf(r), /^Received: /);
   });
 
+  await t.run('tools/call: non-ASCII arguments round-trip (and Mcp-Param-Region on 2026-07-28 HTTP)', async () => {
+    for (const region of ['eu-west-1', 'Zürich 🌍 "quoted" \\ \u2028 <&>', '  padded  ']) {
+      const r = await peer.callTool({ name: 'test_custom_header', arguments: { region } });
+      assert.ok(!r.isError, textOf(r));
+      assert.equal(textOf(r), 'Region: ' + region);
+    }
+  });
+
   await t.run('tools/call: tool error is a result with isError', async () => {
     const r = await peer.callTool({ name: 'test_error_handling', arguments: {} });
     assert.equal(r.isError, true);

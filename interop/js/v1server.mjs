@@ -2,7 +2,8 @@
 // (@modelcontextprotocol/sdk), for fastmcp's client to talk to.
 //
 //   node v1server.mjs stdio
-//   node v1server.mjs http --port N    # Streamable HTTP at /mcp, legacy HTTP+SSE at /sse
+//   node v1server.mjs http --port N    # Streamable HTTP at /mcp (sessions) and /stateless
+//                                      # (a server per request), legacy HTTP+SSE at /sse
 //
 // It has the features interop/goclient checks: tools with structured
 // output, progress and logging; a tool that asks the client for a sample,
@@ -77,6 +78,10 @@ function createServer() {
     return { content: [{ type: 'text', text: 'sent' }] };
   });
 
+  server.registerTool('echo', { description: 'Echo the text', inputSchema: { text: z.string() } }, async ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }));
+
   server.registerTool('fail', { description: 'Always fails' }, async () => {
     throw new Error('this tool always fails');
   });
@@ -138,6 +143,22 @@ function serveHTTP(port) {
           await createServer().connect(transport);
         }
         await transport.handleRequest(req, res, body);
+        return;
+      }
+      if (url.pathname === '/stateless') {
+        // The stateless deployment: a fresh server and transport per request.
+        if (req.method !== 'POST') {
+          res.writeHead(405, { allow: 'POST' }).end();
+          return;
+        }
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+        const server = createServer();
+        res.on('close', () => {
+          transport.close();
+          server.close();
+        });
+        await server.connect(transport);
+        await transport.handleRequest(req, res, await readBody(req));
         return;
       }
       if (url.pathname === '/sse' && req.method === 'GET') {

@@ -101,6 +101,10 @@ function createServer({ bus = false } = {}) {
     return { content: [{ type: 'text', text: 'sent' }] };
   });
 
+  server.registerTool('echo', { description: 'Echo the text', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }));
+
   server.registerTool('fail', { description: 'Always fails' }, async () => {
     throw new Error('this tool always fails');
   });
