@@ -32,6 +32,7 @@ export function samplingAnswer(params) {
 export function elicitationAnswer(params, peer) {
   assert.equal(typeof params.message, 'string');
   peer?.elicitations.push(params);
+  if (params.message === 'decline me') return { action: 'decline' };
   const schema = params.requestedSchema;
   assert.equal(schema.type, 'object', 'requestedSchema is an object schema');
   const content = {};
@@ -207,6 +208,21 @@ export async function everythingSuite(t, peer) {
     assert.match(text, /action=accept/);
     assert.match(text, /"username":"ada"/);
     assert.match(text, /"email":"ada@example.com"/);
+  });
+
+  await t.run(`several questions at once, two rounds, and a prompt that asks${legacy ? '' : ' (input_required)'}`, async () => {
+    const many = await peer.callTool({ name: 'test_input_required_result_multiple_inputs', arguments: {} });
+    assert.equal(textOf(many), `name=ada greeting=${SAMPLED_TEXT} roots=1`);
+    const rounds = await peer.callTool({ name: 'test_input_required_result_multi_round', arguments: {} });
+    assert.equal(textOf(rounds), 'ada likes x');
+    const p = await c.getPrompt({ name: 'test_input_required_result_prompt' });
+    assert.equal(p.messages[0].content.text, 'Use this context: x');
+  });
+
+  await t.run('elicitation declined', async () => {
+    const r = await peer.callTool({ name: 'test_elicitation', arguments: { message: 'decline me' } });
+    assert.ok(!r.isError, textOf(r));
+    assert.match(textOf(r), /action=decline/);
   });
 
   await t.run('elicitation schemas: SEP-1034 defaults and SEP-1330 enums pass the SDK validation', async () => {

@@ -46,7 +46,7 @@ const t = new Checks(`ts-sdk-v1 client over ${kind}`);
 const transport = tap(makeTransport(), t.wire);
 const client = new Client(
   { name: 'interop-ts-v1', version: '1.0.0' },
-  { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } },
+  { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } }, enforceStrictCapabilities: true },
 );
 
 const peer = {

@@ -42,6 +42,7 @@ const client = new Client(
   {
     capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } },
     versionNegotiation: { mode },
+    enforceStrictCapabilities: true,
   },
 );
 
