@@ -18,7 +18,7 @@
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${FASTMCP_INTEROP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fastmcp-interop}
+CACHE=${FASTMCP_INTEROP_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/fastmcp-interop}
 FILTER=${1:-}
 VERBOSE=${INTEROP_VERBOSE:-0}
 CASE_TIMEOUT=${INTEROP_CASE_TIMEOUT:-120}
