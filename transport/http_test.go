@@ -283,13 +283,15 @@ func (f *firstEvent) Read(p []byte) (int, error) {
 
 func TestStreamableSessionExpiry(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, &transport.HTTPOptions{SessionIdleTimeout: 200 * time.Millisecond}, nil)
+	// The timeout leaves the first ping room under -race on a loaded
+	// machine (200 ms was seen to expire the session before it).
+	f := newFixture(t, &transport.HTTPOptions{SessionIdleTimeout: time.Second}, nil)
 	sid := rawSession(t, f.url)
 	hdr := map[string]string{"Mcp-Session-Id": sid}
 	if resp, body := rawPost(t, f.url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, hdr); resp.StatusCode != http.StatusOK {
 		t.Fatalf("ping: %d %s", resp.StatusCode, body)
 	}
-	time.Sleep(400 * time.Millisecond) // idle for longer than the timeout
+	time.Sleep(1500 * time.Millisecond) // idle for longer than the timeout
 	resp, body := rawPost(t, f.url, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, hdr)
 	if resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("after expiry: %d %s", resp.StatusCode, body)
