@@ -53,9 +53,6 @@ func (r *registry[T]) get(k string) (T, bool) {
 // len returns the number of entries.
 func (r *registry[T]) len() int { return len(r.load().sorted) }
 
-// all returns the entries in order.
-func (r *registry[T]) all() []T { return r.load().sorted }
-
 // update replaces the snapshot with fn's edit of a copy of the map. The
 // caller serialises updates.
 func (r *registry[T]) update(fn func(map[string]T)) {
