@@ -311,9 +311,13 @@ func (c *Client) discover(ctx context.Context, v string) error {
 
 // initialize performs the legacy handshake asking for version v.
 func (c *Client) initialize(ctx context.Context, v string) error {
+	caps := c.capabilities()
+	if !protocol.AtLeast(v, protocol.Version20250618) {
+		caps.Elicitation = nil // elicitation came with 2025-06-18
+	}
 	res, err := c.sess.Initialize(ctx, &protocol.InitializeParams{
 		ProtocolVersion: v,
-		Capabilities:    c.capabilities(),
+		Capabilities:    caps,
 		ClientInfo:      c.cfg.info,
 	})
 	if err != nil {

@@ -45,7 +45,9 @@ func ConnectHTTP(ctx context.Context, url string, opts ...ClientOption) (*Client
 	if cfg.version != "" && protocol.IsModern(cfg.version) {
 		return nil, err // the legacy transport cannot speak it
 	}
-	legacy := append(opts[:len(opts):len(opts)], ProtocolVersion(orDefault(cfg.version, protocol.Version20241105)))
+	// Ask for the newest legacy revision: servers on the HTTP+SSE transport
+	// answer the revision they speak (often 2024-11-05, some later ones).
+	legacy := append(opts[:len(opts):len(opts)], ProtocolVersion(orDefault(cfg.version, protocol.LatestLegacyVersion)))
 	c, serr := Connect(ctx, transport.NewSSEClient(url, hopts), legacy...)
 	if serr != nil {
 		return nil, errors.Join(err, serr)

@@ -54,7 +54,8 @@ func TestHTTPBothEras(t *testing.T) {
 	}{
 		{"auto", nil, ts.URL + "/mcp", protocol.Version20260728},
 		{"legacy", []fastmcp.ClientOption{legacy}, ts.URL + "/mcp", protocol.Version20251125},
-		{"sse fallback", nil, ts.URL + "/sse", protocol.Version20241105},
+		{"sse fallback", nil, ts.URL + "/sse", protocol.Version20251125},
+		{"sse fallback 2024", []fastmcp.ClientOption{fastmcp.ProtocolVersion(protocol.Version20241105)}, ts.URL + "/sse", protocol.Version20241105},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := fastmcp.ConnectHTTP(ctxT(t), tc.url, append(tc.opts, fastmcp.ClientLogger(quietLogger))...)

@@ -234,9 +234,9 @@ main() {
 	run "fastmcp client -> ts-sdk-v1 server  stdio" "$GC" -name interop-ts-v1 -want-version 2025-11-25 -- "$NODE" "$JS/v1server.mjs" stdio
 	run "fastmcp client -> ts-sdk-v1 server  streamable-http" "$GC" -name interop-ts-v1 -want-version 2025-11-25 -url "http://127.0.0.1:$P_V1/mcp"
 	run "fastmcp client -> ts-sdk-v1 server  streamable-http (stateless)" "$GC" -name interop-ts-v1 -want-version 2025-11-25 -stateless -url "http://127.0.0.1:$P_V1/stateless"
-	# ConnectHTTP falls back to HTTP+SSE on the POST's 404 and asks for
-	# 2024-11-05, the revision that transport was defined in.
-	run "fastmcp client -> ts-sdk-v1 server  sse (fallback)" "$GC" -name interop-ts-v1 -want-version 2024-11-05 -url "http://127.0.0.1:$P_V1/sse"
+	# ConnectHTTP falls back to HTTP+SSE on the POST's 404 and asks for the
+	# newest legacy revision; the TS server speaks 2025-11-25 over SSE too.
+	run "fastmcp client -> ts-sdk-v1 server  sse (fallback)" "$GC" -name interop-ts-v1 -want-version 2025-11-25 -url "http://127.0.0.1:$P_V1/sse"
 
 	# fastmcp client -> TypeScript SDK v2 server, in both protocol eras.
 	run "fastmcp client (auto) -> ts-sdk-v2 server  stdio" "$GC" -name interop-ts-v2 -want-version 2026-07-28 -- "$NODE" "$JS/v2server.mjs" stdio
