@@ -84,10 +84,15 @@ type Options struct {
 // transport.Conn plus the legacy lifecycle (initialize, version negotiation,
 // capabilities).
 //
-// New starts one goroutine that reads messages, plus one goroutine per
-// incoming request while it is served. Close stops reading, cancels every
-// handler's context, fails every pending call and waits for all of them to
-// exit. All methods are safe for concurrent use.
+// New starts one goroutine that reads messages. Incoming requests are
+// served by worker goroutines the session starts as requests arrive, up to
+// MaxConcurrency of them. A worker that finds no request waiting stays
+// parked for the next one, so that a busy session does not pay for a new
+// goroutine (and its stack growth) per request; parked workers exit when
+// the session has served no request for a second, and at most 16 stay
+// parked. Close stops reading, cancels every handler's context, fails every
+// pending call and waits for the reader and every worker to exit. All
+// methods are safe for concurrent use.
 type Session struct {
 	conn    transport.Conn
 	role    Role
@@ -99,7 +104,6 @@ type Session struct {
 	cancel context.CancelCauseFunc
 
 	nextID      atomic.Int64
-	sem         chan struct{}
 	outstanding atomic.Int64
 	draining    atomic.Bool   // Shutdown called: new requests are refused
 	idle        chan struct{} // closed when draining and no request is in flight; guarded by mu
@@ -120,9 +124,46 @@ type Session struct {
 	serverCap *protocol.ServerCapabilities
 	server    *protocol.Implementation
 
-	handlers   sync.WaitGroup
+	pool       workerPool
+	handlers   sync.WaitGroup // the workers
 	readerDone chan struct{}
 	done       chan struct{}
+}
+
+// workerPool holds the requests waiting for a worker and the workers'
+// accounting, under its own lock (the reading goroutine takes it once per
+// request).
+type workerPool struct {
+	mu      sync.Mutex
+	cond    sync.Cond // a parked worker waits on it
+	queue   []job     // requests waiting for a worker, oldest first from head
+	head    int
+	max     int  // most workers at once (MaxConcurrency)
+	workers int  // workers alive
+	parked  int  // workers waiting on cond that no one has woken yet
+	shed    int  // workers asked to exit the next time they find no work
+	closed  bool // the session ended: workers exit once the queue is empty
+
+	served    uint64      // requests taken from the queue, ever
+	seen      uint64      // served when the idle timer last fired
+	idle      *time.Timer // sheds the parked workers of an idle session
+	idleArmed bool
+}
+
+const (
+	// maxParked is how many idle workers a session keeps waiting for work;
+	// more than that exit when they find nothing to do.
+	maxParked = 16
+	// idleWorkers is how long a session must serve no request before its
+	// parked workers exit.
+	idleWorkers = time.Second
+)
+
+// job is one admitted request waiting to be served.
+type job struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	req    *Request
 }
 
 type lifecycle int
@@ -163,7 +204,6 @@ func New(conn transport.Conn, opts Options) *Session {
 		timeout:    opts.CallTimeout,
 		ctx:        ctx,
 		cancel:     cancel,
-		sem:        make(chan struct{}, maxc),
 		maxQueued:  int64(maxc + maxq),
 		pending:    map[protocol.ID]*call{},
 		progress:   map[protocol.ID]func(*protocol.ProgressParams){},
@@ -171,6 +211,8 @@ func New(conn transport.Conn, opts Options) *Session {
 		readerDone: make(chan struct{}),
 		done:       make(chan struct{}),
 	}
+	s.pool.max = maxc
+	s.pool.cond.L = &s.pool.mu
 	if opts.Version != "" {
 		s.version = opts.Version
 		s.state = stateReady
@@ -292,6 +334,7 @@ func (s *Session) shutdown(cause error) {
 	s.closeErr = cause
 	s.mu.Unlock()
 	s.cancel(fmt.Errorf("%w: %w", ErrClosed, cause))
+	s.pool.close()
 	err := s.conn.Close()
 	s.mu.Lock()
 	s.connErr = err
@@ -405,9 +448,112 @@ func (s *Session) dispatch(m *protocol.Request) {
 	}
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	s.inflight[m.ID] = cancel
-	s.handlers.Add(1)
 	s.mu.Unlock()
-	go s.serve(ctx, cancel, req)
+	s.enqueue(job{ctx: ctx, cancel: cancel, req: req})
+}
+
+// enqueue hands an admitted request to a worker: a parked one if there is
+// one, else a new one while there are fewer than MaxConcurrency; otherwise
+// it waits in the queue for the first worker to finish. It runs on the
+// reading goroutine (so handlers.Add happens before Close or Wait waits),
+// and never blocks on handlers.
+func (s *Session) enqueue(j job) {
+	p := &s.pool
+	p.mu.Lock()
+	if p.head > 0 && len(p.queue) == cap(p.queue) {
+		// Reuse the space of the requests already taken rather than grow.
+		n := copy(p.queue, p.queue[p.head:])
+		clear(p.queue[n:])
+		p.queue, p.head = p.queue[:n], 0
+	}
+	p.queue = append(p.queue, j)
+	switch {
+	case p.parked > 0:
+		p.parked--
+		p.cond.Signal()
+	case p.workers < p.max:
+		p.workers++
+		s.handlers.Add(1)
+		go s.work()
+		if !p.idleArmed && !p.closed {
+			p.idleArmed = true
+			if p.idle == nil {
+				p.idle = time.AfterFunc(idleWorkers, p.shedIdle)
+			} else {
+				p.idle.Reset(idleWorkers)
+			}
+		}
+	}
+	p.mu.Unlock()
+}
+
+// shedIdle runs on the idle timer: when no request was served since it
+// last ran, it asks the parked workers to exit. It re-arms itself while
+// workers remain.
+func (p *workerPool) shedIdle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		p.idleArmed = false
+		return
+	}
+	if p.served == p.seen && p.parked > 0 {
+		p.shed += p.parked
+		p.parked = 0
+		p.cond.Broadcast()
+	}
+	p.seen = p.served
+	if p.workers > p.shed {
+		p.idle.Reset(idleWorkers)
+	} else {
+		p.idleArmed = false
+	}
+}
+
+// work is a worker: it serves queued requests one after another, and
+// parks when the queue is empty, until the session ends (or enough workers
+// are parked already).
+func (s *Session) work() {
+	defer s.handlers.Done()
+	p := &s.pool
+	for {
+		p.mu.Lock()
+		for p.head == len(p.queue) {
+			if p.closed || p.shed > 0 || p.parked >= maxParked {
+				if p.shed > 0 {
+					p.shed--
+				}
+				p.workers--
+				p.mu.Unlock()
+				return
+			}
+			p.parked++
+			p.cond.Wait() // whoever wakes us has counted us out of parked
+		}
+		j := p.queue[p.head]
+		p.queue[p.head] = job{}
+		p.head++
+		p.served++
+		if p.head == len(p.queue) {
+			p.queue, p.head = p.queue[:0], 0
+		}
+		p.mu.Unlock()
+		s.serve(j.ctx, j.cancel, j.req)
+	}
+}
+
+// close wakes every parked worker so that the workers exit once the queue
+// is drained (the requests left in it are cancelled and end quickly).
+func (p *workerPool) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.parked = 0
+	if p.idle != nil {
+		p.idle.Stop()
+		p.idleArmed = false
+	}
+	p.cond.Broadcast()
+	p.mu.Unlock()
 }
 
 var emptyObject = jsontext.Value("{}")
@@ -479,12 +625,8 @@ func orEmpty(v jsontext.Value) jsontext.Value {
 
 // serve runs the handler for one call and answers it.
 func (s *Session) serve(ctx context.Context, cancel context.CancelCauseFunc, req *Request) {
-	defer s.handlers.Done()
 	defer s.requestDone()
 	defer cancel(context.Canceled)
-	if s.acquire(ctx) {
-		defer func() { <-s.sem }()
-	}
 	// The related ctx serves the handler and, without its cancellation, the
 	// final write (WithoutCancel keeps its values).
 	rctx := transport.WithRelatedRequest(ctx, req.ID)
@@ -516,23 +658,6 @@ func (s *Session) serve(ctx context.Context, cancel context.CancelCauseFunc, req
 		resp.Error = protocol.NewError(protocol.CodeInternalError, "Internal error: the result could not be encoded")
 	}
 	s.write(context.WithoutCancel(rctx), resp)
-}
-
-// acquire takes a turn to run a handler, waiting until one is free or ctx is
-// done; it reports whether it took one. A free turn is taken without waiting
-// on ctx, so that ctx's done channel is not made needlessly.
-func (s *Session) acquire(ctx context.Context) bool {
-	select {
-	case s.sem <- struct{}{}:
-		return true
-	default:
-	}
-	select {
-	case s.sem <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // invoke calls the handler, turning a panic into an internal error.
