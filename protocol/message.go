@@ -201,7 +201,15 @@ var decodeOptions = json.JoinOptions(
 )
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v, decodeOptions) }
-func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v, json.Deterministic(true)) }
+
+func jsonMarshal(v any) ([]byte, error) {
+	if r, ok := v.(*CallToolResult); ok && r != nil {
+		if b, ok := appendCallToolResult(make([]byte, 0, callToolResultSize(r)), r); ok {
+			return b, nil
+		}
+	}
+	return json.Marshal(v, json.Deterministic(true))
+}
 
 // Unmarshal decodes JSON into v with the wire rules: member names match
 // exactly (case-sensitive), duplicate names and invalid UTF-8 are rejected,
