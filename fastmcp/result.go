@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -119,7 +117,11 @@ func toolResult(kind resultKind, v reflect.Value) (*ToolResult, error) {
 	case resultNone:
 		return &ToolResult{Content: protocol.ContentList{}}, nil
 	case resultText:
-		return &ToolResult{Content: protocol.ContentList{Text(v.String())}}, nil
+		w := new(textResult)
+		w.text.Text = v.String()
+		w.block[0] = &w.text
+		w.res.Content = w.block[:]
+		return &w.res, nil
 	case resultTool:
 		if v.Kind() == reflect.Pointer {
 			if v.IsNil() {
@@ -186,12 +188,31 @@ func toolResult(kind resultKind, v reflect.Value) (*ToolResult, error) {
 	return nil, errors.New("fastmcp: unknown result kind")
 }
 
+// textResult is a result of one text block, allocated at once.
+type textResult struct {
+	res   ToolResult
+	block [1]Content
+	text  TextContent
+}
+
 // wrappedResult is the result for a value whose JSON, b, is not an object:
 // the JSON as text, and {"result": v} as structured content.
 func wrappedResult(b []byte) *ToolResult {
-	structured := make(jsontext.Value, 0, len(b)+11)
+	// One allocation for the result, its one block and (when small) the
+	// structured content.
+	w := new(struct {
+		textResult
+		buf [48]byte
+	})
+	w.text.Text = string(b)
+	w.block[0] = &w.text
+	structured := w.buf[:0:len(w.buf)]
+	if len(b)+11 > len(w.buf) {
+		structured = make([]byte, 0, len(b)+11)
+	}
 	structured = append(append(append(structured, `{"result":`...), b...), '}')
-	return &ToolResult{Content: protocol.ContentList{Text(string(b))}, StructuredContent: structured}
+	w.res = ToolResult{Content: w.block[:], StructuredContent: structured}
+	return &w.res
 }
 
 // appendBasic appends the JSON of v when its type is a predeclared integer

@@ -1,0 +1,78 @@
+package fastmcp
+
+import (
+	"log/slog"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// TestAppendBasicMatchesMarshal checks the fast encoding of integer and
+// boolean results against protocol.Marshal, and that it declines other
+// types.
+func TestAppendBasicMatchesMarshal(t *testing.T) {
+	t.Parallel()
+	type level int // a named type: it could marshal itself, so it is declined
+	for _, v := range []any{
+		0, -1, math.MaxInt, math.MinInt, int8(math.MinInt8), int16(math.MaxInt16), int32(math.MinInt32), int64(math.MaxInt64),
+		uint(math.MaxUint), uint8(255), uint16(7), uint32(math.MaxUint32), uint64(math.MaxUint64), true, false,
+	} {
+		want, err := protocol.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := appendBasic(nil, reflect.ValueOf(v))
+		if !ok || string(got) != string(want) {
+			t.Errorf("appendBasic(%T %v) = %s, %v; want %s", v, v, got, ok, want)
+		}
+	}
+	for _, v := range []any{1.5, float32(2), "s", level(3), uintptr(1), []int{1}} {
+		if got, ok := appendBasic(nil, reflect.ValueOf(v)); ok {
+			t.Errorf("appendBasic(%T %v) = %s, want it declined", v, v, got)
+		}
+	}
+}
+
+// FuzzReadCallParams checks that whenever readCallParams reads tools/call
+// params, protocol.Unmarshal reads the same tool name and arguments.
+func FuzzReadCallParams(f *testing.F) {
+	s := New("t", "1", Logger(slog.New(slog.DiscardHandler)))
+	s.Tool("add", func(in struct {
+		A int `json:"a"`
+	}) (int, error) {
+		return in.A, nil
+	})
+	for _, seed := range []string{
+		`{"name":"add","arguments":{"a":1}}`,
+		`{ "arguments" : {"a" : [1, 2]} , "name" : "add", "_meta": {"progressToken": 1}}`,
+		`{"name":"add","arguments":null}`,
+		`{"name":"add"}`,
+		`{"name":"a\u0064d","arguments":{}}`,
+		`{"name":"add","name":"add"}`,
+		`{"name":"add","arguments":{"a":1,"a":2}}`,
+		`{"name":"other","arguments":{}}`,
+		`{"name":"add","requestState":"x"}`,
+		`{"name":"add","arguments":"\u00e9"} `,
+		`[1]`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		raw := jsontext.Value(in)
+		tl, args, ok := s.readCallParams(raw)
+		if !ok {
+			return
+		}
+		var p callParams
+		if err := protocol.Unmarshal(raw, &p); err != nil {
+			t.Fatalf("read %q, but Unmarshal fails: %v", in, err)
+		}
+		if p.Name != tl.def.Name || string(p.Arguments) != string(args) || (p.Arguments == nil) != (args == nil) {
+			t.Fatalf("read %q as %q %q, Unmarshal as %q %q", in, tl.def.Name, args, p.Name, p.Arguments)
+		}
+	})
+}
