@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -247,68 +246,28 @@ func (d *httpDriver) handshake() error {
 	return err
 }
 
-// calls makes n calls spread over `clients` goroutines, each making its
-// share one after another. It returns the median latency of a call.
-func (d *httpDriver) calls(n, clients int) (time.Duration, error) {
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		errs []error
-	)
-	lat := make([][]time.Duration, clients)
-	for g := range clients {
-		share := n / clients
-		if g < n%clients {
-			share++
+// calls makes n calls one after another and returns the latency of each.
+func (d *httpDriver) calls(n int) ([]time.Duration, error) {
+	var body, scratch []byte
+	var buf bytes.Buffer
+	lat := make([]time.Duration, 0, n)
+	for i := range n {
+		id := int64(1 + i)
+		body = appendCall(body[:0], id)
+		t0 := time.Now()
+		status, _, err := d.post(body, &buf)
+		if err == nil && status != http.StatusOK {
+			err = fmt.Errorf("status %d: %q", status, buf.Bytes())
 		}
-		wg.Go(func() {
-			var body, scratch []byte
-			var buf bytes.Buffer
-			lat[g] = make([]time.Duration, 0, share)
-			for i := range share {
-				id := int64(1 + g + i*clients)
-				body = appendCall(body[:0], id)
-				t0 := time.Now()
-				status, _, err := d.post(body, &buf)
-				if err == nil && status != http.StatusOK {
-					err = fmt.Errorf("status %d: %q", status, buf.Bytes())
-				}
-				if err == nil {
-					_, err = checkAnswer(buf.Bytes(), id, scratch)
-				}
-				if err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-					return
-				}
-				lat[g] = append(lat[g], time.Since(t0))
-			}
-		})
-	}
-	wg.Wait()
-	return median(lat), errors.Join(errs...)
-}
-
-func median(lat [][]time.Duration) time.Duration {
-	var all []time.Duration
-	for _, l := range lat {
-		all = append(all, l...)
-	}
-	if len(all) == 0 {
-		return 0
-	}
-	// A partial selection would do; sorting is simpler and off the clock.
-	sortDurations(all)
-	return all[len(all)/2]
-}
-
-func sortDurations(d []time.Duration) {
-	for i := 1; i < len(d); i++ {
-		for j := i; j > 0 && d[j] < d[j-1]; j-- {
-			d[j], d[j-1] = d[j-1], d[j]
+		if err == nil {
+			_, err = checkAnswer(buf.Bytes(), id, scratch)
 		}
+		if err != nil {
+			return lat, err
+		}
+		lat = append(lat, time.Since(t0))
 	}
+	return lat, nil
 }
 
 // The floor comparison: each benchmark runs the floor first and the
