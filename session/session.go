@@ -141,6 +141,7 @@ type workerPool struct {
 	max     int  // most workers at once (MaxConcurrency)
 	workers int  // workers alive
 	parked  int  // workers waiting on cond that no one has woken yet
+	inline  int  // requests served outside the workers (see serveDirect)
 	shed    int  // workers asked to exit the next time they find no work
 	closed  bool // the session ended: workers exit once the queue is empty
 
@@ -216,6 +217,9 @@ func New(conn transport.Conn, opts Options) *Session {
 	if opts.Version != "" {
 		s.version = opts.Version
 		s.state = stateReady
+	}
+	if dc, ok := conn.(transport.DirectConn); ok {
+		dc.SetDirect(s.serveDirect)
 	}
 	go s.readLoop()
 	return s
@@ -409,57 +413,117 @@ func (s *Session) deliver(resp *protocol.Response) {
 	}
 }
 
-// dispatch admits an incoming call and starts serving it.
+// dispatch admits an incoming call and hands it to a worker.
 func (s *Session) dispatch(m *protocol.Request) {
+	if j, ok := s.admitCall(m); ok {
+		s.enqueue(j)
+	}
+}
+
+// admitCall applies the lifecycle rules and the bounds to an incoming call
+// and registers it as in flight. It returns the job that serves it, or
+// false when the call has been answered already (an error, a legacy ping)
+// or dropped (the session ended).
+func (s *Session) admitCall(m *protocol.Request) (job, bool) {
 	meta, err := protocol.ParseRequestMeta(m.Params)
 	if err != nil {
 		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: _meta: %v", err))
-		return
+		return job{}, false
 	}
 	req := &Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra}
 	if perr := s.admit(req); perr != nil {
 		s.respondError(m.ID, perr)
-		return
+		return job{}, false
 	}
 	if req.Method == protocol.MethodPing && !req.Modern {
 		s.write(transport.WithRelatedRequest(context.Background(), m.ID), &protocol.Response{ID: m.ID, Result: emptyObject})
-		return
+		return job{}, false
 	}
 	if s.draining.Load() {
 		s.respondError(m.ID, protocol.NewError(protocol.CodeInternalError, "Internal error: the server is shutting down"))
-		return
+		return job{}, false
 	}
 	if s.outstanding.Add(1) > s.maxQueued {
 		s.requestDone()
 		s.respondError(m.ID, protocol.NewError(protocol.CodeInternalError, "Internal error: server busy, too many requests in flight"))
-		return
+		return job{}, false
 	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		s.requestDone()
-		return
+		return job{}, false
 	}
 	if _, dup := s.inflight[m.ID]; dup {
 		s.mu.Unlock()
 		s.requestDone()
 		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidRequest, "Invalid Request: id %s is already in use by a request in flight", m.ID.Raw()))
-		return
+		return job{}, false
 	}
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	s.inflight[m.ID] = cancel
 	s.mu.Unlock()
-	s.enqueue(job{ctx: ctx, cancel: cancel, req: req})
+	return job{ctx: ctx, cancel: cancel, req: req}, true
+}
+
+// serveDirect is the engine's side of transport.DirectConn: it admits a
+// call on the goroutine that received it (saving the hop through the
+// reading goroutine) and, when inline is set, a turn is free and no
+// request waits for one, serves it right there (saving the hop to a
+// worker); otherwise it hands the call to a worker. It reports whether it
+// took the message: notifications and responses go through Read, in
+// order, as before.
+func (s *Session) serveDirect(m *protocol.Request, inline bool) bool {
+	if !m.IsCall() {
+		return false
+	}
+	j, ok := s.admitCall(m)
+	if !ok {
+		return true
+	}
+	if inline && s.pool.takeTurn(&s.handlers) {
+		defer s.pool.endTurn(&s.handlers)
+		s.serve(j.ctx, j.cancel, j.req)
+		return true
+	}
+	s.enqueue(j)
+	return true
+}
+
+// takeTurn counts in a request served outside the workers, when a turn is
+// free and no request is waiting for one.
+func (p *workerPool) takeTurn(wg *sync.WaitGroup) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.head != len(p.queue) || p.workers-p.parked+p.inline >= p.max {
+		return false
+	}
+	p.inline++
+	wg.Add(1) // under p.mu, before close: so before Close waits
+	return true
+}
+
+func (p *workerPool) endTurn(wg *sync.WaitGroup) {
+	p.mu.Lock()
+	p.inline--
+	p.mu.Unlock()
+	wg.Done()
 }
 
 // enqueue hands an admitted request to a worker: a parked one if there is
-// one, else a new one while there are fewer than MaxConcurrency; otherwise
-// it waits in the queue for the first worker to finish. It runs on the
-// reading goroutine (so handlers.Add happens before Close or Wait waits),
-// and never blocks on handlers.
+// one, else a new one while fewer than MaxConcurrency requests are being
+// served; otherwise it waits in the queue for the first worker to finish.
+// It never blocks on handlers. Once the session has ended it serves the
+// (cancelled) request itself, which only does the bookkeeping: no worker
+// may start after Close began to wait for them.
 func (s *Session) enqueue(j job) {
 	p := &s.pool
 	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		s.serve(j.ctx, j.cancel, j.req)
+		return
+	}
 	if p.head > 0 && len(p.queue) == cap(p.queue) {
 		// Reuse the space of the requests already taken rather than grow.
 		n := copy(p.queue, p.queue[p.head:])
@@ -471,7 +535,7 @@ func (s *Session) enqueue(j job) {
 	case p.parked > 0:
 		p.parked--
 		p.cond.Signal()
-	case p.workers < p.max:
+	case p.workers+p.inline < p.max:
 		p.workers++
 		s.handlers.Add(1)
 		go s.work()

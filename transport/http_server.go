@@ -427,7 +427,7 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 			}
 		}()
 	}
-	if !sess.deliver(r.Context(), req) {
+	if !sess.deliverCall(r.Context(), req, st.json) {
 		sess.cancelStream(req.ID)
 		return
 	}
