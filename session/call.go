@@ -149,6 +149,12 @@ func decodeResult(method string, raw jsontext.Value, result any) error {
 
 // cancelCall tells the peer that the call id is abandoned.
 func (s *Session) cancelCall(ctx context.Context, id protocol.ID, reason string) {
+	s.mu.Lock()
+	// Remember the id for a while: the peer may have answered before it
+	// saw the cancellation, and that late response is expected.
+	s.abandoned[s.abandonedNext%len(s.abandoned)] = id
+	s.abandonedNext++
+	s.mu.Unlock()
 	p := protocol.CancelledParams{RequestID: id, Reason: reason}
 	raw, err := protocol.Marshal(&p)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -109,20 +110,24 @@ type Session struct {
 	idle        chan struct{} // closed when draining and no request is in flight; guarded by mu
 	maxQueued   int64
 
-	mu        sync.Mutex
-	pending   map[protocol.ID]*call
-	progress  map[protocol.ID]func(*protocol.ProgressParams)
-	inflight  map[protocol.ID]context.CancelCauseFunc
-	closed    bool
-	closeErr  error
-	connErr   error // what closing the transport reported
-	state     lifecycle
-	version   string
-	logLevel  protocol.LoggingLevel
-	clientCap *protocol.ClientCapabilities
-	client    *protocol.Implementation
-	serverCap *protocol.ServerCapabilities
-	server    *protocol.Implementation
+	mu       sync.Mutex
+	pending  map[protocol.ID]*call
+	progress map[protocol.ID]func(*protocol.ProgressParams)
+	inflight map[protocol.ID]context.CancelCauseFunc
+	// abandoned rings the ids of the last calls cancelled locally, whose
+	// responses may still arrive.
+	abandoned     [32]protocol.ID
+	abandonedNext int
+	closed        bool
+	closeErr      error
+	connErr       error // what closing the transport reported
+	state         lifecycle
+	version       string
+	logLevel      protocol.LoggingLevel
+	clientCap     *protocol.ClientCapabilities
+	client        *protocol.Implementation
+	serverCap     *protocol.ServerCapabilities
+	server        *protocol.Implementation
 
 	pool       workerPool
 	handlers   sync.WaitGroup // the workers
@@ -395,6 +400,16 @@ func (s *Session) respondError(id protocol.ID, err *protocol.Error) {
 	s.write(transport.WithRelatedRequest(context.Background(), id), &protocol.Response{ID: id, Error: err})
 }
 
+// wasAbandoned reports whether id is one of the calls recently cancelled.
+func (s *Session) wasAbandoned(id protocol.ID) bool {
+	if !id.IsValid() {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Contains(s.abandoned[:], id)
+}
+
 // deliver routes a response to the call waiting for it.
 func (s *Session) deliver(resp *protocol.Response) {
 	s.mu.Lock()
@@ -406,6 +421,8 @@ func (s *Session) deliver(resp *protocol.Response) {
 	}
 	s.mu.Unlock()
 	switch {
+	case c == nil && s.wasAbandoned(resp.ID):
+		s.logger.Debug("ignoring late response to a cancelled call", "id", resp.ID.String())
 	case c == nil:
 		s.logger.Warn("ignoring response for unknown request id", "id", resp.ID.String())
 	case !first:
