@@ -87,6 +87,9 @@ func ParseID(b []byte) (ID, error) {
 	v := jsontext.Value(b)
 	switch v.Kind() {
 	case '"', '0':
+		if t := trimSpace(b); plainID(t) {
+			return ID{raw: string(t)}, nil
+		}
 		if !v.IsValid() {
 			return ID{}, NewError(CodeInvalidRequest, "Invalid Request: malformed id")
 		}
@@ -94,6 +97,40 @@ func ParseID(b []byte) (ID, error) {
 	default:
 		return ID{}, NewError(CodeInvalidRequest, "Invalid Request: id must be a string or a number")
 	}
+}
+
+// plainID reports, without a decoder, whether b is an id of the usual
+// forms, which are valid JSON: an integer without sign, fraction or
+// exponent (or with a minus sign), or a string of printable characters
+// without escapes. It is false for every other valid id too.
+func plainID(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	if b[0] == '"' {
+		if len(b) < 2 || b[len(b)-1] != '"' {
+			return false
+		}
+		for _, c := range b[1 : len(b)-1] {
+			if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	d := b
+	if d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 1 && d[0] == '0' {
+		return false
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func trimSpace(b []byte) []byte {
