@@ -18,31 +18,13 @@ import (
 func generate(a *analyzer, root *plan, opts Options) (*object, error) {
 	names := defNames(a.plans)
 	useRefs := opts.KeepRefs || a.recursive
-	r := &jsonschema.Reflector{
-		Anonymous:                 true,
-		AllowAdditionalProperties: true, // added below, per struct, when Strict
-		DoNotReference:            !useRefs,
-		ExpandedStruct:            false,
-		Namer: func(t reflect.Type) string {
-			if n, ok := names[t]; ok {
-				return n
-			}
-			return ""
-		},
-		// Types with their own JSON form are described by that form, not by
-		// their Go fields. A fresh Schema each time: invopop writes into it.
-		Mapper: func(t reflect.Type) *jsonschema.Schema {
-			switch sh, _ := shapeOf(t); sh {
-			case shapeText:
-				return &jsonschema.Schema{Type: "string"}
-			case shapeRaw:
-				return &jsonschema.Schema{}
-			}
-			return nil
-		},
-	}
-	var raw []byte
-	var rerr error
+	r := newReflector(names, useRefs)
+	var (
+		raw    []byte
+		tree   any
+		direct bool
+		rerr   error
+	)
 	func() {
 		defer func() {
 			if v := recover(); v != nil {
@@ -51,14 +33,19 @@ func generate(a *analyzer, root *plan, opts Options) (*object, error) {
 		}()
 		s := r.ReflectFromType(root.t)
 		s.Version = ""
+		if tree, direct = reflectedTree(s); direct {
+			return
+		}
 		raw, rerr = json.Marshal(s) // encoding only: invopop's types marshal with encoding/json
 	}()
 	if rerr != nil {
 		return nil, rerr
 	}
-	tree, err := parseTree(raw)
-	if err != nil {
-		return nil, fmt.Errorf("schema: type %s: internal error reading the reflected schema: %v", root.t, err)
+	if !direct {
+		var err error
+		if tree, err = parseTree(raw); err != nil {
+			return nil, fmt.Errorf("schema: type %s: internal error reading the reflected schema: %v", root.t, err)
+		}
 	}
 	top, ok := tree.(*object)
 	if !ok {
@@ -105,6 +92,34 @@ func generate(a *analyzer, root *plan, opts Options) (*object, error) {
 	top.del("$schema")
 	canonicalize(top)
 	return top, nil
+}
+
+// newReflector returns the invopop reflector generate uses: names gives
+// each named type its $defs name; useRefs keeps references.
+func newReflector(names map[reflect.Type]string, useRefs bool) *jsonschema.Reflector {
+	return &jsonschema.Reflector{
+		Anonymous:                 true,
+		AllowAdditionalProperties: true, // generate adds it per struct when Strict
+		DoNotReference:            !useRefs,
+		ExpandedStruct:            false,
+		Namer: func(t reflect.Type) string {
+			if n, ok := names[t]; ok {
+				return n
+			}
+			return ""
+		},
+		// Types with their own JSON form are described by that form, not by
+		// their Go fields. A fresh Schema each time: invopop writes into it.
+		Mapper: func(t reflect.Type) *jsonschema.Schema {
+			switch sh, _ := shapeOf(t); sh {
+			case shapeText:
+				return &jsonschema.Schema{Type: "string"}
+			case shapeRaw:
+				return &jsonschema.Schema{}
+			}
+			return nil
+		},
+	}
 }
 
 var defNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)

@@ -1,0 +1,248 @@
+package schema
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/invopop/jsonschema"
+)
+
+// reflectedTree converts a schema reflected by invopop/jsonschema straight
+// into a tree: the tree that parsing its encoding/json encoding gives, but
+// without encoding and parsing it (which was most of the cost of
+// generating a schema). It handles the shapes reflection produces for
+// ordinary types and reports false for anything unusual (a map-valued
+// keyword it does not expect, an invalid number, a string that is not
+// valid UTF-8, an extra keyword that repeats a field, an empty ordered
+// map), for which the caller encodes and parses instead, so the result and
+// any error stay exactly what they were.
+func reflectedTree(s *jsonschema.Schema) (any, bool) {
+	c := treeConverter{}
+	v := c.schema(s)
+	return v, !c.failed
+}
+
+type treeConverter struct {
+	failed bool
+}
+
+var emptySchema = &jsonschema.Schema{}
+
+// schema mirrors (*jsonschema.Schema).MarshalJSON.
+func (c *treeConverter) schema(s *jsonschema.Schema) any {
+	if c.failed {
+		return nil
+	}
+	if s == nil {
+		return nil // encoding/json writes a nil *Schema in a list as null
+	}
+	if s == jsonschema.TrueSchema {
+		return true
+	}
+	if s == jsonschema.FalseSchema {
+		return false
+	}
+	if reflect.DeepEqual(emptySchema, s) {
+		return true // invopop writes an empty schema as true
+	}
+	if len(s.DependentSchemas) > 0 || len(s.PatternProperties) > 0 || len(s.DependentRequired) > 0 ||
+		s.Anchor != "" || s.DynamicRef != "" {
+		c.failed = true // not produced for ordinary types; left to encoding/json
+		return nil
+	}
+	o := &object{}
+	c.str(o, "$schema", s.Version)
+	c.str(o, "$id", string(s.ID))
+	c.str(o, "$ref", s.Ref)
+	if len(s.Definitions) > 0 {
+		defs := &object{}
+		names := make([]string, 0, len(s.Definitions))
+		for k := range s.Definitions {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			c.checkString(k)
+			defs.members = append(defs.members, member{k, c.schema(s.Definitions[k])})
+		}
+		o.members = append(o.members, member{"$defs", defs})
+	}
+	c.str(o, "$comment", s.Comments)
+	c.list(o, "allOf", s.AllOf)
+	c.list(o, "anyOf", s.AnyOf)
+	c.list(o, "oneOf", s.OneOf)
+	c.sub(o, "not", s.Not)
+	c.sub(o, "if", s.If)
+	c.sub(o, "then", s.Then)
+	c.sub(o, "else", s.Else)
+	c.list(o, "prefixItems", s.PrefixItems)
+	c.sub(o, "items", s.Items)
+	c.sub(o, "contains", s.Contains)
+	if s.Properties != nil {
+		if s.Properties.Len() == 0 {
+			c.failed = true // {} or null, depending on how the map was made
+			return nil
+		}
+		props := &object{members: make([]member, 0, s.Properties.Len())}
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			c.checkString(p.Key)
+			props.members = append(props.members, member{p.Key, c.schema(p.Value)})
+		}
+		o.members = append(o.members, member{"properties", props})
+	}
+	c.sub(o, "additionalProperties", s.AdditionalProperties)
+	c.sub(o, "propertyNames", s.PropertyNames)
+	c.str(o, "type", s.Type)
+	if len(s.Enum) > 0 {
+		o.members = append(o.members, member{"enum", c.value(s.Enum)})
+	}
+	if s.Const != nil {
+		o.members = append(o.members, member{"const", c.value(s.Const)})
+	}
+	c.num(o, "multipleOf", s.MultipleOf)
+	c.num(o, "maximum", s.Maximum)
+	c.num(o, "exclusiveMaximum", s.ExclusiveMaximum)
+	c.num(o, "minimum", s.Minimum)
+	c.num(o, "exclusiveMinimum", s.ExclusiveMinimum)
+	c.uint(o, "maxLength", s.MaxLength)
+	c.uint(o, "minLength", s.MinLength)
+	c.str(o, "pattern", s.Pattern)
+	c.uint(o, "maxItems", s.MaxItems)
+	c.uint(o, "minItems", s.MinItems)
+	c.flag(o, "uniqueItems", s.UniqueItems)
+	c.uint(o, "maxContains", s.MaxContains)
+	c.uint(o, "minContains", s.MinContains)
+	c.uint(o, "maxProperties", s.MaxProperties)
+	c.uint(o, "minProperties", s.MinProperties)
+	if len(s.Required) > 0 {
+		req := make([]any, len(s.Required))
+		for i, r := range s.Required {
+			c.checkString(r)
+			req[i] = r
+		}
+		o.members = append(o.members, member{"required", req})
+	}
+	c.str(o, "format", s.Format)
+	c.str(o, "contentEncoding", s.ContentEncoding)
+	c.str(o, "contentMediaType", s.ContentMediaType)
+	c.sub(o, "contentSchema", s.ContentSchema)
+	c.str(o, "title", s.Title)
+	c.str(o, "description", s.Description)
+	if s.Default != nil {
+		o.members = append(o.members, member{"default", c.value(s.Default)})
+	}
+	c.flag(o, "deprecated", s.Deprecated)
+	c.flag(o, "readOnly", s.ReadOnly)
+	c.flag(o, "writeOnly", s.WriteOnly)
+	if len(s.Examples) > 0 {
+		o.members = append(o.members, member{"examples", c.value(s.Examples)})
+	}
+	if len(s.Extras) > 0 {
+		keys := make([]string, 0, len(s.Extras))
+		for k := range s.Extras {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			c.checkString(k)
+			if o.has(k) {
+				c.failed = true // a repeated name: parsing reports it
+				return nil
+			}
+			o.members = append(o.members, member{k, c.value(s.Extras[k])})
+		}
+	}
+	return o
+}
+
+func (c *treeConverter) checkString(s string) {
+	if !utf8.ValidString(s) {
+		c.failed = true // encoding/json replaces invalid bytes
+	}
+}
+
+func (c *treeConverter) str(o *object, key, val string) {
+	if val != "" {
+		c.checkString(val)
+		o.members = append(o.members, member{key, val})
+	}
+}
+
+func (c *treeConverter) flag(o *object, key string, val bool) {
+	if val {
+		o.members = append(o.members, member{key, true})
+	}
+}
+
+func (c *treeConverter) num(o *object, key string, n json.Number) {
+	if n == "" {
+		return
+	}
+	if first, last := n[0], n[len(n)-1]; first != '-' && (first < '0' || first > '9') || last < '0' || last > '9' ||
+		!jsontext.Value(n).IsValid() {
+		c.failed = true // encoding/json rejects it: let it say so
+		return
+	}
+	o.members = append(o.members, member{key, number(n)})
+}
+
+func (c *treeConverter) uint(o *object, key string, n *uint64) {
+	if n != nil {
+		o.members = append(o.members, member{key, number(strconv.FormatUint(*n, 10))})
+	}
+}
+
+func (c *treeConverter) sub(o *object, key string, s *jsonschema.Schema) {
+	if s != nil {
+		o.members = append(o.members, member{key, c.schema(s)})
+	}
+}
+
+func (c *treeConverter) list(o *object, key string, list []*jsonschema.Schema) {
+	if len(list) == 0 {
+		return
+	}
+	arr := make([]any, len(list))
+	for i, s := range list {
+		arr[i] = c.schema(s)
+	}
+	o.members = append(o.members, member{key, arr})
+}
+
+// value converts an arbitrary value (an enum, a default, an extra
+// keyword's value) the way encoding/json encodes it.
+func (c *treeConverter) value(v any) any {
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case string:
+		c.checkString(v)
+		return v
+	case bool:
+		return v
+	case []any:
+		if v == nil {
+			return nil
+		}
+		arr := make([]any, len(v))
+		for i, e := range v {
+			arr[i] = c.value(e)
+		}
+		return arr
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.failed = true
+		return nil
+	}
+	t, err := parseTree(b)
+	if err != nil {
+		c.failed = true
+		return nil
+	}
+	return t
+}
