@@ -2,7 +2,6 @@ package schema
 
 import (
 	"encoding/json"
-	"reflect"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -30,7 +29,24 @@ type treeConverter struct {
 	failed bool
 }
 
-var emptySchema = &jsonschema.Schema{}
+// isEmptySchema reports what reflect.DeepEqual(&jsonschema.Schema{}, s)
+// reports, without reflection: every field is its zero value (nil, not
+// merely empty, for slices, maps and pointers).
+func isEmptySchema(s *jsonschema.Schema) bool {
+	return s.Version == "" && s.ID == "" && s.Anchor == "" && s.Ref == "" && s.DynamicRef == "" &&
+		s.Definitions == nil && s.Comments == "" && s.AllOf == nil && s.AnyOf == nil && s.OneOf == nil &&
+		s.Not == nil && s.If == nil && s.Then == nil && s.Else == nil && s.DependentSchemas == nil &&
+		s.PrefixItems == nil && s.Items == nil && s.Contains == nil && s.Properties == nil &&
+		s.PatternProperties == nil && s.AdditionalProperties == nil && s.PropertyNames == nil &&
+		s.Type == "" && s.Enum == nil && s.Const == nil && s.MultipleOf == "" && s.Maximum == "" &&
+		s.ExclusiveMaximum == "" && s.Minimum == "" && s.ExclusiveMinimum == "" && s.MaxLength == nil &&
+		s.MinLength == nil && s.Pattern == "" && s.MaxItems == nil && s.MinItems == nil && !s.UniqueItems &&
+		s.MaxContains == nil && s.MinContains == nil && s.MaxProperties == nil && s.MinProperties == nil &&
+		s.Required == nil && s.DependentRequired == nil && s.Format == "" && s.ContentEncoding == "" &&
+		s.ContentMediaType == "" && s.ContentSchema == nil && s.Title == "" && s.Description == "" &&
+		s.Default == nil && !s.Deprecated && !s.ReadOnly && !s.WriteOnly && s.Examples == nil && s.Extras == nil &&
+		s != jsonschema.TrueSchema && s != jsonschema.FalseSchema
+}
 
 // schema mirrors (*jsonschema.Schema).MarshalJSON.
 func (c *treeConverter) schema(s *jsonschema.Schema) any {
@@ -46,7 +62,7 @@ func (c *treeConverter) schema(s *jsonschema.Schema) any {
 	if s == jsonschema.FalseSchema {
 		return false
 	}
-	if reflect.DeepEqual(emptySchema, s) {
+	if isEmptySchema(s) {
 		return true // invopop writes an empty schema as true
 	}
 	if len(s.DependentSchemas) > 0 || len(s.PatternProperties) > 0 || len(s.DependentRequired) > 0 ||
