@@ -1,8 +1,10 @@
 package fastmcp
 
 import (
+	"fmt"
 	"log/slog"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -75,4 +77,39 @@ func FuzzReadCallParams(f *testing.F) {
 			t.Fatalf("read %q as %q %q, Unmarshal as %q %q", in, tl.def.Name, args, p.Name, p.Arguments)
 		}
 	})
+}
+
+// TestRegistryKeepsOrder checks the incremental re-sorting of registry
+// updates against sorting from scratch, over random additions, removals
+// and replacements.
+func TestRegistryKeepsOrder(t *testing.T) {
+	t.Parallel()
+	var r registry[*tool]
+	rng := rand.New(rand.NewPCG(1, 2))
+	names := map[string]bool{}
+	for i := range 2000 {
+		name := fmt.Sprintf("t%d", rng.IntN(300))
+		tl := &tool{def: &protocol.Tool{Name: name}}
+		switch op := rng.IntN(3); {
+		case op == 0 && names[name]:
+			r.update(func(m map[string]*tool) { delete(m, name) })
+			delete(names, name)
+		case op == 1 && i%7 == 0:
+			other := fmt.Sprintf("t%d", rng.IntN(300))
+			r.update(func(m map[string]*tool) { m[name] = tl; m[other] = &tool{def: &protocol.Tool{Name: other}} })
+			names[name], names[other] = true, true
+		default:
+			r.update(func(m map[string]*tool) { m[name] = tl })
+			names[name] = true
+		}
+		got := r.load().sorted
+		if len(got) != len(names) {
+			t.Fatalf("step %d: %d entries, want %d", i, len(got), len(names))
+		}
+		for j, e := range got {
+			if r.load().byKey[e.key()] != e || (j > 0 && got[j-1].key() >= e.key()) {
+				t.Fatalf("step %d: entries out of order or stale at %d", i, j)
+			}
+		}
+	}
 }

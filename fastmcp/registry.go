@@ -62,8 +62,62 @@ func (r *registry[T]) update(fn func(map[string]T)) {
 		m = map[string]T{}
 	}
 	fn(m)
-	sorted := slices.SortedFunc(maps.Values(m), func(a, b T) int { return strings.Compare(a.key(), b.key()) })
+	sorted, ok := resorted(old, m)
+	if !ok {
+		sorted = slices.SortedFunc(maps.Values(m), compareKeys[T])
+	}
 	r.snap.Store(&snapshot[T]{byKey: m, sorted: sorted})
+}
+
+func compareKeys[T entry](a, b T) int { return strings.Compare(a.key(), b.key()) }
+
+// resorted derives the sorted entries of m from those of old when m
+// differs from old.byKey by one added, removed or replaced entry (what
+// every registration does), without sorting again; ok is false otherwise.
+func resorted[T entry](old *snapshot[T], m map[string]T) (_ []T, ok bool) {
+	switch len(m) - len(old.sorted) {
+	case 1: // one added: insert it in place
+		for k, v := range m {
+			if _, had := old.byKey[k]; had {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(old.sorted, k, func(e T, k string) int { return strings.Compare(e.key(), k) })
+			out := make([]T, 0, len(m))
+			out = append(append(append(out, old.sorted[:i]...), v), old.sorted[i:]...)
+			return out, sameEntries(out, m)
+		}
+	case -1: // one removed
+		for i, e := range old.sorted {
+			if _, kept := m[e.key()]; !kept {
+				out := append(slices.Clone(old.sorted[:i]), old.sorted[i+1:]...)
+				return out, sameEntries(out, m)
+			}
+		}
+	case 0: // values replaced under the same keys
+		out := slices.Clone(old.sorted)
+		for i, e := range out {
+			v, kept := m[e.key()]
+			if !kept {
+				return nil, false
+			}
+			out[i] = v
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// sameEntries reports whether sorted holds exactly the entries of m.
+func sameEntries[T entry](sorted []T, m map[string]T) bool {
+	if len(sorted) != len(m) {
+		return false
+	}
+	for _, e := range sorted {
+		if v, ok := m[e.key()]; !ok || any(v) != any(e) {
+			return false
+		}
+	}
+	return true
 }
 
 // page returns one page of the list as an encoded list result object
