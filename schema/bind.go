@@ -83,7 +83,7 @@ func (t *Type) Bind(args jsontext.Value) (_ reflect.Value, err error) {
 			skip[x.Path] = true
 		}
 	}
-	if t.plan.hasRules {
+	if t.plan.hasRules && (skip != nil || t.fast == nil || !t.fast.accepts(ptr.Elem())) {
 		if err := runValidatorSkip(ptr, t, skip, &is); err != nil {
 			return reflect.Value{}, err
 		}

@@ -46,6 +46,8 @@ type Type struct {
 	schemaCheck bool
 	// extraCheck makes Bind validate elements the validator skips.
 	extraCheck bool
+	// fast checks the validate rules without the validator, when it can.
+	fast *fastRules
 	// rootPrefix is the struct name the validator puts first in namespaces.
 	rootPrefix string
 
@@ -157,6 +159,9 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	}
 	if st.Name() != "" {
 		ty.rootPrefix = st.Name() + "."
+	}
+	if root.hasRules {
+		ty.fast = newFastRules(st)
 	}
 	ty.fields = fieldsOf(tree, root)
 	ty.compiled = sync.OnceValues(func() (*jsonschemav6.Schema, error) {

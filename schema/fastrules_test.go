@@ -1,0 +1,73 @@
+package schema
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+// Argument types whose rules the direct check handles.
+type fastArgs struct {
+	Name  string  `json:"name" validate:"required,min=2,max=5"`
+	Code  string  `json:"code" validate:"omitempty,len=3"`
+	N     int     `json:"n" validate:"gte=-3,lte=0x10"`
+	M     int8    `json:"m" validate:"gt=-1,lt=100"`
+	U     uint16  `json:"u" validate:"omitempty,min=2,max=9"`
+	F     float64 `json:"f" validate:"gt=0.5,lte=2.5"`
+	G     float32 `json:"g" validate:"omitempty,gte=0.1"`
+	L     int64   `json:"l" validate:"len=7"`
+	R     uint    `json:"r" validate:"required"`
+	Plain bool    `json:"plain"`
+	List  []int   `json:"list"`
+}
+
+// Types the validator must handle itself.
+type (
+	slowNested struct {
+		In fastArgs `json:"in"`
+	}
+	slowOr struct {
+		S string `json:"s" validate:"min=1|len=0"`
+	}
+	slowOneof struct {
+		S string `json:"s" validate:"oneof=a b"`
+	}
+	slowLateOmit struct {
+		N int `json:"n" validate:"gte=1,omitempty"`
+	}
+	slowPtr struct {
+		P *int `json:"p" validate:"omitempty,gte=1"`
+	}
+)
+
+func TestFastRulesEligibility(t *testing.T) {
+	t.Parallel()
+	if newFastRules(reflect.TypeFor[fastArgs]()) == nil {
+		t.Error("fastArgs: no direct check")
+	}
+	for _, typ := range []reflect.Type{
+		reflect.TypeFor[slowNested](), reflect.TypeFor[slowOr](), reflect.TypeFor[slowOneof](),
+		reflect.TypeFor[slowLateOmit](), reflect.TypeFor[slowPtr](),
+	} {
+		if newFastRules(typ) != nil {
+			t.Errorf("%v: a direct check, want the validator", typ)
+		}
+	}
+}
+
+// FuzzFastRulesAgreeWithValidator checks the direct check's verdict
+// against the validator's on arbitrary values.
+func FuzzFastRulesAgreeWithValidator(f *testing.F) {
+	f.Add("ab", "", int64(0), int64(5), uint64(0), 1.0, 0.0, int64(7), uint64(1))
+	f.Add("abcdef", "xyz", int64(-4), int64(-1), uint64(3), 0.5, 0.05, int64(8), uint64(0))
+	f.Add("ééé", "日本語", int64(16), int64(99), uint64(9), math.NaN(), math.Inf(1), int64(7), uint64(2))
+	f.Add("", "ab", int64(17), int64(100), uint64(1), 2.5, -0.0, int64(-7), uint64(1))
+	fr := newFastRules(reflect.TypeFor[fastArgs]())
+	f.Fuzz(func(t *testing.T, name, code string, n, m int64, u uint64, fl, g float64, l int64, r uint64) {
+		v := fastArgs{Name: name, Code: code, N: int(n), M: int8(m), U: uint16(u), F: fl, G: float32(g), L: l, R: uint(r)}
+		want := validate.Struct(&v) == nil
+		if got := fr.accepts(reflect.ValueOf(v)); got != want {
+			t.Fatalf("%+v: direct check says %v, validator %v", v, got, want)
+		}
+	})
+}
