@@ -45,7 +45,6 @@ type fastRule struct {
 	f  float64 // for float kinds
 }
 
-
 // newFastRules returns the direct check of the validate rules of struct
 // type st, or nil when the validator must run: st has an embedded field, a
 // field the validator would walk into (a struct, a pointer, an interface),
