@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -139,16 +140,19 @@ type Session struct {
 // accounting, under its own lock (the reading goroutine takes it once per
 // request).
 type workerPool struct {
-	mu      sync.Mutex
-	cond    sync.Cond // a parked worker waits on it
-	queue   []job     // requests waiting for a worker, oldest first from head
-	head    int
-	max     int  // most workers at once (MaxConcurrency)
-	workers int  // workers alive
-	parked  int  // workers waiting on cond that no one has woken yet
-	inline  int  // requests served outside the workers (see serveDirect)
-	shed    int  // workers asked to exit the next time they find no work
-	closed  bool // the session ended: workers exit once the queue is empty
+	mu       sync.Mutex
+	cond     sync.Cond // a parked worker waits on it
+	queue    []job     // requests waiting for a worker, oldest first from head
+	head     int
+	max      int    // most workers at once (MaxConcurrency)
+	workers  int    // workers alive
+	parked   int    // workers waiting on cond that no one has woken yet
+	inline   int    // requests served outside the workers (see serveDirect)
+	shed     int    // workers asked to exit the next time they find no work
+	spin     bool   // idle workers yield for a while before they park
+	spinning bool   // a worker is yielding before it parks, and no request counts on it yet
+	spinGen  uint64 // numbers the spells of spinning, so a worker stops only its own
+	closed   bool   // the session ended: workers exit once the queue is empty
 
 	served    uint64      // requests taken from the queue, ever
 	seen      uint64      // served when the idle timer last fired
@@ -160,6 +164,9 @@ const (
 	// maxParked is how many idle workers a session keeps waiting for work;
 	// more than that exit when they find nothing to do.
 	maxParked = 16
+	// maxSpins is how many times a worker that finds no request yields
+	// before it parks.
+	maxSpins = 20
 	// idleWorkers is how long a session must serve no request before its
 	// parked workers exit.
 	idleWorkers = time.Second
@@ -225,6 +232,12 @@ func New(conn transport.Conn, opts Options) *Session {
 	}
 	if dc, ok := conn.(transport.DirectConn); ok {
 		dc.SetDirect(s.serveDirect)
+	} else {
+		// A session fed by its own reading goroutine (stdio, pipes) is
+		// usually one of few in its process, and its workers spin a little
+		// before parking; with calls arriving on goroutines of their own
+		// (HTTP, many sessions) spinning workers would compete with them.
+		s.pool.spin = true
 	}
 	go s.readLoop()
 	return s
@@ -552,6 +565,8 @@ func (s *Session) enqueue(j job) {
 	case p.parked > 0:
 		p.parked--
 		p.cond.Signal()
+	case p.spinning:
+		p.spinning = false // the spinning worker takes it
 	case p.workers+p.inline < p.max:
 		p.workers++
 		s.handlers.Add(1)
@@ -599,8 +614,10 @@ func (s *Session) work() {
 	p := &s.pool
 	for {
 		p.mu.Lock()
+		spins, gen := 0, uint64(0)
 		for p.head == len(p.queue) {
 			if p.closed || p.shed > 0 || p.parked >= maxParked {
+				p.stopSpinning(gen)
 				if p.shed > 0 {
 					p.shed--
 				}
@@ -608,9 +625,29 @@ func (s *Session) work() {
 				p.mu.Unlock()
 				return
 			}
+			if p.spin && spins < maxSpins && (spins > 0 || !p.spinning) {
+				// Yield a few times before parking: a request that arrives
+				// meanwhile is taken without waking a parked goroutine, and
+				// the processor does not go idle between close requests.
+				// One worker at a time spins; enqueue counts on it for
+				// the next request (instead of starting a worker) until
+				// it claims it by clearing spinning.
+				if spins == 0 {
+					p.spinGen++
+					gen, p.spinning = p.spinGen, true
+				}
+				spins++
+				p.mu.Unlock()
+				runtime.Gosched()
+				p.mu.Lock()
+				continue
+			}
+			p.stopSpinning(gen)
+			spins, gen = 0, 0
 			p.parked++
 			p.cond.Wait() // whoever wakes us has counted us out of parked
 		}
+		p.stopSpinning(gen)
 		j := p.queue[p.head]
 		p.queue[p.head] = job{}
 		p.head++
@@ -620,6 +657,14 @@ func (s *Session) work() {
 		}
 		p.mu.Unlock()
 		s.serve(j.ctx, j.cancel, j.req)
+	}
+}
+
+// stopSpinning ends the spell of spinning gen (0: none), unless a request
+// has claimed it or another began.
+func (p *workerPool) stopSpinning(gen uint64) {
+	if gen != 0 && p.spinning && p.spinGen == gen {
+		p.spinning = false
 	}
 }
 
