@@ -61,7 +61,7 @@ func FuzzFastRulesAgreeWithValidator(f *testing.F) {
 	f.Add("ab", "", int64(0), int64(5), uint64(0), 1.0, 0.0, int64(7), uint64(1))
 	f.Add("abcdef", "xyz", int64(-4), int64(-1), uint64(3), 0.5, 0.05, int64(8), uint64(0))
 	f.Add("ééé", "日本語", int64(16), int64(99), uint64(9), math.NaN(), math.Inf(1), int64(7), uint64(2))
-	f.Add("", "ab", int64(17), int64(100), uint64(1), 2.5, -0.0, int64(-7), uint64(1))
+	f.Add("", "ab", int64(17), int64(100), uint64(1), 2.5, math.Copysign(0, -1), int64(-7), uint64(1))
 	fr := newFastRules(reflect.TypeFor[fastArgs]())
 	f.Fuzz(func(t *testing.T, name, code string, n, m int64, u uint64, fl, g float64, l int64, r uint64) {
 		v := fastArgs{Name: name, Code: code, N: int(n), M: int8(m), U: uint16(u), F: fl, G: float32(g), L: l, R: uint(r)}
