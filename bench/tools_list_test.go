@@ -12,15 +12,12 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/bench/internal/floortools"
+	"github.com/fastmcp-go/fastmcp/bench/internal/tools100"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
-
-// floorToolDef is one of the floor's hand-written tool descriptors.
-type floorToolDef struct {
-	name, description, schema string
-}
 
 // floorServer is what the floor builds at startup: a map from tool name to
 // descriptor and handler, and the tools/list answer, encoded once.
@@ -30,7 +27,7 @@ type floorServer struct {
 }
 
 type floorEntry struct {
-	def *floorToolDef
+	def *floortools.Def
 	fn  func(args []byte) (string, error)
 }
 
@@ -38,7 +35,7 @@ type floorEntry struct {
 // descriptors and encode the tools/list answer once (with
 // go-json-experiment, which checks each raw schema as it copies it).
 func floorStartup() (*floorServer, error) {
-	s := &floorServer{tools: make(map[string]floorEntry, len(floorTools100))}
+	s := &floorServer{tools: make(map[string]floorEntry, len(floortools.Tools))}
 	type listed struct {
 		Name        string         `json:"name"`
 		Description string         `json:"description"`
@@ -46,11 +43,11 @@ func floorStartup() (*floorServer, error) {
 	}
 	list := struct {
 		Tools []listed `json:"tools"`
-	}{Tools: make([]listed, 0, len(floorTools100))}
-	for i := range floorTools100 {
-		d := &floorTools100[i]
-		s.tools[d.name] = floorEntry{def: d, fn: floorSearch}
-		list.Tools = append(list.Tools, listed{d.name, d.description, jsontext.Value(d.schema)})
+	}{Tools: make([]listed, 0, len(floortools.Tools))}
+	for i := range floortools.Tools {
+		d := &floortools.Tools[i]
+		s.tools[d.Name] = floorEntry{def: d, fn: floorSearch}
+		list.Tools = append(list.Tools, listed{d.Name, d.Description, jsontext.Value(d.Schema)})
 	}
 	var err error
 	s.list, err = json.Marshal(&list)
@@ -63,7 +60,7 @@ func floorSearch(args []byte) (string, error) { return string(args), nil }
 // tools/list, so that the answer is encoded once as in the floor.
 func fastmcpStartup() (*fastmcp.Server, jsontext.Value, error) {
 	s := fastmcp.New("bench", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)))
-	tools100(s)
+	tools100.Register(s)
 	list, err := listTools(s)
 	return s, list, err
 }
@@ -152,7 +149,7 @@ func BenchmarkToolsList100(b *testing.B) {
 	})
 	b.Run("stdio/fastmcp", func(b *testing.B) {
 		s := fastmcp.New("bench", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)))
-		tools100(s)
+		tools100.Register(s)
 		c := startFastMCPStdio(b, s)
 		driveList(b, c, len(want))
 		reportTime(b, "list100/stdio")
@@ -177,7 +174,7 @@ func BenchmarkToolsList100(b *testing.B) {
 	})
 	b.Run("handler/fastmcp", func(b *testing.B) {
 		s := fastmcp.New("bench", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)))
-		tools100(s)
+		tools100.Register(s)
 		h := s.Lowlevel().Handler()
 		ctx := context.Background()
 		var out []byte

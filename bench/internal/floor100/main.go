@@ -11,12 +11,9 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-)
 
-// floorToolDef is one hand-written tool descriptor.
-type floorToolDef struct {
-	name, description, schema string
-}
+	"github.com/fastmcp-go/fastmcp/bench/internal/floortools"
+)
 
 type request struct {
 	ID     jsontext.Value `json:"id"`
@@ -27,7 +24,7 @@ const initResult = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{"li
 
 func main() {
 	// Startup: the map of descriptors and the tools/list answer, encoded once.
-	tools := make(map[string]*floorToolDef, len(floorTools100))
+	tools := make(map[string]*floortools.Def, len(floortools.Tools))
 	type listed struct {
 		Name        string         `json:"name"`
 		Description string         `json:"description"`
@@ -35,11 +32,11 @@ func main() {
 	}
 	list := struct {
 		Tools []listed `json:"tools"`
-	}{Tools: make([]listed, 0, len(floorTools100))}
-	for i := range floorTools100 {
-		d := &floorTools100[i]
-		tools[d.name] = d
-		list.Tools = append(list.Tools, listed{d.name, d.description, jsontext.Value(d.schema)})
+	}{Tools: make([]listed, 0, len(floortools.Tools))}
+	for i := range floortools.Tools {
+		d := &floortools.Tools[i]
+		tools[d.Name] = d
+		list.Tools = append(list.Tools, listed{d.Name, d.Description, jsontext.Value(d.Schema)})
 	}
 	encoded, err := json.Marshal(&list)
 	if err != nil {

@@ -9,12 +9,13 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/fastmcp-go/fastmcp/bench/internal/tools100"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
 func main() {
 	s := fastmcp.New("bench", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)))
-	tools100(s)
+	tools100.Register(s)
 	if err := s.ServeStdio(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
