@@ -145,53 +145,63 @@ func callTool(ctx context.Context, r *run, c *fastmcp.Client, name string, args 
 	return res, nil
 }
 
-// initialize connects (the handshake on legacy revisions) and lists tools.
-func initialize(ctx context.Context, r *run) error {
-	c, err := r.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	_, err = listTools(ctx, r, c)
-	return err
-}
-
-// listOnly connects and lists tools: request-metadata (the connection
-// survives the server refusing its first request's version) and
-// json-schema-ref-no-deref (listing must not fetch remote $refs).
-func listOnly(ctx context.Context, r *run) error {
-	c, err := r.connect(ctx)
+// session connects with opts, lists the tools (the client keeps their
+// definitions for CallTool), runs fn and closes the client.
+func (r *run) session(ctx context.Context, fn func(c *fastmcp.Client, tools []*protocol.Tool) error, opts ...fastmcp.ClientOption) error {
+	c, err := r.connect(ctx, opts...)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	tools, err := listTools(ctx, r, c)
-	for _, t := range tools {
-		r.logger.Info("input schema", "tool", t.Name, "schema", string(t.InputSchema))
+	if err != nil {
+		return err
 	}
-	return err
+	return fn(c, tools)
+}
+
+// callEach calls each named tool without arguments, stopping at the first
+// failure.
+func callEach(ctx context.Context, r *run, c *fastmcp.Client, names ...string) error {
+	for _, name := range names {
+		if _, err := callTool(ctx, r, c, name, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// initialize connects (the handshake on legacy revisions) and lists tools.
+func initialize(ctx context.Context, r *run) error {
+	return r.session(ctx, func(*fastmcp.Client, []*protocol.Tool) error { return nil })
+}
+
+// listOnly connects and lists tools, logging their input schemas:
+// request-metadata (the connection survives the server refusing its first
+// request's version) and json-schema-ref-no-deref (listing must not fetch
+// remote $refs).
+func listOnly(ctx context.Context, r *run) error {
+	return r.session(ctx, func(_ *fastmcp.Client, tools []*protocol.Tool) error {
+		for _, t := range tools {
+			r.logger.Info("input schema", "tool", t.Name, "schema", string(t.InputSchema))
+		}
+		return nil
+	})
 }
 
 // toolsCall calls add_numbers (or the first tool) with a=2, b=3.
 func toolsCall(ctx context.Context, r *run) error {
-	c, err := r.connect(ctx)
-	if err != nil {
+	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
+		if len(tools) == 0 {
+			return errors.New("the server lists no tools")
+		}
+		name := tools[0].Name
+		if slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "add_numbers" }) {
+			name = "add_numbers"
+		}
+		_, err := callTool(ctx, r, c, name, map[string]int{"a": 2, "b": 3})
 		return err
-	}
-	defer c.Close()
-	tools, err := listTools(ctx, r, c)
-	if err != nil {
-		return err
-	}
-	if len(tools) == 0 {
-		return errors.New("the server lists no tools")
-	}
-	name := tools[0].Name
-	if slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "add_numbers" }) {
-		name = "add_numbers"
-	}
-	_, err = callTool(ctx, r, c, name, map[string]int{"a": 2, "b": 3})
-	return err
+	})
 }
 
 // elicitationDefaults accepts the server's form without filling anything
@@ -201,120 +211,85 @@ func elicitationDefaults(ctx context.Context, r *run) error {
 		r.logger.Info("elicitation", "message", req.Message, "schema", string(req.RequestedSchema))
 		return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept}, nil
 	}
-	c, err := r.connect(ctx, fastmcp.WithElicitation(accept))
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := listTools(ctx, r, c); err != nil {
-		return err
-	}
-	_, err = callTool(ctx, r, c, "test_client_elicitation_defaults", nil)
-	return err
+	return r.session(ctx, func(c *fastmcp.Client, _ []*protocol.Tool) error {
+		return callEach(ctx, r, c, "test_client_elicitation_defaults")
+	}, fastmcp.WithElicitation(accept))
 }
 
 // sseRetry calls test_reconnection, whose answer stream the server closes
 // before the result: the transport resumes it after the SSE retry delay.
 func sseRetry(ctx context.Context, r *run) error {
-	c, err := r.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := listTools(ctx, r, c); err != nil {
-		return err
-	}
-	_, err = callTool(ctx, r, c, "test_reconnection", nil)
-	return err
+	return r.session(ctx, func(c *fastmcp.Client, _ []*protocol.Tool) error {
+		return callEach(ctx, r, c, "test_reconnection")
+	})
 }
 
 // schemaPreservation sends the focal tool's input schema, exactly as the
 // client holds it, back through json_schema_echo.
 func schemaPreservation(ctx context.Context, r *run) error {
-	c, err := r.connect(ctx)
-	if err != nil {
+	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
+		i := slices.IndexFunc(tools, func(t *protocol.Tool) bool { return t.Name == "json_schema_2020_12_tool" })
+		if i < 0 {
+			return errors.New("the server does not list json_schema_2020_12_tool")
+		}
+		args := jsontext.Value(`{"schema":` + string(tools[i].InputSchema) + `}`)
+		_, err := callTool(ctx, r, c, "json_schema_echo", args)
 		return err
-	}
-	defer c.Close()
-	tools, err := listTools(ctx, r, c)
-	if err != nil {
-		return err
-	}
-	i := slices.IndexFunc(tools, func(t *protocol.Tool) bool { return t.Name == "json_schema_2020_12_tool" })
-	if i < 0 {
-		return errors.New("the server does not list json_schema_2020_12_tool")
-	}
-	args := jsontext.Value(`{"schema":` + string(tools[i].InputSchema) + `}`)
-	_, err = callTool(ctx, r, c, "json_schema_echo", args)
-	return err
+	})
 }
 
 // requestState exercises multi round-trip requests (SEP-2322): the client
 // answers input requests, echoes requestState, and keeps other calls made
 // meanwhile free of both.
 func requestState(ctx context.Context, r *run) error {
-	var c *fastmcp.Client
+	var client *fastmcp.Client // set before any call, so before any elicitation
 	var once sync.Once
 	var unrelated error
 	confirm := func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
 		r.logger.Info("elicitation", "message", req.Message)
 		// A call made while another waits for its retry must carry
 		// neither the other's answers nor its state.
-		once.Do(func() { _, unrelated = callTool(ctx, r, c, "test_mrtr_unrelated", nil) })
+		once.Do(func() { _, unrelated = callTool(ctx, r, client, "test_mrtr_unrelated", nil) })
 		return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept, Content: jsontext.Value(`{"confirmed":true}`)}, nil
 	}
-	c, err := r.connect(ctx, fastmcp.WithElicitation(confirm))
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := listTools(ctx, r, c); err != nil {
-		return err
-	}
-	for _, name := range []string{"test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_no_result_type"} {
-		if _, err := callTool(ctx, r, c, name, nil); err != nil {
+	return r.session(ctx, func(c *fastmcp.Client, _ []*protocol.Tool) error {
+		client = c
+		if err := callEach(ctx, r, c, "test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_no_result_type"); err != nil {
 			return err
 		}
-	}
-	return unrelated
+		return unrelated
+	}, fastmcp.WithElicitation(confirm))
 }
 
 // standardHeaders sends one request of every kind that has an Mcp-Method
 // (and Mcp-Name) header.
 func standardHeaders(ctx context.Context, r *run) error {
-	c, err := r.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	tools, err := listTools(ctx, r, c)
-	if err != nil {
-		return err
-	}
-	for _, t := range tools {
-		if _, err := callTool(ctx, r, c, t.Name, nil); err != nil {
-			return err
+	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
+		for _, t := range tools {
+			if err := callEach(ctx, r, c, t.Name); err != nil {
+				return err
+			}
 		}
-	}
-	for res, err := range c.Resources(ctx) {
-		if err != nil {
-			return fmt.Errorf("listing resources: %w", err)
+		for res, err := range c.Resources(ctx) {
+			if err != nil {
+				return fmt.Errorf("listing resources: %w", err)
+			}
+			if _, err := c.ReadResource(ctx, res.URI); err != nil {
+				return fmt.Errorf("reading %s: %w", res.URI, err)
+			}
+			r.logger.Info("read resource", "uri", res.URI)
 		}
-		if _, err := c.ReadResource(ctx, res.URI); err != nil {
-			return fmt.Errorf("reading %s: %w", res.URI, err)
+		for p, err := range c.Prompts(ctx) {
+			if err != nil {
+				return fmt.Errorf("listing prompts: %w", err)
+			}
+			if _, err := c.GetPrompt(ctx, p.Name, nil); err != nil {
+				return fmt.Errorf("getting prompt %s: %w", p.Name, err)
+			}
+			r.logger.Info("got prompt", "name", p.Name)
 		}
-		r.logger.Info("read resource", "uri", res.URI)
-	}
-	for p, err := range c.Prompts(ctx) {
-		if err != nil {
-			return fmt.Errorf("listing prompts: %w", err)
-		}
-		if _, err := c.GetPrompt(ctx, p.Name, nil); err != nil {
-			return fmt.Errorf("getting prompt %s: %w", p.Name, err)
-		}
-		r.logger.Info("got prompt", "name", p.Name)
-	}
-	return nil
+		return nil
+	})
 }
 
 // customHeaders makes the tool calls the scenario's context lists, with
@@ -333,47 +308,34 @@ func customHeaders(ctx context.Context, r *run) error {
 	if len(data.ToolCalls) == 0 {
 		return errors.New("MCP_CONFORMANCE_CONTEXT lists no toolCalls")
 	}
-	c, err := r.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := listTools(ctx, r, c); err != nil {
-		return err
-	}
-	for _, call := range data.ToolCalls {
-		var args any
-		if len(call.Arguments) > 0 {
-			args = call.Arguments
+	return r.session(ctx, func(c *fastmcp.Client, _ []*protocol.Tool) error {
+		for _, call := range data.ToolCalls {
+			var args any
+			if len(call.Arguments) > 0 {
+				args = call.Arguments
+			}
+			if _, err := callTool(ctx, r, c, call.Name, args); err != nil {
+				return err
+			}
 		}
-		if _, err := callTool(ctx, r, c, call.Name, args); err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // invalidToolHeaders lists tools (the client drops, with a warning, those
 // whose x-mcp-header annotations are invalid) and calls valid_tool.
 func invalidToolHeaders(ctx context.Context, r *run) error {
-	c, err := r.connect(ctx)
-	if err != nil {
+	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
+		if !slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "valid_tool" }) {
+			return errors.New("valid_tool was not kept")
+		}
+		// The client refuses, without sending anything, to call a dropped tool.
+		if _, err := c.CallTool(ctx, "invalid_empty_header", map[string]string{"region": "us-west1"}); errors.Is(err, fastmcp.ErrInvalidToolHeaders) {
+			r.logger.Info("dropped tool refused", "error", err)
+		} else {
+			r.logger.Warn("calling a dropped tool was not refused", "error", err)
+		}
+		_, err := callTool(ctx, r, c, "valid_tool", map[string]string{"region": "us-west1"})
 		return err
-	}
-	defer c.Close()
-	tools, err := listTools(ctx, r, c)
-	if err != nil {
-		return err
-	}
-	if !slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "valid_tool" }) {
-		return errors.New("valid_tool was not kept")
-	}
-	// The client refuses, without sending anything, to call a dropped tool.
-	if _, err := c.CallTool(ctx, "invalid_empty_header", map[string]string{"region": "us-west1"}); errors.Is(err, fastmcp.ErrInvalidToolHeaders) {
-		r.logger.Info("dropped tool refused", "error", err)
-	} else {
-		r.logger.Warn("calling a dropped tool was not refused", "error", err)
-	}
-	_, err = callTool(ctx, r, c, "valid_tool", map[string]string{"region": "us-west1"})
-	return err
+	})
 }
