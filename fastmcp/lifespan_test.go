@@ -225,24 +225,7 @@ func TestSIGTERMLetsInFlightCallFinishHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	res := make(chan string, 1)
-	go func() {
-		r, err := c.CallTool(ctxT(t), "slow", nil)
-		if err != nil {
-			res <- err.Error()
-			return
-		}
-		res <- textOf(t, r)
-	}()
-	waitLine(t, lines, "slow: running")
-	cmd.Process.Signal(syscall.SIGTERM)
-	if got := <-res; got != "finished state" {
-		t.Fatalf("in-flight call = %q, want it to finish", got)
-	}
-	waitLine(t, lines, "lifespan: cleaned up")
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("exit: %v, want status 0", err)
-	}
+	sigtermDuringSlowCall(t, cmd, lines, c)
 }
 
 func TestSIGTERMLetsInFlightCallFinishStdio(t *testing.T) {
@@ -254,6 +237,14 @@ func TestSIGTERMLetsInFlightCallFinishStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	sigtermDuringSlowCall(t, cmd, lines, c)
+}
+
+// sigtermDuringSlowCall calls the helper's slow tool through c, sends the
+// helper SIGTERM while the call runs, and checks that the call finishes,
+// the lifespan is cleaned up and the helper exits with status 0.
+func sigtermDuringSlowCall(t *testing.T, cmd *exec.Cmd, lines <-chan string, c *fastmcp.Client) {
+	t.Helper()
 	res := make(chan string, 1)
 	go func() {
 		r, err := c.CallTool(ctxT(t), "slow", nil)
