@@ -325,6 +325,7 @@ func (s *Session) Shutdown(ctx context.Context) error {
 	var err error
 	select {
 	case <-idle:
+		err = s.flush(ctx)
 	case <-s.done:
 	case <-ctx.Done():
 		err = ctx.Err()
@@ -333,6 +334,32 @@ func (s *Session) Shutdown(ctx context.Context) error {
 		err = cerr
 	}
 	return err
+}
+
+// flush writes out what the transport holds back (see transport.Flusher)
+// before a graceful shutdown closes it, so that the last responses reach
+// the peer. When ctx is done first it closes the session (which unblocks
+// the write) and returns ctx's error.
+func (s *Session) flush(ctx context.Context) error {
+	f, ok := s.conn.(transport.Flusher)
+	if !ok {
+		return nil
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := f.Flush(); err != nil && !errors.Is(err, transport.ErrClosed) {
+			s.logger.Warn("writing the last messages failed", "error", err)
+		}
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.shutdown(ErrClosed)
+		<-done
+		return ctx.Err()
+	}
 }
 
 // closeIdleLocked signals Shutdown that no request is in flight; s.mu held.
