@@ -559,7 +559,7 @@ func (s *Session) admitCall(m *protocol.Request) (job, bool) {
 		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: _meta: %v", err))
 		return job{}, false
 	}
-	req := &Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra}
+	req := &Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra, msg: m}
 	if perr := s.admit(req); perr != nil {
 		s.respondError(m.ID, perr)
 		return job{}, false
