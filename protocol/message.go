@@ -316,9 +316,12 @@ func Marshal(v any) ([]byte, error) { return jsonMarshal(v) }
 // rejected, and unknown members are ignored. On failure the error is a
 // *DecodeError. The returned message does not keep a reference to data.
 func DecodeMessage(data []byte) (Message, error) {
-	w, err := readEnvelope(data)
-	if err != nil {
-		return nil, classify(data, err)
+	w, plain := readPlainEnvelope(data)
+	if !plain {
+		var err error
+		if w, err = readEnvelope(data); err != nil {
+			return nil, classify(data, err)
+		}
 	}
 	var id ID
 	if len(w.ID) > 0 && !isNull(w.ID) {
