@@ -234,7 +234,10 @@ type callParams struct {
 // callTool serves tools/call.
 func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p callParams
-	t, args, ok := s.readCallParams(req.Params)
+	t, args, ok := s.indexedCallParams(req)
+	if !ok {
+		t, args, ok = s.readCallParams(req.Params)
+	}
 	if ok {
 		p.Name, p.Arguments = t.def.Name, args
 	} else {
@@ -308,6 +311,29 @@ func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolRes
 		return errorResult(herr.Error()), nil
 	}
 	return toolResult(t.result, out)
+}
+
+// indexedCallParams is readCallParams for params the session's decoder
+// indexed while reading the message (so they are a valid object without
+// duplicate or escaped member names): it looks the members up instead of
+// scanning the params again. It returns false when there is no index, and
+// for anything readCallParams would not accept.
+func (s *Server) indexedCallParams(req *lowlevel.Request) (t *tool, args jsontext.Value, ok bool) {
+	name, named, indexed := req.ParamsMember("name")
+	if !indexed || !named || name.Kind() != '"' || bytes.IndexByte(name, '\\') >= 0 {
+		return nil, nil, false
+	}
+	if _, ok, _ := req.ParamsMember("inputResponses"); ok {
+		return nil, nil, false
+	}
+	if _, ok, _ := req.ParamsMember("requestState"); ok {
+		return nil, nil, false
+	}
+	if t, ok = s.tools.get(string(name[1 : len(name)-1])); !ok {
+		return nil, nil, false
+	}
+	args, _, _ = req.ParamsMember("arguments")
+	return t, args, true
 }
 
 // callDecoder reads tools/call params without reflection.

@@ -72,7 +72,7 @@ func copiedVerbatim(v jsontext.Value) bool {
 			return false
 		}
 	}
-	return v.IsValid()
+	return flatValid(v) || v.IsValid()
 }
 
 // callToolResultSize estimates the encoded size of r, to size its buffer.

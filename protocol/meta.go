@@ -226,6 +226,8 @@ func nameIs(raw jsontext.Value, name string) bool {
 
 var errNotObject = errors.New("protocol: not a JSON object")
 
+var metaName = []byte(`"_meta"`)
+
 // ParseRequestMeta decodes the top-level _meta member of a request's params.
 // Other members are skipped without being decoded, and scanning stops once
 // _meta has been read, so params must already be valid JSON without
@@ -234,6 +236,11 @@ var errNotObject = errors.New("protocol: not a JSON object")
 func ParseRequestMeta(params jsontext.Value) (RequestMeta, error) {
 	var m RequestMeta
 	if len(params) == 0 || isNull(params) {
+		return m, nil
+	}
+	if bytes.IndexByte(params, '\\') < 0 && !bytes.Contains(params, metaName) {
+		// Without escapes, a _meta member would show as "_meta": params
+		// have none (the common case), and need no scan.
 		return m, nil
 	}
 	s := getScanner(params)

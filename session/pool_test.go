@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
@@ -128,11 +129,18 @@ func TestQueuedRequestCancelled(t *testing.T) {
 	})
 }
 
-// workers counts the session worker goroutines alive.
+// workers counts the session worker goroutines alive, less the one
+// holding the reading role.
 func workers() int {
 	var buf bytes.Buffer
 	_ = pprof.Lookup("goroutine").WriteTo(&buf, 2)
-	return bytes.Count(buf.Bytes(), []byte("session.(*Session).work("))
+	n := 0
+	for g := range bytes.SplitSeq(buf.Bytes(), []byte("\n\n")) {
+		if bytes.Contains(g, []byte("session.(*Session).work(")) && !bytes.Contains(g, []byte("session.(*Session).read(")) {
+			n++
+		}
+	}
+	return n
 }
 
 // TestIdleWorkersExit checks that the workers a burst started stay parked
@@ -173,4 +181,48 @@ func TestIdleWorkersExit(t *testing.T) {
 			t.Errorf("%d workers left after 2s idle, want 0", n)
 		}
 	})
+}
+
+// TestSlowHandlerDoesNotHoldUpReading checks that on a session whose
+// reading moves between the workers (a transport without DirectConn), a
+// handler that does not return keeps neither other calls nor the
+// cancellation of its own request from being read and served.
+func TestSlowHandlerDoesNotHoldUpReading(t *testing.T) {
+	for _, maxc := range []int{1, 2, 64} {
+		t.Run(fmt.Sprint("max=", maxc), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cause := make(chan error, 1)
+				h := session.HandlerFunc(func(ctx context.Context, req *session.Request) (any, error) {
+					if req.Method == "slow" {
+						<-ctx.Done()
+						cause <- context.Cause(ctx)
+						return nil, ctx.Err()
+					}
+					return map[string]string{"m": req.Method}, nil
+				})
+				_, cli := pairWith(t, session.Options{Handler: h, MaxConcurrency: maxc})
+				ctx, cancel := context.WithCancel(context.Background())
+				slow := make(chan error, 1)
+				go func() { slow <- cli.Call(ctx, "slow", nil, nil) }()
+				synctest.Wait() // "slow" runs
+				if maxc > 1 {
+					for i := range 3 {
+						if err := cli.Call(context.Background(), "quick", map[string]int{"i": i}, nil); err != nil {
+							t.Fatalf("quick call %d while slow runs: %v", i, err)
+						}
+					}
+				}
+				cancel()
+				if err := <-slow; !errors.Is(err, context.Canceled) {
+					t.Fatalf("slow call: %v", err)
+				}
+				if err := <-cause; !errors.Is(err, session.ErrCancelledByPeer) {
+					t.Fatalf("slow handler's cause = %v, want ErrCancelledByPeer", err)
+				}
+				if err := cli.Call(context.Background(), "quick", nil, nil); err != nil {
+					t.Fatalf("quick call after the cancellation: %v", err)
+				}
+			})
+		})
+	}
 }

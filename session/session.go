@@ -88,11 +88,15 @@ type Options struct {
 //
 // New starts one goroutine that reads messages. Incoming requests are
 // served by worker goroutines the session starts as requests arrive, up to
-// MaxConcurrency of them. A worker that finds no request waiting stays
-// parked for the next one, so that a busy session does not pay for a new
-// goroutine (and its stack growth) per request; parked workers exit when
-// the session has served no request for a second, and at most 16 stay
-// parked. Close stops reading, cancels every handler's context, fails every
+// MaxConcurrency of them. On a transport without DirectConn (stdio, pipes)
+// the reading is itself done by a worker, which, on reading a call that can
+// be served at once, hands the reading to an idle worker and serves the
+// call itself, so that its response does not wait for a goroutine to wake
+// up; a slow handler never holds up the reading. A worker that finds no
+// request waiting stays parked for the next one, so that a busy session
+// does not pay for a new goroutine (and its stack growth) per request;
+// parked workers exit when the session has served no request for a
+// second, and at most 16 stay parked. Close stops reading, cancels every handler's context, fails every
 // pending call and waits for the reader and every worker to exit. All
 // methods are safe for concurrent use.
 type Session struct {
@@ -154,7 +158,18 @@ type workerPool struct {
 	spinGen  uint64 // numbers the spells of spinning, so a worker stops only its own
 	closed   bool   // the session ended: workers exit once the queue is empty
 
-	served    uint64      // requests taken from the queue, ever
+	// With relay set (stdio and other sessions fed by their own reading),
+	// the reading role moves between the workers: the worker reading a
+	// call hands the role to an idle worker and serves the call itself,
+	// so that the response does not wait for another goroutine to wake
+	// up. reading says that one of the workers holds the role (it does not
+	// count as busy), and readPending that the role waits for the worker
+	// it was handed to.
+	relay       bool
+	reading     bool
+	readPending bool
+
+	served    uint64      // requests taken from the queue or kept by a reader, ever
 	seen      uint64      // served when the idle timer last fired
 	idle      *time.Timer // sheds the parked workers of an idle session
 	idleArmed bool
@@ -238,8 +253,16 @@ func New(conn transport.Conn, opts Options) *Session {
 		// before parking; with calls arriving on goroutines of their own
 		// (HTTP, many sessions) spinning workers would compete with them.
 		s.pool.spin = true
+		s.pool.relay = true
 	}
-	go s.readLoop()
+	if s.pool.relay {
+		// The first worker takes the reading role.
+		s.pool.workers, s.pool.reading, s.pool.readPending = 1, true, true
+		s.handlers.Add(1)
+		go s.work()
+	} else {
+		go s.readLoop()
+	}
 	return s
 }
 
@@ -302,6 +325,7 @@ func (s *Session) Shutdown(ctx context.Context) error {
 	var err error
 	select {
 	case <-idle:
+		err = s.flush(ctx)
 	case <-s.done:
 	case <-ctx.Done():
 		err = ctx.Err()
@@ -310,6 +334,32 @@ func (s *Session) Shutdown(ctx context.Context) error {
 		err = cerr
 	}
 	return err
+}
+
+// flush writes out what the transport holds back (see transport.Flusher)
+// before a graceful shutdown closes it, so that the last responses reach
+// the peer. When ctx is done first it closes the session (which unblocks
+// the write) and returns ctx's error.
+func (s *Session) flush(ctx context.Context) error {
+	f, ok := s.conn.(transport.Flusher)
+	if !ok {
+		return nil
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := f.Flush(); err != nil && !errors.Is(err, transport.ErrClosed) {
+			s.logger.Warn("writing the last messages failed", "error", err)
+		}
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.shutdown(ErrClosed)
+		<-done
+		return ctx.Err()
+	}
 }
 
 // closeIdleLocked signals Shutdown that no request is in flight; s.mu held.
@@ -373,8 +423,13 @@ func (s *Session) closedError() error {
 	return fmt.Errorf("%w: %w", ErrClosed, err)
 }
 
-func (s *Session) readLoop() {
-	defer close(s.readerDone)
+// readLoop is the reading goroutine of a session without relay.
+func (s *Session) readLoop() { s.read() }
+
+// read holds the reading role: it reads messages and routes them until
+// the transport fails or ends, or, with relay, until it has handed the
+// role to another worker; then it returns the call it kept to serve.
+func (s *Session) read() (job, bool) {
 	for {
 		msg, err := s.conn.Read(s.ctx)
 		if err != nil {
@@ -387,19 +442,70 @@ func (s *Session) readLoop() {
 				s.logger.Warn("transport read failed", "error", err)
 			}
 			s.shutdown(err)
-			return
+			s.pool.stopReading()
+			close(s.readerDone)
+			return job{}, false
 		}
 		switch m := msg.(type) {
 		case *protocol.Response:
 			s.deliver(m)
 		case *protocol.Request:
-			if m.IsCall() {
-				s.dispatch(m)
-			} else {
+			if !m.IsCall() {
 				s.notification(m)
+				break
 			}
+			j, ok := s.admitCall(m)
+			if !ok {
+				break
+			}
+			if s.handOff() {
+				return j, true
+			}
+			s.enqueue(j)
 		}
 	}
+}
+
+// handOff passes the reading role of a relay session to an idle worker
+// (a parked or spinning one, or a new one) when the call just read may be
+// served at once: a turn is free and no request waits for one. It
+// reports whether it did; the caller then serves the call.
+func (s *Session) handOff() bool {
+	p := &s.pool
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.relay || p.closed || p.head != len(p.queue) || p.busy() >= p.max {
+		return false
+	}
+	p.readPending = true
+	p.served++
+	switch {
+	case p.parked > 0:
+		p.parked--
+		p.cond.Signal()
+	case p.spinning:
+		p.spinning = false // the spinning worker takes the role
+	default:
+		s.startWorkerLocked()
+	}
+	return true
+}
+
+// stopReading records that the reading role has ended.
+func (p *workerPool) stopReading() {
+	p.mu.Lock()
+	p.reading = false
+	p.mu.Unlock()
+}
+
+// busy is how many requests are being served (or, for a spinning worker,
+// are about to be); p.mu held.
+func (p *workerPool) busy() int {
+	n := p.workers - p.parked + p.inline
+	if p.reading {
+		n-- // the worker holding the reading role
+	}
+	return n
 }
 
 // write sends msg, logging failures (the caller has no one to report to).
@@ -443,13 +549,6 @@ func (s *Session) deliver(resp *protocol.Response) {
 	}
 }
 
-// dispatch admits an incoming call and hands it to a worker.
-func (s *Session) dispatch(m *protocol.Request) {
-	if j, ok := s.admitCall(m); ok {
-		s.enqueue(j)
-	}
-}
-
 // admitCall applies the lifecycle rules and the bounds to an incoming call
 // and registers it as in flight. It returns the job that serves it, or
 // false when the call has been answered already (an error, a legacy ping)
@@ -460,7 +559,7 @@ func (s *Session) admitCall(m *protocol.Request) (job, bool) {
 		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: _meta: %v", err))
 		return job{}, false
 	}
-	req := &Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra}
+	req := &Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra, msg: m}
 	if perr := s.admit(req); perr != nil {
 		s.respondError(m.ID, perr)
 		return job{}, false
@@ -525,7 +624,7 @@ func (s *Session) serveDirect(m *protocol.Request, inline bool) bool {
 func (p *workerPool) takeTurn(wg *sync.WaitGroup) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed || p.head != len(p.queue) || p.workers-p.parked+p.inline >= p.max {
+	if p.closed || p.head != len(p.queue) || p.busy() >= p.max {
 		return false
 	}
 	p.inline++
@@ -567,20 +666,26 @@ func (s *Session) enqueue(j job) {
 		p.cond.Signal()
 	case p.spinning:
 		p.spinning = false // the spinning worker takes it
-	case p.workers+p.inline < p.max:
-		p.workers++
-		s.handlers.Add(1)
-		go s.work()
-		if !p.idleArmed && !p.closed {
-			p.idleArmed = true
-			if p.idle == nil {
-				p.idle = time.AfterFunc(idleWorkers, p.shedIdle)
-			} else {
-				p.idle.Reset(idleWorkers)
-			}
-		}
+	case p.busy() < p.max:
+		s.startWorkerLocked()
 	}
 	p.mu.Unlock()
+}
+
+// startWorkerLocked starts a worker; s.pool.mu held, the session open.
+func (s *Session) startWorkerLocked() {
+	p := &s.pool
+	p.workers++
+	s.handlers.Add(1)
+	go s.work()
+	if !p.idleArmed {
+		p.idleArmed = true
+		if p.idle == nil {
+			p.idle = time.AfterFunc(idleWorkers, p.shedIdle)
+		} else {
+			p.idle.Reset(idleWorkers)
+		}
+	}
 }
 
 // shedIdle runs on the idle timer: when no request was served since it
@@ -599,23 +704,24 @@ func (p *workerPool) shedIdle() {
 		p.cond.Broadcast()
 	}
 	p.seen = p.served
-	if p.workers > p.shed {
+	if idle := p.workers; (p.reading && idle > p.shed+1) || (!p.reading && idle > p.shed) {
 		p.idle.Reset(idleWorkers)
 	} else {
 		p.idleArmed = false
 	}
 }
 
-// work is a worker: it serves queued requests one after another, and
-// parks when the queue is empty, until the session ends (or enough workers
-// are parked already).
+// work is a worker: it serves queued requests one after another, takes
+// the reading role when it is handed the role, and parks when there is
+// nothing to do, until the session ends (or enough workers are parked
+// already).
 func (s *Session) work() {
 	defer s.handlers.Done()
 	p := &s.pool
 	for {
 		p.mu.Lock()
 		spins, gen := 0, uint64(0)
-		for p.head == len(p.queue) {
+		for p.head == len(p.queue) && !p.readPending {
 			if p.closed || p.shed > 0 || p.parked >= maxParked {
 				p.stopSpinning(gen)
 				if p.shed > 0 {
@@ -648,6 +754,14 @@ func (s *Session) work() {
 			p.cond.Wait() // whoever wakes us has counted us out of parked
 		}
 		p.stopSpinning(gen)
+		if p.readPending {
+			p.readPending = false
+			p.mu.Unlock()
+			if j, ok := s.read(); ok {
+				s.serve(j.ctx, j.cancel, j.req)
+			}
+			continue
+		}
 		j := p.queue[p.head]
 		p.queue[p.head] = job{}
 		p.head++

@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -547,4 +548,46 @@ func TestShutdownDeadline(t *testing.T) {
 	if err := srv.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Shutdown = %v, want DeadlineExceeded", err)
 	}
+}
+
+// TestShutdownWritesHeldResponses checks that a graceful shutdown writes
+// the responses a stream transport held back to batch them (while its
+// reader had more input buffered) before it closes the stream.
+func TestShutdownWritesHeldResponses(t *testing.T) {
+	t.Parallel()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	hold, holding := make(chan struct{}), make(chan struct{})
+	h := session.HandlerFunc(func(ctx context.Context, req *session.Request) (any, error) {
+		if req.Method == "notifications/hold" {
+			close(holding)
+			<-hold // keeps the reader busy while input is buffered
+		}
+		return "done", nil
+	})
+	srv := session.New(transport.NewStream(inR, outW, nil), session.Options{
+		Role: session.RoleServer, Handler: h, Logger: quiet, Version: protocol.LatestLegacyVersion,
+	})
+	go func() {
+		_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"work"}`+"\n"+
+			`{"jsonrpc":"2.0","method":"notifications/hold"}`+"\n"+
+			`{"jsonrpc":"2.0","id":2,"method":"work"}`+"\n")
+	}()
+	<-holding // call 1 was read, and call 2 waits in the buffer
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(context.Background()) }()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(line, `"id":1,"result":"done"`) {
+		t.Fatalf("first line %q, want the response to call 1", line)
+	}
+	close(hold)
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	if err := <-shut; err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	inW.Close()
+	outR.Close()
 }

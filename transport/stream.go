@@ -28,6 +28,14 @@ type StreamOptions struct {
 // dropped. A malformed or oversized line yields a *protocol.DecodeError and
 // does not end the stream.
 //
+// Writes are batched: while the goroutine reading the stream still has
+// input buffered that Read has not returned yet (the peer sent several
+// messages at once), Write adds its message to the output held back and
+// returns; the held output is written in one call before Read next waits
+// for input (or once it reaches 32 KiB, or by Flush). So a reader must keep
+// calling Read (as the session engine does) or call Flush; Close discards
+// output still held back. Writes at any other time are written at once.
+//
 // Stream starts no goroutines.
 type Stream struct {
 	r    *bufio.Reader
@@ -47,9 +55,11 @@ type Stream struct {
 	pending  []byte // encoded messages not yet written
 	spare    []byte // the previous flush buffer, reused
 	flushing bool
+	held     bool   // the reader has input buffered: Write holds output back
 	queued   uint64 // messages appended to pending, ever
 	written  uint64 // messages written, ever
 	werr     error  // the first write error; every later Write fails with it
+	rheld    bool   // the reader's copy of held, read without wmu
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -60,12 +70,12 @@ type Stream struct {
 // and w when they implement io.Closer. opts may be nil.
 func NewStream(r io.Reader, w io.Writer, opts *StreamOptions) *Stream {
 	s := &Stream{
-		r:      bufio.NewReaderSize(r, 64<<10),
 		w:      w,
 		max:    DefaultMaxMessageSize,
 		closed: make(chan struct{}),
 	}
 	s.wcond.L = &s.wmu
+	s.r = bufio.NewReaderSize(flushReader{s, r}, 64<<10)
 	if opts != nil && opts.MaxMessageSize > 0 {
 		s.max = opts.MaxMessageSize
 	}
@@ -103,6 +113,12 @@ func (s *Stream) Read(ctx context.Context) (protocol.Message, error) {
 			default:
 			}
 			return nil, err
+		}
+		if more := s.r.Buffered() > 0; more != s.rheld {
+			s.rheld = more
+			s.wmu.Lock()
+			s.held = more
+			s.wmu.Unlock()
 		}
 		line = bytes.TrimRight(line, "\r")
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -183,6 +199,9 @@ func (s *Stream) Write(ctx context.Context, msg protocol.Message) error {
 	}
 	s.pending = append(b, '\n')
 	s.queued++
+	if s.held && len(s.pending) < maxHeld {
+		return nil // written with the rest of the batch
+	}
 	mine := s.queued
 	for s.flushing {
 		// Another writer is writing; it (or the next flusher) writes ours.
@@ -194,6 +213,17 @@ func (s *Stream) Write(ctx context.Context, msg protocol.Message) error {
 			return s.werr
 		}
 	}
+	s.flushLocked()
+	return s.werr
+}
+
+// maxHeld bounds the output held back while the reader has input
+// buffered.
+const maxHeld = 32 << 10
+
+// flushLocked writes pending, and whatever is added to it meanwhile, as
+// the flusher; s.wmu held, and no flush in progress.
+func (s *Stream) flushLocked() {
 	s.flushing = true
 	for len(s.pending) > 0 && s.werr == nil {
 		buf, upto := s.pending, s.queued
@@ -218,7 +248,39 @@ func (s *Stream) Write(ctx context.Context, msg protocol.Message) error {
 	}
 	s.flushing = false
 	s.wcond.Broadcast()
+}
+
+// Flush writes the output held back, if any, and returns once it is
+// written (or with the first write error).
+func (s *Stream) Flush() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	mine := s.queued
+	for s.flushing {
+		s.wcond.Wait()
+	}
+	if s.werr == nil && s.written < mine {
+		s.flushLocked()
+	}
 	return s.werr
+}
+
+// flushReader is the reader under the Stream's buffer: before it waits
+// for input it ends the batch, writing the output held back.
+type flushReader struct {
+	s *Stream
+	r io.Reader
+}
+
+func (f flushReader) Read(p []byte) (int, error) {
+	s := f.s
+	s.wmu.Lock()
+	s.held, s.rheld = false, false
+	if len(s.pending) > 0 && !s.flushing {
+		s.flushLocked()
+	}
+	s.wmu.Unlock()
+	return f.r.Read(p)
 }
 
 // Close closes the underlying reader and writer when they can be closed.

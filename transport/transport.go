@@ -47,6 +47,16 @@ type DirectConn interface {
 	SetDirect(serve func(call *protocol.Request, inline bool) bool)
 }
 
+// Flusher is implemented by Conns that may hold written messages back to
+// write several at once (see Stream). Flush writes what is held back and
+// returns once it is written. The session engine calls it when it shuts
+// down gracefully, before closing the Conn.
+type Flusher interface {
+	Flush() error
+}
+
+var _ Flusher = (*Stream)(nil)
+
 // ErrClosed is returned by Read and Write on a connection that was closed
 // locally.
 var ErrClosed = errors.New("transport: connection closed")
