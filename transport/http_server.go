@@ -455,7 +455,7 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 	out := getBuf()
 	defer putBuf(out)
 	if sess.primes() {
-		*out = appendSSEPriming((*out)[:0], st.name+"_0", h.opts.RetryInterval)
+		*out = appendSSEPriming((*out)[:0], st.name, 0, h.opts.RetryInterval)
 	}
 	h.pump(w, r, sess, st, sk, out, nil)
 }
@@ -492,12 +492,11 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 		return true
 	}
 	frame := func(ev outEvent) bool {
-		id := ""
 		if ev.seq > 0 {
-			id = st.name + "_" + strconv.FormatInt(ev.seq, 10)
+			*out = appendSSEEventID(*out, st.name, ev.seq)
 			lastSeq = ev.seq
 		}
-		*out = appendSSEMessage(*out, id, *ev.data)
+		*out = appendSSEMessage(*out, "", *ev.data)
 		putBuf(ev.data)
 		return ev.final
 	}
@@ -659,11 +658,12 @@ func (h *StreamableHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 	out := getBuf()
 	defer putBuf(out)
 	if !resuming && sess.primes() {
-		*out = appendSSEPriming(*out, st.name+"_"+strconv.FormatInt(after, 10), h.opts.RetryInterval)
+		*out = appendSSEPriming(*out, st.name, after, h.opts.RetryInterval)
 	}
 	if finished {
 		for _, ev := range pre {
-			*out = appendSSEMessage(*out, st.name+"_"+strconv.FormatInt(ev.seq, 10), *ev.data)
+			*out = appendSSEEventID(*out, st.name, ev.seq)
+			*out = appendSSEMessage(*out, "", *ev.data)
 			putBuf(ev.data)
 		}
 		_, _ = w.Write(*out)
@@ -686,7 +686,8 @@ func (h *StreamableHandler) replayFinished(w http.ResponseWriter, r *http.Reques
 	out := getBuf()
 	defer putBuf(out)
 	for _, ev := range pre {
-		*out = appendSSEMessage(*out, name+"_"+strconv.FormatInt(ev.seq, 10), *ev.data)
+		*out = appendSSEEventID(*out, name, ev.seq)
+		*out = appendSSEMessage(*out, "", *ev.data)
 		putBuf(ev.data)
 	}
 	_, _ = w.Write(*out)
