@@ -333,7 +333,6 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusNotFound, id, errNoSession)
 		return
 	}
-	sess.touch()
 	if req == nil { // a response to a request the server sent
 		if !sess.deliver(r.Context(), msg) {
 			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
@@ -384,18 +383,24 @@ func (h *StreamableHandler) callEnded() {
 	h.drainMu.Unlock()
 }
 
+// setSSEHeaders sets the headers of an SSE answer. Like the two below it,
+// it assigns canonical keys directly, with the values in one allocation
+// (each a slice of its own, capacity 1, so appending to one cannot touch
+// the next).
 func setSSEHeaders(w http.ResponseWriter) {
 	hdr := w.Header()
-	hdr.Set("Content-Type", mediaSSE)
-	hdr.Set("Cache-Control", "no-cache")
-	hdr.Set("X-Accel-Buffering", "no")
+	v := &[3]string{mediaSSE, "no-cache", "no"}
+	hdr["Content-Type"] = v[0:1:1]
+	hdr["Cache-Control"] = v[1:2:2]
+	hdr["X-Accel-Buffering"] = v[2:3:3]
 }
 
 func writeJSONBody(w http.ResponseWriter, status int, data []byte) {
 	hdr := w.Header()
-	hdr.Set("Content-Type", mediaJSON)
-	hdr.Set("Cache-Control", "no-store")
-	hdr.Set("Content-Length", strconv.Itoa(len(data)))
+	v := &[3]string{mediaJSON, "no-store", strconv.Itoa(len(data))}
+	hdr["Content-Type"] = v[0:1:1]
+	hdr["Cache-Control"] = v[1:2:2]
+	hdr["Content-Length"] = v[2:3:3]
 	w.WriteHeader(status)
 	_, _ = w.Write(data)
 }
@@ -433,10 +438,17 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 	}
 	if st.json {
 		select {
+		case ev := <-sk.ch: // served inline: the answer is already there
+			writeJSONBody(w, http.StatusOK, *ev.data)
+			putBuf(ev.data)
+			return
+		default:
+		}
+		select {
 		case ev := <-sk.ch:
 			writeJSONBody(w, http.StatusOK, *ev.data)
 			putBuf(ev.data)
-		case <-sk.stop:
+		case <-sk.end:
 			w.WriteHeader(http.StatusNoContent) // cancelled by the client
 		case <-r.Context().Done():
 		case <-sess.done:
@@ -561,7 +573,7 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 			} else {
 				tick = nil
 			}
-		case <-sk.stop:
+		case <-sk.end:
 			if sk.resume.Load() {
 				*out = appendSSERetry(*out, h.opts.RetryInterval)
 				*out = append(*out, '\n')
@@ -623,7 +635,6 @@ func (h *StreamableHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	sess.touch()
 	st := sess.standalone
 	after := st.delivered.Load()
 	resuming := false
