@@ -477,6 +477,32 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 // answer travels in one write.
 const coalesceWindow = 2 * time.Millisecond
 
+// timers holds stopped timers for pump, which needs one per response.
+var timers sync.Pool
+
+// getTimer returns a timer firing after d.
+func getTimer(d time.Duration) *time.Timer {
+	if t, ok := timers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
+
+// putTimer stops t and keeps it for getTimer. With Go 1.23's synchronous
+// timer channels a stopped timer never delivers a stale tick; the drain
+// covers programs that ask for the older asynchronous channels
+// (GODEBUG asynctimerchan=1).
+func putTimer(t *time.Timer) {
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
+		}
+	}
+	timers.Put(t)
+}
+
 // pump writes a stream's events to an SSE response until the stream ends,
 // the client goes away, the stream is closed early or the session ends.
 // out holds bytes to write first (it is reused as the write buffer), then
@@ -535,8 +561,8 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 	var timer *time.Timer
 	var tick <-chan time.Time
 	if wait > 0 {
-		timer = time.NewTimer(wait)
-		defer timer.Stop()
+		timer = getTimer(wait)
+		defer putTimer(timer)
 		tick = timer.C
 	}
 	for {
