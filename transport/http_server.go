@@ -146,7 +146,7 @@ type StreamableHandler struct {
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 	oneShots map[*oneShot]struct{}
-	closing  bool // Shutdown or Close called: no new sessions or calls
+	closing  atomic.Bool // Shutdown or Close called: no new sessions or calls (set under mu; read anywhere)
 	closed   bool
 	sweep    *time.Timer
 }
@@ -363,11 +363,7 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	h.serveCall(w, r, sess, req, isNew)
 }
 
-func (h *StreamableHandler) isClosing() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.closing
-}
+func (h *StreamableHandler) isClosing() bool { return h.closing.Load() }
 
 func (h *StreamableHandler) callStarted() { h.calls.Add(1) }
 
@@ -767,7 +763,7 @@ func (h *StreamableHandler) serveDelete(w http.ResponseWriter, r *http.Request) 
 // Shutdown first (or from http.Server.RegisterOnShutdown) so they do.
 func (h *StreamableHandler) Shutdown(ctx context.Context) error {
 	h.mu.Lock()
-	h.closing = true
+	h.closing.Store(true)
 	h.mu.Unlock()
 	h.drainMu.Lock()
 	var wait chan struct{}
@@ -795,7 +791,8 @@ func (h *StreamableHandler) Shutdown(ctx context.Context) error {
 // the expiry timer. Later requests get 503 (or 404 for a session id).
 func (h *StreamableHandler) Close() error {
 	h.mu.Lock()
-	h.closing, h.closed = true, true
+	h.closing.Store(true)
+	h.closed = true
 	if h.sweep != nil {
 		h.sweep.Stop()
 		h.sweep = nil

@@ -108,7 +108,7 @@ func (h *StreamableHandler) newSession() *httpSession {
 	}
 	s.standalone = &stream{sess: s, name: "0", resumable: true}
 	h.mu.Lock()
-	if h.closing {
+	if h.closing.Load() {
 		h.mu.Unlock()
 		return nil
 	}
