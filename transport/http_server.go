@@ -341,8 +341,8 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	req.Extra = requestInfo(r, sess.id)
 	if !req.IsCall() {
+		req.Extra = requestInfo(r, sess.id)
 		if !sess.deliver(r.Context(), req) {
 			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 			return
@@ -410,7 +410,7 @@ type outEvent struct {
 }
 
 func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, sess *httpSession, req *protocol.Request, isNew bool) {
-	st, sk, err := sess.openStream(req)
+	st, sk, err := sess.openStream(r, req) // sets req.Extra
 	switch {
 	case errors.Is(err, errDuplicateID):
 		badRequest(w, req.ID, fmt.Sprintf("request id %s is already in use by a request in flight", req.ID.Raw()))

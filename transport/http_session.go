@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -470,9 +471,18 @@ func (s *httpSession) cancelStream(id protocol.ID) {
 
 var errDuplicateID = errors.New("duplicate request id")
 
+// callState is what one POSTed call needs, allocated at once: its stream,
+// the sink of its HTTP response, and the request info handed to the
+// handler (see HTTPRequestInfo).
+type callState struct {
+	st   stream
+	sk   sink
+	info HTTPRequestInfo
+}
+
 // openStream registers the stream of a new request, with a connection
-// attached.
-func (s *httpSession) openStream(req *protocol.Request) (*stream, *sink, error) {
+// attached, and sets req.Extra to the request info of r.
+func (s *httpSession) openStream(r *http.Request, req *protocol.Request) (*stream, *sink, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
@@ -484,7 +494,9 @@ func (s *httpSession) openStream(req *protocol.Request) (*stream, *sink, error) 
 		return nil, nil, errDuplicateID
 	}
 	json := s.h.opts.JSONResponse
-	st := &stream{sess: s, json: json, resumable: !json}
+	c := new(callState)
+	st, sk := &c.st, &c.sk
+	st.sess, st.json, st.resumable = s, json, !json
 	n := 1
 	if !json {
 		// Only SSE streams have event ids, and so a name to resume by.
@@ -493,8 +505,10 @@ func (s *httpSession) openStream(req *protocol.Request) (*stream, *sink, error) 
 		s.byName[st.name] = st
 		n = 4 // a full buffer makes the handler wait for the connection
 	}
-	sk := newSink(n)
+	sk.ch, sk.end = make(chan outEvent, n), make(chan struct{})
 	st.live = sk
+	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id}
+	req.Extra = &c.info
 	s.streams[req.ID] = st
 	s.live++
 	if req.Method == protocol.MethodInitialize {
