@@ -52,6 +52,12 @@ type MemoryEventStoreOptions struct {
 // MemoryEventStore is an EventStore that keeps events in memory, bounded
 // per session. It is the Streamable HTTP handler's default. It starts no
 // goroutines and is safe for concurrent use.
+//
+// To report ErrEventsLost it remembers, per stream, the last event it
+// discarded, for the streams of the last MaxEvents discarded events (so
+// that its memory stays bounded however many streams a session has): a
+// replay of an older stream whose events were all discarded finds nothing
+// to replay rather than ErrEventsLost.
 type MemoryEventStore struct {
 	maxEvents int
 	maxBytes  int
@@ -61,11 +67,19 @@ type MemoryEventStore struct {
 }
 
 type memSession struct {
-	mu      sync.Mutex
-	events  []memEvent // oldest first; events[head:] are live
-	head    int
-	bytes   int
-	evicted map[string]int64 // per stream, the highest discarded seq
+	mu     sync.Mutex
+	events []memEvent // oldest first; events[head:] are live
+	head   int
+	bytes  int
+	// evicted holds, per stream, the highest discarded seq, for the
+	// streams of the last maxEvents discards: order lists those discards,
+	// oldest first from orderHead, and a stream's entry goes when the
+	// last discard that set it leaves the list. Without the bound a
+	// long-lived session would keep an entry for every stream it ever
+	// had.
+	evicted   map[string]int64
+	order     []memEvent // stream and seq of each recent discard (no data)
+	orderHead int
 }
 
 type memEvent struct {
@@ -113,12 +127,7 @@ func (s *MemoryEventStore) Append(_ context.Context, session, stream string, seq
 	ms.bytes += len(data)
 	for live := len(ms.events) - ms.head; live > 1 && (live > s.maxEvents || ms.bytes > s.maxBytes); live-- {
 		e := &ms.events[ms.head]
-		if ms.evicted == nil {
-			ms.evicted = map[string]int64{}
-		}
-		if e.seq > ms.evicted[e.stream] {
-			ms.evicted[e.stream] = e.seq
-		}
+		ms.noteEvicted(e.stream, e.seq, s.maxEvents)
 		ms.bytes -= len(e.data)
 		*e = memEvent{}
 		ms.head++
@@ -131,6 +140,31 @@ func (s *MemoryEventStore) Append(_ context.Context, session, stream string, seq
 		ms.head = 0
 	}
 	return nil
+}
+
+// noteEvicted records that event seq of stream was discarded, keeping the
+// records of the last max discards.
+func (ms *memSession) noteEvicted(stream string, seq int64, max int) {
+	if ms.evicted == nil {
+		ms.evicted = map[string]int64{}
+	}
+	if seq > ms.evicted[stream] {
+		ms.evicted[stream] = seq
+	}
+	ms.order = append(ms.order, memEvent{stream: stream, seq: seq})
+	if len(ms.order)-ms.orderHead > max {
+		old := &ms.order[ms.orderHead]
+		if ms.evicted[old.stream] == old.seq { // no later discard of its stream
+			delete(ms.evicted, old.stream)
+		}
+		*old = memEvent{}
+		ms.orderHead++
+		if ms.orderHead >= len(ms.order)-ms.orderHead {
+			n := copy(ms.order, ms.order[ms.orderHead:])
+			clear(ms.order[n:])
+			ms.order, ms.orderHead = ms.order[:n], 0
+		}
+	}
 }
 
 // Replay implements EventStore.
@@ -165,6 +199,18 @@ func (s *MemoryEventStore) DeleteSession(_ context.Context, session string) erro
 	delete(s.sessions, session)
 	s.mu.Unlock()
 	return nil
+}
+
+// evictionRecords reports how many streams session has discard records
+// for, for tests.
+func (s *MemoryEventStore) evictionRecords(session string) int {
+	ms := s.session(session, false)
+	if ms == nil {
+		return 0
+	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	return len(ms.evicted)
 }
 
 // len reports how many events are held, for tests.

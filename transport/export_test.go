@@ -28,3 +28,9 @@ func ParseSSEForTest(r io.Reader, max int) ([]SSEEventForTest, error) {
 
 // StoredEventsForTest reports how many events a MemoryEventStore holds.
 func StoredEventsForTest(s *MemoryEventStore) int { return s.len() }
+
+// EvictionRecordsForTest reports how many streams of session a
+// MemoryEventStore remembers discarded events of.
+func EvictionRecordsForTest(s *MemoryEventStore, session string) int {
+	return s.evictionRecords(session)
+}

@@ -146,7 +146,7 @@ type StreamableHandler struct {
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 	oneShots map[*oneShot]struct{}
-	closing  bool // Shutdown or Close called: no new sessions or calls
+	closing  atomic.Bool // Shutdown or Close called: no new sessions or calls (set under mu; read anywhere)
 	closed   bool
 	sweep    *time.Timer
 }
@@ -333,7 +333,6 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusNotFound, id, errNoSession)
 		return
 	}
-	sess.touch()
 	if req == nil { // a response to a request the server sent
 		if !sess.deliver(r.Context(), msg) {
 			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
@@ -342,8 +341,8 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	req.Extra = requestInfo(r, sess.id)
 	if !req.IsCall() {
+		req.Extra = requestInfo(r, sess.id)
 		if !sess.deliver(r.Context(), req) {
 			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 			return
@@ -364,11 +363,7 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	h.serveCall(w, r, sess, req, isNew)
 }
 
-func (h *StreamableHandler) isClosing() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.closing
-}
+func (h *StreamableHandler) isClosing() bool { return h.closing.Load() }
 
 func (h *StreamableHandler) callStarted() { h.calls.Add(1) }
 
@@ -384,18 +379,24 @@ func (h *StreamableHandler) callEnded() {
 	h.drainMu.Unlock()
 }
 
+// setSSEHeaders sets the headers of an SSE answer. Like the two below it,
+// it assigns canonical keys directly, with the values in one allocation
+// (each a slice of its own, capacity 1, so appending to one cannot touch
+// the next).
 func setSSEHeaders(w http.ResponseWriter) {
 	hdr := w.Header()
-	hdr.Set("Content-Type", mediaSSE)
-	hdr.Set("Cache-Control", "no-cache")
-	hdr.Set("X-Accel-Buffering", "no")
+	v := &[3]string{mediaSSE, "no-cache", "no"}
+	hdr["Content-Type"] = v[0:1:1]
+	hdr["Cache-Control"] = v[1:2:2]
+	hdr["X-Accel-Buffering"] = v[2:3:3]
 }
 
 func writeJSONBody(w http.ResponseWriter, status int, data []byte) {
 	hdr := w.Header()
-	hdr.Set("Content-Type", mediaJSON)
-	hdr.Set("Cache-Control", "no-store")
-	hdr.Set("Content-Length", strconv.Itoa(len(data)))
+	v := &[3]string{mediaJSON, "no-store", strconv.Itoa(len(data))}
+	hdr["Content-Type"] = v[0:1:1]
+	hdr["Cache-Control"] = v[1:2:2]
+	hdr["Content-Length"] = v[2:3:3]
 	w.WriteHeader(status)
 	_, _ = w.Write(data)
 }
@@ -409,7 +410,7 @@ type outEvent struct {
 }
 
 func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, sess *httpSession, req *protocol.Request, isNew bool) {
-	st, sk, err := sess.openStream(req)
+	st, sk, err := sess.openStream(r, req) // sets req.Extra
 	switch {
 	case errors.Is(err, errDuplicateID):
 		badRequest(w, req.ID, fmt.Sprintf("request id %s is already in use by a request in flight", req.ID.Raw()))
@@ -433,10 +434,17 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 	}
 	if st.json {
 		select {
+		case ev := <-sk.ch: // served inline: the answer is already there
+			writeJSONBody(w, http.StatusOK, *ev.data)
+			putBuf(ev.data)
+			return
+		default:
+		}
+		select {
 		case ev := <-sk.ch:
 			writeJSONBody(w, http.StatusOK, *ev.data)
 			putBuf(ev.data)
-		case <-sk.stop:
+		case <-sk.end:
 			w.WriteHeader(http.StatusNoContent) // cancelled by the client
 		case <-r.Context().Done():
 		case <-sess.done:
@@ -455,7 +463,7 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 	out := getBuf()
 	defer putBuf(out)
 	if sess.primes() {
-		*out = appendSSEPriming((*out)[:0], st.name+"_0", h.opts.RetryInterval)
+		*out = appendSSEPriming((*out)[:0], st.name, 0, h.opts.RetryInterval)
 	}
 	h.pump(w, r, sess, st, sk, out, nil)
 }
@@ -464,6 +472,32 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 // (and priming event) waiting for its first message, so that a quick
 // answer travels in one write.
 const coalesceWindow = 2 * time.Millisecond
+
+// timers holds stopped timers for pump, which needs one per response.
+var timers sync.Pool
+
+// getTimer returns a timer firing after d.
+func getTimer(d time.Duration) *time.Timer {
+	if t, ok := timers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
+
+// putTimer stops t and keeps it for getTimer. With Go 1.23's synchronous
+// timer channels a stopped timer never delivers a stale tick; the drain
+// covers programs that ask for the older asynchronous channels
+// (GODEBUG asynctimerchan=1).
+func putTimer(t *time.Timer) {
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
+		}
+	}
+	timers.Put(t)
+}
 
 // pump writes a stream's events to an SSE response until the stream ends,
 // the client goes away, the stream is closed early or the session ends.
@@ -492,12 +526,11 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 		return true
 	}
 	frame := func(ev outEvent) bool {
-		id := ""
 		if ev.seq > 0 {
-			id = st.name + "_" + strconv.FormatInt(ev.seq, 10)
+			*out = appendSSEEventID(*out, st.name, ev.seq)
 			lastSeq = ev.seq
 		}
-		*out = appendSSEMessage(*out, id, *ev.data)
+		*out = appendSSEMessage(*out, "", *ev.data)
 		putBuf(ev.data)
 		return ev.final
 	}
@@ -524,8 +557,8 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 	var timer *time.Timer
 	var tick <-chan time.Time
 	if wait > 0 {
-		timer = time.NewTimer(wait)
-		defer timer.Stop()
+		timer = getTimer(wait)
+		defer putTimer(timer)
 		tick = timer.C
 	}
 	for {
@@ -562,7 +595,7 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 			} else {
 				tick = nil
 			}
-		case <-sk.stop:
+		case <-sk.end:
 			if sk.resume.Load() {
 				*out = appendSSERetry(*out, h.opts.RetryInterval)
 				*out = append(*out, '\n')
@@ -624,7 +657,6 @@ func (h *StreamableHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	sess.touch()
 	st := sess.standalone
 	after := st.delivered.Load()
 	resuming := false
@@ -659,11 +691,12 @@ func (h *StreamableHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 	out := getBuf()
 	defer putBuf(out)
 	if !resuming && sess.primes() {
-		*out = appendSSEPriming(*out, st.name+"_"+strconv.FormatInt(after, 10), h.opts.RetryInterval)
+		*out = appendSSEPriming(*out, st.name, after, h.opts.RetryInterval)
 	}
 	if finished {
 		for _, ev := range pre {
-			*out = appendSSEMessage(*out, st.name+"_"+strconv.FormatInt(ev.seq, 10), *ev.data)
+			*out = appendSSEEventID(*out, st.name, ev.seq)
+			*out = appendSSEMessage(*out, "", *ev.data)
 			putBuf(ev.data)
 		}
 		_, _ = w.Write(*out)
@@ -686,7 +719,8 @@ func (h *StreamableHandler) replayFinished(w http.ResponseWriter, r *http.Reques
 	out := getBuf()
 	defer putBuf(out)
 	for _, ev := range pre {
-		*out = appendSSEMessage(*out, name+"_"+strconv.FormatInt(ev.seq, 10), *ev.data)
+		*out = appendSSEEventID(*out, name, ev.seq)
+		*out = appendSSEMessage(*out, "", *ev.data)
 		putBuf(ev.data)
 	}
 	_, _ = w.Write(*out)
@@ -729,7 +763,7 @@ func (h *StreamableHandler) serveDelete(w http.ResponseWriter, r *http.Request) 
 // Shutdown first (or from http.Server.RegisterOnShutdown) so they do.
 func (h *StreamableHandler) Shutdown(ctx context.Context) error {
 	h.mu.Lock()
-	h.closing = true
+	h.closing.Store(true)
 	h.mu.Unlock()
 	h.drainMu.Lock()
 	var wait chan struct{}
@@ -757,7 +791,8 @@ func (h *StreamableHandler) Shutdown(ctx context.Context) error {
 // the expiry timer. Later requests get 503 (or 404 for a session id).
 func (h *StreamableHandler) Close() error {
 	h.mu.Lock()
-	h.closing, h.closed = true, true
+	h.closing.Store(true)
+	h.closed = true
 	if h.sweep != nil {
 		h.sweep.Stop()
 		h.sweep = nil

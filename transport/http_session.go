@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -44,8 +45,8 @@ type httpSession struct {
 // stream. Its events are numbered and, when resumable, stored.
 type stream struct {
 	sess      *httpSession
-	name      string
-	json      bool // JSON response mode: only the response travels on it
+	name      string // the stream's name in event ids; "" for a JSON response
+	json      bool   // JSON response mode: only the response travels on it
 	resumable bool
 
 	mu   sync.Mutex
@@ -58,25 +59,28 @@ type stream struct {
 
 // sink is the consumer side of one HTTP response carrying a stream.
 type sink struct {
-	ch       chan outEvent
-	gone     chan struct{} // closed when the response stops reading ch
-	stop     chan struct{} // closed to end the response early
-	goneOnce sync.Once
-	stopOnce sync.Once
-	resume   atomic.Bool // the early end is a SEP-1699 close: tell the client to come back
+	ch      chan outEvent
+	end     chan struct{} // closed when the response ends: halted early, or done reading ch
+	endOnce sync.Once
+	resume  atomic.Bool // the early end is a SEP-1699 close: tell the client to come back
 }
 
 func newSink(n int) *sink {
-	return &sink{ch: make(chan outEvent, n), gone: make(chan struct{}), stop: make(chan struct{})}
+	return &sink{ch: make(chan outEvent, n), end: make(chan struct{})}
 }
 
-func (k *sink) markGone() { k.goneOnce.Do(func() { close(k.gone) }) }
+// markGone tells senders that the response reads no more events. Only the
+// response's own goroutine calls it, once it has stopped reading.
+func (k *sink) markGone() { k.endOnce.Do(func() { close(k.end) }) }
 
+// halt ends the response early. The stream has been detached from k first
+// (st.live cleared under st.mu, which senders hold while they wait on k),
+// so no sender is waiting on k when its end closes.
 func (k *sink) halt(resume bool) {
 	if resume {
 		k.resume.Store(true)
 	}
-	k.stopOnce.Do(func() { close(k.stop) })
+	k.endOnce.Do(func() { close(k.end) })
 }
 
 // drain returns the buffers of events left in the channel to the pool.
@@ -105,7 +109,7 @@ func (h *StreamableHandler) newSession() *httpSession {
 	}
 	s.standalone = &stream{sess: s, name: "0", resumable: true}
 	h.mu.Lock()
-	if h.closing {
+	if h.closing.Load() {
 		h.mu.Unlock()
 		return nil
 	}
@@ -151,8 +155,9 @@ func (h *StreamableHandler) runSweep() {
 	h.mu.Unlock()
 }
 
-// lookup returns the live session id, or nil. A session found idle past
-// its timeout is closed here rather than waiting for the sweep.
+// lookup returns the live session id, marked active now, or nil. A
+// session found idle past its timeout is closed here rather than waiting
+// for the sweep.
 func (h *StreamableHandler) lookup(id string) *httpSession {
 	h.mu.Lock()
 	s := h.sessions[id]
@@ -160,7 +165,7 @@ func (h *StreamableHandler) lookup(id string) *httpSession {
 	if s == nil {
 		return nil
 	}
-	if t := h.opts.SessionIdleTimeout; t > 0 && s.idleFor(time.Now()) > t {
+	if !s.touchUnlessExpired(time.Now(), h.opts.SessionIdleTimeout) {
 		s.Close()
 		return nil
 	}
@@ -170,16 +175,26 @@ func (h *StreamableHandler) lookup(id string) *httpSession {
 func (s *httpSession) idleFor(now time.Time) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.idleForLocked(now)
+}
+
+func (s *httpSession) idleForLocked(now time.Time) time.Duration {
 	if s.live > 0 || len(s.streams) > 0 {
 		return 0
 	}
 	return now.Sub(s.lastActive)
 }
 
-func (s *httpSession) touch() {
+// touchUnlessExpired marks the session active at now, unless it has been
+// idle for longer than timeout (when timeout is positive).
+func (s *httpSession) touchUnlessExpired(now time.Time, timeout time.Duration) bool {
 	s.mu.Lock()
-	s.lastActive = time.Now()
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	if timeout > 0 && s.idleForLocked(now) > timeout {
+		return false
+	}
+	s.lastActive = now
+	return true
 }
 
 // primes reports whether the session's streams start with a priming event
@@ -346,14 +361,14 @@ func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64)
 	if sk == nil {
 		putBuf(buf)
 		if !st.resumable {
-			s.h.logger.Debug("dropping message: its stream has no connection", "session", s.id, "stream", st.name)
+			s.h.logger.Debug("dropping message: its request's connection is closed", "session", s.id)
 		}
 		return nil
 	}
 	select {
 	case sk.ch <- ev:
 		return nil
-	case <-sk.gone:
+	case <-sk.end:
 	case <-s.done:
 	case <-ctx.Done():
 	}
@@ -456,9 +471,18 @@ func (s *httpSession) cancelStream(id protocol.ID) {
 
 var errDuplicateID = errors.New("duplicate request id")
 
+// callState is what one POSTed call needs, allocated at once: its stream,
+// the sink of its HTTP response, and the request info handed to the
+// handler (see HTTPRequestInfo).
+type callState struct {
+	st   stream
+	sk   sink
+	info HTTPRequestInfo
+}
+
 // openStream registers the stream of a new request, with a connection
-// attached.
-func (s *httpSession) openStream(req *protocol.Request) (*stream, *sink, error) {
+// attached, and sets req.Extra to the request info of r.
+func (s *httpSession) openStream(r *http.Request, req *protocol.Request) (*stream, *sink, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
@@ -469,17 +493,23 @@ func (s *httpSession) openStream(req *protocol.Request) (*stream, *sink, error) 
 	if _, dup := s.streams[req.ID]; dup {
 		return nil, nil, errDuplicateID
 	}
-	s.nextStream++
 	json := s.h.opts.JSONResponse
-	st := &stream{sess: s, name: strconv.FormatInt(s.nextStream, 10), json: json, resumable: !json}
-	n := 4 // a full buffer makes the handler wait for the connection
-	if json {
-		n = 1
+	c := new(callState)
+	st, sk := &c.st, &c.sk
+	st.sess, st.json, st.resumable = s, json, !json
+	n := 1
+	if !json {
+		// Only SSE streams have event ids, and so a name to resume by.
+		s.nextStream++
+		st.name = strconv.FormatInt(s.nextStream, 10)
+		s.byName[st.name] = st
+		n = 4 // a full buffer makes the handler wait for the connection
 	}
-	sk := newSink(n)
+	sk.ch, sk.end = make(chan outEvent, n), make(chan struct{})
 	st.live = sk
+	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id}
+	req.Extra = &c.info
 	s.streams[req.ID] = st
-	s.byName[st.name] = st
 	s.live++
 	if req.Method == protocol.MethodInitialize {
 		s.initID = req.ID

@@ -293,10 +293,7 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	h.mu.Lock()
-	closing := h.closing
-	h.mu.Unlock()
-	if closing {
+	if h.isClosing() {
 		writeJSONError(w, http.StatusServiceUnavailable, req.ID, errShuttingDown)
 		return
 	}

@@ -460,16 +460,18 @@ func TestStreamableCustomHeadersReachHandler(t *testing.T) {
 		}
 		return map[string]string{"auth": info.Header.Get("Authorization"), "param": info.Header.Get("Mcp-Param-Region"), "session": info.SessionID}, nil
 	})
-	f := newFixture(t, nil, srv)
-	conn := transport.NewStreamableClient(f.url, &transport.HTTPClientOptions{Logger: quiet, Header: http.Header{"Authorization": {"Bearer t0k"}}})
-	cli := dial(t, conn, nil)
-	var got map[string]string
-	ctx := transport.WithHeader(testCtx(t), http.Header{"Mcp-Param-Region": {"eu"}})
-	if err := cli.Call(ctx, "whoami", nil, &got); err != nil {
-		t.Fatal(err)
-	}
-	if got["auth"] != "Bearer t0k" || got["param"] != "eu" || got["session"] != conn.SessionID() {
-		t.Errorf("handler saw %v", got)
+	for _, opts := range []*transport.HTTPOptions{nil, {JSONResponse: true}} {
+		f := newFixture(t, opts, srv)
+		conn := transport.NewStreamableClient(f.url, &transport.HTTPClientOptions{Logger: quiet, Header: http.Header{"Authorization": {"Bearer t0k"}}})
+		cli := dial(t, conn, nil)
+		var got map[string]string
+		ctx := transport.WithHeader(testCtx(t), http.Header{"Mcp-Param-Region": {"eu"}})
+		if err := cli.Call(ctx, "whoami", nil, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got["auth"] != "Bearer t0k" || got["param"] != "eu" || got["session"] != conn.SessionID() {
+			t.Errorf("JSONResponse %v: handler saw %v", opts != nil, got)
+		}
 	}
 }
 

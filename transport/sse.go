@@ -230,12 +230,20 @@ func indexLineBreak(s string) int {
 	return -1
 }
 
-// appendSSEPriming appends the priming event of SEP-1699: an id, the
-// reconnection time and empty data.
-func appendSSEPriming(b []byte, id string, retry time.Duration) []byte {
+// appendSSEEventID appends the id line of event seq of a Streamable HTTP
+// stream: "id: <stream>_<seq>" (see parseEventID).
+func appendSSEEventID(b []byte, stream string, seq int64) []byte {
 	b = append(b, "id: "...)
-	b = append(b, id...)
-	b = append(b, '\n')
+	b = append(b, stream...)
+	b = append(b, '_')
+	b = strconv.AppendInt(b, seq, 10)
+	return append(b, '\n')
+}
+
+// appendSSEPriming appends the priming event of SEP-1699: the id of event
+// seq of stream, the reconnection time and empty data.
+func appendSSEPriming(b []byte, stream string, seq int64, retry time.Duration) []byte {
+	b = appendSSEEventID(b, stream, seq)
 	b = appendSSERetry(b, retry)
 	return append(b, "data: \n\n"...)
 }

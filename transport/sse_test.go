@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -317,5 +318,51 @@ func TestMemoryEventStore(t *testing.T) {
 	}
 	if n := transport.StoredEventsForTest(b); n != 2 {
 		t.Errorf("%d events under a 10-byte bound, want 2", n)
+	}
+}
+
+// TestMemoryEventStoreManyStreams: a session with many more streams than
+// MaxEvents keeps a bounded record of discarded events, and still reports
+// the lost events of the streams of the last MaxEvents discards.
+func TestMemoryEventStoreManyStreams(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	lost := func(s *transport.MemoryEventStore, stream string, after int64) bool {
+		return errors.Is(s.Replay(ctx, "s", stream, after, func(int64, []byte) error { return nil }), transport.ErrEventsLost)
+	}
+	s := transport.NewMemoryEventStore(&transport.MemoryEventStoreOptions{MaxEvents: 4})
+	for i := range 1000 {
+		name := strconv.Itoa(i + 1)
+		_ = s.Append(ctx, "s", name, 1, []byte("a"))
+		_ = s.Append(ctx, "s", name, 2, []byte("b"))
+	}
+	if n := transport.EvictionRecordsForTest(s, "s"); n > 4 {
+		t.Errorf("discard records of %d streams, want at most 4", n)
+	}
+	// Streams 999 and 1000 are stored, 997 and 998 were discarded last.
+	if !lost(s, "998", 0) || !lost(s, "998", 1) || lost(s, "998", 2) {
+		t.Errorf("stream 998: lost after 0, 1, 2 = %v, %v, %v; want true, true, false", lost(s, "998", 0), lost(s, "998", 1), lost(s, "998", 2))
+	}
+	if !lost(s, "997", 1) || lost(s, "999", 0) {
+		t.Errorf("lost: stream 997 after 1 %v (want true), stream 999 after 0 %v (want false)", lost(s, "997", 1), lost(s, "999", 0))
+	}
+	if lost(s, "5", 0) {
+		t.Error("stream 5, forgotten, reported lost") // as documented
+	}
+
+	// A stream discarded again keeps its record.
+	s = transport.NewMemoryEventStore(&transport.MemoryEventStoreOptions{MaxEvents: 2})
+	for _, e := range []struct {
+		stream string
+		seq    int64
+	}{{"0", 1}, {"a", 1}, {"0", 2}, {"b", 1}, {"c", 1}, {"d", 1}} {
+		_ = s.Append(ctx, "s", e.stream, e.seq, []byte("x"))
+	}
+	// Discarded, in order: 0/1, a/1, 0/2, b/1; the last two are recorded.
+	if !lost(s, "0", 1) || !lost(s, "b", 0) || lost(s, "a", 0) {
+		t.Errorf("lost: 0 after 1 %v, b after 0 %v, a after 0 %v; want true, true, false", lost(s, "0", 1), lost(s, "b", 0), lost(s, "a", 0))
+	}
+	if n := transport.EvictionRecordsForTest(s, "s"); n != 2 {
+		t.Errorf("discard records of %d streams, want 2", n)
 	}
 }
