@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
 
+	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
 

@@ -7,7 +7,8 @@ import (
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
+
+	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
 )
 
 // Options configures For. The zero value inlines definitions and ignores
