@@ -62,6 +62,7 @@ type fieldPlan struct {
 	nullable bool           // jsonschema:"nullable": JSON null is allowed
 	def      jsontext.Value // default, nil if none
 	vtag     string         // validate tag
+	rules    *ruleSet       // vtag parsed (shared: not to be modified)
 	stags    []string       // jsonschema tag parts
 	jsonOpts []string       // json tag options after the name
 	dive     bool           // validate tag dives into elements
@@ -352,6 +353,7 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 		}
 	}
 	rules := parseRules(f.vtag)
+	f.rules = rules
 	if rules.required() {
 		required = true
 	}
@@ -443,6 +445,9 @@ func isJSONNumber(s string) bool {
 func splitTag(tag string) []string {
 	if tag == "" {
 		return nil
+	}
+	if strings.IndexByte(tag, '\\') < 0 {
+		return strings.Split(tag, ",")
 	}
 	var out []string
 	var cur strings.Builder

@@ -389,7 +389,7 @@ func (g *gen) process(s *object, p *plan) error {
 		}
 		target := nonNull(ps)
 		if !g.opts.Output {
-			if err := mirror(target, f.typ, parseRules(f.vtag), f.quoted); err != nil {
+			if err := mirror(target, f.typ, f.rules, f.quoted); err != nil {
 				return fmt.Errorf("schema: type %s: field %s: validate tag: %v", p.t, f.goName, err)
 			}
 		}

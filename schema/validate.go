@@ -61,7 +61,7 @@ func markRules(a *analyzer) {
 			if f.vtag != "" && f.vtag != "-" {
 				p.hasRules = true
 			}
-			f.dive = parseRules(f.vtag).dive != nil
+			f.dive = f.rules.dive != nil
 		}
 	}
 	for changed := true; changed; {
