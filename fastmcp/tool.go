@@ -64,10 +64,10 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, dup := s.tools.get(name); dup {
+	if s.tools.has(name) {
 		return fmt.Errorf("fastmcp: tool %q is already registered: choose another name or call RemoveTool first", name)
 	}
-	first := s.tools.len() == 0
+	first := s.tools.count() == 0
 	s.tools.update(func(m map[string]*tool) { m[name] = t })
 	if first {
 		s.installToolHandlers()
@@ -81,7 +81,7 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 func (s *Server) RemoveTool(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.tools.get(name); !ok {
+	if !s.tools.has(name) {
 		return false
 	}
 	s.tools.update(func(m map[string]*tool) { delete(m, name) })
