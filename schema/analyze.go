@@ -357,8 +357,15 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 	if rules.required() {
 		required = true
 	}
-	if !required && rules.failsOnZero(f.typ) {
-		required = true
+	if !required {
+		// The rules of most fields are simple enough to check here; the
+		// validator answers for the others (and for untagged structs,
+		// which it walks into).
+		if ff, ok := newFastField(0, f.typ, f.vtag); ok && f.vtag != "" {
+			required = !ff.accepts(reflect.Zero(f.typ))
+		} else {
+			required = rules.failsOnZero(f.typ)
+		}
 	}
 	if len(defaults) > 0 {
 		def, err := defaultValue(f, defaults)

@@ -130,7 +130,8 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := preflight(a); err != nil {
+	fast := newFastRules(st)
+	if err := preflight(a, st, fast); err != nil {
 		return nil, err
 	}
 	headers, err := findHeaders(tree)
@@ -161,9 +162,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if st.Name() != "" {
 		ty.rootPrefix = st.Name() + "."
 	}
-	if root.hasRules {
-		ty.fast = newFastRules(st)
-	}
+	ty.fast = fast
 	ty.fields = fieldsOf(tree, root)
 	ty.compiled = sync.OnceValues(func() (*jsonschemav6.Schema, error) {
 		return compileSchema(full, true)
