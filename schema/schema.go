@@ -38,7 +38,8 @@ type Type struct {
 	goType  reflect.Type
 	ptr     bool // GoType is a pointer to the struct
 	schema  jsontext.Value
-	fields  []Field
+	fields  []Field        // for FromJSON
+	lazy    func() []Field // for For and Elicitation: the fields, worked out on first use
 	headers []Header
 	plan    *plan // nil for FromJSON
 
@@ -88,7 +89,12 @@ func (t *Type) GoType() reflect.Type { return t.goType }
 // Fields returns the top-level properties in declaration order. The slice is
 // a copy; the Index and Schema slices inside are shared and must not be
 // modified.
-func (t *Type) Fields() []Field { return slices.Clone(t.fields) }
+func (t *Type) Fields() []Field {
+	if t.lazy != nil {
+		return slices.Clone(t.lazy())
+	}
+	return slices.Clone(t.fields)
+}
 
 // Headers returns the properties annotated with "x-mcp-header", in schema
 // order. The slice is a copy.
@@ -163,7 +169,16 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 		ty.rootPrefix = st.Name() + "."
 	}
 	ty.fast = fast
-	ty.fields = fieldsOf(tree, root)
+	// Tools never ask for their fields: read them back from the published
+	// schema (the tree they come from, encoded) when asked.
+	ty.lazy = sync.OnceValue(func() []Field {
+		tree, err := parseTree(published)
+		obj, ok := tree.(*object)
+		if err != nil || !ok {
+			panic(fmt.Sprintf("schema: type %s: internal error: cannot read back the published schema: %v", t, err))
+		}
+		return fieldsOf(obj, root)
+	})
 	ty.compiled = sync.OnceValues(func() (*jsonschemav6.Schema, error) {
 		return compileSchema(full, true)
 	})
