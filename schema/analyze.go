@@ -61,6 +61,7 @@ type fieldPlan struct {
 	required bool
 	nullable bool           // jsonschema:"nullable": JSON null is allowed
 	def      jsontext.Value // default, nil if none
+	defTree  any            // def as a tree
 	vtag     string         // validate tag
 	rules    *ruleSet       // vtag parsed (shared: not to be modified)
 	stags    []string       // jsonschema tag parts
@@ -368,11 +369,11 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 		}
 	}
 	if len(defaults) > 0 {
-		def, err := defaultValue(f, defaults)
+		def, tree, err := defaultValue(f, defaults)
 		if err != nil {
 			a.fail("field %s.%s: default %s: %v: fix the default= value", p.t, f.goName, strings.Join(defaults, ","), err)
 		} else {
-			f.def = def
+			f.def, f.defTree = def, tree
 			required = false
 		}
 	}
@@ -380,22 +381,23 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 }
 
 // defaultValue turns default= tag values into JSON, typed by the field, and
-// checks that the decoder accepts it.
-func defaultValue(f *fieldPlan, vals []string) (jsontext.Value, error) {
+// checks that the decoder accepts it. It returns the JSON both encoded and
+// as a tree.
+func defaultValue(f *fieldPlan, vals []string) (jsontext.Value, any, error) {
 	var v any
 	if f.plan.kind == planArray {
 		arr := make([]any, 0, len(vals))
 		for _, s := range vals {
 			e, err := scalarDefault(f.plan.elem.jsonType, s)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			arr = append(arr, e)
 		}
 		v = arr
 	} else {
 		if len(vals) > 1 {
-			return nil, fmt.Errorf("only array fields take several defaults")
+			return nil, nil, fmt.Errorf("only array fields take several defaults")
 		}
 		jt := f.plan.jsonType
 		if f.quoted {
@@ -403,16 +405,16 @@ func defaultValue(f *fieldPlan, vals []string) (jsontext.Value, error) {
 		}
 		e, err := scalarDefault(jt, vals[0])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		v = e
 	}
 	b := encodeTree(v)
 	probe := reflect.New(f.typ)
 	if err := jsonv2.Unmarshal(b, probe.Interface()); err != nil {
-		return nil, fmt.Errorf("%s does not decode into %s: fix the default= value", b, f.typ)
+		return nil, nil, fmt.Errorf("%s does not decode into %s: fix the default= value", b, f.typ)
 	}
-	return b, nil
+	return b, v, nil
 }
 
 func scalarDefault(jsonType, s string) (any, error) {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -249,6 +250,12 @@ func (c *treeConverter) value(v any) any {
 			arr[i] = c.value(e)
 		}
 		return arr
+	case int: // what invopop makes of an integer default=, enum= or example=
+		return number(strconv.Itoa(v))
+	case float64: // ... and of a number one
+		if n, ok := floatNumber(v); ok {
+			return n
+		}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -261,4 +268,25 @@ func (c *treeConverter) value(v any) any {
 		return nil
 	}
 	return t
+}
+
+// floatNumber formats f as encoding/json does, or reports false for the
+// values it refuses (NaN and infinities).
+func floatNumber(f float64) (number, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "", false
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b := strconv.AppendFloat(nil, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 becomes e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return number(b), true
 }

@@ -1,7 +1,10 @@
 package schema
 
 import (
+	"encoding/json"
+	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/invopop/jsonschema"
@@ -44,6 +47,45 @@ func TestIsEmptySchemaCoversEveryField(t *testing.T) {
 		}
 		if want := reflect.DeepEqual(&jsonschema.Schema{}, s); isEmptySchema(s) != want {
 			t.Errorf("with %s set, isEmptySchema = %v, DeepEqual says %v", f.Name, !want, want)
+		}
+	}
+}
+
+// TestPlainDefName checks the shortcut of defNames against the regular
+// expression it saves.
+func TestPlainDefName(t *testing.T) {
+	for _, name := range []string{"", "A", "searchArgs000", "_a", "a_", "a_b", "a.b-c", "a b", "List[int]", "List[pkg.T]", "é", "a/b", "-", "__"} {
+		full := strings.Trim(defNameChars.ReplaceAllString(name, "_"), "_")
+		if plainDefName(name) && full != name {
+			t.Errorf("plainDefName(%q) but the full rule gives %q", name, full)
+		}
+		if !plainDefName(name) && full == name && name != "" {
+			t.Errorf("!plainDefName(%q) but the full rule keeps it", name)
+		}
+	}
+}
+
+// TestValueNumbersMatchEncodingJSON checks the numbers the converter
+// writes itself against encoding/json's.
+func TestValueNumbersMatchEncodingJSON(t *testing.T) {
+	vals := []any{0, 1, -1, 10, math.MaxInt64, math.MinInt64,
+		0.0, 1.0, -1.5, 95.5, 1e-6, 1e-7, 123456789e-15, 1e20, 1e21, 1.5e300, -2.5e-300,
+		math.SmallestNonzeroFloat64, math.MaxFloat64, 0.1, 1.0 / 3}
+	for _, v := range vals {
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c treeConverter
+		got := c.value(v)
+		if c.failed || got != number(want) {
+			t.Errorf("value(%v) = %v (failed %v), encoding/json writes %s", v, got, c.failed, want)
+		}
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		var c treeConverter
+		if c.value(v); !c.failed {
+			t.Errorf("value(%v) did not fail", v)
 		}
 	}
 }
