@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/schema"
 )
 
 // TestAppendBasicMatchesMarshal checks the fast encoding of integer and
@@ -162,5 +163,47 @@ func TestRegistryConcurrentReaders(t *testing.T) {
 	wg.Wait()
 	if r.len() != 500 {
 		t.Fatalf("len %d, want 500", r.len())
+	}
+}
+
+// TestEncodeToolDefMatchesMarshal checks the direct encoding of tool
+// definitions against protocol.Marshal, including strings that need
+// escaping and invalid UTF-8 (which both must refuse).
+func TestEncodeToolDefMatchesMarshal(t *testing.T) {
+	t.Parallel()
+	type args struct {
+		Q string   `json:"q" jsonschema:"description=say \"hi\" <b>&</b>" validate:"min=1"`
+		N int      `json:"n,omitempty" jsonschema:"default=3"`
+		L []string `json:"l,omitempty"`
+	}
+	type out struct {
+		R string `json:"r"`
+	}
+	in, err := schema.For(reflect.TypeFor[args](), schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outS, err := schema.For(reflect.TypeFor[out](), schema.Options{Output: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"", "plain", "quote \" backslash \\ slash /", "<tag> & \u2028 \u2029", "tab\tnl\n\x00\x1f", "ünïcødé 🙂", "bad \xff utf8"}
+	for _, name := range texts {
+		for _, text := range texts {
+			for _, schemas := range [][2]jsontext.Value{{nil, nil}, {in.Schema(), nil}, {in.Schema(), outS.Schema()}} {
+				def := &protocol.Tool{Name: name, Title: text, Description: text + "!", InputSchema: schemas[0], OutputSchema: schemas[1]}
+				want, werr := protocol.Marshal(def)
+				got, gerr := encodeToolDef(def, true)
+				if (werr != nil) != (gerr != nil) || string(got) != string(want) {
+					t.Fatalf("encodeToolDef(%+v) = %s, %v\nprotocol.Marshal: %s, %v", def, got, gerr, want, werr)
+				}
+			}
+		}
+	}
+	ro := true
+	def := &protocol.Tool{Name: "x", Annotations: &protocol.ToolAnnotations{ReadOnlyHint: &ro}, Meta: protocol.Meta{"k": 1}}
+	want, _ := protocol.Marshal(def)
+	if got, err := encodeToolDef(def, true); err != nil || string(got) != string(want) {
+		t.Fatalf("with annotations and _meta: %s, %v; want %s", got, err, want)
 	}
 }
