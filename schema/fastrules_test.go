@@ -65,7 +65,7 @@ func FuzzFastRulesAgreeWithValidator(f *testing.F) {
 	fr := newFastRules(reflect.TypeFor[fastArgs]())
 	f.Fuzz(func(t *testing.T, name, code string, n, m int64, u uint64, fl, g float64, l int64, r uint64) {
 		v := fastArgs{Name: name, Code: code, N: int(n), M: int8(m), U: uint16(u), F: fl, G: float32(g), L: l, R: uint(r)}
-		want := validate.Struct(&v) == nil
+		want := validate().Struct(&v) == nil
 		if got := fr.accepts(reflect.ValueOf(v)); got != want {
 			t.Fatalf("%+v: direct check says %v, validator %v", v, got, want)
 		}
@@ -99,7 +99,7 @@ func TestFastZeroCheckAgreesWithValidator(t *testing.T) {
 			continue // the analyzer asks the validator
 		}
 		fast := !ff.accepts(reflect.Zero(c.typ))
-		want := validate.Var(reflect.Zero(c.typ).Interface(), c.tag) != nil
+		want := validate().Var(reflect.Zero(c.typ).Interface(), c.tag) != nil
 		if fast != want {
 			t.Errorf("%s %q: zero fails %v directly, %v by the validator", c.typ, c.tag, fast, want)
 		}

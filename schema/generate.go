@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 )
@@ -122,7 +123,7 @@ func newReflector(names map[reflect.Type]string, useRefs bool) *jsonschema.Refle
 	}
 }
 
-var defNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+var defNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.-]+`) })
 
 // plainDefName reports whether defNames keeps name as it is: it has only
 // the characters defNameChars allows and no '_' at either end.
@@ -158,7 +159,7 @@ func defNames(plans map[reflect.Type]*plan) map[reflect.Type]string {
 	for _, t := range types {
 		base := t.Name()
 		if !plainDefName(base) {
-			base = strings.Trim(defNameChars.ReplaceAllString(base, "_"), "_")
+			base = strings.Trim(defNameChars().ReplaceAllString(base, "_"), "_")
 		}
 		if base == "" {
 			base = "T"

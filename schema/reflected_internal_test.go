@@ -55,7 +55,7 @@ func TestIsEmptySchemaCoversEveryField(t *testing.T) {
 // expression it saves.
 func TestPlainDefName(t *testing.T) {
 	for _, name := range []string{"", "A", "searchArgs000", "_a", "a_", "a_b", "a.b-c", "a b", "List[int]", "List[pkg.T]", "é", "a/b", "-", "__"} {
-		full := strings.Trim(defNameChars.ReplaceAllString(name, "_"), "_")
+		full := strings.Trim(defNameChars().ReplaceAllString(name, "_"), "_")
 		if plainDefName(name) && full != name {
 			t.Errorf("plainDefName(%q) but the full rule gives %q", name, full)
 		}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -118,7 +119,7 @@ func (rs *ruleSet) failsOnZero(t reflect.Type) bool {
 					failed = false
 				}
 			}()
-			failed = validate.Struct(reflect.New(base).Interface()) != nil
+			failed = validate().Struct(reflect.New(base).Interface()) != nil
 		}()
 		return failed
 	}
@@ -154,7 +155,7 @@ func (rs *ruleSet) failsOnZero(t reflect.Type) bool {
 				failed = false
 			}
 		}()
-		failed = validate.Var(reflect.Zero(t).Interface(), strings.Join(tag, ",")) != nil
+		failed = validate().Var(reflect.Zero(t).Interface(), strings.Join(tag, ",")) != nil
 	}()
 	return failed
 }
@@ -518,12 +519,12 @@ func numberParam(class valueClass, p string) (number, error) {
 	}
 }
 
-var oneOfSplit = regexp.MustCompile(`'[^']*'|\S+`)
+var oneOfSplit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'[^']*'|\S+`) })
 
 // splitOneOf splits a oneof parameter like the validator: space separated,
 // single quotes group words.
 func splitOneOf(p string) []string {
-	vals := oneOfSplit.FindAllString(p, -1)
+	vals := oneOfSplit().FindAllString(p, -1)
 	for i, v := range vals {
 		vals[i] = strings.ReplaceAll(v, "'", "")
 	}

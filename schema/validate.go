@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/go-playground/validator/v10"
 )
 
-// validate is the one validator the package uses. *validator.Validate is
-// safe for concurrent use; its only state is a cache of parsed struct tags.
-var validate = newValidator()
+// validate returns the one validator the package uses, made on first use
+// (making one fills its tables of rules, a cost a program that never
+// validates need not pay at startup). *validator.Validate is safe for
+// concurrent use; its only state is a cache of parsed struct tags.
+var validate = sync.OnceValue(newValidator)
 
 func newValidator() *validator.Validate {
 	v := validator.New(validator.WithTagNameFuncBlankOmit())
@@ -48,7 +51,7 @@ func preflight(a *analyzer, root reflect.Type, rootFast *fastRules) (err error) 
 					err = fmt.Errorf("schema: type %s: validate tag in %s: %v: fix the tag", a.root, st, v)
 				}
 			}()
-			_ = validate.Struct(reflect.New(st).Interface())
+			_ = validate().Struct(reflect.New(st).Interface())
 		}()
 		if err != nil {
 			return err
@@ -122,7 +125,7 @@ func runValidator(v reflect.Value, p *plan, prefix string, base path, is *issues
 			err = fmt.Errorf("schema: validator failed on %s: %v", p.t, r)
 		}
 	}()
-	verr := validate.Struct(v.Interface())
+	verr := validate().Struct(v.Interface())
 	if verr == nil {
 		return nil
 	}
