@@ -97,7 +97,10 @@ func newFastField(index int, t reflect.Type, tag string) (fastField, bool) {
 	default:
 		return ff, false
 	}
-	for i, r := range strings.Split(tag, ",") {
+	ff.rules = make([]fastRule, 0, strings.Count(tag, ",")+1)
+	i := -1
+	for r := range strings.SplitSeq(tag, ",") {
+		i++
 		name, param, hasParam := strings.Cut(r, "=")
 		if strings.ContainsAny(r, "|") {
 			return ff, false

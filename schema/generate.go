@@ -367,18 +367,21 @@ func (g *gen) process(s *object, p *plan) error {
 		s.set("properties", props)
 	}
 	// The reflected properties must be exactly the decoder's fields.
-	var got []string
-	for _, m := range props.members {
-		got = append(got, m.key)
+	same := len(props.members) == len(p.fields)
+	for i := 0; same && i < len(p.fields); i++ {
+		same = props.members[i].key == p.fields[i].name
 	}
-	var want []string
-	for _, f := range p.fields {
-		want = append(want, f.name)
-	}
-	if !slices.Equal(got, want) {
+	if !same {
+		var got, want []string
+		for _, m := range props.members {
+			got = append(got, m.key)
+		}
+		for _, f := range p.fields {
+			want = append(want, f.name)
+		}
 		return fmt.Errorf("schema: type %s: the schema's properties %q differ from the decoder's fields %q: check embedded structs and json tags", p.t, got, want)
 	}
-	var required []any
+	required := make([]any, 0, len(p.fields))
 	for _, f := range p.fields {
 		v, _ := props.get(f.name)
 		ps, ok := v.(*object)

@@ -31,7 +31,7 @@ func findHeaders(root *object) ([]Header, error) {
 	var seen map[string]string
 	// at is the keyword path to the current schema, as segments after "#";
 	// it becomes text only for an error.
-	var at []string
+	at := make([]string, 0, 32)
 	where := func() string { return "#" + strings.Join(at, "") }
 	var walk func(v any, static bool, chain []string) error
 	walk = func(v any, static bool, chain []string) error {
@@ -91,7 +91,7 @@ func findHeaders(root *object) ([]Header, error) {
 		})
 		return err
 	}
-	if err := walk(root, true, nil); err != nil {
+	if err := walk(root, true, make([]string, 0, 8)); err != nil {
 		return nil, err
 	}
 	return out, nil

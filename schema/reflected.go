@@ -71,7 +71,7 @@ func (c *treeConverter) schema(s *jsonschema.Schema) any {
 		c.failed = true // not produced for ordinary types; left to encoding/json
 		return nil
 	}
-	o := &object{}
+	o := &object{members: make([]member, 0, 6)} // room for the usual few keywords
 	c.str(o, "$schema", s.Version)
 	c.str(o, "$id", string(s.ID))
 	c.str(o, "$ref", s.Ref)
