@@ -71,7 +71,13 @@ func (c *treeConverter) schema(s *jsonschema.Schema) any {
 		c.failed = true // not produced for ordinary types; left to encoding/json
 		return nil
 	}
-	o := &object{members: make([]member, 0, 6)} // room for the usual few keywords
+	// One allocation for the object and room for the usual few keywords.
+	ob := &struct {
+		object
+		room [6]member
+	}{}
+	ob.members = ob.room[:0]
+	o := &ob.object
 	c.str(o, "$schema", s.Version)
 	c.str(o, "$id", string(s.ID))
 	c.str(o, "$ref", s.Ref)
@@ -185,8 +191,30 @@ func (c *treeConverter) checkString(s string) {
 func (c *treeConverter) str(o *object, key, val string) {
 	if val != "" {
 		c.checkString(val)
-		o.members = append(o.members, member{key, val})
+		o.members = append(o.members, member{key, boxString(val)})
 	}
+}
+
+// boxString returns s as an any, without allocating for the names of the
+// JSON types, which every schema repeats.
+func boxString(s string) any {
+	switch s {
+	case "string":
+		return "string"
+	case "integer":
+		return "integer"
+	case "number":
+		return "number"
+	case "boolean":
+		return "boolean"
+	case "object":
+		return "object"
+	case "array":
+		return "array"
+	case "null":
+		return "null"
+	}
+	return s
 }
 
 func (c *treeConverter) flag(o *object, key string, val bool) {
