@@ -115,6 +115,21 @@ const (
 )
 
 func shapeOf(t reflect.Type) (shape, string) {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Pointer, reflect.Interface:
+	default:
+		if t.PkgPath() == "" {
+			// A predeclared or unnamed type ([]string, map[string]int):
+			// neither it nor its pointer has methods.
+			return shapeNormal, ""
+		}
+	}
+	return shapeByMethods(t)
+}
+
+// shapeByMethods is shapeOf without its shortcut for types that have no
+// methods.
+func shapeByMethods(t reflect.Type) (shape, string) {
 	switch {
 	case t == timeType:
 		return shapeTime, ""

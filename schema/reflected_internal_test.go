@@ -3,10 +3,14 @@ package schema
 import (
 	"encoding/json"
 	"math"
+	"math/big"
+	"net"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/invopop/jsonschema"
 )
 
@@ -86,6 +90,44 @@ func TestValueNumbersMatchEncodingJSON(t *testing.T) {
 		var c treeConverter
 		if c.value(v); !c.failed {
 			t.Errorf("value(%v) did not fail", v)
+		}
+	}
+}
+
+// TestAppendQuotedMatchesJSONText checks appendQuoted's shortcut for plain
+// strings against jsontext.AppendQuote, for every ASCII character alone
+// and inside text.
+func TestAppendQuotedMatchesJSONText(t *testing.T) {
+	var cases []string
+	for c := range 128 {
+		cases = append(cases, string(rune(c)), "ab"+string(rune(c))+"cd")
+	}
+	cases = append(cases, "", "What to look for in collection 0", "<b>&amp;</b>", "ü", "\u2028", "a\xffb")
+	for _, s := range cases {
+		want, err := jsontext.AppendQuote(nil, s)
+		if err != nil {
+			want, _ = jsontext.AppendQuote(nil, strings.ToValidUTF8(s, "\uFFFD"))
+		}
+		if got := appendQuoted(nil, s); string(got) != string(want) {
+			t.Errorf("appendQuoted(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestShapeOfShortcut checks shapeOf's shortcut for types without methods
+// against the full look at their methods.
+func TestShapeOfShortcut(t *testing.T) {
+	for _, typ := range []reflect.Type{
+		reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[bool](), reflect.TypeFor[float64](),
+		reflect.TypeFor[[]string](), reflect.TypeFor[[]byte](), reflect.TypeFor[[3]int](), reflect.TypeFor[map[string]any](),
+		reflect.TypeFor[jsontext.Value](), reflect.TypeFor[json.RawMessage](), reflect.TypeFor[time.Duration](),
+		reflect.TypeFor[net.IP](), reflect.TypeFor[big.Int](), reflect.TypeFor[any](), reflect.TypeFor[*int](),
+		reflect.TypeFor[struct{ time.Time }](), reflect.TypeFor[time.Time](),
+	} {
+		s1, bad1 := shapeOf(typ)
+		s2, bad2 := shapeByMethods(typ)
+		if s1 != s2 || bad1 != bad2 {
+			t.Errorf("%s: shapeOf %v %q, shapeByMethods %v %q", typ, s1, bad1, s2, bad2)
 		}
 	}
 }
