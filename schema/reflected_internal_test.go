@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/invopop/jsonschema"
 )
@@ -128,6 +129,39 @@ func TestShapeOfShortcut(t *testing.T) {
 		s2, bad2 := shapeByMethods(typ)
 		if s1 != s2 || bad1 != bad2 {
 			t.Errorf("%s: shapeOf %v %q, shapeByMethods %v %q", typ, s1, bad1, s2, bad2)
+		}
+	}
+}
+
+// TestPlainDefaultAgreesWithDecoder checks that every default plainDefault
+// vouches for does decode into its field.
+func TestPlainDefaultAgreesWithDecoder(t *testing.T) {
+	types := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[bool](), reflect.TypeFor[int](),
+		reflect.TypeFor[int8](), reflect.TypeFor[uint8](), reflect.TypeFor[int64](), reflect.TypeFor[uint64](),
+		reflect.TypeFor[float32](), reflect.TypeFor[time.Duration]()}
+	vals := []string{"0", "1", "-1", "127", "128", "255", "256", "-129", "9223372036854775807",
+		"18446744073709551615", "18446744073709551616", "+1", "007", "1.5", "true", "false", "x", ""}
+	for _, typ := range types {
+		for _, quoted := range []bool{false, true} {
+			a := &analyzer{plans: map[reflect.Type]*plan{}, onStack: map[reflect.Type]bool{}}
+			f := &fieldPlan{typ: typ, quoted: quoted}
+			f.plan = a.analyze(typ, "f")
+			for _, v := range vals {
+				if !plainDefault(f, []string{v}) {
+					continue
+				}
+				jt := f.plan.jsonType
+				if quoted {
+					jt = "string"
+				}
+				e, err := scalarDefault(jt, v)
+				if err != nil {
+					continue // refused before plainDefault is asked
+				}
+				if err := jsonv2.Unmarshal(encodeTree(e), reflect.New(typ).Interface()); err != nil {
+					t.Errorf("%s (quoted %v) default %q: plainDefault vouches for it, the decoder says %v", typ, quoted, v, err)
+				}
+			}
 		}
 	}
 }
