@@ -27,16 +27,20 @@ type ruleSet struct {
 	dive  *ruleSet // rules after dive apply to elements
 }
 
+// noRules is what parseRules returns for an empty tag; it is shared, like
+// every rule set, and must not be modified.
+var noRules ruleSet
+
 // parseRules parses a validate tag the way the validator splits it.
 func parseRules(tag string) *ruleSet {
 	if tag == "" || tag == "-" {
-		return &ruleSet{}
+		return &noRules
 	}
 	return parseRuleList(strings.Split(tag, ","))
 }
 
 func parseRuleList(toks []string) *ruleSet {
-	rs := &ruleSet{}
+	rs := &ruleSet{rules: make([]rule, 0, len(toks))}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch t {
