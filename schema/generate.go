@@ -148,11 +148,11 @@ func defNames(plans map[reflect.Type]*plan) map[reflect.Type]string {
 			types = append(types, t)
 		}
 	}
-	sort.Slice(types, func(i, j int) bool {
-		if types[i].Name() != types[j].Name() {
-			return types[i].Name() < types[j].Name()
+	slices.SortFunc(types, func(a, b reflect.Type) int {
+		if c := strings.Compare(a.Name(), b.Name()); c != 0 {
+			return c
 		}
-		return types[i].PkgPath() < types[j].PkgPath()
+		return strings.Compare(a.PkgPath(), b.PkgPath())
 	})
 	names := make(map[reflect.Type]string, len(types))
 	used := map[string]bool{}
@@ -269,20 +269,20 @@ func (g *gen) resolveRefs(top *object, keepAll bool) {
 		}
 		for i := range s.members {
 			m := &s.members[i]
-			switch {
-			case slices.Contains(schemaMapKeywords, m.key):
+			switch kind := keywordKind(m.key); {
+			case kind == subschemaMap:
 				if obj, ok := m.val.(*object); ok {
 					for j := range obj.members {
 						obj.members[j].val = rewrite(obj.members[j].val, depth)
 					}
 				}
-			case slices.Contains(schemaListKeywords, m.key):
+			case kind == subschemaList:
 				if arr, ok := m.val.([]any); ok {
 					for j := range arr {
 						arr[j] = rewrite(arr[j], depth)
 					}
 				}
-			case slices.Contains(schemaValueKeywords, m.key):
+			case kind == subschemaValue:
 				m.val = rewrite(m.val, depth)
 			}
 		}

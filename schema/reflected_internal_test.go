@@ -165,3 +165,19 @@ func TestPlainDefaultAgreesWithDecoder(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordKind checks keywordKind against the keyword lists.
+func TestKeywordKind(t *testing.T) {
+	for kind, list := range map[int][]string{subschemaMap: schemaMapKeywords, subschemaList: schemaListKeywords, subschemaValue: schemaValueKeywords} {
+		for _, k := range list {
+			if got := keywordKind(k); got != kind {
+				t.Errorf("keywordKind(%q) = %d, want %d", k, got, kind)
+			}
+		}
+	}
+	for _, k := range []string{"type", "description", "required", "enum", "x-mcp-header", "$ref", ""} {
+		if keywordKind(k) != notSubschema {
+			t.Errorf("keywordKind(%q) says it holds subschemas", k)
+		}
+	}
+}

@@ -242,24 +242,47 @@ var (
 	}
 )
 
+// Kinds of keyword, as keywordKind tells them apart.
+const (
+	notSubschema = iota
+	subschemaMap
+	subschemaList
+	subschemaValue
+)
+
+// keywordKind says whether key is in schemaMapKeywords, schemaListKeywords
+// or schemaValueKeywords, without searching the lists.
+func keywordKind(key string) int {
+	switch key {
+	case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+		return subschemaMap
+	case "allOf", "anyOf", "oneOf", "prefixItems":
+		return subschemaList
+	case "items", "additionalItems", "additionalProperties", "propertyNames", "not",
+		"if", "then", "else", "contains", "unevaluatedItems", "unevaluatedProperties", "contentSchema":
+		return subschemaValue
+	}
+	return notSubschema
+}
+
 // walkSubschemas calls fn for every direct subschema of s, with the
 // keyword path that leads to it.
 func walkSubschemas(s *object, fn func(sub any, kw string, key string, idx int)) {
 	for _, m := range s.members {
-		switch {
-		case slices.Contains(schemaMapKeywords, m.key):
+		switch kind := keywordKind(m.key); {
+		case kind == subschemaMap:
 			if obj, ok := m.val.(*object); ok {
 				for _, p := range obj.members {
 					fn(p.val, m.key, p.key, -1)
 				}
 			}
-		case slices.Contains(schemaListKeywords, m.key):
+		case kind == subschemaList:
 			if arr, ok := m.val.([]any); ok {
 				for i, e := range arr {
 					fn(e, m.key, "", i)
 				}
 			}
-		case slices.Contains(schemaValueKeywords, m.key):
+		case kind == subschemaValue:
 			if arr, ok := m.val.([]any); ok && m.key == "items" { // draft 2019 and older: items as a list
 				for i, e := range arr {
 					fn(e, m.key, "", i)
