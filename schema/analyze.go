@@ -82,7 +82,15 @@ type analyzer struct {
 	// recursive reports that some type contains itself.
 	recursive bool
 	onStack   map[reflect.Type]bool
+	// path is the Go path to the value being analyzed, in segments.
+	path []string
 }
+
+// pathText is a path of analyzer segments as text, made only when a
+// message needs it.
+type pathText []string
+
+func (p pathText) String() string { return strings.Join(p, "") }
 
 var (
 	timeType            = reflect.TypeFor[time.Time]()
@@ -148,8 +156,10 @@ func shapeByMethods(t reflect.Type) (shape, string) {
 	return shapeNormal, ""
 }
 
-// analyze returns the plan for t (pointers are looked through).
-func (a *analyzer) analyze(t reflect.Type, where string) *plan {
+// analyze returns the plan for t (pointers are looked through). seg is
+// the last segment of the Go path to the value, for messages: the type's
+// name, a field name after a ".", "[]" or "[key]".
+func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -161,8 +171,15 @@ func (a *analyzer) analyze(t reflect.Type, where string) *plan {
 	}
 	p := &plan{t: t}
 	a.plans[t] = p
-	a.onStack[t] = true
-	defer delete(a.onStack, t)
+	switch t.Kind() {
+	case reflect.Struct, reflect.Slice, reflect.Array, reflect.Map:
+		// Only these can contain themselves.
+		a.onStack[t] = true
+		defer delete(a.onStack, t)
+	}
+	a.path = append(a.path, seg)
+	defer func() { a.path = a.path[:len(a.path)-1] }()
+	where := pathText(a.path)
 
 	sh, bad := shapeOf(t)
 	if bad != "" {
@@ -207,7 +224,7 @@ func (a *analyzer) analyze(t reflect.Type, where string) *plan {
 		}
 		p.kind = planArray
 		p.jsonType = "array"
-		p.elem = a.analyze(t.Elem(), where+"[]")
+		p.elem = a.analyze(t.Elem(), "[]")
 	case reflect.Map:
 		switch t.Key().Kind() {
 		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -220,13 +237,13 @@ func (a *analyzer) analyze(t reflect.Type, where string) *plan {
 		}
 		p.kind = planMap
 		p.jsonType = "object"
-		p.elem = a.analyze(t.Elem(), where+"[key]")
+		p.elem = a.analyze(t.Elem(), "[key]")
 	case reflect.Struct:
 		p.kind = planStruct
 		p.jsonType = "object"
 		p.strict = a.strict
 		a.structs = append(a.structs, t)
-		a.structFields(p, where)
+		a.structFields(p)
 	default:
 		a.fail("%s has type %s, which has no JSON form: remove it or tag it json:\"-\"", where, t)
 	}
@@ -236,7 +253,7 @@ func (a *analyzer) analyze(t reflect.Type, where string) *plan {
 // structFields lists the JSON members of a struct, following the decoder's
 // rules (breadth-first through embedded structs, depth-first order), but
 // rejecting the ambiguous cases the decoder would resolve silently.
-func (a *analyzer) structFields(p *plan, where string) {
+func (a *analyzer) structFields(p *plan) {
 	type entry struct {
 		t      reflect.Type
 		index  []int
@@ -341,7 +358,9 @@ func (a *analyzer) structFields(p *plan, where string) {
 	}
 	p.fields = fields
 	for _, f := range fields {
-		f.plan = a.analyze(f.typ, where+"."+f.name)
+		a.path = append(a.path, ".")
+		f.plan = a.analyze(f.typ, f.name)
+		a.path = a.path[:len(a.path)-1]
 		if f.quoted {
 			switch f.plan.jsonType {
 			case "integer", "number":
