@@ -17,9 +17,13 @@ import (
 // generate reflects t with invopop/jsonschema and reshapes the result:
 // $ref inlining, required lists, defaults, strictness and validate rules.
 func generate(a *analyzer, root *plan, opts Options) (*object, error) {
-	names := defNames(a.plans)
 	useRefs := opts.KeepRefs || a.recursive
-	r := newReflector(names, useRefs)
+	var names map[reflect.Type]string // $defs names, needed only for references
+	r := inliningReflector
+	if useRefs {
+		names = defNames(a.plans)
+		r = newReflector(names, true)
+	}
 	var (
 		raw    []byte
 		tree   any
@@ -94,6 +98,11 @@ func generate(a *analyzer, root *plan, opts Options) (*object, error) {
 	canonicalize(top)
 	return top, nil
 }
+
+// inliningReflector is the reflector for schemas without references,
+// shared: a Reflector is not changed by reflecting, and without references
+// the $defs names (newReflector's Namer) are never used.
+var inliningReflector = newReflector(nil, false)
 
 // newReflector returns the invopop reflector generate uses: names gives
 // each named type its $defs name; useRefs keeps references.
