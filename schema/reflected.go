@@ -227,12 +227,18 @@ func (c *treeConverter) num(o *object, key string, n json.Number) {
 	if n == "" {
 		return
 	}
-	if first, last := n[0], n[len(n)-1]; first != '-' && (first < '0' || first > '9') || last < '0' || last > '9' ||
-		!jsontext.Value(n).IsValid() {
+	if !validNumber(n) {
 		c.failed = true // encoding/json rejects it: let it say so
 		return
 	}
 	o.members = append(o.members, member{key, number(n)})
+}
+
+// validNumber reports whether encoding/json accepts n (not empty) as a
+// number: whether it is a number in JSON's syntax.
+func validNumber(n json.Number) bool {
+	first, last := n[0], n[len(n)-1]
+	return (first == '-' || first >= '0' && first <= '9') && last >= '0' && last <= '9' && jsontext.Value(n).IsValid()
 }
 
 func (c *treeConverter) uint(o *object, key string, n *uint64) {
@@ -278,7 +284,14 @@ func (c *treeConverter) value(v any) any {
 			arr[i] = c.value(e)
 		}
 		return arr
-	case int: // what invopop makes of an integer default=, enum= or example=
+	case json.Number: // what invopop makes of a numeric field's default=, enum= or example=
+		if v == "" {
+			return number("0") // as encoding/json writes it
+		}
+		if validNumber(v) {
+			return number(v)
+		}
+	case int:
 		return number(strconv.Itoa(v))
 	case float64: // ... and of a number one
 		if n, ok := floatNumber(v); ok {

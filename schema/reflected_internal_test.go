@@ -87,6 +87,18 @@ func TestValueNumbersMatchEncodingJSON(t *testing.T) {
 			t.Errorf("value(%v) = %v (failed %v), encoding/json writes %s", v, got, c.failed, want)
 		}
 	}
+	for _, n := range []json.Number{"", "0", "10", "-1.5e3", "1.", ".5", "+1", "01", "1e", "x", "- 1", "1 "} {
+		var c, want treeConverter
+		got := c.value(n)
+		wantV := want.value(any(struct{ N json.Number }{n})) // the general path: encoding/json, parsed
+		if c.failed != want.failed {
+			t.Errorf("value(json.Number %q) failed %v, encoding/json %v", n, c.failed, want.failed)
+			continue
+		}
+		if !c.failed && string(encodeTree(got)) != string(encodeTree(wantV.(*object).members[0].val)) {
+			t.Errorf("value(json.Number %q) = %v, encoding/json gives %v", n, got, wantV)
+		}
+	}
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		var c treeConverter
 		if c.value(v); !c.failed {
