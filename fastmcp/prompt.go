@@ -171,7 +171,7 @@ func (s *Server) AddPrompt(name string, fn any, opts ...PromptOption) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, dup := s.prompts.reg.get(name); dup {
+	if s.prompts.reg.has(name) {
 		return fmt.Errorf("fastmcp: prompt %q is already registered: choose another name or call RemovePrompt first", name)
 	}
 	s.installPromptHandlers()
@@ -186,7 +186,7 @@ func (s *Server) AddPrompt(name string, fn any, opts ...PromptOption) error {
 func (s *Server) RemovePrompt(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.prompts.reg.get(name); !ok {
+	if !s.prompts.reg.has(name) {
 		return false
 	}
 	s.prompts.reg.update(func(m map[string]*prompt) { delete(m, name) })

@@ -23,10 +23,16 @@ type entry interface {
 	encoded() jsontext.Value
 }
 
-// registry holds one kind of entry as an immutable snapshot, replaced on
-// every change, so lookups and lists take no lock.
+// registry holds one kind of entry. Readers see an immutable snapshot and
+// take no lock once it is built. Updates edit the registry's own map and
+// drop the snapshot; the next reader builds a new one. So registering n
+// entries before serving costs n map insertions and one snapshot, not n
+// copies of a growing map.
 type registry[T entry] struct {
-	snap atomic.Pointer[snapshot[T]]
+	snap atomic.Pointer[snapshot[T]] // nil: stale, rebuilt from cur by load
+
+	mu  sync.Mutex   // guards cur and the building of snapshots
+	cur map[string]T // the entries; nil until the first update
 }
 
 type snapshot[T entry] struct {
@@ -37,11 +43,23 @@ type snapshot[T entry] struct {
 	pages map[string]jsontext.Value // cursor → encoded list result
 }
 
+// load returns the current snapshot, building it if an update dropped it.
 func (r *registry[T]) load() *snapshot[T] {
 	if s := r.snap.Load(); s != nil {
 		return s
 	}
-	return &snapshot[T]{}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.snap.Load(); s != nil {
+		return s
+	}
+	m := maps.Clone(r.cur)
+	if m == nil {
+		m = map[string]T{}
+	}
+	s := &snapshot[T]{byKey: m, sorted: slices.SortedFunc(maps.Values(m), compareKeys[T])}
+	r.snap.Store(s)
+	return s
 }
 
 // get returns the entry with key k.
@@ -53,72 +71,35 @@ func (r *registry[T]) get(k string) (T, bool) {
 // len returns the number of entries.
 func (r *registry[T]) len() int { return len(r.load().sorted) }
 
-// update replaces the snapshot with fn's edit of a copy of the map. The
-// caller serialises updates.
+// has reports whether an entry has key k, like get, but without building a
+// snapshot: for registration, which checks names between updates.
+func (r *registry[T]) has(k string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.cur[k]
+	return ok
+}
+
+// count returns the number of entries, like len, without building a
+// snapshot.
+func (r *registry[T]) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.cur)
+}
+
+// update applies fn to the entries. The caller serialises updates.
 func (r *registry[T]) update(fn func(map[string]T)) {
-	old := r.load()
-	m := maps.Clone(old.byKey)
-	if m == nil {
-		m = map[string]T{}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cur == nil {
+		r.cur = map[string]T{}
 	}
-	fn(m)
-	sorted, ok := resorted(old, m)
-	if !ok {
-		sorted = slices.SortedFunc(maps.Values(m), compareKeys[T])
-	}
-	r.snap.Store(&snapshot[T]{byKey: m, sorted: sorted})
+	fn(r.cur)
+	r.snap.Store(nil)
 }
 
 func compareKeys[T entry](a, b T) int { return strings.Compare(a.key(), b.key()) }
-
-// resorted derives the sorted entries of m from those of old when m
-// differs from old.byKey by one added, removed or replaced entry (what
-// every registration does), without sorting again; ok is false otherwise.
-func resorted[T entry](old *snapshot[T], m map[string]T) (_ []T, ok bool) {
-	switch len(m) - len(old.sorted) {
-	case 1: // one added: insert it in place
-		for k, v := range m {
-			if _, had := old.byKey[k]; had {
-				continue
-			}
-			i, _ := slices.BinarySearchFunc(old.sorted, k, func(e T, k string) int { return strings.Compare(e.key(), k) })
-			out := make([]T, 0, len(m))
-			out = append(append(append(out, old.sorted[:i]...), v), old.sorted[i:]...)
-			return out, sameEntries(out, m)
-		}
-	case -1: // one removed
-		for i, e := range old.sorted {
-			if _, kept := m[e.key()]; !kept {
-				out := append(slices.Clone(old.sorted[:i]), old.sorted[i+1:]...)
-				return out, sameEntries(out, m)
-			}
-		}
-	case 0: // values replaced under the same keys
-		out := slices.Clone(old.sorted)
-		for i, e := range out {
-			v, kept := m[e.key()]
-			if !kept {
-				return nil, false
-			}
-			out[i] = v
-		}
-		return out, true
-	}
-	return nil, false
-}
-
-// sameEntries reports whether sorted holds exactly the entries of m.
-func sameEntries[T entry](sorted []T, m map[string]T) bool {
-	if len(sorted) != len(m) {
-		return false
-	}
-	for _, e := range sorted {
-		if v, ok := m[e.key()]; !ok || any(v) != any(e) {
-			return false
-		}
-	}
-	return true
-}
 
 // page returns one page of the list as an encoded list result object
 // ({"<field>":[...]} and, when more follow, "nextCursor"), cached per

@@ -263,7 +263,7 @@ func (s *Server) AddResource(uri string, fn any, opts ...ResourceOption) error {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if _, dup := s.resources.templates.get(uri); dup {
+		if s.resources.templates.has(uri) {
 			return fmt.Errorf("fastmcp: resource template %q is already registered: call RemoveResource first", uri)
 		}
 		s.installResourceHandlers()
@@ -281,7 +281,7 @@ func (s *Server) AddResource(uri string, fn any, opts ...ResourceOption) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, dup := s.resources.static.get(uri); dup {
+	if s.resources.static.has(uri) {
 		return fmt.Errorf("fastmcp: resource %q is already registered: call RemoveResource first", uri)
 	}
 	s.installResourceHandlers()
@@ -296,7 +296,7 @@ func (s *Server) AddResource(uri string, fn any, opts ...ResourceOption) error {
 func (s *Server) RemoveResource(uri string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.resources.static.get(uri); ok {
+	if s.resources.static.has(uri) {
 		s.resources.static.update(func(m map[string]*resource) { delete(m, uri) })
 	} else if t, ok := s.resources.templates.get(uri); ok {
 		s.resources.templates.update(func(m map[string]*resourceTemplate) { delete(m, uri) })

@@ -7,8 +7,7 @@ import (
 	"regexp"
 	"testing"
 
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
-
+	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
 

@@ -61,7 +61,9 @@ type fieldPlan struct {
 	required bool
 	nullable bool           // jsonschema:"nullable": JSON null is allowed
 	def      jsontext.Value // default, nil if none
+	defTree  any            // def as a tree
 	vtag     string         // validate tag
+	rules    *ruleSet       // vtag parsed (shared: not to be modified)
 	stags    []string       // jsonschema tag parts
 	jsonOpts []string       // json tag options after the name
 	dive     bool           // validate tag dives into elements
@@ -80,7 +82,15 @@ type analyzer struct {
 	// recursive reports that some type contains itself.
 	recursive bool
 	onStack   map[reflect.Type]bool
+	// path is the Go path to the value being analyzed, in segments.
+	path []string
 }
+
+// pathText is a path of analyzer segments as text, made only when a
+// message needs it.
+type pathText []string
+
+func (p pathText) String() string { return strings.Join(p, "") }
 
 var (
 	timeType            = reflect.TypeFor[time.Time]()
@@ -113,6 +123,21 @@ const (
 )
 
 func shapeOf(t reflect.Type) (shape, string) {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Pointer, reflect.Interface:
+	default:
+		if t.PkgPath() == "" {
+			// A predeclared or unnamed type ([]string, map[string]int):
+			// neither it nor its pointer has methods.
+			return shapeNormal, ""
+		}
+	}
+	return shapeByMethods(t)
+}
+
+// shapeByMethods is shapeOf without its shortcut for types that have no
+// methods.
+func shapeByMethods(t reflect.Type) (shape, string) {
 	switch {
 	case t == timeType:
 		return shapeTime, ""
@@ -131,8 +156,10 @@ func shapeOf(t reflect.Type) (shape, string) {
 	return shapeNormal, ""
 }
 
-// analyze returns the plan for t (pointers are looked through).
-func (a *analyzer) analyze(t reflect.Type, where string) *plan {
+// analyze returns the plan for t (pointers are looked through). seg is
+// the last segment of the Go path to the value, for messages: the type's
+// name, a field name after a ".", "[]" or "[key]".
+func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -144,8 +171,15 @@ func (a *analyzer) analyze(t reflect.Type, where string) *plan {
 	}
 	p := &plan{t: t}
 	a.plans[t] = p
-	a.onStack[t] = true
-	defer delete(a.onStack, t)
+	switch t.Kind() {
+	case reflect.Struct, reflect.Slice, reflect.Array, reflect.Map:
+		// Only these can contain themselves.
+		a.onStack[t] = true
+		defer delete(a.onStack, t)
+	}
+	a.path = append(a.path, seg)
+	defer func() { a.path = a.path[:len(a.path)-1] }()
+	where := pathText(a.path)
 
 	sh, bad := shapeOf(t)
 	if bad != "" {
@@ -190,7 +224,7 @@ func (a *analyzer) analyze(t reflect.Type, where string) *plan {
 		}
 		p.kind = planArray
 		p.jsonType = "array"
-		p.elem = a.analyze(t.Elem(), where+"[]")
+		p.elem = a.analyze(t.Elem(), "[]")
 	case reflect.Map:
 		switch t.Key().Kind() {
 		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -203,13 +237,13 @@ func (a *analyzer) analyze(t reflect.Type, where string) *plan {
 		}
 		p.kind = planMap
 		p.jsonType = "object"
-		p.elem = a.analyze(t.Elem(), where+"[key]")
+		p.elem = a.analyze(t.Elem(), "[key]")
 	case reflect.Struct:
 		p.kind = planStruct
 		p.jsonType = "object"
 		p.strict = a.strict
 		a.structs = append(a.structs, t)
-		a.structFields(p, where)
+		a.structFields(p)
 	default:
 		a.fail("%s has type %s, which has no JSON form: remove it or tag it json:\"-\"", where, t)
 	}
@@ -219,7 +253,7 @@ func (a *analyzer) analyze(t reflect.Type, where string) *plan {
 // structFields lists the JSON members of a struct, following the decoder's
 // rules (breadth-first through embedded structs, depth-first order), but
 // rejecting the ambiguous cases the decoder would resolve silently.
-func (a *analyzer) structFields(p *plan, where string) {
+func (a *analyzer) structFields(p *plan) {
 	type entry struct {
 		t      reflect.Type
 		index  []int
@@ -324,7 +358,9 @@ func (a *analyzer) structFields(p *plan, where string) {
 	}
 	p.fields = fields
 	for _, f := range fields {
-		f.plan = a.analyze(f.typ, where+"."+f.name)
+		a.path = append(a.path, ".")
+		f.plan = a.analyze(f.typ, f.name)
+		a.path = a.path[:len(a.path)-1]
 		if f.quoted {
 			switch f.plan.jsonType {
 			case "integer", "number":
@@ -352,18 +388,26 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 		}
 	}
 	rules := parseRules(f.vtag)
+	f.rules = rules
 	if rules.required() {
 		required = true
 	}
-	if !required && rules.failsOnZero(f.typ) {
-		required = true
+	if !required {
+		// The rules of most fields are simple enough to check here; the
+		// validator answers for the others (and for untagged structs,
+		// which it walks into).
+		if ff, ok := newFastField(0, f.typ, f.vtag); ok && f.vtag != "" {
+			required = !ff.accepts(reflect.Zero(f.typ))
+		} else {
+			required = rules.failsOnZero(f.typ)
+		}
 	}
 	if len(defaults) > 0 {
-		def, err := defaultValue(f, defaults)
+		def, tree, err := defaultValue(f, defaults)
 		if err != nil {
 			a.fail("field %s.%s: default %s: %v: fix the default= value", p.t, f.goName, strings.Join(defaults, ","), err)
 		} else {
-			f.def = def
+			f.def, f.defTree = def, tree
 			required = false
 		}
 	}
@@ -371,22 +415,23 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 }
 
 // defaultValue turns default= tag values into JSON, typed by the field, and
-// checks that the decoder accepts it.
-func defaultValue(f *fieldPlan, vals []string) (jsontext.Value, error) {
+// checks that the decoder accepts it. It returns the JSON both encoded and
+// as a tree.
+func defaultValue(f *fieldPlan, vals []string) (jsontext.Value, any, error) {
 	var v any
 	if f.plan.kind == planArray {
 		arr := make([]any, 0, len(vals))
 		for _, s := range vals {
 			e, err := scalarDefault(f.plan.elem.jsonType, s)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			arr = append(arr, e)
 		}
 		v = arr
 	} else {
 		if len(vals) > 1 {
-			return nil, fmt.Errorf("only array fields take several defaults")
+			return nil, nil, fmt.Errorf("only array fields take several defaults")
 		}
 		jt := f.plan.jsonType
 		if f.quoted {
@@ -394,16 +439,56 @@ func defaultValue(f *fieldPlan, vals []string) (jsontext.Value, error) {
 		}
 		e, err := scalarDefault(jt, vals[0])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		v = e
 	}
 	b := encodeTree(v)
+	if plainDefault(f, vals) {
+		return b, v, nil
+	}
 	probe := reflect.New(f.typ)
 	if err := jsonv2.Unmarshal(b, probe.Interface()); err != nil {
-		return nil, fmt.Errorf("%s does not decode into %s: fix the default= value", b, f.typ)
+		return nil, nil, fmt.Errorf("%s does not decode into %s: fix the default= value", b, f.typ)
 	}
-	return b, nil
+	return b, v, nil
+}
+
+// plainDefault reports whether the decoder surely accepts the default
+// vals (which scalarDefault accepted) for field f, without trying: f is
+// a predeclared string, bool or integer type, not quoted, and an integer
+// default fits its size.
+func plainDefault(f *fieldPlan, vals []string) bool {
+	t := f.typ
+	if f.quoted || t.PkgPath() != "" || len(vals) != 1 {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.String, reflect.Bool:
+		return true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		_, err := strconv.ParseInt(vals[0], 10, t.Bits())
+		return err == nil && jsonInteger(vals[0])
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		_, err := strconv.ParseUint(vals[0], 10, t.Bits())
+		return err == nil && jsonInteger(vals[0])
+	}
+	return false
+}
+
+// jsonInteger reports whether s is an integer in JSON's syntax: an
+// optional minus sign and digits without a leading zero.
+func jsonInteger(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || s[0] == '0' && len(s) > 1 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func scalarDefault(jsonType, s string) (any, error) {
@@ -443,6 +528,9 @@ func isJSONNumber(s string) bool {
 func splitTag(tag string) []string {
 	if tag == "" {
 		return nil
+	}
+	if strings.IndexByte(tag, '\\') < 0 {
+		return strings.Split(tag, ",")
 	}
 	var out []string
 	var cur strings.Builder

@@ -97,7 +97,10 @@ func newFastField(index int, t reflect.Type, tag string) (fastField, bool) {
 	default:
 		return ff, false
 	}
-	for i, r := range strings.Split(tag, ",") {
+	ff.rules = make([]fastRule, 0, strings.Count(tag, ",")+1)
+	i := -1
+	for r := range strings.SplitSeq(tag, ",") {
+		i++
 		name, param, hasParam := strings.Cut(r, "=")
 		if strings.ContainsAny(r, "|") {
 			return ff, false
@@ -156,15 +159,22 @@ func newFastField(index int, t reflect.Type, tag string) (fastField, bool) {
 // (of the type fr was made for).
 func (fr *fastRules) accepts(v reflect.Value) bool {
 	for i := range fr.fields {
-		f := &fr.fields[i]
-		fv := v.Field(f.index)
-		if f.omitempty && fv.IsZero() {
-			continue
+		if !fr.fields[i].accepts(v.Field(fr.fields[i].index)) {
+			return false
 		}
-		for _, r := range f.rules {
-			if !r.holds(f.kind, fv) {
-				return false
-			}
+	}
+	return true
+}
+
+// accepts reports whether the validator would accept fv, the value of the
+// field f was made for.
+func (f *fastField) accepts(fv reflect.Value) bool {
+	if f.omitempty && fv.IsZero() {
+		return true
+	}
+	for _, r := range f.rules {
+		if !r.holds(f.kind, fv) {
+			return false
 		}
 	}
 	return true

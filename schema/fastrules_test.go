@@ -65,9 +65,43 @@ func FuzzFastRulesAgreeWithValidator(f *testing.F) {
 	fr := newFastRules(reflect.TypeFor[fastArgs]())
 	f.Fuzz(func(t *testing.T, name, code string, n, m int64, u uint64, fl, g float64, l int64, r uint64) {
 		v := fastArgs{Name: name, Code: code, N: int(n), M: int8(m), U: uint16(u), F: fl, G: float32(g), L: l, R: uint(r)}
-		want := validate.Struct(&v) == nil
+		want := validate().Struct(&v) == nil
 		if got := fr.accepts(reflect.ValueOf(v)); got != want {
 			t.Fatalf("%+v: direct check says %v, validator %v", v, got, want)
 		}
 	})
+}
+
+// TestFastZeroCheckAgreesWithValidator checks the direct answer the
+// analyzer uses for "does the zero value fail these rules" (which makes a
+// field required) against the validator's, for every field of fastArgs
+// and a few more tags.
+func TestFastZeroCheckAgreesWithValidator(t *testing.T) {
+	type tc struct {
+		typ reflect.Type
+		tag string
+	}
+	var cases []tc
+	st := reflect.TypeFor[fastArgs]()
+	for i := range st.NumField() {
+		if tag := st.Field(i).Tag.Get("validate"); tag != "" {
+			cases = append(cases, tc{st.Field(i).Type, tag})
+		}
+	}
+	for _, tag := range []string{"min=0", "min=1", "omitempty,min=1", "max=0", "lt=0", "gt=0", "len=0", "len=1", "gte=-1,lte=1", "required"} {
+		for _, typ := range []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[uint8](), reflect.TypeFor[float32]()} {
+			cases = append(cases, tc{typ, tag})
+		}
+	}
+	for _, c := range cases {
+		ff, ok := newFastField(0, c.typ, c.tag)
+		if !ok {
+			continue // the analyzer asks the validator
+		}
+		fast := !ff.accepts(reflect.Zero(c.typ))
+		want := validate().Var(reflect.Zero(c.typ).Interface(), c.tag) != nil
+		if fast != want {
+			t.Errorf("%s %q: zero fails %v directly, %v by the validator", c.typ, c.tag, fast, want)
+		}
+	}
 }

@@ -52,6 +52,20 @@ type withUnknownValidate struct {
 	N int `json:"n" validate:"no_such_rule"`
 }
 
+// The next two mix rules the registration checks itself with one only the
+// validator knows (or nest it), so the validator must still read the tag.
+type withUnknownBesideFast struct {
+	N int    `json:"n" validate:"gte=1,lte=10"`
+	S string `json:"s" validate:"min=1,no_such_rule"`
+}
+
+type withUnknownInElement struct {
+	Items []struct {
+		N int `json:"n" validate:"no_such_rule"`
+	} `json:"items"`
+	M int `json:"m" validate:"gte=0"`
+}
+
 type withBadOneof struct {
 	F float64 `json:"f" validate:"oneof=1.5 2.5"`
 }
@@ -132,6 +146,8 @@ func TestForErrors(t *testing.T) {
 		{"hidden but decoded", reflect.TypeFor[withHidden](), schema.Options{}, `tag it json:"-" instead`},
 		{"bad validate param", reflect.TypeFor[withBadValidate](), schema.Options{}, `validate`},
 		{"unknown validate rule", reflect.TypeFor[withUnknownValidate](), schema.Options{}, `fix the tag`},
+		{"unknown rule beside simple ones", reflect.TypeFor[withUnknownBesideFast](), schema.Options{}, `fix the tag`},
+		{"unknown rule in elements", reflect.TypeFor[withUnknownInElement](), schema.Options{}, `fix the tag`},
 		{"oneof on float", reflect.TypeFor[withBadOneof](), schema.Options{}, `oneof`},
 		{"bad default", reflect.TypeFor[withBadDefault](), schema.Options{}, `"ten" is not an integer`},
 		{"bad pattern", reflect.TypeFor[withBadPattern](), schema.Options{}, `check pattern= and format= tags`},

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 )
@@ -16,9 +17,13 @@ import (
 // generate reflects t with invopop/jsonschema and reshapes the result:
 // $ref inlining, required lists, defaults, strictness and validate rules.
 func generate(a *analyzer, root *plan, opts Options) (*object, error) {
-	names := defNames(a.plans)
 	useRefs := opts.KeepRefs || a.recursive
-	r := newReflector(names, useRefs)
+	var names map[reflect.Type]string // $defs names, needed only for references
+	r := inliningReflector
+	if useRefs {
+		names = defNames(a.plans)
+		r = newReflector(names, true)
+	}
 	var (
 		raw    []byte
 		tree   any
@@ -94,6 +99,11 @@ func generate(a *analyzer, root *plan, opts Options) (*object, error) {
 	return top, nil
 }
 
+// inliningReflector is the reflector for schemas without references,
+// shared: a Reflector is not changed by reflecting, and without references
+// the $defs names (newReflector's Namer) are never used.
+var inliningReflector = newReflector(nil, false)
+
 // newReflector returns the invopop reflector generate uses: names gives
 // each named type its $defs name; useRefs keeps references.
 func newReflector(names map[reflect.Type]string, useRefs bool) *jsonschema.Reflector {
@@ -122,7 +132,22 @@ func newReflector(names map[reflect.Type]string, useRefs bool) *jsonschema.Refle
 	}
 }
 
-var defNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+var defNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.-]+`) })
+
+// plainDefName reports whether defNames keeps name as it is: it has only
+// the characters defNameChars allows and no '_' at either end.
+func plainDefName(name string) bool {
+	if name == "" || name[0] == '_' || name[len(name)-1] == '_' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // defNames gives every named type a unique, URI-safe $defs name.
 func defNames(plans map[reflect.Type]*plan) map[reflect.Type]string {
@@ -132,16 +157,19 @@ func defNames(plans map[reflect.Type]*plan) map[reflect.Type]string {
 			types = append(types, t)
 		}
 	}
-	sort.Slice(types, func(i, j int) bool {
-		if types[i].Name() != types[j].Name() {
-			return types[i].Name() < types[j].Name()
+	slices.SortFunc(types, func(a, b reflect.Type) int {
+		if c := strings.Compare(a.Name(), b.Name()); c != 0 {
+			return c
 		}
-		return types[i].PkgPath() < types[j].PkgPath()
+		return strings.Compare(a.PkgPath(), b.PkgPath())
 	})
 	names := make(map[reflect.Type]string, len(types))
 	used := map[string]bool{}
 	for _, t := range types {
-		base := strings.Trim(defNameChars.ReplaceAllString(t.Name(), "_"), "_")
+		base := t.Name()
+		if !plainDefName(base) {
+			base = strings.Trim(defNameChars().ReplaceAllString(base, "_"), "_")
+		}
 		if base == "" {
 			base = "T"
 		}
@@ -250,20 +278,20 @@ func (g *gen) resolveRefs(top *object, keepAll bool) {
 		}
 		for i := range s.members {
 			m := &s.members[i]
-			switch {
-			case slices.Contains(schemaMapKeywords, m.key):
+			switch kind := keywordKind(m.key); {
+			case kind == subschemaMap:
 				if obj, ok := m.val.(*object); ok {
 					for j := range obj.members {
 						obj.members[j].val = rewrite(obj.members[j].val, depth)
 					}
 				}
-			case slices.Contains(schemaListKeywords, m.key):
+			case kind == subschemaList:
 				if arr, ok := m.val.([]any); ok {
 					for j := range arr {
 						arr[j] = rewrite(arr[j], depth)
 					}
 				}
-			case slices.Contains(schemaValueKeywords, m.key):
+			case kind == subschemaValue:
 				m.val = rewrite(m.val, depth)
 			}
 		}
@@ -348,18 +376,21 @@ func (g *gen) process(s *object, p *plan) error {
 		s.set("properties", props)
 	}
 	// The reflected properties must be exactly the decoder's fields.
-	var got []string
-	for _, m := range props.members {
-		got = append(got, m.key)
+	same := len(props.members) == len(p.fields)
+	for i := 0; same && i < len(p.fields); i++ {
+		same = props.members[i].key == p.fields[i].name
 	}
-	var want []string
-	for _, f := range p.fields {
-		want = append(want, f.name)
-	}
-	if !slices.Equal(got, want) {
+	if !same {
+		var got, want []string
+		for _, m := range props.members {
+			got = append(got, m.key)
+		}
+		for _, f := range p.fields {
+			want = append(want, f.name)
+		}
 		return fmt.Errorf("schema: type %s: the schema's properties %q differ from the decoder's fields %q: check embedded structs and json tags", p.t, got, want)
 	}
-	var required []any
+	required := make([]any, 0, len(p.fields))
 	for _, f := range p.fields {
 		v, _ := props.get(f.name)
 		ps, ok := v.(*object)
@@ -380,16 +411,13 @@ func (g *gen) process(s *object, p *plan) error {
 			required = append(required, f.name)
 		}
 		if f.def != nil {
-			d, err := parseTree(f.def)
-			if err == nil {
-				nonNull(ps).set("default", d)
-			}
+			nonNull(ps).set("default", cloneTree(f.defTree))
 		} else {
 			nonNull(ps).del("default")
 		}
 		target := nonNull(ps)
 		if !g.opts.Output {
-			if err := mirror(target, f.typ, parseRules(f.vtag), f.quoted); err != nil {
+			if err := mirror(target, f.typ, f.rules, f.quoted); err != nil {
 				return fmt.Errorf("schema: type %s: field %s: validate tag: %v", p.t, f.goName, err)
 			}
 		}

@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -9,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
 
+	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
 
@@ -106,6 +107,7 @@ func TestGolden(t *testing.T) {
 			s := ty.Schema()
 			compiles(t, s)
 			golden(t, tt.name, s)
+			golden(t, tt.name+".fields", encodeFields(t, ty.Fields()))
 			if ty.GoType() != tt.typ {
 				t.Errorf("GoType() = %v, want %v", ty.GoType(), tt.typ)
 			}
@@ -132,4 +134,27 @@ func TestGoldenElicitation(t *testing.T) {
 	}
 	compiles(t, ty.Schema())
 	golden(t, "elicitation", ty.Schema())
+	golden(t, "elicitation.fields", encodeFields(t, ty.Fields()))
+}
+
+// encodeFields writes fields as JSON for a golden file.
+func encodeFields(t *testing.T, fields []schema.Field) jsontext.Value {
+	t.Helper()
+	type field struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description"`
+		Required    bool           `json:"required"`
+		Type        string         `json:"type"`
+		Index       []int          `json:"index"`
+		Schema      jsontext.Value `json:"schema"`
+	}
+	out := make([]field, len(fields))
+	for i, f := range fields {
+		out[i] = field{f.Name, f.Description, f.Required, f.Type.String(), f.Index, f.Schema}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

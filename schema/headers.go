@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -27,9 +28,13 @@ const maxSafeInteger = "9007199254740991"
 // through "properties" alone.
 func findHeaders(root *object) ([]Header, error) {
 	var out []Header
-	seen := map[string]string{}
-	var walk func(v any, static bool, chain []string, where string) error
-	walk = func(v any, static bool, chain []string, where string) error {
+	var seen map[string]string
+	// at is the keyword path to the current schema, as segments after "#";
+	// it becomes text only for an error.
+	at := make([]string, 0, 32)
+	where := func() string { return "#" + strings.Join(at, "") }
+	var walk func(v any, static bool, chain []string) error
+	walk = func(v any, static bool, chain []string) error {
 		s, ok := v.(*object)
 		if !ok {
 			return nil
@@ -37,23 +42,26 @@ func findHeaders(root *object) ([]Header, error) {
 		if hv, ok := s.get(headerKeyword); ok {
 			name, isStr := hv.(string)
 			if !isStr {
-				return fmt.Errorf("%s at %s must be a string: set it to the header name", headerKeyword, where)
+				return fmt.Errorf("%s at %s must be a string: set it to the header name", headerKeyword, where())
 			}
 			if !static || len(chain) == 0 {
-				return fmt.Errorf("%s %q at %s is not reachable from the root through \"properties\" alone (it is inside items, $defs, $ref, or a composition): put it on a plain property, and do not use KeepRefs for it", headerKeyword, name, where)
+				return fmt.Errorf("%s %q at %s is not reachable from the root through \"properties\" alone (it is inside items, $defs, $ref, or a composition): put it on a plain property, and do not use KeepRefs for it", headerKeyword, name, where())
 			}
 			if err := checkHeaderName(name); err != nil {
-				return fmt.Errorf("%s %q at %s: %v", headerKeyword, name, where, err)
+				return fmt.Errorf("%s %q at %s: %v", headerKeyword, name, where(), err)
 			}
 			typ, _ := s.get("type")
 			switch typ {
 			case "string", "integer", "boolean":
 			default:
-				return fmt.Errorf("%s %q at %s: the property must have type string, integer or boolean (not %v): header values are only defined for those", headerKeyword, name, where, typ)
+				return fmt.Errorf("%s %q at %s: the property must have type string, integer or boolean (not %v): header values are only defined for those", headerKeyword, name, where(), typ)
 			}
 			key := strings.ToLower(name)
 			if other, dup := seen[key]; dup {
-				return fmt.Errorf("%s %q at %s repeats %q (header names are compared ignoring case): rename one", headerKeyword, name, where, other)
+				return fmt.Errorf("%s %q at %s repeats %q (header names are compared ignoring case): rename one", headerKeyword, name, where(), other)
+			}
+			if seen == nil {
+				seen = map[string]string{}
 			}
 			seen[key] = name
 			out = append(out, Header{Name: name, Path: append([]string(nil), chain...)})
@@ -63,21 +71,27 @@ func findHeaders(root *object) ([]Header, error) {
 			if err != nil {
 				return
 			}
-			next := where + "/" + kw
+			n := len(at)
+			at = append(at, "/", kw)
 			if key != "" {
-				next += "/" + key
+				at = append(at, "/", key)
 			} else if idx >= 0 {
-				next += fmt.Sprintf("/%d", idx)
+				at = append(at, "/", strconv.Itoa(idx))
 			}
 			if kw == "properties" && static {
-				err = walk(sub, true, append(chain[:len(chain):len(chain)], key), next)
-				return
+				// Siblings reuse chain's array: each walk ends before the
+				// next begins, and a Header copies its path.
+				err = walk(sub, true, append(chain, key))
+			} else {
+				err = walk(sub, false, chain)
 			}
-			err = walk(sub, false, chain, next)
+			if err == nil {
+				at = at[:n]
+			}
 		})
 		return err
 	}
-	if err := walk(root, true, nil, "#"); err != nil {
+	if err := walk(root, true, make([]string, 0, 8)); err != nil {
 		return nil, err
 	}
 	return out, nil

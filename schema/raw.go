@@ -8,7 +8,8 @@ import (
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
+
+	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
 )
 
 // rawSchema is the state of a Type made by FromJSON.

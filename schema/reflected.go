@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -70,7 +71,13 @@ func (c *treeConverter) schema(s *jsonschema.Schema) any {
 		c.failed = true // not produced for ordinary types; left to encoding/json
 		return nil
 	}
-	o := &object{}
+	// One allocation for the object and room for the usual few keywords.
+	ob := &struct {
+		object
+		room [6]member
+	}{}
+	ob.members = ob.room[:0]
+	o := &ob.object
 	c.str(o, "$schema", s.Version)
 	c.str(o, "$id", string(s.ID))
 	c.str(o, "$ref", s.Ref)
@@ -184,8 +191,30 @@ func (c *treeConverter) checkString(s string) {
 func (c *treeConverter) str(o *object, key, val string) {
 	if val != "" {
 		c.checkString(val)
-		o.members = append(o.members, member{key, val})
+		o.members = append(o.members, member{key, boxString(val)})
 	}
+}
+
+// boxString returns s as an any, without allocating for the names of the
+// JSON types, which every schema repeats.
+func boxString(s string) any {
+	switch s {
+	case "string":
+		return "string"
+	case "integer":
+		return "integer"
+	case "number":
+		return "number"
+	case "boolean":
+		return "boolean"
+	case "object":
+		return "object"
+	case "array":
+		return "array"
+	case "null":
+		return "null"
+	}
+	return s
 }
 
 func (c *treeConverter) flag(o *object, key string, val bool) {
@@ -198,12 +227,18 @@ func (c *treeConverter) num(o *object, key string, n json.Number) {
 	if n == "" {
 		return
 	}
-	if first, last := n[0], n[len(n)-1]; first != '-' && (first < '0' || first > '9') || last < '0' || last > '9' ||
-		!jsontext.Value(n).IsValid() {
+	if !validNumber(n) {
 		c.failed = true // encoding/json rejects it: let it say so
 		return
 	}
 	o.members = append(o.members, member{key, number(n)})
+}
+
+// validNumber reports whether encoding/json accepts n (not empty) as a
+// number: whether it is a number in JSON's syntax.
+func validNumber(n json.Number) bool {
+	first, last := n[0], n[len(n)-1]
+	return (first == '-' || first >= '0' && first <= '9') && last >= '0' && last <= '9' && jsontext.Value(n).IsValid()
 }
 
 func (c *treeConverter) uint(o *object, key string, n *uint64) {
@@ -249,6 +284,19 @@ func (c *treeConverter) value(v any) any {
 			arr[i] = c.value(e)
 		}
 		return arr
+	case json.Number: // what invopop makes of a numeric field's default=, enum= or example=
+		if v == "" {
+			return number("0") // as encoding/json writes it
+		}
+		if validNumber(v) {
+			return number(v)
+		}
+	case int:
+		return number(strconv.Itoa(v))
+	case float64: // ... and of a number one
+		if n, ok := floatNumber(v); ok {
+			return n
+		}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -261,4 +309,25 @@ func (c *treeConverter) value(v any) any {
 		return nil
 	}
 	return t
+}
+
+// floatNumber formats f as encoding/json does, or reports false for the
+// values it refuses (NaN and infinities).
+func floatNumber(f float64) (number, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "", false
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b := strconv.AppendFloat(nil, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 becomes e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return number(b), true
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -26,16 +27,20 @@ type ruleSet struct {
 	dive  *ruleSet // rules after dive apply to elements
 }
 
+// noRules is what parseRules returns for an empty tag; it is shared, like
+// every rule set, and must not be modified.
+var noRules ruleSet
+
 // parseRules parses a validate tag the way the validator splits it.
 func parseRules(tag string) *ruleSet {
 	if tag == "" || tag == "-" {
-		return &ruleSet{}
+		return &noRules
 	}
 	return parseRuleList(strings.Split(tag, ","))
 }
 
 func parseRuleList(toks []string) *ruleSet {
-	rs := &ruleSet{}
+	rs := &ruleSet{rules: make([]rule, 0, len(toks))}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch t {
@@ -118,7 +123,7 @@ func (rs *ruleSet) failsOnZero(t reflect.Type) bool {
 					failed = false
 				}
 			}()
-			failed = validate.Struct(reflect.New(base).Interface()) != nil
+			failed = validate().Struct(reflect.New(base).Interface()) != nil
 		}()
 		return failed
 	}
@@ -154,7 +159,7 @@ func (rs *ruleSet) failsOnZero(t reflect.Type) bool {
 				failed = false
 			}
 		}()
-		failed = validate.Var(reflect.Zero(t).Interface(), strings.Join(tag, ",")) != nil
+		failed = validate().Var(reflect.Zero(t).Interface(), strings.Join(tag, ",")) != nil
 	}()
 	return failed
 }
@@ -518,12 +523,12 @@ func numberParam(class valueClass, p string) (number, error) {
 	}
 }
 
-var oneOfSplit = regexp.MustCompile(`'[^']*'|\S+`)
+var oneOfSplit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'[^']*'|\S+`) })
 
 // splitOneOf splits a oneof parameter like the validator: space separated,
 // single quotes group words.
 func splitOneOf(p string) []string {
-	vals := oneOfSplit.FindAllString(p, -1)
+	vals := oneOfSplit().FindAllString(p, -1)
 	for i, v := range vals {
 		vals[i] = strings.ReplaceAll(v, "'", "")
 	}

@@ -7,7 +7,8 @@ import (
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
+
+	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
 )
 
 // Options configures For. The zero value inlines definitions and ignores
@@ -37,7 +38,8 @@ type Type struct {
 	goType  reflect.Type
 	ptr     bool // GoType is a pointer to the struct
 	schema  jsontext.Value
-	fields  []Field
+	fields  []Field        // for FromJSON
+	lazy    func() []Field // for For and Elicitation: the fields, worked out on first use
 	headers []Header
 	plan    *plan // nil for FromJSON
 
@@ -87,7 +89,12 @@ func (t *Type) GoType() reflect.Type { return t.goType }
 // Fields returns the top-level properties in declaration order. The slice is
 // a copy; the Index and Schema slices inside are shared and must not be
 // modified.
-func (t *Type) Fields() []Field { return slices.Clone(t.fields) }
+func (t *Type) Fields() []Field {
+	if t.lazy != nil {
+		return slices.Clone(t.lazy())
+	}
+	return slices.Clone(t.fields)
+}
 
 // Headers returns the properties annotated with "x-mcp-header", in schema
 // order. The slice is a copy.
@@ -129,7 +136,8 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := preflight(a); err != nil {
+	fast := newFastRules(st)
+	if err := preflight(a, st, fast); err != nil {
 		return nil, err
 	}
 	headers, err := findHeaders(tree)
@@ -160,10 +168,17 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if st.Name() != "" {
 		ty.rootPrefix = st.Name() + "."
 	}
-	if root.hasRules {
-		ty.fast = newFastRules(st)
-	}
-	ty.fields = fieldsOf(tree, root)
+	ty.fast = fast
+	// Tools never ask for their fields: read them back from the published
+	// schema (the tree they come from, encoded) when asked.
+	ty.lazy = sync.OnceValue(func() []Field {
+		tree, err := parseTree(published)
+		obj, ok := tree.(*object)
+		if err != nil || !ok {
+			panic(fmt.Sprintf("schema: type %s: internal error: cannot read back the published schema: %v", t, err))
+		}
+		return fieldsOf(obj, root)
+	})
 	ty.compiled = sync.OnceValues(func() (*jsonschemav6.Schema, error) {
 		return compileSchema(full, true)
 	})

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -182,6 +183,11 @@ func appendTree(b []byte, v any) []byte {
 }
 
 func appendQuoted(b []byte, s string) []byte {
+	if plainString(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	out, err := jsontext.AppendQuote(b, s)
 	if err != nil {
 		// Invalid UTF-8 is replaced, never dropped silently into invalid JSON.
@@ -190,9 +196,20 @@ func appendQuoted(b []byte, s string) []byte {
 	return out
 }
 
+// encodeTree returns the JSON encoding of v in a slice of its own size,
+// encoding it first into a reused buffer.
 func encodeTree(v any) jsontext.Value {
-	return jsontext.Value(appendTree(nil, v))
+	bp := encodeBufs.Get().(*[]byte)
+	b := appendTree((*bp)[:0], v)
+	out := jsontext.Value(bytes.Clone(b))
+	if cap(b) <= 64<<10 {
+		*bp = b
+		encodeBufs.Put(bp)
+	}
+	return out
 }
+
+var encodeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
 
 // cloneTree deep-copies a tree.
 func cloneTree(v any) any {
@@ -225,24 +242,47 @@ var (
 	}
 )
 
+// Kinds of keyword, as keywordKind tells them apart.
+const (
+	notSubschema = iota
+	subschemaMap
+	subschemaList
+	subschemaValue
+)
+
+// keywordKind says whether key is in schemaMapKeywords, schemaListKeywords
+// or schemaValueKeywords, without searching the lists.
+func keywordKind(key string) int {
+	switch key {
+	case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+		return subschemaMap
+	case "allOf", "anyOf", "oneOf", "prefixItems":
+		return subschemaList
+	case "items", "additionalItems", "additionalProperties", "propertyNames", "not",
+		"if", "then", "else", "contains", "unevaluatedItems", "unevaluatedProperties", "contentSchema":
+		return subschemaValue
+	}
+	return notSubschema
+}
+
 // walkSubschemas calls fn for every direct subschema of s, with the
 // keyword path that leads to it.
 func walkSubschemas(s *object, fn func(sub any, kw string, key string, idx int)) {
 	for _, m := range s.members {
-		switch {
-		case slices.Contains(schemaMapKeywords, m.key):
+		switch kind := keywordKind(m.key); {
+		case kind == subschemaMap:
 			if obj, ok := m.val.(*object); ok {
 				for _, p := range obj.members {
 					fn(p.val, m.key, p.key, -1)
 				}
 			}
-		case slices.Contains(schemaListKeywords, m.key):
+		case kind == subschemaList:
 			if arr, ok := m.val.([]any); ok {
 				for i, e := range arr {
 					fn(e, m.key, "", i)
 				}
 			}
-		case slices.Contains(schemaValueKeywords, m.key):
+		case kind == subschemaValue:
 			if arr, ok := m.val.([]any); ok && m.key == "items" { // draft 2019 and older: items as a list
 				for i, e := range arr {
 					fn(e, m.key, "", i)
@@ -298,16 +338,28 @@ func canonicalize(v any) {
 		}
 		return
 	}
-	slices.SortStableFunc(s.members, func(a, b member) int {
-		ra, rb := rank(a.key), rank(b.key)
-		if ra != rb {
-			return ra - rb
+	// A stable insertion sort on ranks worked out once per member: schema
+	// objects have a handful of keywords.
+	var buf [16]int
+	ranks := buf[:0]
+	if len(s.members) > len(buf) {
+		ranks = make([]int, 0, len(s.members))
+	}
+	for _, m := range s.members {
+		ranks = append(ranks, rank(m.key))
+	}
+	less := func(i, j int) bool { // member i sorts before member j
+		if ranks[i] != ranks[j] {
+			return ranks[i] < ranks[j]
 		}
-		if ra == 1<<10 {
-			return strings.Compare(a.key, b.key)
+		return ranks[i] == 1<<10 && s.members[i].key < s.members[j].key
+	}
+	for i := 1; i < len(s.members); i++ {
+		for j := i; j > 0 && less(j, j-1); j-- {
+			s.members[j], s.members[j-1] = s.members[j-1], s.members[j]
+			ranks[j], ranks[j-1] = ranks[j-1], ranks[j]
 		}
-		return 0
-	})
+	}
 	walkSubschemas(s, func(sub any, _ string, _ string, _ int) { canonicalize(sub) })
 }
 
@@ -344,4 +396,15 @@ func setBound(s *object, key string, n number, lower bool) {
 		}
 	}
 	s.set(key, n)
+}
+
+// plainString reports whether s is printable ASCII without '"' or '\\',
+// which jsontext.AppendQuote writes as it is.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

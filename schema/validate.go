@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/go-playground/validator/v10"
 )
 
-// validate is the one validator the package uses. *validator.Validate is
-// safe for concurrent use; its only state is a cache of parsed struct tags.
-var validate = newValidator()
+// validate returns the one validator the package uses, made on first use
+// (making one fills its tables of rules, a cost a program that never
+// validates need not pay at startup). *validator.Validate is safe for
+// concurrent use; its only state is a cache of parsed struct tags.
+var validate = sync.OnceValue(newValidator)
 
 func newValidator() *validator.Validate {
 	v := validator.New(validator.WithTagNameFuncBlankOmit())
@@ -33,15 +36,22 @@ func newValidator() *validator.Validate {
 
 // preflight runs the validator once over the zero value of every struct
 // type, so a malformed validate tag fails at registration, not on a call.
-func preflight(a *analyzer) (err error) {
+// It skips the structs whose rules newFastRules accepts: their rules are
+// baked-in ones whose parameters parse as the validator parses them, on
+// fields it does not walk into, so the validator cannot fail on them, and
+// its first, dear, reading of the struct's tags waits for the first call.
+func preflight(a *analyzer, root reflect.Type, rootFast *fastRules) (err error) {
 	for _, st := range a.structs {
+		if st == root && rootFast != nil || st != root && newFastRules(st) != nil {
+			continue
+		}
 		func() {
 			defer func() {
 				if v := recover(); v != nil {
 					err = fmt.Errorf("schema: type %s: validate tag in %s: %v: fix the tag", a.root, st, v)
 				}
 			}()
-			_ = validate.Struct(reflect.New(st).Interface())
+			_ = validate().Struct(reflect.New(st).Interface())
 		}()
 		if err != nil {
 			return err
@@ -61,7 +71,7 @@ func markRules(a *analyzer) {
 			if f.vtag != "" && f.vtag != "-" {
 				p.hasRules = true
 			}
-			f.dive = parseRules(f.vtag).dive != nil
+			f.dive = f.rules.dive != nil
 		}
 	}
 	for changed := true; changed; {
@@ -115,7 +125,7 @@ func runValidator(v reflect.Value, p *plan, prefix string, base path, is *issues
 			err = fmt.Errorf("schema: validator failed on %s: %v", p.t, r)
 		}
 	}()
-	verr := validate.Struct(v.Interface())
+	verr := validate().Struct(v.Interface())
 	if verr == nil {
 		return nil
 	}

@@ -18,7 +18,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/fastmcp-go/fastmcp/internal/jsonschema"
 )
 
 // Revisions returns the revisions with a schema, oldest first. The caller
