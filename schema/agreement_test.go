@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"testing"
 
-	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
 	"github.com/fastmcp-go/fastmcp/schema"
+	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // TestSchemaValidatorAgreement proves, rule by rule, that the schema says

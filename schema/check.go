@@ -12,12 +12,12 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
-	"github.com/fastmcp-go/fastmcp/internal/jsonschema/kind"
+	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // This file checks JSON values against a schema with
-// internal/jsonschema (santhosh-tekuri/jsonschema) and turns its findings
+// santhosh-tekuri/jsonschema and turns its findings
 // into issues.
 
 const schemaURL = "mem://fastmcp/schema.json"

@@ -11,8 +11,8 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
 	"github.com/fastmcp-go/fastmcp/schema"
+	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

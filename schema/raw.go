@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
+	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // rawSchema is the state of a Type made by FromJSON.

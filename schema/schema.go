@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	jsonschemav6 "github.com/fastmcp-go/fastmcp/internal/jsonschema"
+	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Options configures For. The zero value inlines definitions and ignores

@@ -18,7 +18,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fastmcp-go/fastmcp/internal/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Revisions returns the revisions with a schema, oldest first. The caller
