@@ -81,7 +81,7 @@ type analyzer struct {
 	structs []reflect.Type
 	// recursive reports that some type contains itself.
 	recursive bool
-	onStack   map[reflect.Type]bool
+	onStack   []reflect.Type // the containers being analyzed, outermost first
 	// path is the Go path to the value being analyzed, in segments.
 	path []string
 }
@@ -164,7 +164,7 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 		t = t.Elem()
 	}
 	if p, ok := a.plans[t]; ok {
-		if a.onStack[t] {
+		if slices.Contains(a.onStack, t) {
 			a.recursive = true
 		}
 		return p
@@ -174,8 +174,8 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 	switch t.Kind() {
 	case reflect.Struct, reflect.Slice, reflect.Array, reflect.Map:
 		// Only these can contain themselves.
-		a.onStack[t] = true
-		defer delete(a.onStack, t)
+		a.onStack = append(a.onStack, t)
+		defer func() { a.onStack = a.onStack[:len(a.onStack)-1] }()
 	}
 	a.path = append(a.path, seg)
 	defer func() { a.path = a.path[:len(a.path)-1] }()
@@ -261,7 +261,7 @@ func (a *analyzer) structFields(p *plan) {
 	}
 	queue := []entry{{p.t, nil, ""}}
 	seen := map[reflect.Type]bool{p.t: true}
-	var fields []*fieldPlan
+	fields := make([]*fieldPlan, 0, p.t.NumField())
 	for len(queue) > 0 {
 		e := queue[0]
 		queue = queue[1:]

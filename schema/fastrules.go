@@ -55,7 +55,7 @@ func newFastRules(st reflect.Type) *fastRules {
 	if st.Kind() != reflect.Struct {
 		return nil
 	}
-	fr := &fastRules{}
+	fr := &fastRules{fields: make([]fastField, 0, st.NumField())}
 	for i := range st.NumField() {
 		f := st.Field(i)
 		if f.Anonymous {

@@ -123,7 +123,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if st == timeType {
 		return nil, fmt.Errorf("schema: type %s: arguments must be a struct of named fields: put the time in a field of a struct", t)
 	}
-	a := &analyzer{root: t, plans: map[reflect.Type]*plan{}, strict: opts.Strict, onStack: map[reflect.Type]bool{}}
+	a := &analyzer{root: t, plans: map[reflect.Type]*plan{}, strict: opts.Strict}
 	root := a.analyze(st, st.Name())
 	if a.err != nil {
 		return nil, a.err
