@@ -64,6 +64,8 @@ type fieldPlan struct {
 	defTree  any            // def as a tree
 	vtag     string         // validate tag
 	rules    *ruleSet       // vtag parsed (shared: not to be modified)
+	fast     fastField      // the direct check of vtag, if fastOK (index 0)
+	fastOK   bool
 	stags    []string       // jsonschema tag parts
 	jsonOpts []string       // json tag options after the name
 	dive     bool           // validate tag dives into elements
@@ -397,6 +399,7 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 		// validator answers for the others (and for untagged structs,
 		// which it walks into).
 		if ff, ok := newFastField(0, f.typ, f.vtag); ok && f.vtag != "" {
+			f.fast, f.fastOK = ff, true
 			required = !ff.accepts(reflect.Zero(f.typ))
 		} else {
 			required = rules.failsOnZero(f.typ)

@@ -157,7 +157,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	fast := newFastRules(st)
+	fast := newFastRulesFor(st, root)
 	if err := preflight(a, st, fast); err != nil {
 		return nil, err
 	}
