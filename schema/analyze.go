@@ -66,11 +66,11 @@ type fieldPlan struct {
 	rules    *ruleSet       // vtag parsed (shared: not to be modified)
 	fast     fastField      // the direct check of vtag, if fastOK (index 0)
 	fastOK   bool
-	stags    []string       // jsonschema tag parts
-	jsonOpts []string       // json tag options after the name
-	dive     bool           // validate tag dives into elements
-	extra    bool           // Bind validates this field's elements itself
-	checks   *tagChecks     // constraints from the jsonschema tag, if any
+	stags    []string   // jsonschema tag parts
+	jsonOpts []string   // json tag options after the name
+	dive     bool       // validate tag dives into elements
+	extra    bool       // Bind validates this field's elements itself
+	checks   *tagChecks // constraints from the jsonschema tag, if any
 	ordinal  int
 }
 
