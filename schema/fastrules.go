@@ -74,7 +74,16 @@ func newFastRulesFor(st reflect.Type, p *plan) *fastRules {
 		if !f.IsExported() {
 			continue // the validator skips unexported fields
 		}
-		tag := f.Tag.Get("validate")
+		for len(planned) > 0 && planned[0].index[0] < i {
+			planned = planned[1:]
+		}
+		here := len(planned) > 0 && len(planned[0].index) == 1 && planned[0].index[0] == i
+		var tag string
+		if here {
+			tag = planned[0].vtag // read by the analyzer
+		} else {
+			tag = f.Tag.Get("validate")
+		}
 		if tag == "-" {
 			continue
 		}
@@ -86,12 +95,9 @@ func newFastRulesFor(st reflect.Type, p *plan) *fastRules {
 			}
 			continue
 		}
-		for len(planned) > 0 && planned[0].index[0] < i {
-			planned = planned[1:]
-		}
 		var ff fastField
 		ok := false
-		if len(planned) > 0 && len(planned[0].index) == 1 && planned[0].index[0] == i && planned[0].vtag == tag && planned[0].fastOK {
+		if here && planned[0].fastOK {
 			ff, ok = planned[0].fast, true
 			ff.index = i
 		} else {
