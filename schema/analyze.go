@@ -261,15 +261,27 @@ func (a *analyzer) structFields(p *plan) {
 		index  []int
 		prefix string // Go path of the embedded struct, "Base."
 	}
-	queue := []entry{{p.t, nil, ""}}
-	seen := map[reflect.Type]bool{p.t: true}
-	fields := make([]*fieldPlan, 0, p.t.NumField())
+	var qbuf [4]entry
+	queue := append(qbuf[:0], entry{p.t, nil, ""})
+	seen := []reflect.Type{p.t} // the structs embedded so far
+	n := p.t.NumField()
+	fields := make([]*fieldPlan, 0, n)
+	// One allocation for the plans and indexes of the struct's own fields
+	// (those of embedded structs get their own).
+	batch := make([]fieldPlan, 0, n)
+	topIndex := make([]int, n)
 	for len(queue) > 0 {
 		e := queue[0]
 		queue = queue[1:]
 		for i := range e.t.NumField() {
 			sf := e.t.Field(i)
-			index := append(slices.Clone(e.index), i)
+			var index []int
+			if e.index == nil {
+				topIndex[i] = i
+				index = topIndex[i : i+1 : i+1]
+			} else {
+				index = append(slices.Clone(e.index), i)
+			}
 			tag, hasTag := sf.Tag.Lookup("json")
 			if tag == "-" {
 				if vt := sf.Tag.Get("validate"); vt != "" && vt != "-" {
@@ -323,18 +335,25 @@ func (a *analyzer) structFields(p *plan) {
 				if len(optList) > 0 {
 					a.fail("embedded field %s.%s has json options: embedded fields take none", e.t, sf.Name)
 				}
-				if seen[inner] {
+				if slices.Contains(seen, inner) {
 					a.fail("struct %s is embedded twice: embed it once", inner)
 					continue
 				}
-				seen[inner] = true
+				seen = append(seen, inner)
 				queue = append(queue, entry{inner, index, e.prefix + sf.Name + "."})
 				continue
 			}
 			if name == "" {
 				name = sf.Name
 			}
-			fp := &fieldPlan{
+			var fp *fieldPlan
+			if len(batch) < cap(batch) {
+				batch = batch[:len(batch)+1]
+				fp = &batch[len(batch)-1]
+			} else {
+				fp = new(fieldPlan)
+			}
+			*fp = fieldPlan{
 				name:     name,
 				goName:   e.prefix + sf.Name,
 				index:    index,
