@@ -64,11 +64,13 @@ type fieldPlan struct {
 	defTree  any            // def as a tree
 	vtag     string         // validate tag
 	rules    *ruleSet       // vtag parsed (shared: not to be modified)
-	stags    []string       // jsonschema tag parts
-	jsonOpts []string       // json tag options after the name
-	dive     bool           // validate tag dives into elements
-	extra    bool           // Bind validates this field's elements itself
-	checks   *tagChecks     // constraints from the jsonschema tag, if any
+	fast     fastField      // the direct check of vtag, if fastOK (index 0)
+	fastOK   bool
+	stags    []string   // jsonschema tag parts
+	jsonOpts []string   // json tag options after the name
+	dive     bool       // validate tag dives into elements
+	extra    bool       // Bind validates this field's elements itself
+	checks   *tagChecks // constraints from the jsonschema tag, if any
 	ordinal  int
 }
 
@@ -81,7 +83,7 @@ type analyzer struct {
 	structs []reflect.Type
 	// recursive reports that some type contains itself.
 	recursive bool
-	onStack   map[reflect.Type]bool
+	onStack   []reflect.Type // the containers being analyzed, outermost first
 	// path is the Go path to the value being analyzed, in segments.
 	path []string
 }
@@ -164,7 +166,7 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 		t = t.Elem()
 	}
 	if p, ok := a.plans[t]; ok {
-		if a.onStack[t] {
+		if slices.Contains(a.onStack, t) {
 			a.recursive = true
 		}
 		return p
@@ -174,8 +176,8 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 	switch t.Kind() {
 	case reflect.Struct, reflect.Slice, reflect.Array, reflect.Map:
 		// Only these can contain themselves.
-		a.onStack[t] = true
-		defer delete(a.onStack, t)
+		a.onStack = append(a.onStack, t)
+		defer func() { a.onStack = a.onStack[:len(a.onStack)-1] }()
 	}
 	a.path = append(a.path, seg)
 	defer func() { a.path = a.path[:len(a.path)-1] }()
@@ -259,15 +261,27 @@ func (a *analyzer) structFields(p *plan) {
 		index  []int
 		prefix string // Go path of the embedded struct, "Base."
 	}
-	queue := []entry{{p.t, nil, ""}}
-	seen := map[reflect.Type]bool{p.t: true}
-	var fields []*fieldPlan
+	var qbuf [4]entry
+	queue := append(qbuf[:0], entry{p.t, nil, ""})
+	seen := []reflect.Type{p.t} // the structs embedded so far
+	n := p.t.NumField()
+	fields := make([]*fieldPlan, 0, n)
+	// One allocation for the plans and indexes of the struct's own fields
+	// (those of embedded structs get their own).
+	batch := make([]fieldPlan, 0, n)
+	topIndex := make([]int, n)
 	for len(queue) > 0 {
 		e := queue[0]
 		queue = queue[1:]
 		for i := range e.t.NumField() {
 			sf := e.t.Field(i)
-			index := append(slices.Clone(e.index), i)
+			var index []int
+			if e.index == nil {
+				topIndex[i] = i
+				index = topIndex[i : i+1 : i+1]
+			} else {
+				index = append(slices.Clone(e.index), i)
+			}
 			tag, hasTag := sf.Tag.Lookup("json")
 			if tag == "-" {
 				if vt := sf.Tag.Get("validate"); vt != "" && vt != "-" {
@@ -321,18 +335,25 @@ func (a *analyzer) structFields(p *plan) {
 				if len(optList) > 0 {
 					a.fail("embedded field %s.%s has json options: embedded fields take none", e.t, sf.Name)
 				}
-				if seen[inner] {
+				if slices.Contains(seen, inner) {
 					a.fail("struct %s is embedded twice: embed it once", inner)
 					continue
 				}
-				seen[inner] = true
+				seen = append(seen, inner)
 				queue = append(queue, entry{inner, index, e.prefix + sf.Name + "."})
 				continue
 			}
 			if name == "" {
 				name = sf.Name
 			}
-			fp := &fieldPlan{
+			var fp *fieldPlan
+			if len(batch) < cap(batch) {
+				batch = batch[:len(batch)+1]
+				fp = &batch[len(batch)-1]
+			} else {
+				fp = new(fieldPlan)
+			}
+			*fp = fieldPlan{
 				name:     name,
 				goName:   e.prefix + sf.Name,
 				index:    index,
@@ -397,6 +418,7 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 		// validator answers for the others (and for untagged structs,
 		// which it walks into).
 		if ff, ok := newFastField(0, f.typ, f.vtag); ok && f.vtag != "" {
+			f.fast, f.fastOK = ff, true
 			required = !ff.accepts(reflect.Zero(f.typ))
 		} else {
 			required = rules.failsOnZero(f.typ)

@@ -18,7 +18,7 @@ func ReflectedTreeMismatch(t reflect.Type, opts Options) (direct, roundTrip stri
 	for st.Kind() == reflect.Pointer {
 		st = st.Elem()
 	}
-	a := &analyzer{root: t, plans: map[reflect.Type]*plan{}, strict: opts.Strict, onStack: map[reflect.Type]bool{}}
+	a := &analyzer{root: t, plans: map[reflect.Type]*plan{}, strict: opts.Strict}
 	root := a.analyze(st, st.Name())
 	if a.err != nil {
 		return "", "", a.err

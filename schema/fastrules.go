@@ -52,10 +52,20 @@ type fastRule struct {
 // max and len on a number or string, with a parameter the validator reads
 // the same way.
 func newFastRules(st reflect.Type) *fastRules {
+	return newFastRulesFor(st, nil)
+}
+
+// newFastRulesFor is newFastRules, reusing the direct checks the analyzer
+// made of the fields of p (the plan of st, or nil) where it can.
+func newFastRulesFor(st reflect.Type, p *plan) *fastRules {
 	if st.Kind() != reflect.Struct {
 		return nil
 	}
-	fr := &fastRules{}
+	var planned []*fieldPlan // p's fields, in index order, consumed as met
+	if p != nil {
+		planned = p.fields
+	}
+	fr := &fastRules{fields: make([]fastField, 0, st.NumField())}
 	for i := range st.NumField() {
 		f := st.Field(i)
 		if f.Anonymous {
@@ -64,7 +74,16 @@ func newFastRules(st reflect.Type) *fastRules {
 		if !f.IsExported() {
 			continue // the validator skips unexported fields
 		}
-		tag := f.Tag.Get("validate")
+		for len(planned) > 0 && planned[0].index[0] < i {
+			planned = planned[1:]
+		}
+		here := len(planned) > 0 && len(planned[0].index) == 1 && planned[0].index[0] == i
+		var tag string
+		if here {
+			tag = planned[0].vtag // read by the analyzer
+		} else {
+			tag = f.Tag.Get("validate")
+		}
 		if tag == "-" {
 			continue
 		}
@@ -76,7 +95,14 @@ func newFastRules(st reflect.Type) *fastRules {
 			}
 			continue
 		}
-		ff, ok := newFastField(i, f.Type, tag)
+		var ff fastField
+		ok := false
+		if here && planned[0].fastOK {
+			ff, ok = planned[0].fast, true
+			ff.index = i
+		} else {
+			ff, ok = newFastField(i, f.Type, tag)
+		}
 		if !ok {
 			return nil
 		}

@@ -105,3 +105,25 @@ func TestFastZeroCheckAgreesWithValidator(t *testing.T) {
 		}
 	}
 }
+
+// TestFastRulesReuseAnalysis checks that the direct checks built from the
+// analyzer's work equal those built from the struct's tags alone.
+func TestFastRulesReuseAnalysis(t *testing.T) {
+	for _, st := range []reflect.Type{
+		reflect.TypeFor[fastArgs](), reflect.TypeFor[slowNested](), reflect.TypeFor[slowOr](),
+		reflect.TypeFor[slowOneof](), reflect.TypeFor[slowLateOmit](), reflect.TypeFor[slowPtr](),
+		reflect.TypeFor[struct {
+			A string `json:"a" validate:"required,min=1"`
+			b int
+			C int `json:"-"`
+			D int `json:"d,omitempty" validate:"omitempty,gte=1"`
+			E int `json:"e" validate:"-"`
+		}](),
+	} {
+		a := &analyzer{root: st, plans: map[reflect.Type]*plan{}}
+		p := a.analyze(st, st.Name())
+		if got, want := newFastRulesFor(st, p), newFastRules(st); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: from the analysis %+v, from the tags %+v", st, got, want)
+		}
+	}
+}

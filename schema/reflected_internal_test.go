@@ -155,7 +155,7 @@ func TestPlainDefaultAgreesWithDecoder(t *testing.T) {
 		"18446744073709551615", "18446744073709551616", "+1", "007", "1.5", "true", "false", "x", ""}
 	for _, typ := range types {
 		for _, quoted := range []bool{false, true} {
-			a := &analyzer{plans: map[reflect.Type]*plan{}, onStack: map[reflect.Type]bool{}}
+			a := &analyzer{plans: map[reflect.Type]*plan{}}
 			f := &fieldPlan{typ: typ, quoted: quoted}
 			f.plan = a.analyze(typ, "f")
 			for _, v := range vals {

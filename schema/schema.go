@@ -38,8 +38,7 @@ type Type struct {
 	goType  reflect.Type
 	ptr     bool // GoType is a pointer to the struct
 	schema  jsontext.Value
-	fields  []Field        // for FromJSON
-	lazy    func() []Field // for For and Elicitation: the fields, worked out on first use
+	fields  []Field // for FromJSON; for For and Elicitation, worked out on first use
 	headers []Header
 	plan    *plan // nil for FromJSON
 
@@ -53,9 +52,22 @@ type Type struct {
 	// rootPrefix is the struct name the validator puts first in namespaces.
 	rootPrefix string
 
-	compiled func() (*jsonschemav6.Schema, error) // the full schema, compiled once
-	raw      *rawSchema                           // set by FromJSON
-	scanners sync.Pool                            // *scanner
+	full       jsontext.Value // the schema before restrictForElicitation (For and Elicitation)
+	fieldsOnce sync.Once      // works out fields from schema (For and Elicitation)
+
+	compileOnce sync.Once
+	compiledSch *jsonschemav6.Schema // full, compiled by compiled
+	compileErr  error
+
+	raw      *rawSchema // set by FromJSON
+	scanners sync.Pool  // *scanner
+}
+
+// compiled returns the full schema of a Type made by For or Elicitation,
+// compiled once.
+func (t *Type) compiled() (*jsonschemav6.Schema, error) {
+	t.compileOnce.Do(func() { t.compiledSch, t.compileErr = compileSchema(t.full, true) })
+	return t.compiledSch, t.compileErr
 }
 
 // Field describes one top-level property of a Type.
@@ -90,8 +102,17 @@ func (t *Type) GoType() reflect.Type { return t.goType }
 // a copy; the Index and Schema slices inside are shared and must not be
 // modified.
 func (t *Type) Fields() []Field {
-	if t.lazy != nil {
-		return slices.Clone(t.lazy())
+	if t.plan != nil {
+		// Tools never ask for their fields: read them back from the
+		// published schema (the tree they come from, encoded) when asked.
+		t.fieldsOnce.Do(func() {
+			tree, err := parseTree(t.schema)
+			obj, ok := tree.(*object)
+			if err != nil || !ok {
+				panic(fmt.Sprintf("schema: type %s: internal error: cannot read back the published schema: %v", t.goType, err))
+			}
+			t.fields = fieldsOf(obj, t.plan)
+		})
 	}
 	return slices.Clone(t.fields)
 }
@@ -123,7 +144,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if st == timeType {
 		return nil, fmt.Errorf("schema: type %s: arguments must be a struct of named fields: put the time in a field of a struct", t)
 	}
-	a := &analyzer{root: t, plans: map[reflect.Type]*plan{}, strict: opts.Strict, onStack: map[reflect.Type]bool{}}
+	a := &analyzer{root: t, plans: map[reflect.Type]*plan{}, strict: opts.Strict}
 	root := a.analyze(st, st.Name())
 	if a.err != nil {
 		return nil, a.err
@@ -136,7 +157,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	fast := newFastRules(st)
+	fast := newFastRulesFor(st, root)
 	if err := preflight(a, st, fast); err != nil {
 		return nil, err
 	}
@@ -169,19 +190,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 		ty.rootPrefix = st.Name() + "."
 	}
 	ty.fast = fast
-	// Tools never ask for their fields: read them back from the published
-	// schema (the tree they come from, encoded) when asked.
-	ty.lazy = sync.OnceValue(func() []Field {
-		tree, err := parseTree(published)
-		obj, ok := tree.(*object)
-		if err != nil || !ok {
-			panic(fmt.Sprintf("schema: type %s: internal error: cannot read back the published schema: %v", t, err))
-		}
-		return fieldsOf(obj, root)
-	})
-	ty.compiled = sync.OnceValues(func() (*jsonschemav6.Schema, error) {
-		return compileSchema(full, true)
-	})
+	ty.full = full
 	if !safe {
 		if _, err := ty.compiled(); err != nil {
 			return nil, fmt.Errorf("schema: type %s: the generated schema does not compile: %v: check pattern= and format= tags", t, err)
