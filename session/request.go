@@ -32,7 +32,8 @@ type Request struct {
 	// later) request, served without the initialize handshake.
 	Modern bool
 
-	msg *protocol.Request // the message as the transport delivered it
+	msg  *protocol.Request // the message as the transport delivered it
+	resp protocol.Response // the response the session sends
 }
 
 // ParamsMember returns the raw JSON value of the top-level member name of

@@ -890,7 +890,8 @@ func (s *Session) serve(ctx context.Context, cancel context.CancelCauseFunc, req
 	if errors.Is(cause, ErrClosed) {
 		return
 	}
-	resp := &protocol.Response{ID: req.ID}
+	resp := &req.resp // allocated with the request
+	resp.ID = req.ID
 	if err != nil {
 		resp.Error = protocol.ToWire(err)
 	} else if resp.Result, err = EncodeResult(result); err != nil {
