@@ -405,7 +405,15 @@ func (s *Session) shutdown(cause error) {
 	s.closed = true
 	s.closeErr = cause
 	s.mu.Unlock()
-	s.cancel(fmt.Errorf("%w: %w", ErrClosed, cause))
+	closed := fmt.Errorf("%w: %w", ErrClosed, cause)
+	s.cancel(closed)
+	// The contexts of the requests in flight are not children of s.ctx
+	// (see admitCall): cancel them here. None is added once closed is set.
+	s.mu.Lock()
+	for _, cancel := range s.inflight {
+		cancel(closed)
+	}
+	s.mu.Unlock()
 	s.pool.close()
 	err := s.conn.Close()
 	s.mu.Lock()
@@ -589,7 +597,10 @@ func (s *Session) admitCall(m *protocol.Request) (job, bool) {
 		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidRequest, "Invalid Request: id %s is already in use by a request in flight", m.ID.Raw()))
 		return job{}, false
 	}
-	ctx, cancel := context.WithCancelCause(s.ctx)
+	// Not a child of s.ctx, which has no values: shutdown cancels what is
+	// in flight itself, sparing every request the registration with (and
+	// removal from) the parent, under the parent's lock.
+	ctx, cancel := context.WithCancelCause(context.Background())
 	s.inflight[m.ID] = cancel
 	s.mu.Unlock()
 	return job{ctx: ctx, cancel: cancel, req: req}, true
