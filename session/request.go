@@ -32,8 +32,7 @@ type Request struct {
 	// later) request, served without the initialize handshake.
 	Modern bool
 
-	msg  *protocol.Request // the message as the transport delivered it
-	resp protocol.Response // the response the session sends
+	msg *protocol.Request // the message as the transport delivered it
 }
 
 // ParamsMember returns the raw JSON value of the top-level member name of

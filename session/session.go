@@ -192,6 +192,7 @@ type job struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	req    *Request
+	resp   *protocol.Response // where to build the response
 }
 
 type lifecycle int
@@ -567,7 +568,12 @@ func (s *Session) admitCall(m *protocol.Request) (job, bool) {
 		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: _meta: %v", err))
 		return job{}, false
 	}
-	req := &Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra, msg: m}
+	// The request and its response in one allocation.
+	a := &struct {
+		req  Request
+		resp protocol.Response
+	}{req: Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra, msg: m}}
+	req := &a.req
 	if perr := s.admit(req); perr != nil {
 		s.respondError(m.ID, perr)
 		return job{}, false
@@ -603,7 +609,7 @@ func (s *Session) admitCall(m *protocol.Request) (job, bool) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	s.inflight[m.ID] = cancel
 	s.mu.Unlock()
-	return job{ctx: ctx, cancel: cancel, req: req}, true
+	return job{ctx: ctx, cancel: cancel, req: req, resp: &a.resp}, true
 }
 
 // serveDirect is the engine's side of transport.DirectConn: it admits a
@@ -623,7 +629,7 @@ func (s *Session) serveDirect(m *protocol.Request, inline bool) bool {
 	}
 	if inline && s.pool.takeTurn(&s.handlers) {
 		defer s.pool.endTurn(&s.handlers)
-		s.serve(j.ctx, j.cancel, j.req)
+		s.serve(j)
 		return true
 	}
 	s.enqueue(j)
@@ -661,7 +667,7 @@ func (s *Session) enqueue(j job) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		s.serve(j.ctx, j.cancel, j.req)
+		s.serve(j)
 		return
 	}
 	if p.head > 0 && len(p.queue) == cap(p.queue) {
@@ -769,7 +775,7 @@ func (s *Session) work() {
 			p.readPending = false
 			p.mu.Unlock()
 			if j, ok := s.read(); ok {
-				s.serve(j.ctx, j.cancel, j.req)
+				s.serve(j)
 			}
 			continue
 		}
@@ -781,7 +787,7 @@ func (s *Session) work() {
 			p.queue, p.head = p.queue[:0], 0
 		}
 		p.mu.Unlock()
-		s.serve(j.ctx, j.cancel, j.req)
+		s.serve(j)
 	}
 }
 
@@ -875,7 +881,8 @@ func orEmpty(v jsontext.Value) jsontext.Value {
 }
 
 // serve runs the handler for one call and answers it.
-func (s *Session) serve(ctx context.Context, cancel context.CancelCauseFunc, req *Request) {
+func (s *Session) serve(j job) {
+	ctx, cancel, req := j.ctx, j.cancel, j.req
 	defer s.requestDone()
 	defer cancel(context.Canceled)
 	// The related ctx serves the handler and, without its cancellation, the
@@ -901,7 +908,7 @@ func (s *Session) serve(ctx context.Context, cancel context.CancelCauseFunc, req
 	if errors.Is(cause, ErrClosed) {
 		return
 	}
-	resp := &req.resp // allocated with the request
+	resp := j.resp // allocated with the request
 	resp.ID = req.ID
 	if err != nil {
 		resp.Error = protocol.ToWire(err)
