@@ -410,7 +410,7 @@ func TestParamsMember(t *testing.T) {
 	if !r.ParamsIndexed(r.Params) || r.ParamsIndexed(bytes.Clone(r.Params)) {
 		t.Error("ParamsIndexed must hold for the decoded params and only for them")
 	}
-	for _, params := range []string{`[1,2]`, `{}`, `{"n\u0061me":"add"}`, `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7}`} {
+	for _, params := range []string{`[1,2]`, `{}`, `{"n\u0061me":"add"}`, `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7}`, `{"name":"add","pad":"` + strings.Repeat("x", 70000) + `"}`} {
 		if _, _, indexed := decode(params).ParamsMember("name"); indexed {
 			t.Errorf("params %s are indexed; want no index", params)
 		}

@@ -45,10 +45,12 @@ const maxIndexed = 6
 
 // paramsIndex locates the top-level members of a params object: for each,
 // the offsets in Params of its quoted name and of its value. n is 0 when
-// nothing is indexed.
+// nothing is indexed. Members that end beyond 64 KiB are not indexed (large
+// params are rare and costly to decode anyway), which keeps the index
+// small.
 type paramsIndex struct {
 	n   uint8
-	pos [maxIndexed][4]uint32
+	pos [maxIndexed][4]uint16
 }
 
 // ParamsMember returns the raw JSON value of the top-level member name of
@@ -56,8 +58,8 @@ type paramsIndex struct {
 // Params while reading the message (so without decoding Params again;
 // Params was checked then: valid JSON, no duplicate names). indexed is
 // false when r has no index (r was not decoded by DecodeMessage, Params
-// is not an object, has a member name with escapes or more members than
-// are indexed): the caller must then decode Params itself. The value
+// is not an object, has a member name with escapes, more members than
+// are indexed or is large): the caller must then decode Params itself. The value
 // aliases Params.
 func (r *Request) ParamsMember(name string) (v jsontext.Value, ok, indexed bool) {
 	x := &r.index
@@ -221,13 +223,13 @@ func readParams(dec *jsontext.Decoder, data []byte) (jsontext.Value, paramsIndex
 		if !indexed {
 			continue
 		}
-		if int(x.n) == maxIndexed || bytes.IndexByte(name, '\\') >= 0 || dec.InputOffset()-start > math.MaxUint32 {
+		if int(x.n) == maxIndexed || bytes.IndexByte(name, '\\') >= 0 || dec.InputOffset()-start > math.MaxUint16 {
 			indexed = false
 			continue
 		}
 		end := dec.InputOffset() - start
 		nameEnd -= start
-		x.pos[x.n] = [4]uint32{uint32(nameEnd) - uint32(len(name)), uint32(nameEnd), uint32(end) - uint32(len(v)), uint32(end)}
+		x.pos[x.n] = [4]uint16{uint16(nameEnd) - uint16(len(name)), uint16(nameEnd), uint16(end) - uint16(len(v)), uint16(end)}
 		x.n++
 	}
 	if _, err := dec.ReadToken(); err != nil { // '}'

@@ -134,10 +134,10 @@ func (s *plainScanner) params() (paramsIndex, bool) {
 		}
 		switch {
 		case !indexed:
-		case int(x.n) == maxIndexed || s.i-start > math.MaxUint32:
+		case int(x.n) == maxIndexed || s.i-start > math.MaxUint16:
 			indexed = false
 		default:
-			x.pos[x.n] = [4]uint32{uint32(nameStart - start), uint32(nameEnd - start), uint32(valStart - start), uint32(s.i - start)}
+			x.pos[x.n] = [4]uint16{uint16(nameStart - start), uint16(nameEnd - start), uint16(valStart - start), uint16(s.i - start)}
 			x.n++
 		}
 		s.space()

@@ -1,0 +1,287 @@
+package session
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// The worker pool: the goroutines that serve a session's requests (and,
+// with relay, read its messages).
+
+// workerPool holds the requests waiting for a worker and the workers'
+// accounting, under its own lock (the reading goroutine takes it once per
+// request).
+type workerPool struct {
+	mu       sync.Mutex
+	cond     sync.Cond // a parked worker waits on it
+	queue    []job     // requests waiting for a worker, oldest first from head
+	head     int
+	max      int    // most workers at once (MaxConcurrency)
+	workers  int    // workers alive
+	parked   int    // workers waiting on cond that no one has woken yet
+	inline   int    // requests served outside the workers (see serveDirect)
+	shed     int    // workers asked to exit the next time they find no work
+	spin     bool   // idle workers yield for a while before they park
+	spinning bool   // a worker is yielding before it parks, and no request counts on it yet
+	spinGen  uint64 // numbers the spells of spinning, so a worker stops only its own
+	closed   bool   // the session ended: workers exit once the queue is empty
+
+	// With relay set (stdio and other sessions fed by their own reading),
+	// the reading role moves between the workers: the worker reading a
+	// call hands the role to an idle worker and serves the call itself,
+	// so that the response does not wait for another goroutine to wake
+	// up. reading says that one of the workers holds the role (it does not
+	// count as busy), and readPending that the role waits for the worker
+	// it was handed to.
+	relay       bool
+	reading     bool
+	readPending bool
+
+	served    uint64      // requests taken from the queue or kept by a reader, ever
+	seen      uint64      // served when the idle timer last fired
+	idle      *time.Timer // sheds the parked workers of an idle session
+	idleArmed bool
+}
+
+const (
+	// maxParked is how many idle workers a session keeps waiting for work;
+	// more than that exit when they find nothing to do.
+	maxParked = 16
+	// maxSpins is how many times a worker that finds no request yields
+	// before it parks.
+	maxSpins = 20
+	// idleWorkers is how long a session must serve no request before its
+	// parked workers exit.
+	idleWorkers = time.Second
+)
+
+// job is one admitted request waiting to be served.
+type job struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	req    *Request
+	resp   *protocol.Response // where to build the response
+}
+
+// handOff passes the reading role of a relay session to an idle worker
+// (a parked or spinning one, or a new one) when the call just read may be
+// served at once: a turn is free and no request waits for one. It
+// reports whether it did; the caller then serves the call.
+func (s *Session) handOff() bool {
+	p := &s.pool
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.relay || p.closed || p.head != len(p.queue) || p.busy() >= p.max {
+		return false
+	}
+	p.readPending = true
+	p.served++
+	switch {
+	case p.parked > 0:
+		p.parked--
+		p.cond.Signal()
+	case p.spinning:
+		p.spinning = false // the spinning worker takes the role
+	default:
+		s.startWorkerLocked()
+	}
+	return true
+}
+
+// stopReading records that the reading role has ended.
+func (p *workerPool) stopReading() {
+	p.mu.Lock()
+	p.reading = false
+	p.mu.Unlock()
+}
+
+// busy is how many requests are being served (or, for a spinning worker,
+// are about to be); p.mu held.
+func (p *workerPool) busy() int {
+	n := p.workers - p.parked + p.inline
+	if p.reading {
+		n-- // the worker holding the reading role
+	}
+	return n
+}
+
+// takeTurn counts in a request served outside the workers, when a turn is
+// free and no request is waiting for one.
+func (p *workerPool) takeTurn(wg *sync.WaitGroup) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.head != len(p.queue) || p.busy() >= p.max {
+		return false
+	}
+	p.inline++
+	wg.Add(1) // under p.mu, before close: so before Close waits
+	return true
+}
+
+func (p *workerPool) endTurn(wg *sync.WaitGroup) {
+	p.mu.Lock()
+	p.inline--
+	p.mu.Unlock()
+	wg.Done()
+}
+
+// enqueue hands an admitted request to a worker: a parked one if there is
+// one, else a new one while fewer than MaxConcurrency requests are being
+// served; otherwise it waits in the queue for the first worker to finish.
+// It never blocks on handlers. Once the session has ended it serves the
+// (cancelled) request itself, which only does the bookkeeping: no worker
+// may start after Close began to wait for them.
+func (s *Session) enqueue(j job) {
+	p := &s.pool
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		s.serve(j)
+		return
+	}
+	if p.head > 0 && len(p.queue) == cap(p.queue) {
+		// Reuse the space of the requests already taken rather than grow.
+		n := copy(p.queue, p.queue[p.head:])
+		clear(p.queue[n:])
+		p.queue, p.head = p.queue[:n], 0
+	}
+	p.queue = append(p.queue, j)
+	switch {
+	case p.parked > 0:
+		p.parked--
+		p.cond.Signal()
+	case p.spinning:
+		p.spinning = false // the spinning worker takes it
+	case p.busy() < p.max:
+		s.startWorkerLocked()
+	}
+	p.mu.Unlock()
+}
+
+// startWorkerLocked starts a worker; s.pool.mu held, the session open.
+func (s *Session) startWorkerLocked() {
+	p := &s.pool
+	p.workers++
+	s.handlers.Add(1)
+	go s.work()
+	if !p.idleArmed {
+		p.idleArmed = true
+		if p.idle == nil {
+			p.idle = time.AfterFunc(idleWorkers, p.shedIdle)
+		} else {
+			p.idle.Reset(idleWorkers)
+		}
+	}
+}
+
+// shedIdle runs on the idle timer: when no request was served since it
+// last ran, it asks the parked workers to exit. It re-arms itself while
+// workers remain.
+func (p *workerPool) shedIdle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		p.idleArmed = false
+		return
+	}
+	if p.served == p.seen && p.parked > 0 {
+		p.shed += p.parked
+		p.parked = 0
+		p.cond.Broadcast()
+	}
+	p.seen = p.served
+	if idle := p.workers; (p.reading && idle > p.shed+1) || (!p.reading && idle > p.shed) {
+		p.idle.Reset(idleWorkers)
+	} else {
+		p.idleArmed = false
+	}
+}
+
+// work is a worker: it serves queued requests one after another, takes
+// the reading role when it is handed the role, and parks when there is
+// nothing to do, until the session ends (or enough workers are parked
+// already).
+func (s *Session) work() {
+	defer s.handlers.Done()
+	p := &s.pool
+	for {
+		p.mu.Lock()
+		spins, gen := 0, uint64(0)
+		for p.head == len(p.queue) && !p.readPending {
+			if p.closed || p.shed > 0 || p.parked >= maxParked {
+				p.stopSpinning(gen)
+				if p.shed > 0 {
+					p.shed--
+				}
+				p.workers--
+				p.mu.Unlock()
+				return
+			}
+			if p.spin && spins < maxSpins && (spins > 0 || !p.spinning) {
+				// Yield a few times before parking: a request that arrives
+				// meanwhile is taken without waking a parked goroutine, and
+				// the processor does not go idle between close requests.
+				// One worker at a time spins; enqueue counts on it for
+				// the next request (instead of starting a worker) until
+				// it claims it by clearing spinning.
+				if spins == 0 {
+					p.spinGen++
+					gen, p.spinning = p.spinGen, true
+				}
+				spins++
+				p.mu.Unlock()
+				runtime.Gosched()
+				p.mu.Lock()
+				continue
+			}
+			p.stopSpinning(gen)
+			spins, gen = 0, 0
+			p.parked++
+			p.cond.Wait() // whoever wakes us has counted us out of parked
+		}
+		p.stopSpinning(gen)
+		if p.readPending {
+			p.readPending = false
+			p.mu.Unlock()
+			if j, ok := s.read(); ok {
+				s.serve(j)
+			}
+			continue
+		}
+		j := p.queue[p.head]
+		p.queue[p.head] = job{}
+		p.head++
+		p.served++
+		if p.head == len(p.queue) {
+			p.queue, p.head = p.queue[:0], 0
+		}
+		p.mu.Unlock()
+		s.serve(j)
+	}
+}
+
+// stopSpinning ends the spell of spinning gen (0: none), unless a request
+// has claimed it or another began.
+func (p *workerPool) stopSpinning(gen uint64) {
+	if gen != 0 && p.spinning && p.spinGen == gen {
+		p.spinning = false
+	}
+}
+
+// close wakes every parked worker so that the workers exit once the queue
+// is drained (the requests left in it are cancelled and end quickly).
+func (p *workerPool) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.parked = 0
+	if p.idle != nil {
+		p.idle.Stop()
+		p.idleArmed = false
+	}
+	p.cond.Broadcast()
+	p.mu.Unlock()
+}
