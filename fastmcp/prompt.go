@@ -277,17 +277,9 @@ func (s *Server) listPrompts(ctx context.Context, req *lowlevel.Request) (any, e
 	return page, nil
 }
 
-// getParams is the part of prompts/get params the server reads.
-type getParams struct {
-	Name           string                  `json:"name"`
-	Arguments      jsontext.Value          `json:"arguments"`
-	InputResponses protocol.InputResponses `json:"inputResponses"`
-	RequestState   string                  `json:"requestState"`
-}
-
 // getPrompt serves prompts/get.
 func (s *Server) getPrompt(ctx context.Context, req *lowlevel.Request) (any, error) {
-	var p getParams
+	var p callParams
 	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: prompts/get: %v", protocol.ErrInvalidParams, err)
 	}

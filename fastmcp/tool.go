@@ -250,21 +250,20 @@ func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (jsontext.V
 
 // listTools serves tools/list.
 func (s *Server) listTools(ctx context.Context, req *lowlevel.Request) (any, error) {
-	var p protocol.ListParams
-	if len(req.Params) > 0 {
-		if err := protocol.Unmarshal(req.Params, &p); err != nil {
-			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
-		}
+	cursor, err := listCursor(req)
+	if err != nil {
+		return nil, err
 	}
-	page, err := s.tools.page("tools", p.Cursor, s.cfg.pageSize)
+	page, err := s.tools.page("tools", cursor, s.cfg.pageSize)
 	if err != nil {
 		return nil, err
 	}
 	return page, nil
 }
 
-// callParams is the part of tools/call params the server reads; _meta was
-// already parsed by the session.
+// callParams is the part of tools/call and prompts/get params the server
+// reads (the name of the tool or prompt, its arguments, and the answers of
+// a multi round-trip request); _meta was already parsed by the session.
 type callParams struct {
 	Name           string                  `json:"name"`
 	Arguments      jsontext.Value          `json:"arguments"`
