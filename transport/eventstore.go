@@ -71,15 +71,18 @@ type memSession struct {
 	events []memEvent // oldest first; events[head:] are live
 	head   int
 	bytes  int
-	// evicted holds, per stream, the highest discarded seq, for the
-	// streams of the last maxEvents discards: order lists those discards,
-	// oldest first from orderHead, and a stream's entry goes when the
-	// last discard that set it leaves the list. Without the bound a
-	// long-lived session would keep an entry for every stream it ever
-	// had.
-	evicted   map[string]int64
-	order     []memEvent // stream and seq of each recent discard (no data)
-	orderHead int
+	lost   *memLost // nil until an event is discarded
+}
+
+// memLost records discarded events: per stream, the highest discarded seq,
+// for the streams of the last maxEvents discards. order lists those
+// discards, oldest first from head, and a stream's entry goes when the last
+// discard that set it leaves the list. Without the bound a long-lived
+// session would keep an entry for every stream it ever had.
+type memLost struct {
+	seq   map[string]int64
+	order []memEvent // stream and seq of each recent discard (no data)
+	head  int
 }
 
 type memEvent struct {
@@ -145,26 +148,34 @@ func (s *MemoryEventStore) Append(_ context.Context, session, stream string, seq
 // noteEvicted records that event seq of stream was discarded, keeping the
 // records of the last max discards.
 func (ms *memSession) noteEvicted(stream string, seq int64, max int) {
-	if ms.evicted == nil {
-		ms.evicted = map[string]int64{}
+	l := ms.lost
+	if l == nil {
+		l = &memLost{seq: map[string]int64{}}
+		ms.lost = l
 	}
-	if seq > ms.evicted[stream] {
-		ms.evicted[stream] = seq
+	if seq > l.seq[stream] {
+		l.seq[stream] = seq
 	}
-	ms.order = append(ms.order, memEvent{stream: stream, seq: seq})
-	if len(ms.order)-ms.orderHead > max {
-		old := &ms.order[ms.orderHead]
-		if ms.evicted[old.stream] == old.seq { // no later discard of its stream
-			delete(ms.evicted, old.stream)
+	l.order = append(l.order, memEvent{stream: stream, seq: seq})
+	if len(l.order)-l.head > max {
+		old := &l.order[l.head]
+		if l.seq[old.stream] == old.seq { // no later discard of its stream
+			delete(l.seq, old.stream)
 		}
 		*old = memEvent{}
-		ms.orderHead++
-		if ms.orderHead >= len(ms.order)-ms.orderHead {
-			n := copy(ms.order, ms.order[ms.orderHead:])
-			clear(ms.order[n:])
-			ms.order, ms.orderHead = ms.order[:n], 0
+		l.head++
+		if l.head >= len(l.order)-l.head {
+			n := copy(l.order, l.order[l.head:])
+			clear(l.order[n:])
+			l.order, l.head = l.order[:n], 0
 		}
 	}
+}
+
+// lostAfter reports whether an event of stream after seq was discarded
+// (as far as the records go).
+func (ms *memSession) lostAfter(stream string, after int64) bool {
+	return ms.lost != nil && ms.lost.seq[stream] > after
 }
 
 // Replay implements EventStore.
@@ -174,7 +185,7 @@ func (s *MemoryEventStore) Replay(_ context.Context, session, stream string, aft
 		return nil
 	}
 	ms.mu.Lock()
-	if ms.evicted[stream] > after {
+	if ms.lostAfter(stream, after) {
 		ms.mu.Unlock()
 		return ErrEventsLost
 	}
@@ -210,7 +221,10 @@ func (s *MemoryEventStore) evictionRecords(session string) int {
 	}
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
-	return len(ms.evicted)
+	if ms.lost == nil {
+		return 0
+	}
+	return len(ms.lost.seq)
 }
 
 // len reports how many events are held, for tests.

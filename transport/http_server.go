@@ -379,10 +379,10 @@ func (h *StreamableHandler) callEnded() {
 	h.drainMu.Unlock()
 }
 
-// setSSEHeaders sets the headers of an SSE answer. Like the two below it,
-// it assigns canonical keys directly, with the values in one allocation
-// (each a slice of its own, capacity 1, so appending to one cannot touch
-// the next).
+// setSSEHeaders sets the headers of an SSE answer. Like writeJSONBody, it
+// assigns canonical keys directly, with the values in one allocation (each
+// a slice of its own, capacity 1, so appending to one cannot touch the
+// next).
 func setSSEHeaders(w http.ResponseWriter) {
 	hdr := w.Header()
 	v := &[3]string{mediaSSE, "no-cache", "no"}

@@ -73,9 +73,9 @@ func newSink(n int) *sink {
 // response's own goroutine calls it, once it has stopped reading.
 func (k *sink) markGone() { k.endOnce.Do(func() { close(k.end) }) }
 
-// halt ends the response early. The stream has been detached from k first
-// (st.live cleared under st.mu, which senders hold while they wait on k),
-// so no sender is waiting on k when its end closes.
+// halt ends the response early. Its callers hold the stream's lock, or
+// took k out of st.live under it first; senders wait on k only while
+// holding that lock, so none is waiting on k when its end closes.
 func (k *sink) halt(resume bool) {
 	if resume {
 		k.resume.Store(true)
