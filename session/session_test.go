@@ -134,6 +134,45 @@ func TestThousandConcurrentCalls(t *testing.T) {
 	}
 }
 
+// TestConcurrentCallsOverUnbufferedStreams makes many concurrent calls
+// between two sessions over newline-delimited Streams on io.Pipe pairs,
+// where every write waits for the peer to read: no goroutine reading a
+// stream may wait on a write (both sessions' readers once flushed held
+// output before reading, and each waited for the other).
+func TestConcurrentCallsOverUnbufferedStreams(t *testing.T) {
+	t.Parallel()
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	srv := session.New(transport.NewStream(c2sR, s2cW, nil), session.Options{Role: session.RoleServer, Handler: withInitialize(echo), Logger: quiet})
+	cli := session.New(transport.NewStream(s2cR, c2sW, nil), session.Options{Role: session.RoleClient, Logger: quiet})
+	t.Cleanup(func() { cli.Close(); srv.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := cli.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.LatestLegacyVersion, ClientInfo: protocol.Implementation{Name: "test", Version: "1"}}); err != nil {
+		t.Fatalf("Initialize: %v", err)
+	}
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for g := range 16 {
+		wg.Go(func() {
+			for i := range 300 {
+				n := g*1000 + i
+				var res struct {
+					N int `json:"n"`
+				}
+				if err := cli.Call(ctx, "echo", echoParams{N: n}, &res); err != nil || res.N != n {
+					failed.Add(1)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := failed.Load(); n != 0 {
+		t.Fatalf("%d callers failed (a deadlock shows as the 30 s deadline passing)", n)
+	}
+}
+
 func TestClientCancelReachesServerHandler(t *testing.T) {
 	t.Parallel()
 	started := make(chan struct{})

@@ -33,6 +33,7 @@ func ExampleNewStream() {
 			s.Write(ctx, &protocol.Response{ID: req.ID, Result: []byte(`{}`)})
 		}
 	}
+	s.Flush() // writes held back while input was buffered, now written
 	fmt.Print(out.String())
 	// Output:
 	// read ping true

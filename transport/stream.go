@@ -31,12 +31,14 @@ type StreamOptions struct {
 // Writes are batched: while the goroutine reading the stream still has
 // input buffered that Read has not returned yet (the peer sent several
 // messages at once), Write adds its message to the output held back and
-// returns; the held output is written in one call before Read next waits
-// for input (or once it reaches 32 KiB, or by Flush). So a reader must keep
-// calling Read (as the session engine does) or call Flush; Close discards
-// output still held back. Writes at any other time are written at once.
-//
-// Stream starts no goroutines.
+// returns; when Read next waits for input, the held output is written in
+// one call on a short-lived goroutine of the Stream (never on the reading
+// goroutine, which must not wait on the peer to read), or once it reaches
+// 32 KiB, or by Flush. So a reader must keep calling Read (as the session
+// engine does) or call Flush, which is also how to know that everything
+// written so far has reached the writer; Close discards output still held
+// back and waits for such a write to end. Writes at any other time are written at
+// once, on the writer's goroutine.
 type Stream struct {
 	r    *bufio.Reader
 	rc   io.Closer // the reader, when it can be closed
@@ -55,11 +57,12 @@ type Stream struct {
 	pending  []byte // encoded messages not yet written
 	spare    []byte // the previous flush buffer, reused
 	flushing bool
-	held     bool   // the reader has input buffered: Write holds output back
-	queued   uint64 // messages appended to pending, ever
-	written  uint64 // messages written, ever
-	werr     error  // the first write error; every later Write fails with it
-	rheld    bool   // the reader's copy of held, read without wmu
+	held     bool           // the reader has input buffered: Write holds output back
+	queued   uint64         // messages appended to pending, ever
+	written  uint64         // messages written, ever
+	werr     error          // the first write error; every later Write fails with it
+	rheld    bool           // the reader's copy of held, read without wmu
+	flushers sync.WaitGroup // goroutines writing held output (see flushReader)
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -277,10 +280,30 @@ func (f flushReader) Read(p []byte) (int, error) {
 	s.wmu.Lock()
 	s.held, s.rheld = false, false
 	if len(s.pending) > 0 && !s.flushing {
-		s.flushLocked()
+		// The held output is written on a goroutine of its own: the
+		// reading goroutine must never wait on a write, or two peers
+		// whose readers both write (over unbuffered or full pipes) would
+		// each wait for the other to read.
+		select {
+		case <-s.closed: // Close is waiting for flushers, or has: none may start
+		default:
+			s.flushing = true // claimed: writers meanwhile wait for this flush
+			s.flushers.Add(1)
+			go s.flushHeld()
+		}
 	}
 	s.wmu.Unlock()
 	return f.r.Read(p)
+}
+
+// flushHeld writes the output held back and whatever is queued meanwhile.
+// It returns once written, or once the write fails (Close unblocks it by
+// closing the writer).
+func (s *Stream) flushHeld() {
+	defer s.flushers.Done()
+	s.wmu.Lock()
+	s.flushLocked()
+	s.wmu.Unlock()
 }
 
 // Close closes the underlying reader and writer when they can be closed.
@@ -295,6 +318,14 @@ func (s *Stream) Close() error {
 			errs = append(errs, s.rc.Close())
 		}
 		s.closeErr = errors.Join(errs...)
+		// Closing the writer ended any write of held output in progress
+		// (a writer that is no io.Closer must not block forever). Taking
+		// wmu orders every flusher started before closed was closed
+		// before Wait.
+		s.wmu.Lock()
+		//lint:ignore SA2001 an empty critical section is the barrier meant here
+		s.wmu.Unlock()
+		s.flushers.Wait()
 	})
 	return s.closeErr
 }

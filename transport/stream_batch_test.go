@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -154,5 +155,87 @@ func TestStreamFlush(t *testing.T) {
 	}
 	if n := w.count(); n != 2 {
 		t.Fatalf("%d writes after a large write, want 2 (held output is bounded)", n)
+	}
+}
+
+// TestStreamReadDoesNotWaitOnHeldOutput checks that the reading goroutine
+// never writes the held output itself: with an output nobody reads yet (an
+// unbuffered pipe, or a full OS pipe whose reader is itself busy writing to
+// us), Read must still return the next message. Two sessions over io.Pipe
+// pairs deadlocked when both readers flushed before reading.
+func TestStreamReadDoesNotWaitOnHeldOutput(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := transport.NewStream(inR, outW, nil)
+	ctx := context.Background()
+	go func() { _, _ = io.WriteString(inW, callLine("1")+callLine("2")) }()
+	if _, err := s.Read(ctx); err != nil { // line 2 is buffered: writes are held
+		t.Fatal(err)
+	}
+	if err := s.Write(ctx, response(1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan error, 1)
+	go func() {
+		_, err := s.Read(ctx) // must reach the input although outR is not read
+		read <- err
+	}()
+	if _, err := io.WriteString(inW, callLine("3")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-read:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Read waited for the held output to be written")
+	}
+	// The held response is written all the same, once someone reads.
+	buf := make([]byte, 4096)
+	n, err := outR.Read(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(buf[:n]); !strings.Contains(got, `"id":1`) {
+		t.Errorf("held output = %q, want the response to 1", got)
+	}
+	inW.Close()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStreamCloseEndsHeldWrite checks that Close returns, and leaves no
+// goroutine behind, while held output is being written to a peer that
+// never reads.
+func TestStreamCloseEndsHeldWrite(t *testing.T) {
+	inR, inW := io.Pipe()
+	_, outW := io.Pipe() // never read
+	s := transport.NewStream(inR, outW, nil)
+	ctx := context.Background()
+	go func() { _, _ = io.WriteString(inW, callLine("1")+callLine("2")) }()
+	if _, err := s.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(ctx, response(1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan error, 1)
+	go func() {
+		_, err := s.Read(ctx) // starts the write of the held output, then waits for input
+		read <- err
+	}()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-read; err == nil {
+		t.Error("Read after Close succeeded")
 	}
 }
