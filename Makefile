@@ -3,7 +3,7 @@ GO ?= go
 FUZZTIME ?= 10s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test vet race bench lint fuzz conformance demo
+.PHONY: test vet race bench bench-smoke lint fuzz conformance demo
 
 test: vet race
 
@@ -16,6 +16,10 @@ race:
 # Benchmarks print the hand-written floor beside each fastmcp path.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+# Every benchmark once, as a test that they still run (CI); no timings.
+bench-smoke:
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 5m ./...
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
