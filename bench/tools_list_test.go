@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/bench/internal/floortools"
@@ -32,25 +31,15 @@ type floorEntry struct {
 }
 
 // floorStartup is the floor's startup: build the static map of the 100
-// descriptors and encode the tools/list answer once (with
-// go-json-experiment, which checks each raw schema as it copies it).
+// descriptors and encode the tools/list answer once.
 func floorStartup() (*floorServer, error) {
 	s := &floorServer{tools: make(map[string]floorEntry, len(floortools.Tools))}
-	type listed struct {
-		Name        string         `json:"name"`
-		Description string         `json:"description"`
-		InputSchema jsontext.Value `json:"inputSchema"`
-	}
-	list := struct {
-		Tools []listed `json:"tools"`
-	}{Tools: make([]listed, 0, len(floortools.Tools))}
 	for i := range floortools.Tools {
 		d := &floortools.Tools[i]
 		s.tools[d.Name] = floorEntry{def: d, fn: floorSearch}
-		list.Tools = append(list.Tools, listed{d.Name, d.Description, jsontext.Value(d.Schema)})
 	}
 	var err error
-	s.list, err = json.Marshal(&list)
+	s.list, err = floortools.ListResult()
 	return s, err
 }
 

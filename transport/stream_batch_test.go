@@ -167,22 +167,7 @@ func TestStreamReadDoesNotWaitOnHeldOutput(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := transport.NewStream(inR, outW, nil)
-	ctx := context.Background()
-	go func() { _, _ = io.WriteString(inW, callLine("1")+callLine("2")) }()
-	if _, err := s.Read(ctx); err != nil { // line 2 is buffered: writes are held
-		t.Fatal(err)
-	}
-	if err := s.Write(ctx, response(1)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Read(ctx); err != nil {
-		t.Fatal(err)
-	}
-	read := make(chan error, 1)
-	go func() {
-		_, err := s.Read(ctx) // must reach the input although outR is not read
-		read <- err
-	}()
+	read := holdThenRead(t, s, inW) // must reach the input although outR is not read
 	if _, err := io.WriteString(inW, callLine("3")); err != nil {
 		t.Fatal(err)
 	}
@@ -216,9 +201,24 @@ func TestStreamCloseEndsHeldWrite(t *testing.T) {
 	inR, inW := io.Pipe()
 	_, outW := io.Pipe() // never read
 	s := transport.NewStream(inR, outW, nil)
+	read := holdThenRead(t, s, inW) // starts the write of the held output, then waits for input
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-read; err == nil {
+		t.Error("Read after Close succeeded")
+	}
+}
+
+// holdThenRead feeds s two calls at once through in, reads them, writing
+// the answer to the first while the second is buffered (so it is held
+// back), and starts a third Read, whose error it reports on the channel
+// returned.
+func holdThenRead(t *testing.T, s *transport.Stream, in io.Writer) <-chan error {
+	t.Helper()
 	ctx := context.Background()
-	go func() { _, _ = io.WriteString(inW, callLine("1")+callLine("2")) }()
-	if _, err := s.Read(ctx); err != nil {
+	go func() { _, _ = io.WriteString(in, callLine("1")+callLine("2")) }()
+	if _, err := s.Read(ctx); err != nil { // line 2 is buffered: writes are held
 		t.Fatal(err)
 	}
 	if err := s.Write(ctx, response(1)); err != nil {
@@ -229,13 +229,8 @@ func TestStreamCloseEndsHeldWrite(t *testing.T) {
 	}
 	read := make(chan error, 1)
 	go func() {
-		_, err := s.Read(ctx) // starts the write of the held output, then waits for input
+		_, err := s.Read(ctx)
 		read <- err
 	}()
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-read; err == nil {
-		t.Error("Read after Close succeeded")
-	}
+	return read
 }

@@ -25,20 +25,10 @@ const initResult = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{"li
 func main() {
 	// Startup: the map of descriptors and the tools/list answer, encoded once.
 	tools := make(map[string]*floortools.Def, len(floortools.Tools))
-	type listed struct {
-		Name        string         `json:"name"`
-		Description string         `json:"description"`
-		InputSchema jsontext.Value `json:"inputSchema"`
-	}
-	list := struct {
-		Tools []listed `json:"tools"`
-	}{Tools: make([]listed, 0, len(floortools.Tools))}
 	for i := range floortools.Tools {
-		d := &floortools.Tools[i]
-		tools[d.Name] = d
-		list.Tools = append(list.Tools, listed{d.Name, d.Description, jsontext.Value(d.Schema)})
+		tools[floortools.Tools[i].Name] = &floortools.Tools[i]
 	}
-	encoded, err := json.Marshal(&list)
+	encoded, err := floortools.ListResult()
 	if err != nil {
 		panic(err)
 	}
