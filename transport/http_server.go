@@ -255,24 +255,22 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) (*[]byte, error
 	return buf, nil
 }
 
-func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
+// readMessage checks that r carries JSON, reads its body (at most max
+// bytes) and decodes the one message in it. On failure it has written the
+// error response and returns false.
+func readMessage(w http.ResponseWriter, r *http.Request, max int64) (protocol.Message, bool) {
 	if mediaType(r.Header.Get("Content-Type")) != mediaJSON {
 		writeJSONError(w, http.StatusUnsupportedMediaType, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Unsupported Media Type: Content-Type must be application/json"))
-		return
+		return nil, false
 	}
-	accept := r.Header.Values("Accept")
-	if !accepts(accept, mediaJSON) || (!h.opts.JSONResponse && !accepts(accept, mediaSSE)) {
-		writeJSONError(w, http.StatusNotAcceptable, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Not Acceptable: the client must accept both application/json and text/event-stream"))
-		return
-	}
-	buf, err := readBody(w, r, h.opts.MaxBodyBytes)
+	buf, err := readBody(w, r, max)
 	if err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			writeJSONError(w, http.StatusRequestEntityTooLarge, protocol.ID{}, protocol.Errorf(protocol.CodeInvalidRequest, "Request Entity Too Large: the body exceeds %d bytes", h.opts.MaxBodyBytes))
-			return
+			writeJSONError(w, http.StatusRequestEntityTooLarge, protocol.ID{}, protocol.Errorf(protocol.CodeInvalidRequest, "Request Entity Too Large: the body exceeds %d bytes", max))
+			return nil, false
 		}
 		badRequest(w, protocol.ID{}, "reading body: "+err.Error())
-		return
+		return nil, false
 	}
 	msg, err := protocol.DecodeMessage(*buf)
 	putBuf(buf)
@@ -282,6 +280,22 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 			de = &protocol.DecodeError{Err: protocol.NewError(protocol.CodeParseError, "Parse error")}
 		}
 		writeJSONError(w, http.StatusBadRequest, de.ID, de.Err)
+		return nil, false
+	}
+	return msg, true
+}
+
+func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
+	// A wrong Content-Type (415, from readMessage) is reported before a
+	// wrong Accept (406).
+	accept := r.Header.Values("Accept")
+	if mediaType(r.Header.Get("Content-Type")) == mediaJSON &&
+		(!accepts(accept, mediaJSON) || (!h.opts.JSONResponse && !accepts(accept, mediaSSE))) {
+		writeJSONError(w, http.StatusNotAcceptable, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Not Acceptable: the client must accept both application/json and text/event-stream"))
+		return
+	}
+	msg, ok := readMessage(w, r, h.opts.MaxBodyBytes)
+	if !ok {
 		return
 	}
 	req, _ := msg.(*protocol.Request)

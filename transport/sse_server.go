@@ -2,7 +2,6 @@ package transport
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -247,27 +246,8 @@ func (h *SSEHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return
 	}
-	if ct := mediaType(r.Header.Get("Content-Type")); ct != mediaJSON {
-		writeJSONError(w, http.StatusUnsupportedMediaType, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Unsupported Media Type: Content-Type must be application/json"))
-		return
-	}
-	buf, err := readBody(w, r, h.opts.MaxBodyBytes)
-	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			writeJSONError(w, http.StatusRequestEntityTooLarge, protocol.ID{}, protocol.Errorf(protocol.CodeInvalidRequest, "Request Entity Too Large: the body exceeds %d bytes", h.opts.MaxBodyBytes))
-			return
-		}
-		badRequest(w, protocol.ID{}, "reading body: "+err.Error())
-		return
-	}
-	msg, err := protocol.DecodeMessage(*buf)
-	putBuf(buf)
-	if err != nil {
-		de, ok := errors.AsType[*protocol.DecodeError](err)
-		if !ok {
-			de = &protocol.DecodeError{Err: protocol.NewError(protocol.CodeParseError, "Parse error")}
-		}
-		writeJSONError(w, http.StatusBadRequest, de.ID, de.Err)
+	msg, ok := readMessage(w, r, h.opts.MaxBodyBytes)
+	if !ok {
 		return
 	}
 	if req, ok := msg.(*protocol.Request); ok {
