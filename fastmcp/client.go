@@ -446,7 +446,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		}
 		_ = protocol.Unmarshal(res, &head)
 		if head.ResultType != protocol.ResultTypeInputRequired {
-			return decodeInto(method, res, result)
+			return session.DecodeResult(method, res, result)
 		}
 		if round >= c.cfg.maxRounds {
 			return fmt.Errorf("fastmcp: %s still needs input after %d rounds; giving up", method, round)
@@ -529,20 +529,6 @@ func encodeObject(params any) (jsontext.Value, error) {
 		return nil, fmt.Errorf("params must encode as a JSON object, not %s", b)
 	}
 	return b, nil
-}
-
-func decodeInto(method string, raw jsontext.Value, result any) error {
-	switch r := result.(type) {
-	case nil:
-		return nil
-	case *jsontext.Value:
-		*r = raw
-		return nil
-	}
-	if err := protocol.Unmarshal(raw, result); err != nil {
-		return fmt.Errorf("fastmcp: decoding %s result: %w", method, err)
-	}
-	return nil
 }
 
 // Notify sends any notification.

@@ -112,7 +112,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		if c.resp.Error != nil {
 			return c.resp.Error
 		}
-		return decodeResult(method, c.resp.Result, result)
+		return DecodeResult(method, c.resp.Result, result)
 	case <-ctx.Done():
 		s.cancelCall(ctx, id, context.Cause(ctx).Error())
 		return ctx.Err()
@@ -126,14 +126,17 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 			if c.resp.Error != nil {
 				return c.resp.Error
 			}
-			return decodeResult(method, c.resp.Result, result)
+			return DecodeResult(method, c.resp.Result, result)
 		default:
 		}
 		return s.closedError()
 	}
 }
 
-func decodeResult(method string, raw jsontext.Value, result any) error {
+// DecodeResult decodes the raw result of a call to method into result, as
+// Call does: nil discards it, a *jsontext.Value receives it as is, anything
+// else is decoded strictly (protocol.Unmarshal).
+func DecodeResult(method string, raw jsontext.Value, result any) error {
 	switch r := result.(type) {
 	case nil:
 		return nil
