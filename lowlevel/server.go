@@ -1,7 +1,6 @@
 package lowlevel
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -293,12 +292,12 @@ func (s *Server) decorate(method string, res any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	resultType, typed := member(raw, "resultType")
+	resultType, typed := protocol.Member(raw, "resultType")
 	if cacheable[method] && (!typed || string(resultType) == `"complete"`) {
-		if _, ok := member(raw, "cacheScope"); !ok {
+		if _, ok := protocol.Member(raw, "cacheScope"); !ok {
 			raw = insertMember(raw, s.cacheScope)
 		}
-		if _, ok := member(raw, "ttlMs"); !ok {
+		if _, ok := protocol.Member(raw, "ttlMs"); !ok {
 			raw = insertMember(raw, s.cacheTTL)
 		}
 	}
@@ -322,30 +321,6 @@ var cacheable = map[string]bool{
 	protocol.MethodResourcesList:          true,
 	protocol.MethodResourcesTemplatesList: true,
 	protocol.MethodResourcesRead:          true,
-}
-
-// member returns the value of the top-level member name of the JSON object
-// obj, and whether it is there.
-func member(obj jsontext.Value, name string) (jsontext.Value, bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(obj))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, false
-	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return nil, false
-		}
-		key := tok.String() // before the next read voids tok
-		v, err := dec.ReadValue()
-		if err != nil {
-			return nil, false
-		}
-		if key == name {
-			return v, true
-		}
-	}
-	return nil, false
 }
 
 // insertMember inserts the member text ("name":value) first in the object.

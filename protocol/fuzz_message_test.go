@@ -90,7 +90,7 @@ func FuzzDecodeMessage(f *testing.F) {
 			t.Fatalf("encoding not stable:\n%s\n%s (%v)", b1, b2, err)
 		}
 		// The id is the exact text of the id member.
-		raw, ok := rawMember(data, "id")
+		raw, ok := protocol.Member(data, "id")
 		id := messageID(m)
 		switch {
 		case !ok || string(raw) == "null":
@@ -117,7 +117,7 @@ func checkDecodeError(t *testing.T, data []byte, err error) {
 		t.Fatalf("DecodeMessage(%q) error code %d (%v), want -32700 or -32600", data, c, err)
 	}
 	if de.ID.IsValid() {
-		if raw, ok := rawMember(data, "id"); !ok || string(raw) != de.ID.Raw() {
+		if raw, ok := protocol.Member(data, "id"); !ok || string(raw) != de.ID.Raw() {
 			t.Fatalf("DecodeError id %q, input id %q", de.ID.Raw(), raw)
 		}
 	}
@@ -133,30 +133,6 @@ func checkDecodeError(t *testing.T, data []byte, err error) {
 	if r, ok := back.(*protocol.Response); !ok || r.Error == nil || r.Error.Code != de.Err.Code || r.ID != de.ID {
 		t.Fatalf("error response %s decoded as %#v", b, back)
 	}
-}
-
-// rawMember returns the exact JSON text of the top-level member name of the
-// object in data.
-func rawMember(data []byte, name string) (jsontext.Value, bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, false
-	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return nil, false
-		}
-		key := tok.String() // before the next read voids tok
-		v, err := dec.ReadValue()
-		if err != nil {
-			return nil, false
-		}
-		if key == name {
-			return v.Clone(), true
-		}
-	}
-	return nil, false
 }
 
 func messageID(m protocol.Message) protocol.ID {
