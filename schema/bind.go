@@ -93,6 +93,11 @@ func (t *Type) Bind(args jsontext.Value) (_ reflect.Value, err error) {
 			return reflect.Value{}, err
 		}
 	}
+	if len(sc.present) > 0 {
+		if err := sc.checkPresent(ptr, t.plan, skip, &is); err != nil {
+			return reflect.Value{}, err
+		}
+	}
 	if t.schemaCheck {
 		// Only report what the faster checks did not already say.
 		all := make(map[string]bool, len(is.list))
@@ -281,6 +286,10 @@ type scanner struct {
 	out   bytes.Buffer
 	enc   jsontext.Encoder
 	stack []segment
+	// present lists the members met whose rules have an omit modifier
+	// (see presence.go); their paths live in presentSegs.
+	present     []presentMember
+	presentSegs []segment
 }
 
 func (t *Type) getScanner() *scanner {
@@ -295,6 +304,8 @@ func (t *Type) getScanner() *scanner {
 func (t *Type) putScanner(sc *scanner) {
 	sc.in = bytes.Buffer{}
 	sc.dec.Reset(&sc.in)
+	clear(sc.present) // drops the field plans
+	sc.present = sc.present[:0]
 	if sc.out.Cap() > 64<<10 {
 		sc.out = bytes.Buffer{}
 	}
@@ -313,6 +324,7 @@ func (sc *scanner) here() path { return path(sc.stack) }
 // arguments are unusable (the issues say why).
 func (sc *scanner) scan(data []byte, root *plan, is *issues) (rewrite, fatal bool) {
 	sc.reset(data)
+	sc.present, sc.presentSegs = sc.present[:0], sc.presentSegs[:0]
 	if k := sc.dec.PeekKind(); k != '{' {
 		if k == 0 {
 			_, err := sc.dec.ReadToken()
@@ -471,6 +483,9 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 			continue
 		}
 		mark(&seenSmall, seenBig, f.ordinal)
+		if f.presence != nil {
+			sc.notePresent(f)
+		}
 		if f.checks != nil {
 			sc.stack = append(sc.stack, segment{name: f.name, index: -1})
 			err := sc.checked(f, is)
