@@ -181,7 +181,12 @@ func (t *Type) slowPath(data []byte, derr error, is *issues) {
 		p := pointerPath(serr.JSONPointer, t.plan)
 		want := planAt(serr.JSONPointer, t.plan)
 		msg := "cannot be decoded"
-		if want != nil && want.jsonType != "" {
+		switch {
+		case want != nil && want.jsonType != "" && serr.JSONKind != 0 && kindName(serr.JSONKind) == want.jsonType && serr.Err != nil:
+			// The right JSON type, refused by the type itself (an
+			// UnmarshalText method, base64).
+			msg = "is not a valid " + want.t.String() + ": " + serr.Err.Error()
+		case want != nil && want.jsonType != "":
 			msg = "must be " + want.jsonType
 			if serr.JSONKind != 0 {
 				got := kindName(serr.JSONKind)
@@ -190,7 +195,7 @@ func (t *Type) slowPath(data []byte, derr error, is *issues) {
 				}
 				msg += ", got " + got
 			}
-		} else if serr.Err != nil {
+		case serr.Err != nil:
 			msg = "cannot be decoded: " + serr.Err.Error()
 		}
 		is.add(p, "type", msg)
