@@ -28,7 +28,10 @@ import (
 //     member names match exactly (case-sensitive), so {"Name":1} never
 //     fills the field "name".
 //  5. The validate tags are checked (go-playground/validator/v10), including
-//     struct elements of slices and maps, as if "dive" were given.
+//     struct elements of slices and maps, as if "dive" were given. A member
+//     present in the arguments is checked even when it is a zero value
+//     that omitempty or omitzero would skip: only absence skips the rules
+//     (see presence.go).
 //  6. jsonschema-tag constraints that step 2 does not handle (format=,
 //     multipleOf=, uniqueItems=, ...) are checked against the schema.
 //
