@@ -432,6 +432,8 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 		def, tree, err := defaultValue(f, defaults)
 		if err != nil {
 			a.fail("field %s.%s: default %s: %v: fix the default= value", p.t, f.goName, strings.Join(defaults, ","), err)
+		} else if err := checkDefault(f.typ, f.vtag, def); err != nil {
+			a.fail("field %s.%s: %v: fix the default= value or the validate tag", p.t, f.goName, err)
 		} else {
 			f.def, f.defTree = def, tree
 			required = false

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-playground/validator/v10"
 )
 
@@ -54,6 +55,29 @@ func newPresenceRules(vtag string, t reflect.Type) *presenceRules {
 		return nil
 	}
 	pr := &presenceRules{}
+	pr.tag, pr.top, pr.dive = presentTag(vtag)
+	if !pr.top && !pr.dive {
+		return nil
+	}
+	base := t
+	for base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	pr.structVal = pr.top && base.Kind() == reflect.Struct && !base.ConvertibleTo(timeType)
+	if pr.tag == "" && !pr.structVal {
+		return nil
+	}
+	return pr
+}
+
+// presentTag returns the rules of validate tag vtag that a present value
+// must satisfy: the tag without omitempty, omitzero and cross-field rules
+// ("" if nothing is left to check). top and dive report whether an omit
+// modifier applied to the value itself or to its elements.
+func presentTag(vtag string) (tag string, top, dive bool) {
+	if vtag == "" || vtag == "-" {
+		return "", false, false
+	}
 	toks := strings.Split(vtag, ",")
 	kept := make([]string, 0, len(toks))
 	inDive := false
@@ -63,9 +87,9 @@ func newPresenceRules(vtag string, t reflect.Type) *presenceRules {
 			inDive = true
 		case "omitempty", "omitzero":
 			if inDive {
-				pr.dive = true
+				dive = true
 			} else {
-				pr.top = true
+				top = true
 			}
 			continue
 		}
@@ -74,22 +98,40 @@ func newPresenceRules(vtag string, t reflect.Type) *presenceRules {
 		}
 		kept = append(kept, tok)
 	}
-	if !pr.top && !pr.dive {
-		return nil
-	}
-	base := t
-	for base.Kind() == reflect.Pointer {
-		base = base.Elem()
-	}
-	pr.structVal = pr.top && base.Kind() == reflect.Struct && !base.ConvertibleTo(timeType)
-	pr.tag = strings.Join(kept, ",")
 	if onlyModifiers(kept) {
-		pr.tag = ""
+		return "", top, dive
 	}
-	if pr.tag == "" && !pr.structVal {
+	return strings.Join(kept, ","), top, dive
+}
+
+// checkDefault reports, as an error for For, a default that the field's
+// validate rules refuse: the schema would offer a value the server, when
+// the model sends it, rejects. def is the default's JSON.
+func checkDefault(typ reflect.Type, vtag string, def []byte) (err error) {
+	tag, _, _ := presentTag(vtag)
+	if tag == "" {
 		return nil
 	}
-	return pr
+	probe := reflect.New(typ)
+	if jsonv2.Unmarshal(def, probe.Interface()) != nil {
+		return nil // defaultValue reports it
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = nil // a malformed tag: the preflight reports it
+		}
+	}()
+	verr := validate().Var(probe.Elem().Interface(), tag)
+	var ves validator.ValidationErrors
+	if errors.As(verr, &ves) && len(ves) > 0 {
+		fe := ves[0]
+		rule := fe.Tag()
+		if fe.Param() != "" {
+			rule += "=" + fe.Param()
+		}
+		return fmt.Errorf("the default %s breaks the rule %s", def, rule)
+	}
+	return nil
 }
 
 // tokenCrossField reports whether a validate tag token (maybe an a|b
