@@ -175,8 +175,9 @@
 //   - An optional member sent as null counts as absent (and gets its
 //     default) although the schema does not list null.
 //   - JSON Schema accepts 1.0 as an integer; the decoder does not.
-//   - Numbers outside the range of a 64-bit integer or of a float32 field
-//     are refused by the decoder; the schema states no range there.
+//   - Numbers outside the range of a 64-bit integer or of a float32 field,
+//     and numbers sent as strings outside the range of their Go type, are
+//     refused by the decoder; the schema states no range there.
 //   - Validator rules with no schema equivalent (a|b alternatives,
 //     cross-field rules, unmirrored rules such as iso3166_1_alpha2, and any
 //     rule on a number sent as a string) are enforced but not published.
