@@ -314,6 +314,8 @@ func (t *Type) putScanner(sc *scanner) {
 	sc.dec.Reset(&sc.in)
 	clear(sc.present) // drops the field plans
 	sc.present = sc.present[:0]
+	clear(sc.presentSegs) // and the member names read from the arguments
+	sc.presentSegs = sc.presentSegs[:0]
 	if sc.out.Cap() > 64<<10 {
 		sc.out = bytes.Buffer{}
 	}

@@ -159,8 +159,8 @@ func onlyModifiers(toks []string) bool {
 }
 
 // presentMember is a member the scanner met in the arguments, not null,
-// whose rules carry an omit modifier: its path is segs[start:end] of the
-// scanner's presence buffer.
+// whose rules carry an omit modifier: its path is
+// scanner.presentSegs[start:end].
 type presentMember struct {
 	f          *fieldPlan
 	start, end int
