@@ -85,7 +85,8 @@
 //     could never pass.
 //
 // A field with a default is never required: leaving it out means the
-// default.
+// default. For rejects a default that the field's own validate rules
+// refuse.
 //
 // # Tag reference
 //
