@@ -72,6 +72,9 @@ type fieldPlan struct {
 	extra    bool       // Bind validates this field's elements itself
 	checks   *tagChecks // constraints from the jsonschema tag, if any
 	ordinal  int
+	// presence is how Bind checks this member when it is present: see
+	// presence.go. Nil when the validate tag has no omit modifier.
+	presence *presenceRules
 }
 
 type analyzer struct {
@@ -410,6 +413,7 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 	}
 	rules := parseRules(f.vtag)
 	f.rules = rules
+	f.presence = newPresenceRules(f.vtag, f.typ)
 	if rules.required() {
 		required = true
 	}
@@ -428,6 +432,8 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 		def, tree, err := defaultValue(f, defaults)
 		if err != nil {
 			a.fail("field %s.%s: default %s: %v: fix the default= value", p.t, f.goName, strings.Join(defaults, ","), err)
+		} else if err := checkDefault(f.typ, f.vtag, def); err != nil {
+			a.fail("field %s.%s: %v: fix the default= value or the validate tag", p.t, f.goName, err)
 		} else {
 			f.def, f.defTree = def, tree
 			required = false

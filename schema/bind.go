@@ -28,7 +28,10 @@ import (
 //     member names match exactly (case-sensitive), so {"Name":1} never
 //     fills the field "name".
 //  5. The validate tags are checked (go-playground/validator/v10), including
-//     struct elements of slices and maps, as if "dive" were given.
+//     struct elements of slices and maps, as if "dive" were given. A member
+//     present in the arguments is checked even when it is a zero value
+//     that omitempty or omitzero would skip: only absence skips the rules
+//     (see presence.go).
 //  6. jsonschema-tag constraints that step 2 does not handle (format=,
 //     multipleOf=, uniqueItems=, ...) are checked against the schema.
 //
@@ -90,6 +93,11 @@ func (t *Type) Bind(args jsontext.Value) (_ reflect.Value, err error) {
 	}
 	if t.extraCheck {
 		if err := extraValidate(ptr, t.plan, nil, &is); err != nil {
+			return reflect.Value{}, err
+		}
+	}
+	if len(sc.present) > 0 {
+		if err := sc.checkPresent(ptr, t.plan, skip, &is); err != nil {
 			return reflect.Value{}, err
 		}
 	}
@@ -176,7 +184,12 @@ func (t *Type) slowPath(data []byte, derr error, is *issues) {
 		p := pointerPath(serr.JSONPointer, t.plan)
 		want := planAt(serr.JSONPointer, t.plan)
 		msg := "cannot be decoded"
-		if want != nil && want.jsonType != "" {
+		switch {
+		case want != nil && want.jsonType != "" && serr.JSONKind != 0 && kindName(serr.JSONKind) == want.jsonType && serr.Err != nil:
+			// The right JSON type, refused by the type itself (an
+			// UnmarshalText method, base64).
+			msg = "is not a valid " + want.t.String() + ": " + serr.Err.Error()
+		case want != nil && want.jsonType != "":
 			msg = "must be " + want.jsonType
 			if serr.JSONKind != 0 {
 				got := kindName(serr.JSONKind)
@@ -185,7 +198,7 @@ func (t *Type) slowPath(data []byte, derr error, is *issues) {
 				}
 				msg += ", got " + got
 			}
-		} else if serr.Err != nil {
+		case serr.Err != nil:
 			msg = "cannot be decoded: " + serr.Err.Error()
 		}
 		is.add(p, "type", msg)
@@ -281,6 +294,10 @@ type scanner struct {
 	out   bytes.Buffer
 	enc   jsontext.Encoder
 	stack []segment
+	// present lists the members met whose rules have an omit modifier
+	// (see presence.go); their paths live in presentSegs.
+	present     []presentMember
+	presentSegs []segment
 }
 
 func (t *Type) getScanner() *scanner {
@@ -295,6 +312,10 @@ func (t *Type) getScanner() *scanner {
 func (t *Type) putScanner(sc *scanner) {
 	sc.in = bytes.Buffer{}
 	sc.dec.Reset(&sc.in)
+	clear(sc.present) // drops the field plans
+	sc.present = sc.present[:0]
+	clear(sc.presentSegs) // and the member names read from the arguments
+	sc.presentSegs = sc.presentSegs[:0]
 	if sc.out.Cap() > 64<<10 {
 		sc.out = bytes.Buffer{}
 	}
@@ -313,6 +334,7 @@ func (sc *scanner) here() path { return path(sc.stack) }
 // arguments are unusable (the issues say why).
 func (sc *scanner) scan(data []byte, root *plan, is *issues) (rewrite, fatal bool) {
 	sc.reset(data)
+	sc.present, sc.presentSegs = sc.present[:0], sc.presentSegs[:0]
 	if k := sc.dec.PeekKind(); k != '{' {
 		if k == 0 {
 			_, err := sc.dec.ReadToken()
@@ -471,6 +493,9 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 			continue
 		}
 		mark(&seenSmall, seenBig, f.ordinal)
+		if f.presence != nil {
+			sc.notePresent(f)
+		}
 		if f.checks != nil {
 			sc.stack = append(sc.stack, segment{name: f.name, index: -1})
 			err := sc.checked(f, is)

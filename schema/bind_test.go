@@ -138,7 +138,7 @@ func TestBindErrors(t *testing.T) {
 		{"uint is not negative", reflect.TypeFor[Primitives](), schema.Options{}, `{"bool":true,"int":1,"int8":1,"int64":1,"uint":-1,"uint16":1,"float32":1,"float64":1,"string":"","bytes":"","quoted":"12","NoTag":""}`,
 			"uint: must be >= 0"},
 		{"int8 overflow", reflect.TypeFor[Primitives](), schema.Options{}, `{"bool":true,"int":1,"int8":300,"int64":1,"uint":1,"uint16":1,"float32":1,"float64":1,"string":"","bytes":"","quoted":"12","NoTag":""}`,
-			"int8: must be integer, got number 300"},
+			"int8: must be <= 127"},
 		{"struct elements without dive", reflect.TypeFor[Elements](), schema.Options{},
 			`{"grid":[[{"qty":1},{"qty":0}]],"byName":{"x":{"qty":0}},"ptrs":[{"qty":0}],"inner":{"items":[{"qty":0}]},"dived":[{"qty":0}],"deep":[{"items":[{"qty":2},{"qty":-1}]}]}`,
 			"byName.x.qty: must be >= 1 (rule gte=1); deep[0].items[1].qty: must be >= 1 (rule gte=1); dived[0].qty: must be >= 1 (rule gte=1); grid[0][1].qty: must be >= 1 (rule gte=1); inner.items[0].qty: must be >= 1 (rule gte=1); ptrs[0].qty: must be >= 1 (rule gte=1)"},

@@ -54,8 +54,11 @@
 // [Options.Strict].
 //
 // Go types map as follows: bool → boolean; ints → integer (unsigned ints
-// also get "minimum":0); floats → number; string → string; []byte → string
-// (base64); time.Time → string, format date-time; types with an
+// also get "minimum":0, and 8-, 16- and 32-bit ints their range); floats →
+// number; string → string; []byte → string (base64, with a pattern of its
+// alphabet); a number with the json ",string" option → string with a
+// pattern of JSON numbers; time.Time → string, format date-time; types
+// with an
 // UnmarshalText method → string; slices and arrays → array; maps → object
 // with additionalProperties; structs → object; embedded structs are
 // flattened; interfaces, jsontext.Value and json.RawMessage → any value.
@@ -82,7 +85,8 @@
 //     could never pass.
 //
 // A field with a default is never required: leaving it out means the
-// default.
+// default. For rejects a default that the field's own validate rules
+// refuse.
 //
 // # Tag reference
 //
@@ -135,9 +139,9 @@
 //	                additionalProperties (maps); dive,keys,...,endkeys
 //	                rules apply to propertyNames
 //	omitempty, omitzero, omitnil
-//	                the field is optional and the other rules describe
-//	                non-zero values (Bind also accepts the zero value, which
-//	                the schema does not say)
+//	                the field may be left out (or sent as null) and the
+//	                other rules are then skipped; a value that is sent, the
+//	                zero value too, must satisfy them (see below)
 //
 // Every other validator rule (cross-field rules such as eqfield or
 // required_if, a|b alternatives, iso3166_1_alpha2, ...) is enforced by Bind
@@ -148,17 +152,43 @@
 // mcp: titles=A|B|C gives display titles to enum values in [Elicitation]
 // forms. For ignores it.
 //
+// # Presence decides, not the zero value
+//
+// The validator's omitempty and omitzero skip a zero value, and in a
+// decoded struct a member left out and a member sent as 0, "" or false
+// look the same. Bind goes by the arguments instead: a member that is
+// present (and not null) is checked by every rule of its tag, so
+// validate:"omitempty,min=1,max=50" rejects {"limit":0} as the published
+// "minimum": 1 says, and validate:"omitempty,oneof=a b" rejects "". Left
+// out, or sent as null, the member is absent: the rules are skipped and it
+// gets its default. Elements of slices and maps are always present, so
+// omitempty after dive skips nothing. Rules that compare with other fields
+// (eqfield, required_if, ...) need the whole struct and still follow the
+// validator, which skips them for a zero value under omitempty.
+//
 // # Known differences between the schema and Bind
 //
 // The validator is the authority. The schema matches it for every mirrored
-// rule (a test checks each one against a JSON Schema validator), except:
-// under omitempty the zero value is accepted but not advertised; email,
-// url/uri, ip and datetime checks are the validator's (Go's parsers), which
-// differ from JSON Schema format checkers at the edges (for example "/path"
-// passes validate:"uri" but not format uri, "http://" passes format uri but
-// not validate:"url", and some checkers accept "@example.com" as an email); lowercase/uppercase use Unicode letter classes
-// where the validator compares with strings.ToLower/ToUpper. JSON Schema
-// accepts 1.0 as an integer; the decoder does not. An optional member sent
-// as null counts as absent (and gets its default) although the schema does
-// not list null.
+// rule, and Bind accepts exactly what the published schema accepts (tests
+// check each rule, and every zoo type over generated arguments, against a
+// JSON Schema 2020-12 validator), except:
+//
+//   - An optional member sent as null counts as absent (and gets its
+//     default) although the schema does not list null.
+//   - JSON Schema accepts 1.0 as an integer; the decoder does not.
+//   - Numbers outside the range of a 64-bit integer or of a float32 field,
+//     and numbers sent as strings outside the range of their Go type, are
+//     refused by the decoder; the schema states no range there.
+//   - Validator rules with no schema equivalent (a|b alternatives,
+//     cross-field rules, unmirrored rules such as iso3166_1_alpha2, and any
+//     rule on a number sent as a string) are enforced but not published.
+//   - A type with its own UnmarshalText method (net.IP, ...) decides which
+//     strings it takes; the schema says only "string".
+//   - email, url/uri, ip and datetime checks are the validator's (Go's
+//     parsers), which differ from JSON Schema format checkers at the
+//     edges (for example "/path" passes validate:"uri" but not format
+//     uri, "http://" passes format uri but not validate:"url", and some
+//     checkers accept "@example.com" as an email); lowercase/uppercase
+//     use Unicode letter classes where the validator compares with
+//     strings.ToLower/ToUpper.
 package schema

@@ -121,6 +121,19 @@ func (is *issues) add(p path, rule, msg string) {
 	is.keys = append(is.keys, slices.Clone(p))
 }
 
+// addFrom adds issue i of from, unless is has one at the same path with
+// the same rule already.
+func (is *issues) addFrom(from *issues, i int) {
+	x := from.list[i]
+	for _, old := range is.list {
+		if old.Path == x.Path && old.Rule == x.Rule {
+			return
+		}
+	}
+	is.list = append(is.list, x)
+	is.keys = append(is.keys, from.keys[i])
+}
+
 func (is *issues) empty() bool { return len(is.list) == 0 }
 
 // err sorts the issues by path (array indexes numerically) and returns them

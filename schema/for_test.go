@@ -74,6 +74,12 @@ type withBadDefault struct {
 	N int `json:"n,omitempty" jsonschema:"default=ten"`
 }
 
+// withDefaultBreakingRule offers a default its own rules refuse.
+type withDefaultBreakingRule struct {
+	N int    `json:"n,omitempty" jsonschema:"default=0" validate:"omitempty,min=1"`
+	S string `json:"s,omitempty" jsonschema:"default=x" validate:"omitempty,oneof=a b"`
+}
+
 type withBadPattern struct {
 	S string `json:"s" jsonschema:"pattern=(?<=x)y"`
 }
@@ -150,6 +156,7 @@ func TestForErrors(t *testing.T) {
 		{"unknown rule in elements", reflect.TypeFor[withUnknownInElement](), schema.Options{}, `fix the tag`},
 		{"oneof on float", reflect.TypeFor[withBadOneof](), schema.Options{}, `oneof`},
 		{"bad default", reflect.TypeFor[withBadDefault](), schema.Options{}, `"ten" is not an integer`},
+		{"default breaks a rule", reflect.TypeFor[withDefaultBreakingRule](), schema.Options{}, `withDefaultBreakingRule.N: the default 0 breaks the rule min=1: fix the default= value or the validate tag`},
 		{"bad pattern", reflect.TypeFor[withBadPattern](), schema.Options{}, `check pattern= and format= tags`},
 		{"rule on ignored field", reflect.TypeFor[withIgnoredRule](), schema.Options{}, `is not decoded (json:"-") but has validate:"required"`},
 		{"map key", reflect.TypeFor[withMapKey](), schema.Options{}, "JSON object keys are strings"},

@@ -365,9 +365,7 @@ func (g *gen) process(s *object, p *plan) error {
 		return g.process(s.getObject("additionalProperties"), p.elem)
 	case planStruct:
 	default:
-		if p.jsonType == "integer" && classOf(p.t) == classUint {
-			setBound(s, "minimum", "0", true)
-		}
+		describeDecoding(s, p)
 		return nil
 	}
 	props := s.getObject("properties")
@@ -424,6 +422,11 @@ func (g *gen) process(s *object, p *plan) error {
 		if err := g.process(target, f.plan); err != nil {
 			return err
 		}
+		if f.quoted {
+			// A number inside a string: the decoder takes only a JSON
+			// number there.
+			addKeyword(target, "pattern", quotedNumberPattern(f.plan))
+		}
 		if len(ps.members) == 0 {
 			props.set(f.name, true)
 		}
@@ -457,4 +460,53 @@ func allowNull(s *object) any {
 		}
 	}
 	return &object{members: []member{{"anyOf", []any{s, &object{members: []member{{"type", "null"}}}}}}}
+}
+
+// Patterns of the strings the decoder accepts where a value travels as
+// text: base64 (RFC 4648 with padding, as []byte decodes it) and numbers
+// sent as strings (json ",string"), in JSON's number syntax.
+const (
+	base64Pattern      = `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`
+	quotedUintPattern  = `^(?:0|[1-9][0-9]*)$`
+	quotedIntPattern   = `^-?(?:0|[1-9][0-9]*)$`
+	quotedFloatPattern = `^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$`
+)
+
+// describeDecoding adds to s, the schema of a scalar of plan p, what the
+// decoder demands beyond the JSON type: the range of integer types
+// narrower than 64 bits (and unsigned integers' minimum 0), and the
+// base64 alphabet of []byte.
+func describeDecoding(s *object, p *plan) {
+	switch p.jsonType {
+	case "integer":
+		switch p.t.Kind() {
+		case reflect.Int8, reflect.Int16, reflect.Int32:
+			bits := p.t.Bits()
+			setBound(s, "minimum", number(strconv.FormatInt(-1<<(bits-1), 10)), true)
+			setBound(s, "maximum", number(strconv.FormatInt(1<<(bits-1)-1, 10)), false)
+		case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+			setBound(s, "minimum", "0", true)
+			setBound(s, "maximum", number(strconv.FormatUint(1<<p.t.Bits()-1, 10)), false)
+		case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+			setBound(s, "minimum", "0", true)
+		}
+	case "string":
+		if p.t.Kind() == reflect.Slice && p.t.Elem().Kind() == reflect.Uint8 {
+			if sh, _ := shapeOf(p.t); sh == shapeNormal {
+				addKeyword(s, "pattern", base64Pattern)
+			}
+		}
+	}
+}
+
+// quotedNumberPattern is the pattern of a number of plan p sent as a
+// string.
+func quotedNumberPattern(p *plan) string {
+	switch {
+	case p.jsonType == "number":
+		return quotedFloatPattern
+	case classOf(p.t) == classUint:
+		return quotedUintPattern
+	}
+	return quotedIntPattern
 }
