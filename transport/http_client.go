@@ -34,8 +34,10 @@ type HTTPClientOptions struct {
 	// when the server has not set one with an SSE retry field. Zero means
 	// 1 second.
 	ReconnectDelay time.Duration
-	// MaxMessageSize bounds each message read. Zero means
-	// DefaultMaxMessageSize.
+	// MaxMessageSize bounds each message read from the server. Zero means
+	// DefaultClientMaxMessageSize (64 MiB). A message over it fails the call
+	// it answers with an error matching ErrMessageTooLarge; the connection
+	// goes on.
 	MaxMessageSize int
 	// Logger receives diagnostics. Nil means slog.Default().
 	Logger *slog.Logger
@@ -62,7 +64,7 @@ func (o *HTTPClientOptions) resolve() (HTTPClientOptions, bool) {
 		r.ReconnectDelay = time.Second
 	}
 	if r.MaxMessageSize <= 0 {
-		r.MaxMessageSize = DefaultMaxMessageSize
+		r.MaxMessageSize = DefaultClientMaxMessageSize
 	}
 	if r.Logger == nil {
 		r.Logger = slog.Default()
