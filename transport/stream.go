@@ -43,7 +43,7 @@ type Stream struct {
 	r    *bufio.Reader
 	rc   io.Closer // the reader, when it can be closed
 	max  int
-	line []byte // read buffer, reused
+	line []byte  // read buffer, reused
 	scan topScan // follows a line over the limit as it is skipped
 
 	// Writes are group-committed: a writer appends its message to pending;
