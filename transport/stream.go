@@ -43,8 +43,9 @@ type Stream struct {
 	r    *bufio.Reader
 	rc   io.Closer // the reader, when it can be closed
 	max  int
-	line []byte  // read buffer, reused
-	scan topScan // follows a line over the limit as it is skipped
+	line []byte // read buffer, reused
+	// scan follows a line over the limit as readLine skips it.
+	scan topScan
 
 	// Writes are group-committed: a writer appends its message to pending;
 	// if no write is in progress it becomes the flusher and writes pending
