@@ -51,18 +51,19 @@ type clientOption func(*clientConfig)
 func (f clientOption) applyClient(c *clientConfig) { f(c) }
 
 type clientConfig struct {
-	info          protocol.Implementation
-	version       string
-	logger        *slog.Logger
-	callTimeout   time.Duration
-	onLog         func(*protocol.LoggingMessageParams)
-	onListChanged func(method string)
-	onUpdated     func(uri string)
-	handlers      clientHandlers
-	logLevel      protocol.LoggingLevel
-	maxRounds     int
-	httpClient    *http.Client
-	httpHeader    http.Header
+	info           protocol.Implementation
+	version        string
+	logger         *slog.Logger
+	callTimeout    time.Duration
+	onLog          func(*protocol.LoggingMessageParams)
+	onListChanged  func(method string)
+	onUpdated      func(uri string)
+	handlers       clientHandlers
+	logLevel       protocol.LoggingLevel
+	maxRounds      int
+	httpClient     *http.Client
+	httpHeader     http.Header
+	maxMessageSize int
 }
 
 // ClientInfo sets how the client identifies itself. Default: name
@@ -336,6 +337,15 @@ func (c *Client) initialize(ctx context.Context, v string) error {
 // connects to it over its standard input and output. Close stops the
 // subprocess.
 func ConnectCommand(ctx context.Context, cmd *transport.Command, opts ...ClientOption) (*Client, error) {
+	var cfg clientConfig
+	for _, o := range opts {
+		o.applyClient(&cfg)
+	}
+	if cmd.MaxMessageSize <= 0 && cfg.maxMessageSize > 0 {
+		c := *cmd
+		c.MaxMessageSize = cfg.maxMessageSize
+		cmd = &c
+	}
 	conn, err := cmd.Start(ctx)
 	if err != nil {
 		return nil, err
