@@ -279,7 +279,7 @@ func (c *Client) discover(ctx context.Context, v string) error {
 	c.meta = protocol.Meta{
 		protocol.MetaProtocolVersion:    v,
 		protocol.MetaClientInfo:         c.cfg.info,
-		protocol.MetaClientCapabilities: c.capabilities(),
+		protocol.MetaClientCapabilities: c.capabilities(v),
 	}
 	if c.cfg.logLevel != "" {
 		c.meta[protocol.MetaLogLevel] = c.cfg.logLevel
@@ -312,10 +312,7 @@ func (c *Client) discover(ctx context.Context, v string) error {
 
 // initialize performs the legacy handshake asking for version v.
 func (c *Client) initialize(ctx context.Context, v string) error {
-	caps := c.capabilities()
-	if !protocol.AtLeast(v, protocol.Version20250618) {
-		caps.Elicitation = nil // elicitation came with 2025-06-18
-	}
+	caps := c.capabilities(v)
 	res, err := c.sess.Initialize(ctx, &protocol.InitializeParams{
 		ProtocolVersion: v,
 		Capabilities:    caps,
@@ -467,7 +464,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		}
 		answers := protocol.InputResponses{}
 		for key, req := range ir.InputRequests {
-			ans, err := c.serveRequest(ctx, req.Method, req.Params)
+			ans, err := c.serveRequest(ctx, c.version(""), req.Method, req.Params)
 			if err != nil {
 				return fmt.Errorf("fastmcp: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
 			}
