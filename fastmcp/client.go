@@ -64,6 +64,23 @@ type clientConfig struct {
 	httpClient     *http.Client
 	httpHeader     http.Header
 	maxMessageSize int
+	probeTimeout   time.Duration
+}
+
+// DefaultDiscoverTimeout bounds the server/discover probe of an automatic
+// Connect (see DiscoverTimeout).
+const DefaultDiscoverTimeout = 5 * time.Second
+
+// DiscoverTimeout bounds the server/discover probe Connect sends, when no
+// ProtocolVersion is set, to find out whether the server speaks 2026-07-28.
+// A server that has not answered by then is taken for a legacy one (some
+// ignore requests before initialize) and the initialize handshake follows,
+// within what is left of Connect's context. Default:
+// DefaultDiscoverTimeout (5 s): a modern server answers server/discover
+// without doing any work, so only an unresponsive server takes that long.
+// Negative means no bound but Connect's context.
+func DiscoverTimeout(d time.Duration) ClientOption {
+	return clientOption(func(c *clientConfig) { c.probeTimeout = d })
 }
 
 // ClientInfo sets how the client identifies itself. Default: name
@@ -230,7 +247,7 @@ func (c *Client) stopListenLocked() {
 // modern error (UnsupportedProtocolVersion) means a modern server; any
 // other failure means a legacy one.
 func (c *Client) connectAuto(ctx context.Context) error {
-	err := c.discover(ctx, protocol.LatestVersion)
+	err := c.probe(ctx, protocol.LatestVersion)
 	if err == nil {
 		return nil
 	}
@@ -239,11 +256,32 @@ func (c *Client) connectAuto(ctx context.Context) error {
 			return c.discover(ctx, v)
 		}
 	}
-	if c.sess.Err() != nil {
+	if c.sess.Err() != nil || ctx.Err() != nil {
 		return err
 	}
 	c.cfg.logger.Debug("server did not answer server/discover as a modern server; using the initialize handshake", "error", err)
 	return c.initialize(ctx, protocol.LatestLegacyVersion)
+}
+
+// errProbeTimeout is the cause of a server/discover probe cut short.
+var errProbeTimeout = errors.New("fastmcp: no answer to server/discover within the DiscoverTimeout")
+
+// probe is discover bounded by the DiscoverTimeout setting.
+func (c *Client) probe(ctx context.Context, v string) error {
+	d := c.cfg.probeTimeout
+	if d == 0 {
+		d = DefaultDiscoverTimeout
+	}
+	if d < 0 {
+		return c.discover(ctx, v)
+	}
+	pctx, cancel := context.WithTimeoutCause(ctx, d, errProbeTimeout)
+	defer cancel()
+	err := c.discover(pctx, v)
+	if err != nil && ctx.Err() == nil && pctx.Err() != nil {
+		return context.Cause(pctx)
+	}
+	return err
 }
 
 // discoverRetry is discover for a version the user chose: when the server
@@ -255,6 +293,14 @@ func (c *Client) discoverRetry(ctx context.Context, v string) error {
 	if err != nil && slices.Contains(supportedVersions(err), v) {
 		c.cfg.logger.Debug("server refused the protocol version it lists as supported; retrying", "version", v)
 		err = c.discover(ctx, v)
+	}
+	if perr, ok := errors.AsType[*protocol.Error](err); ok {
+		// The server answered, but not as one speaking v does (a legacy
+		// server answers "Method not found" or asks for initialize).
+		if vs := supportedVersions(err); vs != nil {
+			return fmt.Errorf("server does not support protocol %s; it supports %v (server/discover: %w)", v, vs, perr)
+		}
+		return fmt.Errorf("server does not support protocol %s (server/discover: %w)", v, perr)
 	}
 	return err
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -25,6 +27,12 @@ type rawServer struct {
 }
 
 func newRawServer(t *testing.T, version string) (*rawServer, transport.Conn) {
+	return newRawServerWith(t, version, nil)
+}
+
+// newRawServerWith is newRawServer with discover, when not nil, answering
+// server/discover.
+func newRawServerWith(t *testing.T, version string, discover func(context.Context) (any, error)) (*rawServer, transport.Conn) {
 	t.Helper()
 	cc, sc := transport.NewPipe()
 	rs := &rawServer{}
@@ -39,6 +47,9 @@ func newRawServer(t *testing.T, version string) (*rawServer, transport.Conn) {
 				rs.record(p.Capabilities)
 				return &protocol.InitializeResult{ProtocolVersion: version, ServerInfo: protocol.Implementation{Name: "raw", Version: "1"}}, nil
 			case protocol.MethodServerDiscover:
+				if discover != nil {
+					return discover(ctx)
+				}
 				rs.record(*req.Meta.ClientCapabilities)
 				return &protocol.DiscoverResult{SupportedVersions: []string{version}, ResultType: "complete",
 					Meta: protocol.Meta{protocol.MetaServerInfo: protocol.Implementation{Name: "raw", Version: "1"}}}, nil
@@ -107,5 +118,39 @@ func TestClientCapabilitiesPerVersion(t *testing.T) {
 				t.Errorf("URL elicitation on %s: %v (handler called %d times); want code %d", tc.version, err, urlCalls.Load(), tc.urlCode)
 			}
 		})
+	}
+}
+
+// A server that never answers server/discover (as a legacy server may
+// ignore requests before initialize) gets the initialize handshake once the
+// probe's own timeout is over, well before Connect's context ends.
+func TestClientDiscoverProbeIsBounded(t *testing.T) {
+	t.Parallel()
+	_, conn := newRawServerWith(t, protocol.Version20251125, func(ctx context.Context) (any, error) {
+		<-ctx.Done() // cancelled by the client when it gives up
+		return nil, ctx.Err()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := fastmcp.Connect(ctx, conn, fastmcp.DiscoverTimeout(100*time.Millisecond), fastmcp.ClientLogger(quietLogger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.Modern() || c.ProtocolVersion() != protocol.Version20251125 {
+		t.Fatalf("connected with %s (modern %v), want the 2025-11-25 handshake", c.ProtocolVersion(), c.Modern())
+	}
+}
+
+// Pinned to 2026-07-28 against a legacy server, Connect says so.
+func TestClientPinnedModernAgainstLegacy(t *testing.T) {
+	t.Parallel()
+	_, conn := newRawServerWith(t, protocol.Version20251125, func(context.Context) (any, error) {
+		return nil, protocol.NewError(protocol.CodeMethodNotFound, "Method not found")
+	})
+	_, err := fastmcp.Connect(ctxT(t), conn, fastmcp.ProtocolVersion(protocol.Version20260728), fastmcp.ClientLogger(quietLogger))
+	want := "server does not support protocol 2026-07-28 (server/discover: Method not found)"
+	if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, protocol.ErrMethodNotFound) {
+		t.Fatalf("Connect: %v; want it to say %q", err, want)
 	}
 }

@@ -484,7 +484,8 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 		default:
 			msg, err := protocol.DecodeMessage(data)
 			if err != nil {
-				c.fail(&CallError{ID: m.ID, Err: fmt.Errorf("transport: decoding the answer to %s: %w", m.Method, err)})
+				// %v: the decoding error's JSON-RPC code is not the server's.
+				c.fail(&CallError{ID: m.ID, Err: fmt.Errorf("transport: decoding the answer to %s: %v", m.Method, err)})
 				return nil
 			}
 			c.deliver(msg, m.ID)
