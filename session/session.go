@@ -457,7 +457,7 @@ func (s *Session) badMessage(de *protocol.DecodeError) {
 	if cause == nil {
 		cause = errors.New(de.Err.Message)
 	}
-	if !s.fail(de.ID, &transport.CallError{ID: de.ID, Err: fmt.Errorf("reading the answer: %w", cause)}) {
+	if !s.fail(de.ID, &transport.CallError{ID: de.ID, Err: cause}) {
 		s.logger.Warn("ignoring a response that could not be read", "id", de.ID.String(), "error", cause)
 	}
 }
