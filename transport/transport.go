@@ -64,8 +64,9 @@ var _ Flusher = (*Stream)(nil)
 // locally.
 var ErrClosed = errors.New("transport: connection closed")
 
-// DefaultMaxMessageSize is the largest message, in bytes, that transports
-// accept unless configured otherwise: 4 MiB.
+// DefaultMaxMessageSize is the largest message, in bytes, that a Stream and
+// the server transports accept unless configured otherwise: 4 MiB. The
+// client transports default to DefaultClientMaxMessageSize.
 const DefaultMaxMessageSize = 4 << 20
 
 type relatedKey struct{}
