@@ -51,18 +51,36 @@ type clientOption func(*clientConfig)
 func (f clientOption) applyClient(c *clientConfig) { f(c) }
 
 type clientConfig struct {
-	info          protocol.Implementation
-	version       string
-	logger        *slog.Logger
-	callTimeout   time.Duration
-	onLog         func(*protocol.LoggingMessageParams)
-	onListChanged func(method string)
-	onUpdated     func(uri string)
-	handlers      clientHandlers
-	logLevel      protocol.LoggingLevel
-	maxRounds     int
-	httpClient    *http.Client
-	httpHeader    http.Header
+	info           protocol.Implementation
+	version        string
+	logger         *slog.Logger
+	callTimeout    time.Duration
+	onLog          func(*protocol.LoggingMessageParams)
+	onListChanged  func(method string)
+	onUpdated      func(uri string)
+	handlers       clientHandlers
+	logLevel       protocol.LoggingLevel
+	maxRounds      int
+	httpClient     *http.Client
+	httpHeader     http.Header
+	maxMessageSize int
+	probeTimeout   time.Duration
+}
+
+// DefaultDiscoverTimeout bounds the server/discover probe of an automatic
+// Connect (see DiscoverTimeout).
+const DefaultDiscoverTimeout = 5 * time.Second
+
+// DiscoverTimeout bounds the server/discover probe Connect sends, when no
+// ProtocolVersion is set, to find out whether the server speaks 2026-07-28.
+// A server that has not answered by then is taken for a legacy one (some
+// ignore requests before initialize) and the initialize handshake follows,
+// within what is left of Connect's context. Default:
+// DefaultDiscoverTimeout (5 s): a modern server answers server/discover
+// without doing any work, so only an unresponsive server takes that long.
+// Negative means no bound but Connect's context.
+func DiscoverTimeout(d time.Duration) ClientOption {
+	return clientOption(func(c *clientConfig) { c.probeTimeout = d })
 }
 
 // ClientInfo sets how the client identifies itself. Default: name
@@ -229,7 +247,7 @@ func (c *Client) stopListenLocked() {
 // modern error (UnsupportedProtocolVersion) means a modern server; any
 // other failure means a legacy one.
 func (c *Client) connectAuto(ctx context.Context) error {
-	err := c.discover(ctx, protocol.LatestVersion)
+	err := c.probe(ctx, protocol.LatestVersion)
 	if err == nil {
 		return nil
 	}
@@ -238,11 +256,32 @@ func (c *Client) connectAuto(ctx context.Context) error {
 			return c.discover(ctx, v)
 		}
 	}
-	if c.sess.Err() != nil {
+	if c.sess.Err() != nil || ctx.Err() != nil {
 		return err
 	}
 	c.cfg.logger.Debug("server did not answer server/discover as a modern server; using the initialize handshake", "error", err)
 	return c.initialize(ctx, protocol.LatestLegacyVersion)
+}
+
+// errProbeTimeout is the cause of a server/discover probe cut short.
+var errProbeTimeout = errors.New("fastmcp: no answer to server/discover within the DiscoverTimeout")
+
+// probe is discover bounded by the DiscoverTimeout setting.
+func (c *Client) probe(ctx context.Context, v string) error {
+	d := c.cfg.probeTimeout
+	if d == 0 {
+		d = DefaultDiscoverTimeout
+	}
+	if d < 0 {
+		return c.discover(ctx, v)
+	}
+	pctx, cancel := context.WithTimeoutCause(ctx, d, errProbeTimeout)
+	defer cancel()
+	err := c.discover(pctx, v)
+	if err != nil && ctx.Err() == nil && pctx.Err() != nil {
+		return context.Cause(pctx)
+	}
+	return err
 }
 
 // discoverRetry is discover for a version the user chose: when the server
@@ -254,6 +293,14 @@ func (c *Client) discoverRetry(ctx context.Context, v string) error {
 	if err != nil && slices.Contains(supportedVersions(err), v) {
 		c.cfg.logger.Debug("server refused the protocol version it lists as supported; retrying", "version", v)
 		err = c.discover(ctx, v)
+	}
+	if perr, ok := errors.AsType[*protocol.Error](err); ok {
+		// The server answered, but not as one speaking v does (a legacy
+		// server answers "Method not found" or asks for initialize).
+		if vs := supportedVersions(err); vs != nil {
+			return fmt.Errorf("server does not support protocol %s; it supports %v (server/discover: %w)", v, vs, perr)
+		}
+		return fmt.Errorf("server does not support protocol %s (server/discover: %w)", v, perr)
 	}
 	return err
 }
@@ -278,7 +325,7 @@ func (c *Client) discover(ctx context.Context, v string) error {
 	c.meta = protocol.Meta{
 		protocol.MetaProtocolVersion:    v,
 		protocol.MetaClientInfo:         c.cfg.info,
-		protocol.MetaClientCapabilities: c.capabilities(),
+		protocol.MetaClientCapabilities: c.capabilities(v),
 	}
 	if c.cfg.logLevel != "" {
 		c.meta[protocol.MetaLogLevel] = c.cfg.logLevel
@@ -311,10 +358,7 @@ func (c *Client) discover(ctx context.Context, v string) error {
 
 // initialize performs the legacy handshake asking for version v.
 func (c *Client) initialize(ctx context.Context, v string) error {
-	caps := c.capabilities()
-	if !protocol.AtLeast(v, protocol.Version20250618) {
-		caps.Elicitation = nil // elicitation came with 2025-06-18
-	}
+	caps := c.capabilities(v)
 	res, err := c.sess.Initialize(ctx, &protocol.InitializeParams{
 		ProtocolVersion: v,
 		Capabilities:    caps,
@@ -336,6 +380,15 @@ func (c *Client) initialize(ctx context.Context, v string) error {
 // connects to it over its standard input and output. Close stops the
 // subprocess.
 func ConnectCommand(ctx context.Context, cmd *transport.Command, opts ...ClientOption) (*Client, error) {
+	var cfg clientConfig
+	for _, o := range opts {
+		o.applyClient(&cfg)
+	}
+	if cmd.MaxMessageSize <= 0 && cfg.maxMessageSize > 0 {
+		c := *cmd
+		c.MaxMessageSize = cfg.maxMessageSize
+		cmd = &c
+	}
 	conn, err := cmd.Start(ctx)
 	if err != nil {
 		return nil, err
@@ -457,7 +510,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		}
 		answers := protocol.InputResponses{}
 		for key, req := range ir.InputRequests {
-			ans, err := c.serveRequest(ctx, req.Method, req.Params)
+			ans, err := c.serveRequest(ctx, c.version(""), req.Method, req.Params)
 			if err != nil {
 				return fmt.Errorf("fastmcp: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
 			}

@@ -74,17 +74,27 @@ func WithRootsFunc(fn RootsHandler) ClientOption {
 	return clientOption(func(c *clientConfig) { c.handlers.roots = fn })
 }
 
-// capabilities declares what the client's options offer.
-func (c *Client) capabilities() protocol.ClientCapabilities {
+// capabilities declares what the client's options offer, in the shapes
+// revision v defines: elicitation from 2025-06-18 (form mode only, as an
+// empty object, until 2025-11-25 added elicitation.form and .url),
+// sampling.tools from 2025-11-25, roots.listChanged until 2026-07-28
+// (which has no client notifications).
+func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 	var caps protocol.ClientCapabilities
 	h := c.cfg.handlers
 	if h.sampling != nil {
 		caps.Sampling = &protocol.SamplingCapability{}
-		if h.samplingTools {
+		if h.samplingTools && protocol.AtLeast(v, protocol.Version20251125) {
 			caps.Sampling.Tools = &protocol.Capability{}
 		}
 	}
-	if h.elicitForm != nil || h.elicitURL != nil {
+	switch {
+	case !protocol.AtLeast(v, protocol.Version20250618):
+	case !protocol.AtLeast(v, protocol.Version20251125):
+		if h.elicitForm != nil {
+			caps.Elicitation = &protocol.ElicitationCapability{}
+		}
+	case h.elicitForm != nil || h.elicitURL != nil:
 		caps.Elicitation = &protocol.ElicitationCapability{}
 		if h.elicitURL != nil {
 			caps.Elicitation.URL = &protocol.Capability{}
@@ -94,7 +104,7 @@ func (c *Client) capabilities() protocol.ClientCapabilities {
 		}
 	}
 	if h.roots != nil {
-		caps.Roots = &protocol.RootsCapability{ListChanged: true}
+		caps.Roots = &protocol.RootsCapability{ListChanged: !protocol.IsModern(v)}
 	}
 	return caps
 }
@@ -110,8 +120,9 @@ func (c *Client) NotifyRootsChanged(ctx context.Context) error {
 }
 
 // serveRequest answers a server-to-client request (or, on 2026-07-28, an
-// input request) with the registered handlers.
-func (c *Client) serveRequest(ctx context.Context, method string, params jsontext.Value) (any, error) {
+// input request) with the registered handlers; v is the revision in use,
+// which decides what may be asked (as capabilities declared it).
+func (c *Client) serveRequest(ctx context.Context, v, method string, params jsontext.Value) (any, error) {
 	h := c.cfg.handlers
 	switch method {
 	case protocol.MethodSamplingCreateMessage:
@@ -124,12 +135,18 @@ func (c *Client) serveRequest(ctx context.Context, method string, params jsontex
 		}
 		return h.sampling(ctx, &p)
 	case protocol.MethodElicitationCreate:
+		if !protocol.AtLeast(v, protocol.Version20250618) {
+			return nil, fmt.Errorf("%w: %s (protocol %s has no elicitation)", protocol.ErrMethodNotFound, method, v)
+		}
 		var p ElicitRequest
 		if err := protocol.Unmarshal(orEmptyObject(params), &p); err != nil {
 			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
 		}
 		fn := h.elicitForm
 		if p.Mode == protocol.ElicitModeURL {
+			if !protocol.AtLeast(v, protocol.Version20251125) {
+				return nil, fmt.Errorf("%w: URL-mode elicitation needs protocol %s or later; this session speaks %s", protocol.ErrInvalidParams, protocol.Version20251125, v)
+			}
 			fn = h.elicitURL
 		}
 		if fn == nil {
@@ -206,5 +223,20 @@ func orDefault(s, def string) string {
 
 // handleServerRequest adapts serveRequest to the session.
 func (c *Client) handleServerRequest(ctx context.Context, req *session.Request) (any, error) {
-	return c.serveRequest(ctx, req.Method, req.Params)
+	return c.serveRequest(ctx, c.version(req.Version), req.Method, req.Params)
+}
+
+// version returns the revision a server request is served under: v, the
+// request's own, when known; else the modern revision in use, or the one
+// the handshake negotiated.
+func (c *Client) version(v string) string {
+	if v != "" {
+		return v
+	}
+	if c.modern {
+		if mv, ok := c.meta[protocol.MetaProtocolVersion].(string); ok {
+			return mv
+		}
+	}
+	return c.sess.ProtocolVersion()
 }

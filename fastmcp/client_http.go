@@ -22,6 +22,17 @@ func HTTPHeader(h http.Header) ClientOption {
 	return clientOption(func(cfg *clientConfig) { cfg.httpHeader = h })
 }
 
+// ClientMaxMessageSize bounds each message the client reads from the server,
+// over ConnectHTTP and ConnectCommand (when the Command sets no
+// MaxMessageSize of its own). A message over it is skipped and fails the
+// call it answers with an error matching transport.ErrMessageTooLarge; the
+// connection goes on. Default: transport.DefaultClientMaxMessageSize
+// (64 MiB). Connect, given a transport already made, uses that
+// transport's own setting.
+func ClientMaxMessageSize(n int) ClientOption {
+	return clientOption(func(cfg *clientConfig) { cfg.maxMessageSize = n })
+}
+
 // ConnectHTTP connects to the MCP server at url over HTTP. It speaks
 // Streamable HTTP — the modern protocol (2026-07-28) when the server does,
 // else a legacy session opened with the initialize handshake — and falls
@@ -33,7 +44,7 @@ func ConnectHTTP(ctx context.Context, url string, opts ...ClientOption) (*Client
 	for _, o := range opts {
 		o.applyClient(&cfg)
 	}
-	hopts := &transport.HTTPClientOptions{HTTPClient: cfg.httpClient, Header: cfg.httpHeader, Logger: cfg.logger}
+	hopts := &transport.HTTPClientOptions{HTTPClient: cfg.httpClient, Header: cfg.httpHeader, Logger: cfg.logger, MaxMessageSize: cfg.maxMessageSize}
 	c, err := Connect(ctx, transport.NewStreamableClient(url, hopts), opts...)
 	if err == nil {
 		return c, nil

@@ -115,7 +115,7 @@ func TestOversizedLine(t *testing.T) {
 	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 5000) + `"}}`
 	io.WriteString(in, big+"\n")
 	got := readLine(t, out)
-	if !strings.Contains(got, `"code":-32600`) || !strings.Contains(got, "1024-byte limit") {
+	if !strings.Contains(got, `"code":-32600`) || !strings.Contains(got, "1024-byte limit") || !strings.Contains(got, `"id":1,`) {
 		t.Fatalf("oversized line answered %s", got)
 	}
 	io.WriteString(in, `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")

@@ -100,13 +100,30 @@ func (*Response) isMessage() {}
 // Err is the JSON-RPC error to answer with: CodeParseError for invalid JSON
 // (including invalid UTF-8), CodeInvalidRequest for valid JSON that is not a
 // JSON-RPC 2.0 message.
+//
+// A transport that could not read a message whole (over its size limit)
+// sets Cause (such as transport.ErrMessageTooLarge) and, when the message
+// had no "method" member, NotRequest: such a message was a response, which
+// is not answered; a client fails the call whose id it carries instead.
 type DecodeError struct {
 	ID  ID
 	Err *Error
+	// Cause is the Go error behind Err, when there is one.
+	Cause error
+	// NotRequest reports that the message is known to be a response (it
+	// has no "method" member).
+	NotRequest bool
 }
 
 func (e *DecodeError) Error() string { return e.Err.Message }
-func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Unwrap returns Err and, when set, Cause.
+func (e *DecodeError) Unwrap() []error {
+	if e.Cause != nil {
+		return []error{e.Err, e.Cause}
+	}
+	return []error{e.Err}
+}
 
 // Response returns the error response to send for the bad message. A bad
 // message is answered even when it looks like a notification: JSON-RPC 2.0

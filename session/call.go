@@ -47,7 +47,10 @@ func applyCallOptions(cfg callConfig, opts []CallOption) callConfig {
 // raw). params is encoded as JSON; a jsontext.Value is sent as is; nil sends
 // no params.
 //
-// A JSON-RPC error from the peer is returned as a *protocol.Error. When ctx
+// A JSON-RPC error from the peer is returned as a *protocol.Error. When the
+// transport loses the answer (a broken connection, an answer over the size
+// limit), the error matches transport.ErrTransport (and, for the size,
+// transport.ErrMessageTooLarge), never a protocol error code. When ctx
 // is done first, Call sends notifications/cancelled for the request and
 // returns ctx.Err(). When the timeout elapses it does the same and returns an
 // error matching ErrTimeout and context.DeadlineExceeded. When the session
@@ -109,10 +112,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 	}
 	select {
 	case <-c.done:
-		if c.resp.Error != nil {
-			return c.resp.Error
-		}
-		return DecodeResult(method, c.resp.Result, result)
+		return c.outcome(result)
 	case <-ctx.Done():
 		s.cancelCall(ctx, id, context.Cause(ctx).Error())
 		return ctx.Err()
@@ -123,14 +123,23 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		// A response may have raced with the end of the session.
 		select {
 		case <-c.done:
-			if c.resp.Error != nil {
-				return c.resp.Error
-			}
-			return DecodeResult(method, c.resp.Result, result)
+			return c.outcome(result)
 		default:
 		}
 		return s.closedError()
 	}
+}
+
+// outcome returns what a call that is done returns: the peer's error, the
+// transport's failure, or the result decoded into result.
+func (c *call) outcome(result any) error {
+	switch {
+	case c.err != nil:
+		return fmt.Errorf("session: %s: %w", c.method, c.err)
+	case c.resp.Error != nil:
+		return c.resp.Error
+	}
+	return DecodeResult(c.method, c.resp.Result, result)
 }
 
 // DecodeResult decodes the raw result of a call to method into result, as

@@ -149,8 +149,9 @@ const (
 
 type call struct {
 	method string
-	done   chan struct{}      // closed once resp is set
+	done   chan struct{}      // closed once resp or err is set
 	resp   *protocol.Response // set once, under Session.mu
+	err    error              // set instead of resp when the transport lost the answer
 }
 
 // New starts a session over conn. The session owns conn and closes it when
@@ -386,9 +387,12 @@ func (s *Session) read() (job, bool) {
 	for {
 		msg, err := s.conn.Read(s.ctx)
 		if err != nil {
+			if ce, ok := errors.AsType[*transport.CallError](err); ok {
+				s.fail(ce.ID, ce)
+				continue
+			}
 			if de, ok := errors.AsType[*protocol.DecodeError](err); ok {
-				s.logger.Warn("bad message from peer", "error", de.Err.Message)
-				s.write(context.Background(), de.Response())
+				s.badMessage(de)
 				continue
 			}
 			if !isEOF(err) && !errors.Is(err, transport.ErrClosed) && s.ctx.Err() == nil {
@@ -440,11 +444,49 @@ func (s *Session) wasAbandoned(id protocol.ID) bool {
 	return slices.Contains(s.abandoned[:], id)
 }
 
+// badMessage deals with a message the transport could not read: a request
+// (or a message of unknown kind) is answered with the error; a response,
+// which is never answered, fails the call it answers.
+func (s *Session) badMessage(de *protocol.DecodeError) {
+	if !de.NotRequest {
+		s.logger.Warn("bad message from peer", "error", de.Err.Message)
+		s.write(context.Background(), de.Response())
+		return
+	}
+	cause := de.Cause
+	if cause == nil {
+		cause = errors.New(de.Err.Message)
+	}
+	if !s.fail(de.ID, &transport.CallError{ID: de.ID, Err: cause}) {
+		s.logger.Warn("ignoring a response that could not be read", "id", de.ID.String(), "error", cause)
+	}
+}
+
+// fail ends the pending call id with err instead of a response (the
+// transport lost the answer). It reports whether such a call was waiting.
+func (s *Session) fail(id protocol.ID, err error) bool {
+	if !id.IsValid() {
+		return false
+	}
+	s.mu.Lock()
+	c := s.pending[id]
+	ok := c != nil && c.resp == nil && c.err == nil
+	if ok {
+		c.err = err
+		close(c.done)
+	}
+	s.mu.Unlock()
+	if !ok {
+		s.logger.Debug("transport failure for no pending call", "id", id.String(), "error", err)
+	}
+	return ok
+}
+
 // deliver routes a response to the call waiting for it.
 func (s *Session) deliver(resp *protocol.Response) {
 	s.mu.Lock()
 	c := s.pending[resp.ID]
-	first := c != nil && c.resp == nil
+	first := c != nil && c.resp == nil && c.err == nil
 	if first {
 		c.resp = resp
 		close(c.done)

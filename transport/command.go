@@ -39,7 +39,8 @@ type Command struct {
 	// before sending SIGTERM, and again before SIGKILL. Zero means 2 seconds.
 	GracePeriod time.Duration
 	// MaxMessageSize limits each message read from the server. Zero means
-	// DefaultMaxMessageSize.
+	// DefaultClientMaxMessageSize (64 MiB). A message over it fails the call
+	// it answers with an error matching ErrMessageTooLarge.
 	MaxMessageSize int
 }
 
@@ -114,7 +115,7 @@ func (c *Command) Start(ctx context.Context) (*Process, error) {
 		grace = 2 * time.Second
 	}
 	p := &Process{
-		Stream: NewStream(stdout, stdin, &StreamOptions{MaxMessageSize: c.MaxMessageSize}),
+		Stream: NewStream(stdout, stdin, &StreamOptions{MaxMessageSize: orInt(c.MaxMessageSize, DefaultClientMaxMessageSize)}),
 		cmd:    cmd,
 		stdin:  stdin,
 		grace:  grace,
@@ -182,4 +183,12 @@ func (p *Process) Close() error {
 		}
 	})
 	return p.closeErr
+}
+
+// orInt returns n, or def when n is not positive.
+func orInt(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
 }

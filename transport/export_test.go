@@ -10,6 +10,10 @@ type SSEEventForTest struct {
 	Type, Data, ID string
 	HasID          bool
 	Retry          time.Duration
+	// TooLarge is set for an event over the limit; TooLargeID is the id of
+	// its message, as recovered.
+	TooLarge   bool
+	TooLargeID string
 }
 
 // ParseSSEForTest runs the SSE parser over r with the size limit max and
@@ -22,7 +26,11 @@ func ParseSSEForTest(r io.Reader, max int) ([]SSEEventForTest, error) {
 		if err != nil {
 			return out, err
 		}
-		out = append(out, SSEEventForTest{Type: ev.Type, Data: string(ev.Data), ID: ev.ID, HasID: ev.HasID, Retry: ev.Retry})
+		e := SSEEventForTest{Type: ev.Type, Data: string(ev.Data), ID: ev.ID, HasID: ev.HasID, Retry: ev.Retry}
+		if ev.TooLarge != nil {
+			e.TooLarge, e.TooLargeID = true, ev.TooLarge.ID.String()
+		}
+		out = append(out, e)
 	}
 }
 

@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -34,8 +35,10 @@ type HTTPClientOptions struct {
 	// when the server has not set one with an SSE retry field. Zero means
 	// 1 second.
 	ReconnectDelay time.Duration
-	// MaxMessageSize bounds each message read. Zero means
-	// DefaultMaxMessageSize.
+	// MaxMessageSize bounds each message read from the server. Zero means
+	// DefaultClientMaxMessageSize (64 MiB). A message over it fails the call
+	// it answers with an error matching ErrMessageTooLarge; the connection
+	// goes on.
 	MaxMessageSize int
 	// Logger receives diagnostics. Nil means slog.Default().
 	Logger *slog.Logger
@@ -62,7 +65,7 @@ func (o *HTTPClientOptions) resolve() (HTTPClientOptions, bool) {
 		r.ReconnectDelay = time.Second
 	}
 	if r.MaxMessageSize <= 0 {
-		r.MaxMessageSize = DefaultMaxMessageSize
+		r.MaxMessageSize = DefaultClientMaxMessageSize
 	}
 	if r.Logger == nil {
 		r.Logger = slog.Default()
@@ -129,6 +132,7 @@ type StreamableClient struct {
 	logger *slog.Logger
 
 	in     chan protocol.Message
+	errs   chan error // *CallError and *protocol.DecodeError for Read
 	done   chan struct{}
 	failed chan struct{} // closed when the session expired
 	once   sync.Once
@@ -162,6 +166,7 @@ func NewStreamableClient(url string, opts *HTTPClientOptions) *StreamableClient 
 		ownHC:  own,
 		logger: o.Logger,
 		in:     make(chan protocol.Message, 64),
+		errs:   make(chan error, 8),
 		done:   make(chan struct{}),
 		failed: make(chan struct{}),
 		calls:  map[protocol.ID]*clientCall{},
@@ -216,17 +221,25 @@ func (c *StreamableClient) err() error {
 }
 
 // Read implements Conn. Once the session has expired it returns an error
-// matching ErrSessionExpired (after the messages already received).
+// matching ErrSessionExpired (after the messages already received). A
+// *CallError reports a request whose answer was lost (the connection broke,
+// its stream could not be resumed, or the answer was over MaxMessageSize),
+// and a *protocol.DecodeError a message over MaxMessageSize; the
+// connection goes on after both.
 func (c *StreamableClient) Read(ctx context.Context) (protocol.Message, error) {
 	select {
 	case m := <-c.in:
 		return m, nil
+	case err := <-c.errs:
+		return nil, err
 	case <-c.done:
 		return nil, ErrClosed
 	case <-c.failed:
 		select {
 		case m := <-c.in:
 			return m, nil
+		case err := <-c.errs:
+			return nil, err
 		default:
 		}
 		return nil, c.failErr
@@ -263,6 +276,27 @@ func (c *StreamableClient) deliver(m protocol.Message, from protocol.ID) {
 	case c.in <- m:
 	case <-c.done:
 	}
+}
+
+// fail hands Read an error about one message or call (see Read).
+func (c *StreamableClient) fail(err error) {
+	select {
+	case c.errs <- err:
+	case <-c.done:
+	}
+}
+
+// failCall ends the reading of the answer to id, if still in progress,
+// and has Read report err for the call.
+func (c *StreamableClient) failCall(id protocol.ID, err error) {
+	c.mu.Lock()
+	cc := c.calls[id]
+	delete(c.calls, id)
+	c.mu.Unlock()
+	if cc != nil {
+		cc.cancel()
+	}
+	c.fail(&CallError{ID: id, Err: err})
 }
 
 func (c *StreamableClient) expire() {
@@ -415,7 +449,7 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("transport: POST %s: %w", c.url, err)
+		return fmt.Errorf("%w: POST %s: %w", ErrTransport, c.url, err)
 	}
 	if m.Method == protocol.MethodInitialize && resp.StatusCode/100 == 2 {
 		if sid := resp.Header.Get(HeaderSessionID); sid != "" {
@@ -437,20 +471,25 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 		}
 		return nil
 	case mediaJSON:
+		// The answer is read on the caller's goroutine: a failure from
+		// here on is the call's, reported through Read.
 		defer forget()
 		defer resp.Body.Close()
 		data, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageSize)+1))
-		if err != nil {
-			return fmt.Errorf("transport: reading answer to %s: %w", m.Method, err)
+		switch {
+		case err != nil:
+			c.fail(&CallError{ID: m.ID, Err: fmt.Errorf("transport: reading the answer to %s: %w", m.Method, err)})
+		case len(data) > c.opts.MaxMessageSize:
+			c.fail(&CallError{ID: m.ID, Err: fmt.Errorf("transport: the answer to %s: %w (%d bytes)", m.Method, ErrMessageTooLarge, c.opts.MaxMessageSize)})
+		default:
+			msg, err := protocol.DecodeMessage(data)
+			if err != nil {
+				// %v: the decoding error's JSON-RPC code is not the server's.
+				c.fail(&CallError{ID: m.ID, Err: fmt.Errorf("transport: decoding the answer to %s: %v", m.Method, err)})
+				return nil
+			}
+			c.deliver(msg, m.ID)
 		}
-		if len(data) > c.opts.MaxMessageSize {
-			return fmt.Errorf("transport: answer to %s exceeds %d bytes", m.Method, c.opts.MaxMessageSize)
-		}
-		msg, err := protocol.DecodeMessage(data)
-		if err != nil {
-			return fmt.Errorf("transport: decoding answer to %s: %w", m.Method, err)
-		}
-		c.deliver(msg, m.ID)
 		return nil
 	default:
 		forget()
@@ -529,30 +568,42 @@ func (c *StreamableClient) send(ctx context.Context, msg protocol.Message, req *
 func (c *StreamableClient) readAnswer(ctx context.Context, release func(), id protocol.ID, body io.ReadCloser) {
 	defer release()
 	lastID, retry := "", c.opts.ReconnectDelay
+	idle := 0 // consecutive resumptions that brought no event
 	for {
+		before := lastID
 		got, err := c.readEvents(body, id, &lastID, &retry)
 		body.Close()
 		if got || ctx.Err() != nil {
 			return
 		}
 		if lastID == "" {
-			c.lost(id, fmt.Sprintf("the answer stream ended before the response (%v) and cannot be resumed", err))
+			c.lost(id, fmt.Errorf("the answer stream ended before the response and cannot be resumed: %w", err))
 			return
+		}
+		if lastID == before {
+			if idle++; idle > c.opts.MaxRetries {
+				c.lost(id, fmt.Errorf("the answer stream was resumed %d times without progress", idle))
+				return
+			}
+		} else {
+			idle = 0
 		}
 		body = c.reconnect(ctx, lastID, &retry)
 		if body == nil {
 			if ctx.Err() == nil && c.err() == nil {
-				c.lost(id, "the answer stream ended before the response and could not be resumed")
+				c.lost(id, errors.New("the answer stream ended before the response and could not be resumed"))
 			}
 			return
 		}
 	}
 }
 
-// lost delivers an error response for a request whose answer cannot come.
-func (c *StreamableClient) lost(id protocol.ID, why string) {
+// lost fails the call id, whose answer cannot come, with an error
+// matching ErrTransport (never a made-up JSON-RPC error, which would look
+// as if the server had sent it).
+func (c *StreamableClient) lost(id protocol.ID, why error) {
 	c.logger.Warn("MCP HTTP answer lost", "id", id.String(), "reason", why)
-	c.deliver(&protocol.Response{ID: id, Error: protocol.NewError(protocol.CodeInternalError, "Internal error: transport: "+why)}, id)
+	c.failCall(id, fmt.Errorf("transport: %w", why))
 }
 
 // reconnect waits the retry delay and GETs the stream after lastID, trying
@@ -631,6 +682,12 @@ func (c *StreamableClient) readEvents(body io.Reader, id protocol.ID, lastID *st
 		if ev.Retry > 0 {
 			*retry = ev.Retry
 		}
+		if ev.TooLarge != nil {
+			if c.tooLarge(ev.TooLarge, id) {
+				return true, nil
+			}
+			continue
+		}
 		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
 			continue
 		}
@@ -644,6 +701,28 @@ func (c *StreamableClient) readEvents(body io.Reader, id protocol.ID, lastID *st
 			return true, nil
 		}
 	}
+}
+
+// tooLarge deals with a message over the limit that the answer stream of
+// request id (the zero ID for the GET stream) carried, which was skipped.
+// A response fails the call it answers (on a request's stream, one whose id
+// could not be read is taken for that request's); a request is handed to
+// Read, to be answered with the error. It reports whether the stream's own
+// request was failed.
+func (c *StreamableClient) tooLarge(de *protocol.DecodeError, id protocol.ID) bool {
+	switch {
+	case de.NotRequest && de.ID.IsValid():
+		c.failCall(de.ID, de.Cause)
+		return de.ID == id
+	case de.NotRequest && id.IsValid():
+		c.failCall(id, de.Cause)
+		return true
+	case !de.NotRequest && de.ID.IsValid():
+		c.fail(de)
+	default:
+		c.logger.Warn("ignoring a message from the MCP server over the size limit", "error", de.Cause)
+	}
+	return false
 }
 
 // spawn runs fn in a goroutine that Close waits for, unless the client is

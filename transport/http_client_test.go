@@ -108,8 +108,9 @@ func TestStreamableClientLostAnswer(t *testing.T) {
 	cli := dial(t, transport.NewStreamableClient(ts.URL, clientOpts), nil)
 	waitFor(t, func() bool { mock.mu.Lock(); defer mock.mu.Unlock(); return len(mock.gets) == 1 }) // the GET stream
 	err := cli.Call(testCtx(t), "tools/call", nil, nil)
-	var perr *protocol.Error
-	if !errors.As(err, &perr) || !strings.Contains(perr.Message, "cannot be resumed") {
+	// A transport failure, not a JSON-RPC error the server never sent.
+	_, isProtocol := errors.AsType[*protocol.Error](err)
+	if !errors.Is(err, transport.ErrTransport) || isProtocol || errors.Is(err, protocol.ErrInternal) || !strings.Contains(err.Error(), "cannot be resumed") {
 		t.Fatalf("call on a stream cut without an event id: %v", err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // This file holds the Server-Sent Events wire format
@@ -27,9 +29,15 @@ type sseEvent struct {
 	HasID bool
 	// Retry is the reconnection time set in this event's block, or 0.
 	Retry time.Duration
+	// TooLarge is set, and Data empty, when the event's data was over the
+	// size limit: the event was skipped, and TooLarge says what its message
+	// was (its id, whether it was a response), as far as a scan could tell.
+	TooLarge *protocol.DecodeError
 }
 
-var errSSETooLarge = errors.New("transport: SSE event exceeds the size limit")
+// errLineSkipped is readLine's report of a line over the limit, which is
+// not kept (a data line goes to the event's scan).
+var errLineSkipped = errors.New("transport: SSE line over the size limit")
 
 // sseReader parses an event stream. Unlike a browser it also returns
 // events whose data is empty (the priming events of SEP-1699), so that the
@@ -43,6 +51,11 @@ type sseReader struct {
 	lastID string
 	skipLF bool // the previous line ended with CR: a following LF belongs to it
 	bom    bool // the byte order mark has been dealt with
+
+	// An event whose data goes over the limit is not kept: over is set and
+	// scan follows its data, to tell the event's message id.
+	over bool
+	scan topScan
 }
 
 func newSSEReader(r io.Reader, max int) *sseReader {
@@ -53,8 +66,10 @@ func newSSEReader(r io.Reader, max int) *sseReader {
 }
 
 // readLine returns the next line without its terminator (CRLF, LF or CR).
-// The slice is reused by the next call. At EOF an unterminated final line
-// is dropped, as the standard says, and io.EOF is returned.
+// The slice is reused by the next call. A line longer than the limit is not
+// kept: it is consumed, a data line's value going to s.scan (see overflow),
+// and errLineSkipped is returned. At EOF an unterminated final line is
+// dropped, as the standard says, and io.EOF is returned.
 func (s *sseReader) readLine() ([]byte, error) {
 	s.line = s.line[:0]
 	if s.skipLF {
@@ -75,6 +90,8 @@ func (s *sseReader) readLine() ([]byte, error) {
 			}
 		}
 	}
+	long := false // the line is over the limit
+	data := false // ... and is a data line
 	for {
 		n := s.r.Buffered()
 		if n == 0 {
@@ -84,21 +101,68 @@ func (s *sseReader) readLine() ([]byte, error) {
 			n = s.r.Buffered()
 		}
 		buf, _ := s.r.Peek(n)
-		if i := bytes.IndexAny(buf, "\r\n"); i >= 0 {
-			if len(s.line)+i > s.max {
-				return nil, errSSETooLarge
+		i := bytes.IndexAny(buf, "\r\n")
+		chunk := buf
+		if i >= 0 {
+			chunk = buf[:i]
+		}
+		switch {
+		case long:
+			if data {
+				s.scan.write(chunk)
 			}
-			s.line = append(s.line, buf[:i]...)
-			s.skipLF = buf[i] == '\r'
-			_, _ = s.r.Discard(i + 1)
-			return s.line, nil
+		case len(s.line)+len(chunk) > s.max:
+			long = true
+			s.line = append(s.line, chunk...)
+			if field, value := splitField(s.line); string(field) == "data" {
+				data = true
+				s.overflow(value)
+			}
+			s.line = s.line[:0]
+		default:
+			s.line = append(s.line, chunk...)
 		}
-		if len(s.line)+len(buf) > s.max {
-			return nil, errSSETooLarge
+		if i < 0 {
+			_, _ = s.r.Discard(len(buf))
+			continue
 		}
-		s.line = append(s.line, buf...)
-		_, _ = s.r.Discard(len(buf))
+		s.skipLF = buf[i] == '\r'
+		_, _ = s.r.Discard(i + 1)
+		if long {
+			if data {
+				s.scan.write(newline)
+			}
+			return nil, errLineSkipped
+		}
+		return s.line, nil
 	}
+}
+
+var newline = []byte{'\n'}
+
+// splitField splits a line into its field name and value.
+func splitField(line []byte) (field, value []byte) {
+	field = line
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		field, value = line[:i], line[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	return field, value
+}
+
+// overflow marks the event being read as over the limit: its data so far,
+// then value (the start of the data line being read), go to s.scan instead
+// of s.data.
+func (s *sseReader) overflow(value []byte) {
+	if !s.over {
+		s.over = true
+		s.scan.reset()
+		s.scan.write(s.data)
+		s.data = s.data[:0]
+	}
+	s.scan.write(value)
 }
 
 // next returns the next event. Comments are skipped. At the end of the
@@ -106,9 +170,14 @@ func (s *sseReader) readLine() ([]byte, error) {
 func (s *sseReader) next() (sseEvent, error) {
 	var ev sseEvent
 	s.data = s.data[:0]
+	s.over = false
 	hasData := false
 	for {
 		line, err := s.readLine()
+		if errors.Is(err, errLineSkipped) {
+			hasData = hasData || s.over
+			continue
+		}
 		if err != nil {
 			return sseEvent{}, err
 		}
@@ -117,6 +186,11 @@ func (s *sseReader) next() (sseEvent, error) {
 				continue // a blank line with nothing pending
 			}
 			ev.ID = s.lastID
+			if s.over {
+				s.over = false
+				ev.TooLarge = s.scan.tooLarge(s.max)
+				return ev, nil
+			}
 			ev.Data = s.data
 			if len(ev.Data) > 0 && ev.Data[len(ev.Data)-1] == '\n' {
 				ev.Data = ev.Data[:len(ev.Data)-1]
@@ -126,22 +200,22 @@ func (s *sseReader) next() (sseEvent, error) {
 		if line[0] == ':' {
 			continue // comment
 		}
-		field, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			field, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
+		field, value := splitField(line)
 		switch string(field) {
 		case "event":
 			ev.Type = string(value)
 		case "data":
-			if len(s.data)+len(value)+1 > s.max {
-				return sseEvent{}, errSSETooLarge
+			switch {
+			case s.over:
+				s.scan.write(value)
+				s.scan.write(newline)
+			case len(s.data)+len(value)+1 > s.max:
+				s.overflow(value)
+				s.scan.write(newline)
+			default:
+				s.data = append(s.data, value...)
+				s.data = append(s.data, '\n')
 			}
-			s.data = append(s.data, value...)
-			s.data = append(s.data, '\n')
 			hasData = true
 		case "id":
 			if bytes.IndexByte(value, 0) < 0 {

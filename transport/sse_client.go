@@ -31,6 +31,7 @@ type SSEClient struct {
 	logger *slog.Logger
 
 	in    chan protocol.Message
+	errs  chan error // *CallError and *protocol.DecodeError for Read
 	done  chan struct{}
 	ended chan struct{} // closed when the stream has ended
 	once  sync.Once
@@ -51,7 +52,7 @@ type SSEClient struct {
 func NewSSEClient(url string, opts *HTTPClientOptions) *SSEClient {
 	o, own := opts.resolve()
 	return &SSEClient{url: url, opts: o, ownHC: own, logger: o.Logger,
-		in: make(chan protocol.Message, 64), done: make(chan struct{}), ended: make(chan struct{})}
+		in: make(chan protocol.Message, 64), errs: make(chan error, 8), done: make(chan struct{}), ended: make(chan struct{})}
 }
 
 // Endpoint returns the message endpoint the server announced, or "".
@@ -132,7 +133,7 @@ func (c *SSEClient) connect(ctx context.Context) (string, *bodyReader, error) {
 			br.Close()
 			return "", nil, fmt.Errorf("transport: SSE stream from %s ended before its endpoint event: %w", c.url, err)
 		}
-		if ev.Type != "endpoint" {
+		if ev.Type != "endpoint" || ev.TooLarge != nil {
 			continue
 		}
 		ep, err := c.resolve(string(bytes.TrimSpace(ev.Data)))
@@ -172,6 +173,27 @@ func (c *SSEClient) readStream(br *bodyReader) {
 		if err != nil {
 			break
 		}
+		if de := ev.TooLarge; de != nil {
+			if de.NotRequest && !de.ID.IsValid() {
+				// A response that cannot be matched to its call: that call
+				// would wait forever.
+				err = fmt.Errorf("a response over the size limit, whose id could not be read: %w", de.Cause)
+				break
+			}
+			var report error = de // a request: answered with the error
+			if de.NotRequest {
+				report = &CallError{ID: de.ID, Err: de.Cause}
+			} else if !de.ID.IsValid() {
+				c.logger.Warn("ignoring a notification from the MCP server over the size limit", "error", de.Cause)
+				continue
+			}
+			select {
+			case c.errs <- report:
+			case <-c.done:
+				return
+			}
+			continue
+		}
 		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
 			continue
 		}
@@ -197,17 +219,23 @@ func (c *SSEClient) readStream(br *bodyReader) {
 }
 
 // Read implements Conn. After the stream ends it returns io.EOF (or the
-// error that ended it).
+// error that ended it). A message over MaxMessageSize is skipped: Read
+// returns a *CallError for the call it answered (or a
+// *protocol.DecodeError for a request), and goes on.
 func (c *SSEClient) Read(ctx context.Context) (protocol.Message, error) {
 	select {
 	case m := <-c.in:
 		return m, nil
+	case err := <-c.errs:
+		return nil, err
 	case <-c.done:
 		return nil, ErrClosed
 	case <-c.ended:
 		select {
 		case m := <-c.in:
 			return m, nil
+		case err := <-c.errs:
+			return nil, err
 		default:
 		}
 		c.mu.Lock()
@@ -250,7 +278,7 @@ func (c *SSEClient) Write(ctx context.Context, msg protocol.Message) error {
 			return ErrClosed
 		default:
 		}
-		return fmt.Errorf("transport: POST %s: %w", ep, err)
+		return fmt.Errorf("%w: POST %s: %w", ErrTransport, ep, err)
 	}
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	resp.Body.Close()

@@ -222,12 +222,30 @@ func TestSSEParser(t *testing.T) {
 	if len(whole) != 2 || len(split) != 2 || whole[0] != split[0] || whole[1] != split[1] {
 		t.Errorf("whole %+v, one byte at a time %+v", whole, split)
 	}
-	// Oversized lines and events are errors.
-	if _, err := transport.ParseSSEForTest(strings.NewReader("data: "+strings.Repeat("a", 100)+"\n\n"), 50); err == nil || errors.Is(err, io.EOF) {
-		t.Errorf("oversized line: %v", err)
-	}
-	if _, err := transport.ParseSSEForTest(strings.NewReader(strings.Repeat("data: aaaaaaaaaa\n", 10)+"\n"), 50); err == nil || errors.Is(err, io.EOF) {
-		t.Errorf("oversized event: %v", err)
+	// Oversized lines and events are skipped to the end of the event and
+	// reported with their message's id; the stream goes on.
+	big := `{"jsonrpc":"2.0","id":7,"result":{"text":"` + strings.Repeat("a", 100) + `"}}`
+	for name, in := range map[string]string{
+		"line":       "id: e1\ndata: " + big + "\n\n",
+		"event":      "id: e1\ndata: " + big[:40] + "\ndata: " + big[40:] + "\n\n",
+		"lines":      "id: e1\ndata: " + big + "\ndata: " + big + "\n\n",
+		"id first":   "data: " + big + "\nid: e1\n\n",
+		"one by one": "id: e1\n" + strings.Repeat("data: aaaaaaaaaa\n", 10) + "\n",
+	} {
+		for _, r := range []io.Reader{strings.NewReader(in + "data: next\n\n"), &oneByte{r: strings.NewReader(in + "data: next\n\n")}} {
+			got, err := transport.ParseSSEForTest(r, 50)
+			if !errors.Is(err, io.EOF) || len(got) != 2 || !got[0].TooLarge || got[0].Data != "" || got[0].ID != "e1" || got[1].Data != "next" || got[1].TooLarge {
+				t.Errorf("%s: %+v, %v", name, got, err)
+				continue
+			}
+			want := "7"
+			if name == "one by one" || name == "lines" { // no message, or two: no id
+				want = "null"
+			}
+			if got[0].TooLargeID != want {
+				t.Errorf("%s: id %q, want %q", name, got[0].TooLargeID, want)
+			}
+		}
 	}
 }
 

@@ -44,6 +44,8 @@ type Stream struct {
 	rc   io.Closer // the reader, when it can be closed
 	max  int
 	line []byte // read buffer, reused
+	// scan follows a line over the limit as readLine skips it.
+	scan topScan
 
 	// Writes are group-committed: a writer appends its message to pending;
 	// if no write is in progress it becomes the flusher and writes pending
@@ -107,8 +109,7 @@ func (s *Stream) Read(ctx context.Context) (protocol.Message, error) {
 		line, err := s.readLine()
 		if err != nil {
 			if errors.Is(err, errTooLong) {
-				return nil, &protocol.DecodeError{Err: protocol.Errorf(protocol.CodeInvalidRequest,
-					"Invalid Request: message exceeds the %d-byte limit", s.max)}
+				return nil, s.scan.tooLarge(s.max)
 			}
 			select {
 			case <-s.closed:
@@ -135,31 +136,36 @@ var errTooLong = errors.New("transport: line too long")
 
 // readLine returns the next line without its newline. The returned slice is
 // reused by the next call. A line longer than the limit (not counting its
-// "\n" or "\r\n") is consumed up to its newline and reported as errTooLong.
+// "\n" or "\r\n") is consumed up to its newline, without being kept: s.scan
+// follows it to recover its id, and it is reported as errTooLong.
 // At EOF, a final unterminated line is returned; then io.EOF.
 func (s *Stream) readLine() ([]byte, error) {
 	s.line = s.line[:0]
 	tooLong := false
 	for {
 		chunk, err := s.r.ReadSlice('\n')
-		if !tooLong {
-			if len(s.line)+len(chunk) > s.max+2 { // +2: room for "\r\n"
-				tooLong = true
-				s.line = s.line[:0]
-			} else {
-				s.line = append(s.line, chunk...)
-			}
+		switch {
+		case tooLong:
+			s.scan.write(chunk)
+		case len(s.line)+len(chunk) > s.max+2: // +2: room for "\r\n"
+			tooLong = true
+			s.scan.reset()
+			s.scan.write(s.line)
+			s.scan.write(chunk)
+			s.line = s.line[:0]
+		default:
+			s.line = append(s.line, chunk...)
 		}
 		switch {
 		case err == nil:
-			if tooLong || exceeds(s.line[:len(s.line)-1], s.max) {
+			if tooLong || s.exceeds(s.line[:len(s.line)-1]) {
 				return nil, errTooLong
 			}
 			return s.line[:len(s.line)-1], nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
-			if tooLong || exceeds(s.line, s.max) {
+			if tooLong || s.exceeds(s.line) {
 				return nil, errTooLong
 			}
 			if len(s.line) > 0 {
@@ -173,13 +179,18 @@ func (s *Stream) readLine() ([]byte, error) {
 }
 
 // exceeds reports whether line, less one trailing carriage return, is longer
-// than limit.
-func exceeds(line []byte, limit int) bool {
+// than the limit; if so, s.scan has followed it.
+func (s *Stream) exceeds(line []byte) bool {
 	n := len(line)
 	if n > 0 && line[n-1] == '\r' {
 		n--
 	}
-	return n > limit
+	if n <= s.max {
+		return false
+	}
+	s.scan.reset()
+	s.scan.write(line)
+	return true
 }
 
 // Write writes msg as one line.

@@ -11,7 +11,10 @@ import (
 //
 // Read returns the next message. A *protocol.DecodeError means one message
 // was bad (invalid JSON, not JSON-RPC, too large) and the stream goes on: the
-// caller answers it and reads again. Any other error ends the stream; io.EOF
+// caller answers it and reads again (or, when it says the message was a
+// response, fails the call it answers). A *CallError means the answer to one
+// outgoing request was lost: the caller fails that call and reads again.
+// Any other error ends the stream; io.EOF
 // (possibly wrapped) means the peer closed it cleanly. Read is called by one
 // goroutine at a time.
 //
@@ -61,8 +64,9 @@ var _ Flusher = (*Stream)(nil)
 // locally.
 var ErrClosed = errors.New("transport: connection closed")
 
-// DefaultMaxMessageSize is the largest message, in bytes, that transports
-// accept unless configured otherwise: 4 MiB.
+// DefaultMaxMessageSize is the largest message, in bytes, that a Stream and
+// the server transports accept unless configured otherwise: 4 MiB. The
+// client transports default to DefaultClientMaxMessageSize.
 const DefaultMaxMessageSize = 4 << 20
 
 type relatedKey struct{}
