@@ -49,6 +49,7 @@ type route struct {
 // any mux or router. It protects them against DNS rebinding (see
 // transport.HostPolicy) and shuts down gracefully with Shutdown.
 type HTTPHandler struct {
+	srv        *Server
 	mux        *http.ServeMux
 	streamable *transport.StreamableHandler
 	sse        *transport.SSEHandler
@@ -58,9 +59,13 @@ type HTTPHandler struct {
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
-// Shutdown stops taking new sessions and calls, lets calls in flight finish
-// until ctx is done, and closes every stream and session.
+// Shutdown stops taking new sessions and calls, ends the server's
+// subscriptions/listen streams that arrived over HTTP with their final
+// result (as the 2026-07-28 revision asks of a server that ends them), lets
+// other calls in flight finish until ctx is done, and closes every stream
+// and session. Listens that arrive over HTTP afterwards end at once.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
+	h.srv.stopHTTPListeners()
 	err := h.streamable.Shutdown(ctx)
 	if h.sse != nil {
 		err = errors.Join(err, h.sse.Close())
@@ -122,7 +127,7 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 		so.Logger = s.logger
 	}
 	cfg.Streamable = so
-	h := &HTTPHandler{mux: http.NewServeMux(), cfg: cfg}
+	h := &HTTPHandler{srv: s, mux: http.NewServeMux(), cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
 	h.mux.Handle(cfg.Path, h.streamable)
 	if !cfg.NoSSE {
