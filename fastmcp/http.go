@@ -7,9 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -37,7 +37,23 @@ type HTTPOption func(*HTTPConfig)
 
 // httpConfig holds HTTP front-door state set by options.
 type httpConfig struct {
-	routes []route
+	routes    []route
+	configure []func(*http.Server)
+}
+
+// HTTPServer gives fn the *http.Server that Run, ServeHTTP and
+// ServeListener build, with the settings applied (ReadHeaderTimeout,
+// IdleConnTimeout, MaxHeaderBytes), before it serves: set TLSConfig (with
+// certificates or GetCertificate; the server then serves HTTPS), ErrorLog,
+// ConnState, BaseContext, HTTP/2 settings, or wrap Handler in middleware.
+// Leave Addr alone (use the Addr setting) and do not start or stop the
+// server yourself. Several HTTPServer options run in order.
+//
+// To own the http.Server entirely, serve HTTPHandler in it instead; the
+// body limits and DNS-rebinding protection come with the handler, the
+// connection timeouts are then yours to set.
+func HTTPServer(fn func(*http.Server)) Option {
+	return serverOption(func(c *serverConfig) { c.http.configure = append(c.http.configure, fn) })
 }
 
 type route struct {
@@ -126,6 +142,15 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 	if so.Logger == nil {
 		so.Logger = s.logger
 	}
+	if so.MaxBodyBytes == 0 {
+		so.MaxBodyBytes = set.MaxBodyBytes
+	}
+	if so.ReadBodyTimeout == 0 {
+		so.ReadBodyTimeout = set.ReadBodyTimeout
+		if so.ReadBodyTimeout == 0 {
+			so.ReadBodyTimeout = -1 // the setting says no limit
+		}
+	}
 	cfg.Streamable = so
 	h := &HTTPHandler{srv: s, mux: http.NewServeMux(), cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
@@ -134,6 +159,7 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 		h.sse = transport.NewSSEHandler(s.ll.Connect, &transport.SSEOptions{
 			MessagePath:      cfg.MessagePath,
 			MaxBodyBytes:     so.MaxBodyBytes,
+			ReadBodyTimeout:  so.ReadBodyTimeout,
 			AllowedHosts:     so.AllowedHosts,
 			AllowedOrigins:   so.AllowedOrigins,
 			DisableHostCheck: so.DisableHostCheck,
@@ -234,10 +260,27 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 		}
 	}
 	mcp := s.httpHandler(set)
-	srv := &http.Server{Handler: s.frontDoor(mcp), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           s.frontDoor(mcp),
+		ReadHeaderTimeout: set.ReadHeaderTimeout,
+		IdleTimeout:       set.IdleConnTimeout,
+		MaxHeaderBytes:    set.MaxHeaderBytes,
+	}
+	s.mu.Lock()
+	configure := slices.Clone(s.cfg.http.configure)
+	s.mu.Unlock()
+	for _, fn := range configure {
+		fn(srv)
+	}
 	var wg sync.WaitGroup
 	errc := make(chan error, 1)
-	wg.Go(func() { errc <- srv.Serve(ln) })
+	wg.Go(func() {
+		if srv.TLSConfig != nil {
+			errc <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- srv.Serve(ln)
+	})
 	if err := s.Start(ctx); err != nil {
 		srv.Close()
 		mcp.Close()
