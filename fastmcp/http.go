@@ -228,7 +228,9 @@ func (s *Server) frontDoor(mcp *HTTPHandler) *http.ServeMux {
 // routes added with HandleHTTP) on addr until ctx is done, then shuts down
 // gracefully: the listener stops, calls in flight finish within the
 // ShutdownTimeout setting, SSE streams close, and the Lifespan cleanup runs.
-// It returns nil after a graceful shutdown.
+// It returns nil after a graceful shutdown. Listening on every interface
+// (":8000") needs the AllowedHosts setting; without it ServeHTTP fails with
+// ErrAllowedHostsRequired.
 func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	set, err := s.Settings()
 	if err != nil {
@@ -253,12 +255,20 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
 // The front door answers at once: /healthz says 503 and the MCP endpoints
 // 503 until the Lifespan has run.
 func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) error {
+	addr := ""
 	if ln == nil {
 		var err error
 		if ln, err = net.Listen("tcp", set.Addr); err != nil {
 			return fmt.Errorf("fastmcp: listening on %s: %w", set.Addr, err)
 		}
+		addr = set.Addr
 	}
+	hosts, err := allowedHosts(set, addr, ln.Addr())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	set.AllowedHosts = hosts
 	mcp := s.httpHandler(set)
 	srv := &http.Server{
 		Handler:           s.frontDoor(mcp),

@@ -25,7 +25,7 @@ import (
 //	LogLevel         ServerLogLevel    -log-level         FASTMCP_LOG_LEVEL          info
 //	Stateless        Stateless         -stateless         FASTMCP_STATELESS          false
 //	JSONResponse     JSONResponse      -json-response     FASTMCP_JSON_RESPONSE      false
-//	AllowedHosts     AllowedHosts      -allowed-hosts     FASTMCP_ALLOWED_HOSTS      localhost names on loopback
+//	AllowedHosts     AllowedHosts      -allowed-hosts     FASTMCP_ALLOWED_HOSTS      see AllowedHosts (required on every interface)
 //	AllowedOrigins   AllowedOrigins    -allowed-origins   FASTMCP_ALLOWED_ORIGINS    same-host and localhost origins
 //	ShutdownTimeout  ShutdownTimeout   -shutdown-timeout  FASTMCP_SHUTDOWN_TIMEOUT   10s
 //	ReadHeaderTimeout  (same name)     -read-header-timeout  FASTMCP_READ_HEADER_TIMEOUT  10s
@@ -128,8 +128,13 @@ func JSONResponse(b bool) Option {
 }
 
 // AllowedHosts sets the Host names the HTTP transport accepts (DNS-rebinding
-// protection). Default: localhost names when listening on loopback, any
-// otherwise.
+// protection): hostnames (any port) or host:port, or "*" for any Host.
+// Default: the localhost names when listening on a loopback address; the
+// address itself when listening on another specific IP address; the name
+// in the Addr setting (and the address it resolved to) when it names a
+// host. Listening on every interface (":8000", "0.0.0.0:8000") requires
+// this setting: Run, ServeHTTP and ServeListener fail with
+// ErrAllowedHostsRequired without it.
 func AllowedHosts(hosts ...string) Option {
 	return serverOption(func(c *serverConfig) { c.settings.AllowedHosts, c.set.hosts = hosts, true })
 }

@@ -3,6 +3,7 @@ package fastmcp_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -47,8 +48,21 @@ func serveLoopback(t *testing.T, s *fastmcp.Server) *served {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveOn(t, s, ln)
+}
+
+// serveOn serves s with ServeListener on ln and waits until /healthz says
+// ok. The test's cleanup stops it. sv.base is ln's address, 127.0.0.1 for
+// a listener on every interface.
+func serveOn(t *testing.T, s *fastmcp.Server, ln net.Listener) *served {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	sv := &served{base: "http://" + ln.Addr().String(), cancel: cancel, errc: make(chan error, 1)}
+	tcp := ln.Addr().(*net.TCPAddr)
+	host := tcp.IP.String()
+	if tcp.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	sv := &served{base: "http://" + net.JoinHostPort(host, fmt.Sprint(tcp.Port)), cancel: cancel, errc: make(chan error, 1)}
 	go func() { sv.errc <- s.ServeListener(ctx, ln) }()
 	t.Cleanup(func() {
 		cancel()
