@@ -17,7 +17,7 @@ import (
 // HTTPConfig configures the handler HTTPHandler returns. Its zero value
 // serves Streamable HTTP at /mcp and the legacy HTTP+SSE transport at /sse
 // and /message, with the server's Settings (Stateless, JSONResponse,
-// AllowedHosts, AllowedOrigins) applied.
+// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout) applied.
 type HTTPConfig struct {
 	// Path is the Streamable HTTP endpoint. Default: Settings.Path (/mcp).
 	Path string

@@ -139,8 +139,9 @@ func AllowedHosts(hosts ...string) Option {
 	return serverOption(func(c *serverConfig) { c.settings.AllowedHosts, c.set.hosts = hosts, true })
 }
 
-// AllowedOrigins sets the browser origins the HTTP transport accepts.
-// Default: the request's own host, and localhost origins on loopback.
+// AllowedOrigins sets the browser origins the HTTP transport accepts, as
+// scheme://host[:port], or "*" for any. Default: the request's own host
+// once it passed the Host check, and localhost origins on loopback.
 func AllowedOrigins(origins ...string) Option {
 	return serverOption(func(c *serverConfig) { c.settings.AllowedOrigins, c.set.origins = origins, true })
 }
