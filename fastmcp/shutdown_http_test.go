@@ -97,10 +97,31 @@ func TestShutdownEndsListenStreamsPromptly(t *testing.T) {
 	s.Tool("add", func(in AddArgs) int { return in.A + in.B }, fastmcp.Description("add"))
 	sv := serveLoopback(t, s)
 
+	ls := openListen(t, sv.base)
+
+	took := sv.stop(t)
+	t.Logf("shutdown with an open subscriptions/listen stream took %v", took)
+	if sv.err != nil {
+		t.Fatalf("ServeListener: %v", sv.err)
+	}
+	ls.checkFinalResult(t)
+}
+
+// listenStream is an open 2026-07-28 subscriptions/listen stream (request
+// id 7) read with raw HTTP.
+type listenStream struct {
+	lines *bufio.Scanner
+	msgs  []protocol.Message
+}
+
+// openListen opens a listen stream at base/mcp and reads its
+// acknowledgment. The test's cleanup closes it.
+func openListen(t *testing.T, base string) *listenStream {
+	t.Helper()
 	body := `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"_meta":{` +
 		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},` +
 		`"notifications":{"toolsListChanged":true}}}`
-	req, err := http.NewRequest(http.MethodPost, sv.base+"/mcp", strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,42 +134,46 @@ func TestShutdownEndsListenStreamsPromptly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
 	if resp.StatusCode != 200 {
 		t.Fatalf("listen: status %d", resp.StatusCode)
 	}
-	var msgs []protocol.Message
-	lines := bufio.NewScanner(resp.Body)
-	next := func() bool {
-		for lines.Scan() {
-			if d, ok := strings.CutPrefix(lines.Text(), "data: "); ok && strings.TrimSpace(d) != "" {
-				m, err := protocol.DecodeMessage([]byte(d))
-				if err != nil {
-					t.Fatalf("decoding %q: %v", d, err)
-				}
-				msgs = append(msgs, m)
-				return true
-			}
-		}
-		return false
+	ls := &listenStream{lines: bufio.NewScanner(resp.Body)}
+	if !ls.next(t) {
+		t.Fatalf("listen stream ended before its acknowledgment: %v", ls.lines.Err())
 	}
-	if !next() {
-		t.Fatalf("listen stream ended before its acknowledgment: %v", lines.Err())
+	if n, ok := ls.msgs[0].(*protocol.Request); !ok || n.Method != protocol.NotificationSubscriptionsAcknowledged {
+		t.Fatalf("first message = %#v, want the acknowledgment", ls.msgs[0])
 	}
-	if n, ok := msgs[0].(*protocol.Request); !ok || n.Method != protocol.NotificationSubscriptionsAcknowledged {
-		t.Fatalf("first message = %#v, want the acknowledgment", msgs[0])
-	}
+	return ls
+}
 
-	took := sv.stop(t)
-	t.Logf("shutdown with an open subscriptions/listen stream took %v", took)
-	if sv.err != nil {
-		t.Fatalf("ServeListener: %v", sv.err)
+// next reads the stream's next message; false at its end.
+func (ls *listenStream) next(t *testing.T) bool {
+	t.Helper()
+	for ls.lines.Scan() {
+		if d, ok := strings.CutPrefix(ls.lines.Text(), "data: "); ok && strings.TrimSpace(d) != "" {
+			m, err := protocol.DecodeMessage([]byte(d))
+			if err != nil {
+				t.Fatalf("decoding %q: %v", d, err)
+			}
+			ls.msgs = append(ls.msgs, m)
+			return true
+		}
 	}
-	for next() { // the stream must have ended, with the final result last
+	return false
+}
+
+// checkFinalResult reads the stream to its end and checks that the last
+// message is the spec's graceful closure: a result for request 7 with
+// resultType complete and subscription id 7 in _meta.
+func (ls *listenStream) checkFinalResult(t *testing.T) {
+	t.Helper()
+	for ls.next(t) {
 	}
-	last, ok := msgs[len(msgs)-1].(*protocol.Response)
+	last, ok := ls.msgs[len(ls.msgs)-1].(*protocol.Response)
 	if !ok || last.Error != nil || last.ID.String() != "7" {
-		t.Fatalf("listen stream ended with %#v, want the result of request 7 (messages: %d)", msgs[len(msgs)-1], len(msgs))
+		t.Fatalf("listen stream ended with %#v, want the result of request 7 (messages: %d)", ls.msgs[len(ls.msgs)-1], len(ls.msgs))
 	}
 	var res protocol.SubscriptionsListenResult
 	if err := protocol.Unmarshal(last.Result, &res); err != nil {
