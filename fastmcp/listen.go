@@ -19,8 +19,11 @@ import (
 type listeners struct {
 	mu    sync.Mutex
 	set   map[*listener]struct{}
-	ended []func(*listener) bool // listens matching one of these end at once (shutdown)
+	ended map[*endRule]struct{} // listens matching one of these end at once (shutdown)
 }
+
+// endRule selects the listens a shutdown ends.
+type endRule struct{ match func(*listener) bool }
 
 type listener struct {
 	ctx    context.Context // the listen request's context: it routes writes to its stream
@@ -34,8 +37,8 @@ type listener struct {
 func (l *listeners) add(ln *listener) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, match := range l.ended {
-		if match(ln) {
+	for r := range l.ended {
+		if r.match(ln) {
 			return false
 		}
 	}
@@ -50,17 +53,28 @@ func (l *listeners) remove(ln *listener) {
 }
 
 // end ends the open listens that match, each with its final result, and
-// makes later ones that match end at once.
-func (l *listeners) end(match func(*listener) bool) {
+// makes later ones that match end at once, until the returned function is
+// called.
+func (l *listeners) end(match func(*listener) bool) (undo func()) {
+	r := &endRule{match}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.ended = append(l.ended, match)
+	if l.ended == nil {
+		l.ended = map[*endRule]struct{}{}
+	}
+	l.ended[r] = struct{}{}
+	undo = func() {
+		l.mu.Lock()
+		delete(l.ended, r)
+		l.mu.Unlock()
+	}
 	for ln := range l.set {
 		if match(ln) {
 			close(ln.stop)
 			delete(l.set, ln)
 		}
 	}
+	return undo
 }
 
 // ErrStreamNotClosable is returned by Context.CloseStream when the request
@@ -206,6 +220,14 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 // for listens that arrive later (graceful shutdown).
 func (s *Server) stopListeners() {
 	s.listen.end(func(*listener) bool { return true })
+}
+
+// stopSessionListeners ends the listen streams of sess with their final
+// result, and those it opens until the returned function is called (its
+// graceful shutdown, which would otherwise wait for them until its
+// deadline).
+func (s *Server) stopSessionListeners(sess *session.Session) (undo func()) {
+	return s.listen.end(func(ln *listener) bool { return ln.req.Session == sess })
 }
 
 // stopHTTPListeners ends the listen streams that arrived over HTTP with
