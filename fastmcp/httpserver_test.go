@@ -148,12 +148,17 @@ func TestHTTPServerLimits(t *testing.T) {
 // ShutdownTimeout), and the client gets 408 and its connection closed.
 func TestShutdownDoesNotWaitForTricklingBodies(t *testing.T) {
 	t.Parallel()
-	active := make(chan struct{}, 16)
+	var mu sync.Mutex
+	active := map[net.Conn]bool{} // connections with a request being served
 	s := newServer(fastmcp.ReadBodyTimeout(500*time.Millisecond), fastmcp.ShutdownTimeout(time.Minute),
 		fastmcp.HTTPServer(func(srv *http.Server) {
-			srv.ConnState = func(_ net.Conn, st http.ConnState) {
+			srv.ConnState = func(c net.Conn, st http.ConnState) {
+				mu.Lock()
+				defer mu.Unlock()
 				if st == http.StateActive {
-					active <- struct{}{}
+					active[c] = true
+				} else {
+					delete(active, c)
 				}
 			}
 		}))
@@ -172,8 +177,17 @@ func TestShutdownDoesNotWaitForTricklingBodies(t *testing.T) {
 			results <- result{res, err}
 		})
 	}
-	for range clients {
-		<-active // each trickler's request is being read
+	for i := 0; ; i++ { // until every trickler's request is being read
+		mu.Lock()
+		n := len(active)
+		mu.Unlock()
+		if n == clients {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("%d of %d trickling requests reached the server", n, clients)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	took := sv.stop(t)
 	wg.Wait()

@@ -46,6 +46,8 @@ func TestSIGTERMWithOpenListenExitsPromptly(t *testing.T) {
 			t.Fatalf("exit: %v, want status 0", err)
 		}
 	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		<-exited
 		t.Fatal("the process did not exit within 5s of SIGTERM")
 	}
 	ls.checkFinalResult(t)

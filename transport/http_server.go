@@ -110,7 +110,8 @@ type HTTPOptions struct {
 // headers (DNS-rebinding protection, 403), the method (405), Content-Type
 // application/json (415), an Accept header admitting application/json and,
 // unless JSONResponse is set, text/event-stream (406; wildcards count, and
-// a request without Accept admits anything), the body size (413), the
+// a request without Accept admits anything), the body size (413) and the
+// time it takes to arrive (408, see HTTPOptions.ReadBodyTimeout), the
 // JSON-RPC envelope (400 with a -32700 or -32600 error), a supported
 // MCP-Protocol-Version (400; any supported revision is accepted on any
 // request, and a missing header means 2025-03-26), the session id (400
