@@ -164,7 +164,7 @@ func TestShutdownDoesNotWaitForTricklingBodies(t *testing.T) {
 		}))
 	sv := serveLoopback(t, s)
 	addr := strings.TrimPrefix(sv.base, "http://")
-	const clients = 5
+	const clients = 20
 	type result struct {
 		rawExchange
 		err error
