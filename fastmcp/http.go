@@ -7,9 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -17,7 +17,7 @@ import (
 // HTTPConfig configures the handler HTTPHandler returns. Its zero value
 // serves Streamable HTTP at /mcp and the legacy HTTP+SSE transport at /sse
 // and /message, with the server's Settings (Stateless, JSONResponse,
-// AllowedHosts, AllowedOrigins) applied.
+// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout) applied.
 type HTTPConfig struct {
 	// Path is the Streamable HTTP endpoint. Default: Settings.Path (/mcp).
 	Path string
@@ -37,7 +37,23 @@ type HTTPOption func(*HTTPConfig)
 
 // httpConfig holds HTTP front-door state set by options.
 type httpConfig struct {
-	routes []route
+	routes    []route
+	configure []func(*http.Server)
+}
+
+// HTTPServer gives fn the *http.Server that Run, ServeHTTP and
+// ServeListener build, with the settings applied (ReadHeaderTimeout,
+// IdleConnTimeout, MaxHeaderBytes), before it serves: set TLSConfig (with
+// certificates or GetCertificate; the server then serves HTTPS), ErrorLog,
+// ConnState, BaseContext, HTTP/2 settings, or wrap Handler in middleware.
+// Leave Addr alone (use the Addr setting) and do not start or stop the
+// server yourself. Several HTTPServer options run in order.
+//
+// To own the http.Server entirely, serve HTTPHandler in it instead; the
+// body limits and DNS-rebinding protection come with the handler, the
+// connection timeouts are then yours to set.
+func HTTPServer(fn func(*http.Server)) Option {
+	return serverOption(func(c *serverConfig) { c.http.configure = append(c.http.configure, fn) })
 }
 
 type route struct {
@@ -49,6 +65,7 @@ type route struct {
 // any mux or router. It protects them against DNS rebinding (see
 // transport.HostPolicy) and shuts down gracefully with Shutdown.
 type HTTPHandler struct {
+	srv        *Server
 	mux        *http.ServeMux
 	streamable *transport.StreamableHandler
 	sse        *transport.SSEHandler
@@ -58,9 +75,13 @@ type HTTPHandler struct {
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
-// Shutdown stops taking new sessions and calls, lets calls in flight finish
-// until ctx is done, and closes every stream and session.
+// Shutdown stops taking new sessions and calls, ends the server's
+// subscriptions/listen streams that arrived over HTTP with their final
+// result (as the 2026-07-28 revision asks of a server that ends them), lets
+// other calls in flight finish until ctx is done, and closes every stream
+// and session. Listens that arrive over HTTP afterwards end at once.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
+	h.srv.stopHTTPListeners()
 	err := h.streamable.Shutdown(ctx)
 	if h.sse != nil {
 		err = errors.Join(err, h.sse.Close())
@@ -121,14 +142,24 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 	if so.Logger == nil {
 		so.Logger = s.logger
 	}
+	if so.MaxBodyBytes == 0 {
+		so.MaxBodyBytes = set.MaxBodyBytes
+	}
+	if so.ReadBodyTimeout == 0 {
+		so.ReadBodyTimeout = set.ReadBodyTimeout
+		if so.ReadBodyTimeout == 0 {
+			so.ReadBodyTimeout = -1 // the setting says no limit
+		}
+	}
 	cfg.Streamable = so
-	h := &HTTPHandler{mux: http.NewServeMux(), cfg: cfg}
+	h := &HTTPHandler{srv: s, mux: http.NewServeMux(), cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
 	h.mux.Handle(cfg.Path, h.streamable)
 	if !cfg.NoSSE {
 		h.sse = transport.NewSSEHandler(s.ll.Connect, &transport.SSEOptions{
 			MessagePath:      cfg.MessagePath,
 			MaxBodyBytes:     so.MaxBodyBytes,
+			ReadBodyTimeout:  so.ReadBodyTimeout,
 			AllowedHosts:     so.AllowedHosts,
 			AllowedOrigins:   so.AllowedOrigins,
 			DisableHostCheck: so.DisableHostCheck,
@@ -197,7 +228,9 @@ func (s *Server) frontDoor(mcp *HTTPHandler) *http.ServeMux {
 // routes added with HandleHTTP) on addr until ctx is done, then shuts down
 // gracefully: the listener stops, calls in flight finish within the
 // ShutdownTimeout setting, SSE streams close, and the Lifespan cleanup runs.
-// It returns nil after a graceful shutdown.
+// It returns nil after a graceful shutdown. Listening on every interface
+// (":8000") needs the AllowedHosts setting; without it ServeHTTP fails with
+// ErrAllowedHostsRequired.
 func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	set, err := s.Settings()
 	if err != nil {
@@ -222,17 +255,42 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
 // The front door answers at once: /healthz says 503 and the MCP endpoints
 // 503 until the Lifespan has run.
 func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) error {
+	addr := ""
 	if ln == nil {
 		var err error
 		if ln, err = net.Listen("tcp", set.Addr); err != nil {
 			return fmt.Errorf("fastmcp: listening on %s: %w", set.Addr, err)
 		}
+		addr = set.Addr
 	}
+	hosts, err := allowedHosts(set, addr, ln.Addr())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	set.AllowedHosts = hosts
 	mcp := s.httpHandler(set)
-	srv := &http.Server{Handler: s.frontDoor(mcp), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           s.frontDoor(mcp),
+		ReadHeaderTimeout: set.ReadHeaderTimeout,
+		IdleTimeout:       set.IdleConnTimeout,
+		MaxHeaderBytes:    set.MaxHeaderBytes,
+	}
+	s.mu.Lock()
+	configure := slices.Clone(s.cfg.http.configure)
+	s.mu.Unlock()
+	for _, fn := range configure {
+		fn(srv)
+	}
 	var wg sync.WaitGroup
 	errc := make(chan error, 1)
-	wg.Go(func() { errc <- srv.Serve(ln) })
+	wg.Go(func() {
+		if srv.TLSConfig != nil {
+			errc <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- srv.Serve(ln)
+	})
 	if err := s.Start(ctx); err != nil {
 		srv.Close()
 		mcp.Close()

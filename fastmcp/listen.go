@@ -10,21 +10,71 @@ import (
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // listeners are the open subscriptions/listen streams of modern
 // (2026-07-28) clients, process-wide: a change notification goes to every
 // stream that asked for its kind.
 type listeners struct {
-	mu   sync.Mutex
-	set  map[*listener]struct{}
-	stop chan struct{} // closed on Shutdown: streams end with a result
+	mu    sync.Mutex
+	set   map[*listener]struct{}
+	ended map[*endRule]struct{} // listens matching one of these end at once (shutdown)
 }
+
+// endRule selects the listens a shutdown ends.
+type endRule struct{ match func(*listener) bool }
 
 type listener struct {
 	ctx    context.Context // the listen request's context: it routes writes to its stream
 	req    *session.Request
 	filter protocol.SubscriptionFilter
+	stop   chan struct{} // closed by end: the stream ends with its result
+}
+
+// add registers ln, unless a shutdown already ended listens like it; it
+// reports whether ln was added.
+func (l *listeners) add(ln *listener) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for r := range l.ended {
+		if r.match(ln) {
+			return false
+		}
+	}
+	l.set[ln] = struct{}{}
+	return true
+}
+
+func (l *listeners) remove(ln *listener) {
+	l.mu.Lock()
+	delete(l.set, ln)
+	l.mu.Unlock()
+}
+
+// end ends the open listens that match, each with its final result, and
+// makes later ones that match end at once, until the returned function is
+// called.
+func (l *listeners) end(match func(*listener) bool) (undo func()) {
+	r := &endRule{match}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended == nil {
+		l.ended = map[*endRule]struct{}{}
+	}
+	l.ended[r] = struct{}{}
+	undo = func() {
+		l.mu.Lock()
+		delete(l.ended, r)
+		l.mu.Unlock()
+	}
+	for ln := range l.set {
+		if match(ln) {
+			close(ln.stop)
+			delete(l.set, ln)
+		}
+	}
+	return undo
 }
 
 // ErrStreamNotClosable is returned by Context.CloseStream when the request
@@ -119,7 +169,6 @@ func (l *listeners) send(method string, params any, wants func(*protocol.Subscri
 // installListen adds subscriptions/listen to the low-level table.
 func (s *Server) installListen() {
 	s.listen.set = map[*listener]struct{}{}
-	s.listen.stop = make(chan struct{})
 	s.ll.Handle(protocol.MethodSubscriptionsListen, lowlevel.HandlerFunc(s.serveListen))
 }
 
@@ -149,32 +198,45 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	if err := req.Session.Notify(ctx, protocol.NotificationSubscriptionsAcknowledged, ack); err != nil {
 		return nil, err
 	}
-	ln := &listener{ctx: ctx, req: req, filter: honoured}
-	s.listen.mu.Lock()
-	s.listen.set[ln] = struct{}{}
-	s.listen.mu.Unlock()
-	defer func() {
-		s.listen.mu.Lock()
-		delete(s.listen.set, ln)
-		s.listen.mu.Unlock()
-	}()
+	// The final result of a listen the server ends (2026-07-28
+	// "Graceful Closure"): resultType complete, the subscription id in _meta.
+	final := &protocol.SubscriptionsListenResult{Meta: protocol.Meta{protocol.MetaSubscriptionID: req.ID}, ResultType: protocol.ResultTypeComplete}
+	ln := &listener{ctx: ctx, req: req, filter: honoured, stop: make(chan struct{})}
+	if !s.listen.add(ln) {
+		return final, nil // shutting down
+	}
+	defer s.listen.remove(ln)
 	select {
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
-	case <-s.listen.stop:
-		return &protocol.SubscriptionsListenResult{Meta: protocol.Meta{protocol.MetaSubscriptionID: req.ID}}, nil
+	case <-ln.stop:
+		return final, nil
 	case <-req.Session.Done():
 		return nil, context.Cause(ctx)
 	}
 }
 
-// stopListeners ends every listen stream with a result (graceful shutdown).
+// stopListeners ends every listen stream with its final result, now and
+// for listens that arrive later (graceful shutdown).
 func (s *Server) stopListeners() {
-	s.listen.mu.Lock()
-	defer s.listen.mu.Unlock()
-	select {
-	case <-s.listen.stop:
-	default:
-		close(s.listen.stop)
-	}
+	s.listen.end(func(*listener) bool { return true })
+}
+
+// stopSessionListeners ends the listen streams of sess with their final
+// result, and those it opens until the returned function is called (its
+// graceful shutdown, which would otherwise wait for them until its
+// deadline).
+func (s *Server) stopSessionListeners(sess *session.Session) (undo func()) {
+	return s.listen.end(func(ln *listener) bool { return ln.req.Session == sess })
+}
+
+// stopHTTPListeners ends the listen streams that arrived over HTTP with
+// their final result, now and for listens that arrive later: an HTTP front
+// door is shutting down, and http.Server.Shutdown would otherwise wait for
+// these streams until its deadline.
+func (s *Server) stopHTTPListeners() {
+	s.listen.end(func(ln *listener) bool {
+		_, ok := ln.req.Extra.(*transport.HTTPRequestInfo)
+		return ok
+	})
 }

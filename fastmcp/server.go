@@ -116,6 +116,7 @@ func (s *Server) serve(ctx context.Context, conn transport.Conn, drain time.Dura
 	stop := context.AfterFunc(ctx, func() {
 		sctx, cancel := context.WithTimeout(context.Background(), drain)
 		defer cancel()
+		defer s.stopSessionListeners(sess)() // listens would hold the drain
 		sess.Shutdown(sctx)
 	})
 	err := sess.Wait()

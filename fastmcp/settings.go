@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // Settings configure how Run serves. Each comes, in this order of
@@ -23,13 +25,19 @@ import (
 //	LogLevel         ServerLogLevel    -log-level         FASTMCP_LOG_LEVEL          info
 //	Stateless        Stateless         -stateless         FASTMCP_STATELESS          false
 //	JSONResponse     JSONResponse      -json-response     FASTMCP_JSON_RESPONSE      false
-//	AllowedHosts     AllowedHosts      -allowed-hosts     FASTMCP_ALLOWED_HOSTS      localhost names on loopback
+//	AllowedHosts     AllowedHosts      -allowed-hosts     FASTMCP_ALLOWED_HOSTS      see AllowedHosts (required on every interface)
 //	AllowedOrigins   AllowedOrigins    -allowed-origins   FASTMCP_ALLOWED_ORIGINS    same-host and localhost origins
 //	ShutdownTimeout  ShutdownTimeout   -shutdown-timeout  FASTMCP_SHUTDOWN_TIMEOUT   10s
+//	ReadHeaderTimeout  (same name)     -read-header-timeout  FASTMCP_READ_HEADER_TIMEOUT  10s
+//	ReadBodyTimeout    (same name)     -read-body-timeout    FASTMCP_READ_BODY_TIMEOUT    30s
+//	IdleConnTimeout    (same name)     -idle-conn-timeout    FASTMCP_IDLE_CONN_TIMEOUT    2m
+//	MaxHeaderBytes     (same name)     -max-header-bytes     FASTMCP_MAX_HEADER_BYTES     65536 (64 KiB)
+//	MaxBodyBytes       (same name)     -max-body-bytes       FASTMCP_MAX_BODY_BYTES       4194304 (4 MiB)
 //
 // Lists are comma-separated; booleans take the forms of strconv.ParseBool;
-// durations those of time.ParseDuration. An invalid value stops Run with
-// an error naming the setting, where it came from, and what it accepts.
+// durations those of time.ParseDuration (0 means no limit); sizes are
+// positive numbers of bytes. An invalid value stops Run with an error
+// naming the setting, where it came from, and what it accepts.
 type Settings struct {
 	// Transport is "stdio" or "http" (Streamable HTTP, with the legacy
 	// HTTP+SSE endpoints beside it).
@@ -50,11 +58,38 @@ type Settings struct {
 	// ShutdownTimeout bounds how long in-flight requests may take to finish
 	// at shutdown.
 	ShutdownTimeout time.Duration
+	// ReadHeaderTimeout bounds how long an HTTP client may take to send a
+	// request's headers (the server Run builds; 0: no limit).
+	ReadHeaderTimeout time.Duration
+	// ReadBodyTimeout bounds how long an HTTP client may take to send a
+	// POST body, from the start of the request: a slower client gets 408
+	// and its connection closed (0: no limit). It applies to HTTPHandler
+	// too.
+	ReadBodyTimeout time.Duration
+	// IdleConnTimeout is how long a keep-alive HTTP connection may wait
+	// for its next request before the server closes it (0: no limit).
+	IdleConnTimeout time.Duration
+	// MaxHeaderBytes bounds the size of an HTTP request's headers; larger
+	// requests get 431.
+	MaxHeaderBytes int
+	// MaxBodyBytes bounds the size of a POST body; larger bodies get 413.
+	// It applies to HTTPHandler too.
+	MaxBodyBytes int64
 }
+
+// Defaults of the HTTP server settings.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadBodyTimeout   = transport.DefaultReadBodyTimeout
+	DefaultIdleConnTimeout   = 2 * time.Minute
+	DefaultMaxHeaderBytes    = 64 << 10
+	DefaultMaxBodyBytes      = transport.DefaultMaxMessageSize
+)
 
 // settingsSet records which settings were given explicitly.
 type settingsSet struct {
 	transport, addr, path, logLevel, stateless, jsonResponse, hosts, origins, shutdown bool
+	readHeader, readBody, idleConn, maxHeader, maxBody                                 bool
 }
 
 // Transport chooses the transport Run serves on: "stdio" or "http".
@@ -93,14 +128,20 @@ func JSONResponse(b bool) Option {
 }
 
 // AllowedHosts sets the Host names the HTTP transport accepts (DNS-rebinding
-// protection). Default: localhost names when listening on loopback, any
-// otherwise.
+// protection): hostnames (any port) or host:port, or "*" for any Host.
+// Default: the localhost names when listening on a loopback address; the
+// address itself when listening on another specific IP address; the name
+// in the Addr setting (and the address it resolved to) when it names a
+// host. Listening on every interface (":8000", "0.0.0.0:8000") requires
+// this setting: Run, ServeHTTP and ServeListener fail with
+// ErrAllowedHostsRequired without it.
 func AllowedHosts(hosts ...string) Option {
 	return serverOption(func(c *serverConfig) { c.settings.AllowedHosts, c.set.hosts = hosts, true })
 }
 
-// AllowedOrigins sets the browser origins the HTTP transport accepts.
-// Default: the request's own host, and localhost origins on loopback.
+// AllowedOrigins sets the browser origins the HTTP transport accepts, as
+// scheme://host[:port], or "*" for any. Default: the request's own host
+// once it passed the Host check, and localhost origins on loopback.
 func AllowedOrigins(origins ...string) Option {
 	return serverOption(func(c *serverConfig) { c.settings.AllowedOrigins, c.set.origins = origins, true })
 }
@@ -109,6 +150,42 @@ func AllowedOrigins(origins ...string) Option {
 // shutdown. Default 10 seconds.
 func ShutdownTimeout(d time.Duration) Option {
 	return serverOption(func(c *serverConfig) { c.settings.ShutdownTimeout, c.set.shutdown = d, true })
+}
+
+// ReadHeaderTimeout bounds how long an HTTP client may take to send a
+// request's headers. Default 10 seconds; 0 means no limit.
+func ReadHeaderTimeout(d time.Duration) Option {
+	return serverOption(func(c *serverConfig) { c.settings.ReadHeaderTimeout, c.set.readHeader = d, true })
+}
+
+// ReadBodyTimeout bounds how long an HTTP client may take to send a POST
+// body, counted from the start of the request; a slower client gets 408
+// Request Timeout and its connection closed, so it cannot hold the
+// connection, or delay a graceful shutdown, for longer. The answer's
+// stream is not limited. Default 30 seconds; 0 means no limit.
+func ReadBodyTimeout(d time.Duration) Option {
+	return serverOption(func(c *serverConfig) { c.settings.ReadBodyTimeout, c.set.readBody = d, true })
+}
+
+// IdleConnTimeout is how long a keep-alive HTTP connection may wait for
+// its next request before the server closes it. Default 2 minutes; 0 means
+// no limit.
+func IdleConnTimeout(d time.Duration) Option {
+	return serverOption(func(c *serverConfig) { c.settings.IdleConnTimeout, c.set.idleConn = d, true })
+}
+
+// MaxHeaderBytes bounds the size of an HTTP request's headers (the request
+// line included); a larger request gets 431. Default 64 KiB; n <= 0
+// leaves the setting to the flag, the environment or the default.
+func MaxHeaderBytes(n int) Option {
+	return serverOption(func(c *serverConfig) { c.settings.MaxHeaderBytes, c.set.maxHeader = n, n > 0 })
+}
+
+// MaxBodyBytes bounds the size of a POST body; a larger body gets 413.
+// Default 4 MiB; n <= 0 leaves the setting to the flag, the environment or
+// the default.
+func MaxBodyBytes(n int64) Option {
+	return serverOption(func(c *serverConfig) { c.settings.MaxBodyBytes, c.set.maxBody = n, n > 0 })
 }
 
 // Flags registers the settings as flags on fs (flag.CommandLine in most
@@ -125,6 +202,11 @@ func (s *Server) Flags(fs *flag.FlagSet) {
 	fs.String("allowed-hosts", "", "comma-separated Host names accepted over HTTP (env FASTMCP_ALLOWED_HOSTS)")
 	fs.String("allowed-origins", "", "comma-separated browser origins accepted over HTTP (env FASTMCP_ALLOWED_ORIGINS)")
 	fs.String("shutdown-timeout", "", "how long in-flight requests may take at shutdown, e.g. 10s (env FASTMCP_SHUTDOWN_TIMEOUT)")
+	fs.String("read-header-timeout", "", "how long an HTTP client may take to send its headers; 0 for no limit (env FASTMCP_READ_HEADER_TIMEOUT, default 10s)")
+	fs.String("read-body-timeout", "", "how long an HTTP client may take to send a POST body; 0 for no limit (env FASTMCP_READ_BODY_TIMEOUT, default 30s)")
+	fs.String("idle-conn-timeout", "", "how long an idle keep-alive HTTP connection stays open; 0 for no limit (env FASTMCP_IDLE_CONN_TIMEOUT, default 2m)")
+	fs.String("max-header-bytes", "", "largest HTTP request headers accepted, in bytes (env FASTMCP_MAX_HEADER_BYTES, default 65536)")
+	fs.String("max-body-bytes", "", "largest POST body accepted, in bytes (env FASTMCP_MAX_BODY_BYTES, default 4194304)")
 }
 
 // settingSource is one setting's name in each source.
@@ -140,6 +222,12 @@ var settingNames = map[string]settingSource{
 	"allowed-hosts":    {"allowed-hosts", "FASTMCP_ALLOWED_HOSTS"},
 	"allowed-origins":  {"allowed-origins", "FASTMCP_ALLOWED_ORIGINS"},
 	"shutdown-timeout": {"shutdown-timeout", "FASTMCP_SHUTDOWN_TIMEOUT"},
+
+	"read-header-timeout": {"read-header-timeout", "FASTMCP_READ_HEADER_TIMEOUT"},
+	"read-body-timeout":   {"read-body-timeout", "FASTMCP_READ_BODY_TIMEOUT"},
+	"idle-conn-timeout":   {"idle-conn-timeout", "FASTMCP_IDLE_CONN_TIMEOUT"},
+	"max-header-bytes":    {"max-header-bytes", "FASTMCP_MAX_HEADER_BYTES"},
+	"max-body-bytes":      {"max-body-bytes", "FASTMCP_MAX_BODY_BYTES"},
 }
 
 // Settings resolves the server's settings from its options, the flags (if
@@ -228,6 +316,43 @@ func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup fun
 				out.ShutdownTimeout = d
 			}
 		}
+	}
+	// duration resolves a time limit: option, flag or environment (0
+	// meaning no limit), else def.
+	duration := func(name string, dst *time.Duration, given bool, def time.Duration) {
+		if given {
+			return
+		}
+		*dst = def
+		if v, from, ok := value(name); ok {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				bad(from, v, "use a non-negative duration such as 30s or 2m (0 for no limit)")
+				return
+			}
+			*dst = d
+		}
+	}
+	duration("read-header-timeout", &out.ReadHeaderTimeout, set.readHeader, DefaultReadHeaderTimeout)
+	duration("read-body-timeout", &out.ReadBodyTimeout, set.readBody, DefaultReadBodyTimeout)
+	duration("idle-conn-timeout", &out.IdleConnTimeout, set.idleConn, DefaultIdleConnTimeout)
+	// size resolves a byte limit: option, flag or environment, else def.
+	size := func(name string, def int64) int64 {
+		if v, from, ok := value(name); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				bad(from, v, "use a positive number of bytes, such as 65536")
+				return def
+			}
+			return n
+		}
+		return def
+	}
+	if !set.maxHeader {
+		out.MaxHeaderBytes = int(size("max-header-bytes", DefaultMaxHeaderBytes))
+	}
+	if !set.maxBody {
+		out.MaxBodyBytes = size("max-body-bytes", DefaultMaxBodyBytes)
 	}
 	switch out.Transport {
 	case "":

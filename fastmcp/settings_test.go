@@ -106,3 +106,68 @@ func TestSettingsErrors(t *testing.T) {
 		t.Fatalf("Run = %v", err)
 	}
 }
+
+// httpLimitEnv lists the environment variables of the HTTP server limits.
+var httpLimitEnv = []string{"FASTMCP_READ_HEADER_TIMEOUT", "FASTMCP_READ_BODY_TIMEOUT", "FASTMCP_IDLE_CONN_TIMEOUT", "FASTMCP_MAX_HEADER_BYTES", "FASTMCP_MAX_BODY_BYTES"}
+
+func TestSettingsHTTPLimits(t *testing.T) {
+	for _, k := range httpLimitEnv {
+		t.Setenv(k, "")
+	}
+	type limits struct {
+		header, body, idle time.Duration
+		maxHeader          int
+		maxBody            int64
+	}
+	of := func(s fastmcp.Settings) limits {
+		return limits{s.ReadHeaderTimeout, s.ReadBodyTimeout, s.IdleConnTimeout, s.MaxHeaderBytes, s.MaxBodyBytes}
+	}
+	defaults := limits{10 * time.Second, 30 * time.Second, 2 * time.Minute, 64 << 10, 4 << 20}
+	cases := []struct {
+		name string
+		env  map[string]string
+		opts []fastmcp.Option
+		want limits
+	}{
+		{"defaults", nil, nil, defaults},
+		{"environment", map[string]string{
+			"FASTMCP_READ_HEADER_TIMEOUT": "1s", "FASTMCP_READ_BODY_TIMEOUT": "2s", "FASTMCP_IDLE_CONN_TIMEOUT": "3s",
+			"FASTMCP_MAX_HEADER_BYTES": "4096", "FASTMCP_MAX_BODY_BYTES": "8192",
+		}, nil, limits{time.Second, 2 * time.Second, 3 * time.Second, 4096, 8192}},
+		{"zero is no limit", map[string]string{"FASTMCP_READ_BODY_TIMEOUT": "0", "FASTMCP_IDLE_CONN_TIMEOUT": "0s"}, nil,
+			limits{10 * time.Second, 0, 0, 64 << 10, 4 << 20}},
+		{"options beat the environment", map[string]string{"FASTMCP_READ_BODY_TIMEOUT": "2s", "FASTMCP_MAX_BODY_BYTES": "8192"},
+			[]fastmcp.Option{fastmcp.ReadHeaderTimeout(time.Second), fastmcp.ReadBodyTimeout(5 * time.Second), fastmcp.IdleConnTimeout(0),
+				fastmcp.MaxHeaderBytes(1000), fastmcp.MaxBodyBytes(2000)},
+			limits{time.Second, 5 * time.Second, 0, 1000, 2000}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			set, err := newServer(tc.opts...).Settings()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := of(set); got != tc.want {
+				t.Fatalf("limits = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct{ env, value, want string }{
+		{"FASTMCP_READ_BODY_TIMEOUT", "slow", `setting FASTMCP_READ_BODY_TIMEOUT="slow" is invalid: use a non-negative duration`},
+		{"FASTMCP_IDLE_CONN_TIMEOUT", "-1s", `setting FASTMCP_IDLE_CONN_TIMEOUT="-1s" is invalid`},
+		{"FASTMCP_READ_HEADER_TIMEOUT", "10", `setting FASTMCP_READ_HEADER_TIMEOUT="10" is invalid`},
+		{"FASTMCP_MAX_HEADER_BYTES", "64KiB", `setting FASTMCP_MAX_HEADER_BYTES="64KiB" is invalid: use a positive number of bytes`},
+		{"FASTMCP_MAX_BODY_BYTES", "0", `setting FASTMCP_MAX_BODY_BYTES="0" is invalid: use a positive number of bytes`},
+	} {
+		t.Run(tc.env, func(t *testing.T) {
+			t.Setenv(tc.env, tc.value)
+			_, err := newServer().Settings()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -16,24 +17,34 @@ import (
 // drive a local MCP server from the user's browser. It checks the Host and
 // Origin headers of each request.
 //
-// The zero value applies the default rules, which depend on the address
-// the request arrived on:
+// The Host header is checked against AllowedHosts when it is set; when it
+// is empty, the default rule depends on the address the request arrived on
+// (the connection's local address):
 //
-//   - On a loopback address (127.0.0.0/8, ::1), the Host header's hostname
-//     must be localhost, 127.0.0.1 or ::1 (any port), and an Origin header,
-//     when present, must name one of those hostnames.
-//   - On any other address, the Host is not checked, and an Origin header,
-//     when present, must name the same host (and port) as the Host header.
+//   - On a loopback address (127.0.0.0/8, ::1), the Host's hostname must be
+//     localhost, 127.0.0.1 or ::1 (any port).
+//   - On any other IP address, the Host's hostname must be that address
+//     itself (a client that connects by IP). A server reached by a name
+//     (mcp.example.com) must list it in AllowedHosts: a DNS-rebinding page
+//     sends its own name as Host, and a name the server was not told about
+//     cannot be told apart from it.
+//   - When the local address is unknown or not an IP address (a Unix
+//     socket), the Host is not checked.
 //
-// Setting AllowedHosts or AllowedOrigins replaces the corresponding rule.
+// An Origin header, when present, must be in AllowedOrigins when that is
+// set; otherwise it must name a loopback hostname (on a loopback address),
+// or the same host and port as the Host header once the Host passed one of
+// the checks above. With AllowedHosts "*" on a loopback address, only
+// loopback origins pass, as "*" vouches for no name.
+//
 // Requests without an Origin header (non-browser clients) are never
 // rejected for the missing header. A HostPolicy must not be modified while
 // in use; its methods are safe for concurrent use.
 type HostPolicy struct {
 	// AllowedHosts lists the accepted Host header values: a hostname
 	// (accepted with any port) or host:port (that port only; write IPv6
-	// addresses in brackets: [::1]:8080). "*" accepts any host. Empty
-	// means the default rule above.
+	// addresses in brackets: [::1]:8080). "*" accepts any host, turning
+	// the Host check off. Empty means the default rule above.
 	AllowedHosts []string
 	// AllowedOrigins lists the accepted Origin header values, as
 	// scheme://host[:port] ("https://app.example.com"). "*" accepts any
@@ -50,18 +61,30 @@ var (
 // Check reports whether r passes the policy: nil, or an error wrapping
 // ErrForbiddenHost or ErrForbiddenOrigin.
 func (p *HostPolicy) Check(r *http.Request) error {
-	loopback := isLoopbackConn(r)
+	local := localIP(r)
+	loopback := local != nil && local.IsLoopback()
 	var allowedHosts, allowedOrigins []string
 	if p != nil {
 		allowedHosts, allowedOrigins = p.AllowedHosts, p.AllowedOrigins
 	}
 	host := r.Host
-	if len(allowedHosts) > 0 {
+	vetted := true // the Host passed a check of its name
+	switch {
+	case len(allowedHosts) > 0:
 		if !hostAllowed(host, allowedHosts) {
-			return fmt.Errorf("%w: %q", ErrForbiddenHost, host)
+			return fmt.Errorf("%w: %q (not in the allowed hosts)", ErrForbiddenHost, host)
 		}
-	} else if loopback && !isLoopbackName(hostname(host)) {
-		return fmt.Errorf("%w: %q (the server listens on a loopback address; use localhost, 127.0.0.1 or [::1])", ErrForbiddenHost, host)
+		vetted = !slices.Contains(allowedHosts, "*")
+	case loopback:
+		if !isLoopbackName(hostname(host)) {
+			return fmt.Errorf("%w: %q (the server listens on a loopback address; use localhost, 127.0.0.1 or [::1])", ErrForbiddenHost, host)
+		}
+	case local != nil:
+		if ip := net.ParseIP(hostname(host)); ip == nil || !ip.Equal(local) {
+			return fmt.Errorf("%w: %q (the server was reached on %s, not a loopback address, and has no allowed hosts: list the names clients use in AllowedHosts)", ErrForbiddenHost, host, local)
+		}
+	default:
+		vetted = false // unknown local address: the Host is not checked
 	}
 	origins := r.Header.Values("Origin")
 	if len(origins) == 0 {
@@ -83,11 +106,11 @@ func (p *HostPolicy) Check(r *http.Request) error {
 	if err != nil || u.Host == "" {
 		return fmt.Errorf("%w: %q", ErrForbiddenOrigin, origin)
 	}
-	if loopback {
-		if !isLoopbackName(hostname(u.Host)) {
-			return fmt.Errorf("%w: %q", ErrForbiddenOrigin, origin)
-		}
+	if loopback && isLoopbackName(hostname(u.Host)) {
 		return nil
+	}
+	if loopback && !vetted {
+		return fmt.Errorf("%w: %q", ErrForbiddenOrigin, origin)
 	}
 	if !strings.EqualFold(withDefaultPort(u.Host, u.Scheme), withDefaultPort(host, u.Scheme)) {
 		return fmt.Errorf("%w: %q does not match the Host %q", ErrForbiddenOrigin, origin, host)
@@ -109,21 +132,21 @@ func (p *HostPolicy) Handler(h http.Handler) http.Handler {
 	})
 }
 
-// isLoopbackConn reports whether r arrived on a loopback TCP address.
-func isLoopbackConn(r *http.Request) bool {
+// localIP returns the IP address r arrived on, or nil when it is unknown
+// or not an IP address.
+func localIP(r *http.Request) net.IP {
 	addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok {
-		return false
+		return nil
 	}
 	if tcp, ok := addr.(*net.TCPAddr); ok {
-		return tcp.IP.IsLoopback()
+		return tcp.IP
 	}
 	h, _, err := net.SplitHostPort(addr.String())
 	if err != nil {
-		return false
+		return nil
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	return net.ParseIP(h)
 }
 
 func isLoopbackName(h string) bool {

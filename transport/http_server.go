@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,6 +46,14 @@ type HTTPOptions struct {
 	// MaxBodyBytes bounds the size of a POST body; a larger body gets 413.
 	// Zero means DefaultMaxMessageSize (4 MiB).
 	MaxBodyBytes int64
+	// ReadBodyTimeout bounds how long a POST body may take to arrive,
+	// counted from the start of the request: a client still sending when
+	// it passes gets 408 Request Timeout and its connection is closed, so
+	// a client trickling its body cannot hold a connection (or a graceful
+	// shutdown) for longer. The limit is lifted once the body has been
+	// read, so the answer's stream may last as long as it needs. Zero
+	// means DefaultReadBodyTimeout; negative means no limit.
+	ReadBodyTimeout time.Duration
 	// AllowedHosts and AllowedOrigins configure the DNS-rebinding
 	// protection (see HostPolicy, whose defaults apply when they are
 	// empty). Requests failing it get 403.
@@ -101,7 +110,8 @@ type HTTPOptions struct {
 // headers (DNS-rebinding protection, 403), the method (405), Content-Type
 // application/json (415), an Accept header admitting application/json and,
 // unless JSONResponse is set, text/event-stream (406; wildcards count, and
-// a request without Accept admits anything), the body size (413), the
+// a request without Accept admits anything), the body size (413) and the
+// time it takes to arrive (408, see HTTPOptions.ReadBodyTimeout), the
 // JSON-RPC envelope (400 with a -32700 or -32600 error), a supported
 // MCP-Protocol-Version (400; any supported revision is accepted on any
 // request, and a missing header means 2025-03-26), the session id (400
@@ -171,6 +181,9 @@ func NewStreamableHandler(connect func(Conn, ConnInfo), opts *HTTPOptions) *Stre
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxMessageSize
 	}
+	if o.ReadBodyTimeout == 0 {
+		o.ReadBodyTimeout = DefaultReadBodyTimeout
+	}
 	if o.RetryInterval <= 0 {
 		o.RetryInterval = time.Second
 	}
@@ -209,6 +222,7 @@ func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodPost:
+		limitBodyTime(w, r, h.opts.ReadBodyTimeout)
 		h.servePost(w, r)
 	case http.MethodGet:
 		h.serveGet(w, r)
@@ -265,6 +279,11 @@ func readMessage(w http.ResponseWriter, r *http.Request, max int64) (protocol.Me
 	}
 	buf, err := readBody(w, r, max)
 	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) { // see limitBodyTime
+			w.Header().Set("Connection", "close")
+			writeJSONError(w, http.StatusRequestTimeout, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Request Timeout: the request body did not arrive in time"))
+			return nil, false
+		}
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			writeJSONError(w, http.StatusRequestEntityTooLarge, protocol.ID{}, protocol.Errorf(protocol.CodeInvalidRequest, "Request Entity Too Large: the body exceeds %d bytes", max))
 			return nil, false

@@ -24,6 +24,10 @@ type SSEOptions struct {
 	// MaxBodyBytes bounds the size of a POST body; a larger body gets 413.
 	// Zero means DefaultMaxMessageSize (4 MiB).
 	MaxBodyBytes int64
+	// ReadBodyTimeout bounds how long a POST body may take to arrive, as
+	// in HTTPOptions. Zero means DefaultReadBodyTimeout; negative means no
+	// limit.
+	ReadBodyTimeout time.Duration
 	// AllowedHosts, AllowedOrigins and DisableHostCheck configure the
 	// DNS-rebinding protection, as in HTTPOptions.
 	AllowedHosts, AllowedOrigins []string
@@ -76,6 +80,9 @@ func NewSSEHandler(connect func(Conn, ConnInfo), opts *SSEOptions) *SSEHandler {
 	}
 	if h.opts.MaxBodyBytes <= 0 {
 		h.opts.MaxBodyBytes = DefaultMaxMessageSize
+	}
+	if h.opts.ReadBodyTimeout == 0 {
+		h.opts.ReadBodyTimeout = DefaultReadBodyTimeout
 	}
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = 15 * time.Second
@@ -156,6 +163,7 @@ func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet:
 		h.serveStream(w, r)
 	case http.MethodPost:
+		limitBodyTime(w, r, h.opts.ReadBodyTimeout)
 		h.serveMessage(w, r)
 	default:
 		w.Header().Set("Allow", "GET, POST")
