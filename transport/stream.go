@@ -50,16 +50,17 @@ type Stream struct {
 	// (its own message and any queued meanwhile) in one call, repeatedly,
 	// until pending is empty. Every Write returns once its own bytes were
 	// written, so concurrent writers share write system calls.
-	wmu      sync.Mutex
-	wcond    sync.Cond // signalled after every flush
-	w        io.Writer
-	wc       io.Closer
+	//
 	// Buffer ownership: pending, spare and the buffer a flusher is
 	// writing are always distinct backing arrays (or nil). pending belongs
 	// to writers appending under wmu; the flusher takes pending for itself
 	// (leaving spare, or nil, in its place) and owns it exclusively, without
 	// wmu, while it writes; it hands it back as spare when it is done, if it
 	// is small enough to keep. spare is referenced by nothing else.
+	wmu      sync.Mutex
+	wcond    sync.Cond // signalled after every flush
+	w        io.Writer
+	wc       io.Closer
 	pending  []byte // encoded messages not yet written; appended to under wmu
 	spare    []byte // an empty buffer for pending's next turn, owned by nobody
 	flushing bool
