@@ -163,6 +163,10 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 		return nil, context.Cause(ctx)
 	case <-s.listen.stop:
 		return &protocol.SubscriptionsListenResult{Meta: protocol.Meta{protocol.MetaSubscriptionID: req.ID}}, nil
+	case <-req.Session.InputDone():
+		// The client ended its input (closed stdin): the stream ends as at
+		// shutdown, without holding the session's drain up.
+		return &protocol.SubscriptionsListenResult{Meta: protocol.Meta{protocol.MetaSubscriptionID: req.ID}}, nil
 	case <-req.Session.Done():
 		return nil, context.Cause(ctx)
 	}

@@ -2,12 +2,14 @@ package fastmcp_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -99,5 +101,38 @@ func TestStdioAnswersRequestsReadBeforeEOF(t *testing.T) {
 				t.Errorf("%d of %d runs lost answers; first: %s", len(failed), runs, strings.Join(failed[:min(5, len(failed))], "\n"))
 			}
 		})
+	}
+}
+
+// TestStdioListenEndsAtEOF pipes a 2026-07-28 subscriptions/listen into a
+// stdio server and closes stdin: the listen stream ends with its final
+// result, as at shutdown, rather than holding the process up until the
+// shutdown timeout cuts it off unanswered.
+func TestStdioListenEndsAtEOF(t *testing.T) {
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := fmt.Sprintf(`"_meta":{%q:%q,%q:{}}`, protocol.MetaProtocolVersion, protocol.LatestVersion, protocol.MetaClientCapabilities)
+	script := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + meta + `}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta + `}}` + "\n"
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, self)
+	// A shutdown timeout longer than the guard: only an answer, not the
+	// timeout, can end the listen stream in time.
+	cmd.Env = append(os.Environ(), stdioServerEnv+"=serve", "FASTMCP_SHUTDOWN_TIMEOUT=1m", "GORACE=atexit_sleep_ms=0")
+	cmd.Stdin = strings.NewReader(script)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("server: %v (output %q)", err, out)
+	}
+	ids, err := answeredIDs(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids["1"] != 1 || ids["2"] != 1 {
+		t.Fatalf("answers %v, want the listen's final result and tools/list; output %q", ids, out)
 	}
 }

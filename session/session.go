@@ -253,6 +253,13 @@ func (s *Session) Context() context.Context { return s.ctx }
 // Done returns a channel closed when the session has ended.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
+// InputDone returns a channel closed once the session has stopped reading:
+// the peer ended its input (the requests read are still being answered;
+// see Options.DrainTimeout) or the session ended. No request or response
+// arrives after it. A handler that waits for more from the peer, such as a
+// subscription, should end then.
+func (s *Session) InputDone() <-chan struct{} { return s.readerDone }
+
 // Err returns why the session ended, or nil while it is open. A session that
 // ended because the peer closed the stream cleanly reports an error wrapping
 // io.EOF.
