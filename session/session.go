@@ -116,12 +116,12 @@ const DefaultDrainTimeout = 10 * time.Second
 // Options.DrainTimeout) before it closes. All methods are safe for
 // concurrent use.
 type Session struct {
-	conn         transport.Conn
-	role         Role
-	handler      Handler
-	logger       *slog.Logger
-	timeout      time.Duration
-	drainTimeout time.Duration // Options.DrainTimeout, defaulted
+	conn    transport.Conn
+	role    Role
+	handler Handler
+	logger  *slog.Logger
+	timeout time.Duration
+	drain   time.Duration // Options.DrainTimeout, defaulted
 
 	ctx    context.Context // parent of handler contexts; cancelled with the close cause
 	cancel context.CancelCauseFunc
@@ -194,20 +194,20 @@ func New(conn transport.Conn, opts Options) *Session {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	s := &Session{
-		conn:         conn,
-		role:         opts.Role,
-		handler:      opts.Handler,
-		logger:       logger.With("role", opts.Role.String()),
-		timeout:      opts.CallTimeout,
-		drainTimeout: drain,
-		ctx:          ctx,
-		cancel:       cancel,
-		maxQueued:    int64(maxc + maxq),
-		pending:      map[protocol.ID]*call{},
-		progress:     map[protocol.ID]func(*protocol.ProgressParams){},
-		inflight:     map[protocol.ID]context.CancelCauseFunc{},
-		readerDone:   make(chan struct{}),
-		done:         make(chan struct{}),
+		conn:       conn,
+		role:       opts.Role,
+		handler:    opts.Handler,
+		logger:     logger.With("role", opts.Role.String()),
+		timeout:    opts.CallTimeout,
+		drain:      drain,
+		ctx:        ctx,
+		cancel:     cancel,
+		maxQueued:  int64(maxc + maxq),
+		pending:    map[protocol.ID]*call{},
+		progress:   map[protocol.ID]func(*protocol.ProgressParams){},
+		inflight:   map[protocol.ID]context.CancelCauseFunc{},
+		readerDone: make(chan struct{}),
+		done:       make(chan struct{}),
 	}
 	s.pool.max = maxc
 	s.pool.cond.L = &s.pool.mu
@@ -290,17 +290,17 @@ func (s *Session) Close() error {
 // what is still running). It returns ctx's error when it had to cut
 // requests short, else what Close returns.
 func (s *Session) Shutdown(ctx context.Context) error {
-	err := s.drain(ctx, ErrClosed)
+	err := s.settle(ctx, ErrClosed)
 	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
 	return err
 }
 
-// drain refuses new requests, waits until none is in flight and flushes
+// settle refuses new requests, waits until none is in flight and flushes
 // the transport; when ctx is done first it returns ctx's error (a flush cut
 // short ends the session with cause). The caller closes the session.
-func (s *Session) drain(ctx context.Context, cause error) error {
+func (s *Session) settle(ctx context.Context, cause error) error {
 	s.mu.Lock()
 	if s.idle == nil {
 		s.idle = make(chan struct{})
@@ -335,7 +335,7 @@ func (s *Session) endInput(cause error) {
 	if closed {
 		return
 	}
-	if s.drainTimeout < 0 {
+	if s.drain < 0 {
 		s.shutdown(cause)
 		return
 	}
@@ -349,10 +349,10 @@ func (s *Session) endInput(cause error) {
 // cause. It returns at once if the session is closed meanwhile.
 func (s *Session) drainInput(cause error) {
 	defer s.drainer.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), s.drainTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), s.drain)
 	defer cancel()
-	if err := s.drain(ctx, cause); err != nil {
-		s.logger.Warn("the input ended; requests still running after the drain timeout are cancelled", "timeout", s.drainTimeout)
+	if err := s.settle(ctx, cause); err != nil {
+		s.logger.Warn("the input ended; requests still running after the drain timeout are cancelled", "timeout", s.drain)
 	}
 	s.shutdown(cause)
 }
