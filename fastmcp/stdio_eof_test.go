@@ -3,6 +3,7 @@ package fastmcp_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // eofScript is what a client pipes into a stdio server before closing its
@@ -134,5 +136,64 @@ func TestStdioListenEndsAtEOF(t *testing.T) {
 	}
 	if ids["1"] != 1 || ids["2"] != 1 {
 		t.Fatalf("answers %v, want the listen's final result and tools/list; output %q", ids, out)
+	}
+}
+
+// TestStdioProcessCloseWriteGetsAnswers talks to a real server subprocess
+// through transport.Command: after writing the script it closes the
+// server's stdin (Process.CloseWrite). The server answers every request it
+// read and exits cleanly; the client reads each answer, then the end of
+// output saying the server exited.
+func TestStdioProcessCloseWriteGetsAnswers(t *testing.T) {
+	t.Parallel()
+	p, err := stdioServerCommand(t, "serve").Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for line := range strings.Lines(eofScript) {
+		m, err := protocol.DecodeMessage([]byte(strings.TrimSpace(line)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Write(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int{}
+	ended := make(chan error, 1)
+	go func() {
+		for {
+			m, err := p.Read(context.Background())
+			if err != nil {
+				ended <- err
+				return
+			}
+			if r, ok := m.(*protocol.Response); ok {
+				ids[r.ID.String()]++
+			}
+		}
+	}()
+	select {
+	case err := <-ended:
+		if !errors.Is(err, transport.ErrServerExited) || !strings.Contains(err.Error(), "exit status 0") {
+			t.Errorf("Read at the end = %v, want ErrServerExited with exit status 0", err)
+		}
+	case <-time.After(30 * time.Second):
+		p.Close() // ends the Read
+		<-ended
+		t.Fatal("the server did not end its output after its stdin was closed")
+	}
+	if len(ids) != eofScriptAnswers {
+		t.Errorf("%d answers of %d: %v", len(ids), eofScriptAnswers, ids)
+	}
+	if err := p.Close(); err != nil {
+		t.Errorf("Close = %v, want nil", err)
 	}
 }

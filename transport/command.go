@@ -206,6 +206,15 @@ func (p *Process) Read(ctx context.Context) (protocol.Message, error) {
 	return nil, &exitError{state: p.cmd.ProcessState.String(), err: p.waitErr}
 }
 
+// CloseWrite closes the server's stdin, which tells a server that no more
+// requests come: an MCP server answers the requests it read and exits.
+// Reading goes on: Read returns the server's last messages, then the end of
+// its output (an error matching ErrServerExited once it has exited). Writes
+// fail from then on. Close still has to be called.
+func (p *Process) CloseWrite() error {
+	return p.stdin.Close()
+}
+
 // Close stops the server: it closes the server's stdin and waits up to the
 // grace period for it to exit, then sends SIGTERM and waits again, then sends
 // SIGKILL. It returns once the process has been reaped. The error reports how
