@@ -72,7 +72,9 @@ func TestStdioAnswersRequestsReadBeforeEOF(t *testing.T) {
 				sem <- struct{}{}
 				wg.Go(func() {
 					defer func() { <-sem }()
-					cmd := exec.Command(self)
+					ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a guard against a hung server
+					defer cancel()
+					cmd := exec.CommandContext(ctx, self)
 					cmd.Env = append(os.Environ(), stdioServerEnv+"="+mode, "GORACE=atexit_sleep_ms=0")
 					cmd.Stdin = strings.NewReader(eofScript) // closed once written
 					var stderr bytes.Buffer
