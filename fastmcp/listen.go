@@ -211,6 +211,10 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 		return nil, context.Cause(ctx)
 	case <-ln.stop:
 		return final, nil
+	case <-req.Session.InputDone():
+		// The client ended its input (closed stdin): the stream ends as at
+		// shutdown, without holding the session's drain up.
+		return final, nil
 	case <-req.Session.Done():
 		return nil, context.Cause(ctx)
 	}

@@ -112,7 +112,13 @@ func (s *Server) Serve(ctx context.Context, conn transport.Conn) error {
 }
 
 func (s *Server) serve(ctx context.Context, conn transport.Conn, drain time.Duration) error {
-	sess := s.ll.NewSession(conn)
+	// When the client ends its input, the requests it sent are answered
+	// within the same bound as at shutdown (zero: not waited for).
+	eof := drain
+	if eof <= 0 {
+		eof = -1
+	}
+	sess := s.ll.NewSession(conn, lowlevel.DrainTimeout(eof))
 	stop := context.AfterFunc(ctx, func() {
 		sctx, cancel := context.WithTimeout(context.Background(), drain)
 		defer cancel()

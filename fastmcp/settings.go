@@ -56,7 +56,8 @@ type Settings struct {
 	// AllowedHosts and AllowedOrigins configure the DNS-rebinding protection.
 	AllowedHosts, AllowedOrigins []string
 	// ShutdownTimeout bounds how long in-flight requests may take to finish
-	// at shutdown.
+	// at shutdown, and, over stdio, after the client closed stdin: the
+	// requests read before end of input are answered within it.
 	ShutdownTimeout time.Duration
 	// ReadHeaderTimeout bounds how long an HTTP client may take to send a
 	// request's headers (the server Run builds; 0: no limit).
@@ -147,7 +148,8 @@ func AllowedOrigins(origins ...string) Option {
 }
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish at
-// shutdown. Default 10 seconds.
+// shutdown, and after the client ended its input (closed stdin): requests
+// read before end of input are answered within it. Default 10 seconds.
 func ShutdownTimeout(d time.Duration) Option {
 	return serverOption(func(c *serverConfig) { c.settings.ShutdownTimeout, c.set.shutdown = d, true })
 }

@@ -356,9 +356,20 @@ func orEmpty(v jsontext.Value) jsontext.Value {
 }
 
 // NewSession starts serving conn in a new session and returns it. The
-// session is tracked (see Sessions) until it ends.
-func (s *Server) NewSession(conn transport.Conn) *session.Session {
-	return s.newSession(conn, "")
+// session is tracked (see Sessions) until it ends. opts adjust this
+// session's settings.
+func (s *Server) NewSession(conn transport.Conn, opts ...SessionOption) *session.Session {
+	return s.newSession(conn, "", opts...)
+}
+
+// A SessionOption adjusts the settings of one session NewSession starts.
+type SessionOption func(*session.Options)
+
+// DrainTimeout bounds how long the requests a session read before the
+// client ended its input (closed the server's stdin) may still run so that
+// they are answered; see session.Options.DrainTimeout.
+func DrainTimeout(d time.Duration) SessionOption {
+	return func(o *session.Options) { o.DrainTimeout = d }
 }
 
 // Connect starts serving conn in a new session as info describes (a
@@ -370,15 +381,19 @@ func (s *Server) Connect(conn transport.Conn, info transport.ConnInfo) {
 	s.newSession(conn, info.Version)
 }
 
-func (s *Server) newSession(conn transport.Conn, version string) *session.Session {
-	sess := session.New(conn, session.Options{
+func (s *Server) newSession(conn transport.Conn, version string, opts ...SessionOption) *session.Session {
+	so := session.Options{
 		Role:           session.RoleServer,
 		Handler:        s.Handler(),
 		Logger:         s.logger,
 		MaxConcurrency: s.opts.MaxConcurrency,
 		CallTimeout:    s.opts.CallTimeout,
 		Version:        version,
-	})
+	}
+	for _, o := range opts {
+		o(&so)
+	}
+	sess := session.New(conn, so)
 	s.mu.Lock()
 	s.sessions[sess] = struct{}{}
 	s.mu.Unlock()

@@ -54,7 +54,8 @@ func applyCallOptions(cfg callConfig, opts []CallOption) callConfig {
 // is done first, Call sends notifications/cancelled for the request and
 // returns ctx.Err(). When the timeout elapses it does the same and returns an
 // error matching ErrTimeout and context.DeadlineExceeded. When the session
-// ends, it returns an error matching ErrClosed.
+// ends, or the peer's input does (no response can arrive any more), it
+// returns an error matching ErrClosed, with the reason wrapped beside it.
 //
 // A ctx carrying a related request (a handler's ctx) sends the request on
 // that request's stream.
@@ -75,7 +76,8 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 	}
 	c := &call{method: method, done: make(chan struct{})}
 	s.mu.Lock()
-	if s.closed {
+	if s.closed || s.inputErr != nil {
+		// Ended, or the peer's input has: no response could arrive.
 		s.mu.Unlock()
 		return s.closedError()
 	}
@@ -120,14 +122,24 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		s.cancelCall(ctx, id, "timeout")
 		return fmt.Errorf("%w: %s after %v: %w", ErrTimeout, method, cfg.timeout, context.DeadlineExceeded)
 	case <-s.done:
-		// A response may have raced with the end of the session.
-		select {
-		case <-c.done:
-			return c.outcome(result)
-		default:
-		}
-		return s.closedError()
+		return s.callEnded(c, result)
+	case <-s.readerDone:
+		// The peer's input ended (or the session did): every response
+		// that came was delivered before.
+		return s.callEnded(c, result)
 	}
+}
+
+// callEnded is what Call returns when the session, or its input, ended
+// while c was pending.
+func (s *Session) callEnded(c *call, result any) error {
+	// A response may have raced with the end of the session.
+	select {
+	case <-c.done:
+		return c.outcome(result)
+	default:
+	}
+	return s.closedError()
 }
 
 // outcome returns what a call that is done returns: the peer's error, the

@@ -79,7 +79,21 @@ type Options struct {
 	// handshake had already negotiated this revision. Stateless HTTP serving
 	// uses it to answer each request in a fresh session.
 	Version string
+	// DrainTimeout bounds how long the requests read before the peer ended
+	// its input (the transport's Read reported io.EOF, as when a stdio
+	// client closes the server's stdin or a server subprocess exits) may
+	// still run so that their responses are written and flushed; then the
+	// session closes as Close does, cancelling what is still running. End
+	// of input means "no more requests", not "abandon the ones read".
+	// Outgoing calls fail at once when the input ends, since no response
+	// can arrive any more. Zero means DefaultDrainTimeout; a negative value
+	// closes the session at once.
+	DrainTimeout time.Duration
 }
+
+// DefaultDrainTimeout is the DrainTimeout of a session whose Options set
+// none.
+const DefaultDrainTimeout = 10 * time.Second
 
 // Session is one MCP connection: a JSON-RPC 2.0 engine over a
 // transport.Conn plus the legacy lifecycle (initialize, version negotiation,
@@ -96,14 +110,18 @@ type Options struct {
 // does not pay for a new goroutine (and its stack growth) per request;
 // parked workers exit when the session has served no request for a
 // second, and at most 16 stay parked. Close stops reading, cancels every handler's context, fails every
-// pending call and waits for the reader and every worker to exit. All
-// methods are safe for concurrent use.
+// pending call and waits for the reader and every worker to exit. When the
+// peer ends its input (io.EOF), the session takes no more requests, fails
+// pending calls, and answers the requests already read (see
+// Options.DrainTimeout) before it closes. All methods are safe for
+// concurrent use.
 type Session struct {
 	conn    transport.Conn
 	role    Role
 	handler Handler
 	logger  *slog.Logger
 	timeout time.Duration
+	drain   time.Duration // Options.DrainTimeout, defaulted
 
 	ctx    context.Context // parent of handler contexts; cancelled with the close cause
 	cancel context.CancelCauseFunc
@@ -124,6 +142,7 @@ type Session struct {
 	abandonedNext int
 	closed        bool
 	closeErr      error
+	inputErr      error // why the input ended (io.EOF), while the session drains
 	connErr       error // what closing the transport reported
 	state         lifecycle
 	version       string
@@ -135,7 +154,8 @@ type Session struct {
 
 	pool       workerPool
 	handlers   sync.WaitGroup // the workers
-	readerDone chan struct{}
+	drainer    sync.WaitGroup // the goroutine draining after end of input (drainInput)
+	readerDone chan struct{}  // closed when reading has ended: no response can arrive after
 	done       chan struct{}
 }
 
@@ -169,6 +189,10 @@ func New(conn transport.Conn, opts Options) *Session {
 	if maxq <= 0 {
 		maxq = 10000
 	}
+	drain := opts.DrainTimeout
+	if drain == 0 {
+		drain = DefaultDrainTimeout
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	s := &Session{
 		conn:       conn,
@@ -176,6 +200,7 @@ func New(conn transport.Conn, opts Options) *Session {
 		handler:    opts.Handler,
 		logger:     logger.With("role", opts.Role.String()),
 		timeout:    opts.CallTimeout,
+		drain:      drain,
 		ctx:        ctx,
 		cancel:     cancel,
 		maxQueued:  int64(maxc + maxq),
@@ -229,6 +254,13 @@ func (s *Session) Context() context.Context { return s.ctx }
 // Done returns a channel closed when the session has ended.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
+// InputDone returns a channel closed once the session has stopped reading:
+// the peer ended its input (the requests read are still being answered;
+// see Options.DrainTimeout) or the session ended. No request or response
+// arrives after it. A handler that waits for more from the peer, such as a
+// subscription, should end then.
+func (s *Session) InputDone() <-chan struct{} { return s.readerDone }
+
 // Err returns why the session ended, or nil while it is open. A session that
 // ended because the peer closed the stream cleanly reports an error wrapping
 // io.EOF.
@@ -246,6 +278,7 @@ func (s *Session) Err() error {
 func (s *Session) Close() error {
 	s.shutdown(ErrClosed)
 	<-s.readerDone
+	s.drainer.Wait()
 	s.handlers.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -258,6 +291,17 @@ func (s *Session) Close() error {
 // what is still running). It returns ctx's error when it had to cut
 // requests short, else what Close returns.
 func (s *Session) Shutdown(ctx context.Context) error {
+	err := s.settle(ctx, ErrClosed)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// settle refuses new requests, waits until none is in flight and flushes
+// the transport; when ctx is done first it returns ctx's error (a flush cut
+// short ends the session with cause). The caller closes the session.
+func (s *Session) settle(ctx context.Context, cause error) error {
 	s.mu.Lock()
 	if s.idle == nil {
 		s.idle = make(chan struct{})
@@ -268,25 +312,57 @@ func (s *Session) Shutdown(ctx context.Context) error {
 		s.closeIdleLocked()
 	}
 	s.mu.Unlock()
-	var err error
 	select {
 	case <-idle:
-		err = s.flush(ctx)
+		return s.flush(ctx, cause)
 	case <-s.done:
+		return nil
 	case <-ctx.Done():
-		err = ctx.Err()
+		return ctx.Err()
 	}
-	if cerr := s.Close(); err == nil {
-		err = cerr
+}
+
+// endInput is called by the reader when the peer has ended its input
+// (cause wraps io.EOF): outgoing calls fail from now on, and a goroutine
+// of the session's, drainInput, lets the requests already read finish
+// before it closes the session.
+func (s *Session) endInput(cause error) {
+	s.mu.Lock()
+	closed := s.closed
+	if !closed {
+		s.inputErr = cause
 	}
-	return err
+	s.mu.Unlock()
+	if closed {
+		return
+	}
+	if s.drain < 0 {
+		s.shutdown(cause)
+		return
+	}
+	// Added before readerDone is closed, so before Close or Wait wait.
+	s.drainer.Add(1)
+	go s.drainInput(cause)
+}
+
+// drainInput waits, at most the drain timeout, for the requests in flight
+// to be answered and their responses flushed, then closes the session with
+// cause. It returns at once if the session is closed meanwhile.
+func (s *Session) drainInput(cause error) {
+	defer s.drainer.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), s.drain)
+	defer cancel()
+	if err := s.settle(ctx, cause); err != nil {
+		s.logger.Warn("the input ended; requests still running after the drain timeout are cancelled", "timeout", s.drain)
+	}
+	s.shutdown(cause)
 }
 
 // flush writes out what the transport holds back (see transport.Flusher)
 // before a graceful shutdown closes it, so that the last responses reach
 // the peer. When ctx is done first it closes the session (which unblocks
 // the write) and returns ctx's error.
-func (s *Session) flush(ctx context.Context) error {
+func (s *Session) flush(ctx context.Context, cause error) error {
 	f, ok := s.conn.(transport.Flusher)
 	if !ok {
 		return nil
@@ -302,7 +378,7 @@ func (s *Session) flush(ctx context.Context) error {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		s.shutdown(ErrClosed)
+		s.shutdown(cause)
 		<-done
 		return ctx.Err()
 	}
@@ -333,6 +409,8 @@ func (s *Session) requestDone() {
 // cleanly or Close was called).
 func (s *Session) Wait() error {
 	<-s.readerDone
+	<-s.done // after the end of input, the session drains first
+	s.drainer.Wait()
 	s.handlers.Wait()
 	err := s.Err()
 	if errors.Is(err, ErrClosed) || isEOF(err) {
@@ -370,7 +448,12 @@ func (s *Session) shutdown(cause error) {
 
 // closedError is what a call gets once the session has ended.
 func (s *Session) closedError() error {
-	err := s.Err()
+	s.mu.Lock()
+	err := s.closeErr
+	if err == nil {
+		err = s.inputErr
+	}
+	s.mu.Unlock()
 	if err == nil || errors.Is(err, ErrClosed) {
 		return ErrClosed
 	}
@@ -395,10 +478,14 @@ func (s *Session) read() (job, bool) {
 				s.badMessage(de)
 				continue
 			}
-			if !isEOF(err) && !errors.Is(err, transport.ErrClosed) && s.ctx.Err() == nil {
-				s.logger.Warn("transport read failed", "error", err)
+			if isEOF(err) {
+				s.endInput(err) // no more requests; answer those read
+			} else {
+				if !errors.Is(err, transport.ErrClosed) && s.ctx.Err() == nil {
+					s.logger.Warn("transport read failed", "error", err)
+				}
+				s.shutdown(err)
 			}
-			s.shutdown(err)
 			s.pool.stopReading()
 			close(s.readerDone)
 			return job{}, false

@@ -147,24 +147,91 @@ func (p *Process) Pid() int { return p.cmd.Process.Pid }
 // Exited returns a channel closed when the server process has exited.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
-// Read returns the next message from the server. When the server exits,
-// Read returns io.EOF.
+// ProcessState returns how the server process ended (exit status or
+// signal), or nil while it runs.
+func (p *Process) ProcessState() *os.ProcessState {
+	select {
+	case <-p.exited:
+		return p.cmd.ProcessState
+	default:
+		return nil
+	}
+}
+
+// ErrServerExited is matched (errors.Is) by the error Read returns at the
+// end of the server's output once the server process has exited, and so by
+// the errors of the calls that were waiting for it.
+var ErrServerExited = errors.New("transport: server exited")
+
+// exitError is the end of a server's output once the server has exited:
+// it says how, and matches ErrServerExited, io.EOF and, for a failed
+// server, its *exec.ExitError.
+type exitError struct {
+	state string // "exit status 3", "signal: killed"
+	err   error  // what cmd.Wait reported; nil for a clean exit
+}
+
+func (e *exitError) Error() string { return "transport: server exited: " + e.state }
+
+func (e *exitError) Unwrap() []error {
+	errs := []error{ErrServerExited, io.EOF}
+	if e.err != nil {
+		errs = append(errs, e.err)
+	}
+	return errs
+}
+
+// Read returns the next message from the server. When the server's output
+// ends, Read waits (up to the grace period) for the process to exit and
+// returns an error that says how it exited, such as "transport: server
+// exited: exit status 3", matching ErrServerExited and io.EOF (and, for a
+// failed server, wrapping its *exec.ExitError); a server that closed its
+// output but runs on gives io.EOF.
 func (p *Process) Read(ctx context.Context) (protocol.Message, error) {
-	return p.Stream.Read(ctx)
+	m, err := p.Stream.Read(ctx)
+	if err == nil || !errors.Is(err, io.EOF) {
+		return m, err
+	}
+	t := time.NewTimer(p.grace)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+	case <-t.C:
+		return nil, err
+	case <-p.Stream.closed:
+		return nil, ErrClosed
+	}
+	if p.cmd.ProcessState == nil {
+		return nil, &exitError{state: p.waitErr.Error(), err: p.waitErr} // Wait failed
+	}
+	return nil, &exitError{state: p.cmd.ProcessState.String(), err: p.waitErr}
+}
+
+// CloseWrite closes the server's stdin, which tells a server that no more
+// requests come: an MCP server answers the requests it read and exits.
+// Reading goes on: Read returns the server's last messages, then the end of
+// its output (an error matching ErrServerExited once it has exited). Writes
+// fail from then on. Close still has to be called.
+func (p *Process) CloseWrite() error {
+	return p.stdin.Close()
 }
 
 // Close stops the server: it closes the server's stdin and waits up to the
 // grace period for it to exit, then sends SIGTERM and waits again, then sends
 // SIGKILL. It returns once the process has been reaped. The error reports how
-// the process ended when it did not exit cleanly after stdin was closed.
+// the process ended when it failed on its own (exited with a non-zero status
+// or was killed before, or within the grace period after, stdin was closed);
+// a server ended by the signals Close sent gives nil.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		p.stdin.Close()
 		t := time.NewTimer(p.grace)
 		defer t.Stop()
+		signalled := false // the server ignored the end of its input: we end it
 		select {
 		case <-p.exited:
 		case <-t.C:
+			signalled = true
 			_ = p.cmd.Process.Signal(syscall.SIGTERM)
 			t.Reset(p.grace)
 			select {
@@ -176,9 +243,13 @@ func (p *Process) Close() error {
 		}
 		p.Stream.Close()
 		var ee *exec.ExitError
-		if p.waitErr != nil && !errors.As(p.waitErr, &ee) {
+		switch {
+		case p.waitErr != nil && !errors.As(p.waitErr, &ee):
 			p.closeErr = p.waitErr
-		} else if ee != nil && !ee.Success() {
+		case signalled:
+			// However it ended after the signals Close sent, that is
+			// Close's doing, not the server's failure.
+		case ee != nil && !ee.Success():
 			p.closeErr = fmt.Errorf("transport: server exited: %w", ee)
 		}
 	})

@@ -159,15 +159,16 @@ func checkReaped(t *testing.T, p *transport.Process) {
 	}
 }
 
-func signalOf(t *testing.T, err error) syscall.Signal {
+// signalOf returns the signal that ended p.
+func signalOf(t *testing.T, p *transport.Process) syscall.Signal {
 	t.Helper()
-	ee, ok := errors.AsType[*exec.ExitError](err)
-	if !ok {
-		t.Fatalf("Close error %v does not wrap an *exec.ExitError", err)
+	ps := p.ProcessState()
+	if ps == nil {
+		t.Fatal("no ProcessState after Close")
 	}
-	ws := ee.Sys().(syscall.WaitStatus)
+	ws := ps.Sys().(syscall.WaitStatus)
 	if !ws.Signaled() {
-		t.Fatalf("process was not killed by a signal: %v", err)
+		t.Fatalf("process was not killed by a signal: %v", ps)
 	}
 	return ws.Signal()
 }
@@ -312,7 +313,10 @@ func TestCommandCloseSendsSIGTERM(t *testing.T) {
 	p := startHelper(t, c)
 	readGuarded(t, p) // the helper is running
 	took, err := closeTimed(t, p)
-	if sig := signalOf(t, err); sig != syscall.SIGTERM {
+	if err != nil {
+		t.Errorf("Close = %v, want nil: the SIGTERM Close sent is no failure of the server", err)
+	}
+	if sig := signalOf(t, p); sig != syscall.SIGTERM {
 		t.Fatalf("killed by %v, want SIGTERM", sig)
 	}
 	if took < grace {
@@ -329,7 +333,10 @@ func TestCommandCloseSendsSIGKILL(t *testing.T) {
 	p := startHelper(t, c)
 	readGuarded(t, p) // SIGTERM is ignored from here on
 	took, err := closeTimed(t, p)
-	if sig := signalOf(t, err); sig != syscall.SIGKILL {
+	if err != nil {
+		t.Errorf("Close = %v, want nil: the SIGKILL Close sent is no failure of the server", err)
+	}
+	if sig := signalOf(t, p); sig != syscall.SIGKILL {
 		t.Fatalf("killed by %v, want SIGKILL", sig)
 	}
 	if took < 2*grace {
@@ -342,15 +349,19 @@ func TestCommandExitStatus(t *testing.T) {
 	t.Parallel()
 	p := startHelper(t, helperCommand(t, "exit", "HELPER_EXIT=3"))
 	readGuarded(t, p)
-	if m, err := p.Read(context.Background()); err != io.EOF {
-		t.Fatalf("Read after the server exited = %v, %v; want io.EOF", m, err)
+	m, err := p.Read(context.Background())
+	if !errors.Is(err, io.EOF) || !errors.Is(err, transport.ErrServerExited) || !strings.Contains(err.Error(), "server exited: exit status 3") {
+		t.Fatalf("Read after the server exited = %v, %v; want io.EOF and ErrServerExited, saying exit status 3", m, err)
+	}
+	if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != 3 {
+		t.Fatalf("Read error %v does not wrap the *exec.ExitError of status 3", err)
 	}
 	select {
 	case <-p.Exited():
 	case <-time.After(waitGuard):
 		t.Fatal("Exited not closed after the server exited")
 	}
-	_, err := closeTimed(t, p)
+	_, err = closeTimed(t, p)
 	ee, ok := errors.AsType[*exec.ExitError](err)
 	if !ok || ee.ExitCode() != 3 {
 		t.Fatalf("Close = %v, want exit status 3", err)

@@ -221,7 +221,9 @@ func (c *oneShot) Read(ctx context.Context) (protocol.Message, error) {
 	}
 	select {
 	case <-c.done:
-		return nil, io.EOF
+		// Closed (the client went away): the call is abandoned, not
+		// answered as after a peer's end of input (io.EOF).
+		return nil, ErrClosed
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

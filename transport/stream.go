@@ -52,12 +52,19 @@ type Stream struct {
 	// (its own message and any queued meanwhile) in one call, repeatedly,
 	// until pending is empty. Every Write returns once its own bytes were
 	// written, so concurrent writers share write system calls.
+	//
+	// Buffer ownership: pending, spare and the buffer a flusher is
+	// writing are always distinct backing arrays (or nil). pending belongs
+	// to writers appending under wmu; the flusher takes pending for itself
+	// (leaving spare, or nil, in its place) and owns it exclusively, without
+	// wmu, while it writes; it hands it back as spare when it is done, if it
+	// is small enough to keep. spare is referenced by nothing else.
 	wmu      sync.Mutex
 	wcond    sync.Cond // signalled after every flush
 	w        io.Writer
 	wc       io.Closer
-	pending  []byte // encoded messages not yet written
-	spare    []byte // the previous flush buffer, reused
+	pending  []byte // encoded messages not yet written; appended to under wmu
+	spare    []byte // an empty buffer for pending's next turn, owned by nobody
 	flushing bool
 	held     bool           // the reader has input buffered: Write holds output back
 	queued   uint64         // messages appended to pending, ever
@@ -235,18 +242,25 @@ func (s *Stream) Write(ctx context.Context, msg protocol.Message) error {
 // buffered.
 const maxHeld = 32 << 10
 
+// maxSpare is the largest flush buffer kept for reuse; a larger one (left
+// by a large message) is dropped after its write.
+const maxSpare = 1 << 20
+
 // flushLocked writes pending, and whatever is added to it meanwhile, as
 // the flusher; s.wmu held, and no flush in progress.
 func (s *Stream) flushLocked() {
 	s.flushing = true
 	for len(s.pending) > 0 && s.werr == nil {
+		// Take pending: from here until it is handed back, buf is the
+		// flusher's alone. spare moves into pending, so that no two of
+		// them share an array.
 		buf, upto := s.pending, s.queued
-		s.pending = s.spare[:0]
+		s.pending, s.spare = s.spare[:0], nil
 		s.wmu.Unlock()
 		_, err := s.w.Write(buf)
 		s.wmu.Lock()
-		if cap(buf) <= 1<<20 {
-			s.spare = buf // keep moderate buffers for reuse
+		if cap(buf) <= maxSpare {
+			s.spare = buf[:0] // handed back: nothing else refers to it
 		}
 		if err != nil {
 			select {
