@@ -79,3 +79,21 @@ func RelatedRequest(ctx context.Context) (protocol.ID, bool) {
 	id, ok := ctx.Value(relatedKey{}).(protocol.ID)
 	return id, ok && id.IsValid()
 }
+
+type batchReplyKey struct{}
+
+// WithBatchReply returns a ctx saying that the message written with it is
+// the whole answer to the incoming batch b (see protocol.Batch): the batch
+// of its responses, or the error refusing it. The session engine writes
+// exactly one such message for each batch it reads that has calls or
+// invalid elements; a transport that answers each incoming message on a
+// channel of its own (Streamable HTTP) sends it there.
+func WithBatchReply(ctx context.Context, b *protocol.Batch) context.Context {
+	return context.WithValue(ctx, batchReplyKey{}, b)
+}
+
+// BatchReply returns the batch recorded by WithBatchReply.
+func BatchReply(ctx context.Context) (*protocol.Batch, bool) {
+	b, ok := ctx.Value(batchReplyKey{}).(*protocol.Batch)
+	return b, ok && b != nil
+}
