@@ -269,7 +269,7 @@ func postBatch(t *testing.T, url, sid, version, body string) (int, string, http.
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		var data []string
 		for l := range strings.SplitSeq(msg, "\n") {
-			if d, ok := strings.CutPrefix(l, "data: "); ok {
+			if d, ok := strings.CutPrefix(l, "data: "); ok && d != "" { // not a priming event
 				data = append(data, d)
 			}
 		}
@@ -281,12 +281,13 @@ func postBatch(t *testing.T, url, sid, version, body string) (int, string, http.
 	return resp.StatusCode, strings.TrimSpace(msg), resp.Header
 }
 
-// httpSession starts a session on version and returns its id.
-func httpSession(t *testing.T, url, version string) string {
+// httpSession starts a session on version and returns its id ("" from a
+// stateless server).
+func httpSession(t *testing.T, url, version string, stateless bool) string {
 	t.Helper()
 	status, body, hdr := postBatch(t, url, "", "", initializeLine(version))
 	sid := hdr.Get(transport.HeaderSessionID)
-	if status != http.StatusOK || sid == "" || !strings.Contains(body, `"protocolVersion":"`+version+`"`) {
+	if status != http.StatusOK || (sid == "") != stateless || !strings.Contains(body, `"protocolVersion":"`+version+`"`) {
 		t.Fatalf("initialize: %d %s (session %q)", status, body, sid)
 	}
 	if status, _, _ := postBatch(t, url, sid, version, initializedLine); status != http.StatusAccepted {
@@ -295,24 +296,28 @@ func httpSession(t *testing.T, url, version string) string {
 	return sid
 }
 
+// httpModes are the ways a Streamable HTTP server answers.
+var httpModes = []struct {
+	name            string
+	json, stateless bool
+}{{"sse", false, false}, {"json", true, false}, {"stateless sse", false, true}, {"stateless json", true, true}}
+
 // TestBatchOverHTTP POSTs batches to a Streamable HTTP server on 127.0.0.1
-// answering with SSE streams and with JSON bodies: each is answered with
-// the array of its responses in one message, 202 and no body for a batch
-// of notifications, 400 with one error for an empty or unparsable one.
+// answering with SSE streams and with JSON bodies, stateful and stateless:
+// each is answered with the array of its responses in one message, 202
+// and no body for a batch of notifications, 400 with one error for an
+// empty or unparsable one.
 func TestBatchOverHTTP(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []struct {
-		name string
-		json bool
-	}{{"sse", false}, {"json", true}} {
+	for _, mode := range httpModes {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
-			s := batchServer(fastmcp.JSONResponse(mode.json))
+			s := batchServer(fastmcp.JSONResponse(mode.json), fastmcp.Stateless(mode.stateless))
 			h := s.HTTPHandler()
 			ts := httptest.NewServer(h)
 			t.Cleanup(func() { h.Close(); ts.Close() })
 			url := ts.URL + "/mcp"
-			sid := httpSession(t, url, protocol.Version20250326)
+			sid := httpSession(t, url, protocol.Version20250326, mode.stateless)
 			for _, tc := range batchCases {
 				for _, version := range []string{"", protocol.Version20250326} {
 					status, body, _ := postBatch(t, url, sid, version, tc.in)
@@ -352,9 +357,9 @@ func TestBatchRefusedOverHTTP(t *testing.T) {
 	only := func(v string) string {
 		return `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: JSON-RPC batches are only supported on protocol revision 2025-03-26, not on ` + v + `"}}`
 	}
-	s0618 := httpSession(t, url, protocol.Version20250618)
-	s1125 := httpSession(t, url, protocol.Version20251125)
-	s0326 := httpSession(t, url, protocol.Version20250326)
+	s0618 := httpSession(t, url, protocol.Version20250618, false)
+	s1125 := httpSession(t, url, protocol.Version20251125, false)
+	s0326 := httpSession(t, url, protocol.Version20250326, false)
 	for _, tc := range []struct {
 		name, sid, version, want string
 	}{
@@ -392,15 +397,12 @@ func TestClientBatch(t *testing.T) {
 			return c
 		}},
 	}
-	for _, mode := range []struct {
-		name string
-		json bool
-	}{{"http sse", false}, {"http json", true}} {
+	for _, mode := range httpModes {
 		connectors = append(connectors, struct {
 			name    string
 			connect func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client
-		}{mode.name, func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
-			s := batchServer(fastmcp.JSONResponse(mode.json))
+		}{"http " + mode.name, func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
+			s := batchServer(fastmcp.JSONResponse(mode.json), fastmcp.Stateless(mode.stateless))
 			h := s.HTTPHandler()
 			ts := httptest.NewServer(h)
 			t.Cleanup(func() { h.Close(); ts.Close() })

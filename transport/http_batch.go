@@ -47,8 +47,8 @@ func callIDs(b *protocol.Batch) ([]protocol.ID, protocol.ID, bool) {
 }
 
 // serveBatch serves a POSTed batch. It is refused (400) unless the session
-// negotiated protocol.BatchVersion and the MCP-Protocol-Version header,
-// when present, names it. A batch of notifications and responses only is
+// negotiated protocol.BatchVersion (stateless servers serve it at that
+// revision) and the MCP-Protocol-Version header, when present, names it. A batch of notifications and responses only is
 // answered 202 once handed to the session; any other is answered like a
 // call, with one JSON body (the array of responses) or an SSE stream that
 // carries the messages related to its calls and ends with that array.
@@ -61,7 +61,10 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 		return
 	}
 	if h.opts.Stateless {
-		badRequest(w, protocol.ID{}, "JSON-RPC batches are not supported by this stateless server; send the messages one by one")
+		// Served like a stateless request, as if initialize had
+		// negotiated 2025-03-26 (initialize cannot be in a batch).
+		setExtra(b, requestInfo(r, ""))
+		h.serveOneShot(w, r, b, ConnInfo{Stateless: true, Version: protocol.BatchVersion}, false)
 		return
 	}
 	if sid == "" {
