@@ -275,7 +275,7 @@ func (s *httpSession) Write(ctx context.Context, msg protocol.Message) error {
 		return ErrClosed
 	default:
 	}
-	if b, ok := BatchReply(ctx); ok {
+	if b, ok := BatchReply(ctx, msg); ok {
 		return s.writeBatchReply(ctx, b, msg)
 	}
 	resp, isResp := msg.(*protocol.Response)

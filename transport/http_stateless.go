@@ -245,7 +245,7 @@ func (c *oneShot) Read(ctx context.Context) (protocol.Message, error) {
 func (c *oneShot) Write(ctx context.Context, msg protocol.Message) error {
 	resp, isResp := msg.(*protocol.Response)
 	var related, final bool
-	if b, ok := BatchReply(ctx); ok {
+	if b, ok := BatchReply(ctx, msg); ok {
 		related, final = b == c.batch, true
 	} else if isResp {
 		related, final = resp.ID == c.id && c.batch == nil, true

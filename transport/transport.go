@@ -92,8 +92,20 @@ func WithBatchReply(ctx context.Context, b *protocol.Batch) context.Context {
 	return context.WithValue(ctx, batchReplyKey{}, b)
 }
 
-// BatchReply returns the batch recorded by WithBatchReply.
-func BatchReply(ctx context.Context) (*protocol.Batch, bool) {
+// BatchReply returns the batch that msg, written with ctx, answers: the
+// one recorded by WithBatchReply, when msg can be such an answer (a
+// batch, or a response without an id). ctx is not looked at for other
+// messages, which saves the lookup for every other response.
+func BatchReply(ctx context.Context, msg protocol.Message) (*protocol.Batch, bool) {
+	switch m := msg.(type) {
+	case *protocol.Batch:
+	case *protocol.Response:
+		if m.ID.IsValid() {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
 	b, ok := ctx.Value(batchReplyKey{}).(*protocol.Batch)
 	return b, ok && b != nil
 }
