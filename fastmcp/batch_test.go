@@ -377,7 +377,8 @@ func TestBatchRefusedOverHTTP(t *testing.T) {
 }
 
 // TestClientBatch sends batches with Client.Batch to our server over
-// stdio (a server process) and Streamable HTTP (SSE and JSON answers), on
+// stdio (a server process), Streamable HTTP (SSE and JSON answers,
+// stateful and stateless) and the legacy HTTP+SSE transport, on
 // 2025-03-26: every call gets its own result or error. On other revisions
 // Batch sends nothing and fails with ErrBatchUnsupported.
 func TestClientBatch(t *testing.T) {
@@ -414,6 +415,21 @@ func TestClientBatch(t *testing.T) {
 			return c
 		}})
 	}
+	connectors = append(connectors, struct {
+		name    string
+		connect func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client
+	}{"legacy http+sse", func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
+		s := batchServer()
+		h := s.HTTPHandler()
+		ts := httptest.NewServer(h)
+		t.Cleanup(func() { h.Close(); ts.Close() })
+		c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/sse", append(opts, fastmcp.ClientLogger(quietLogger))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}})
 	for _, cn := range connectors {
 		t.Run(cn.name, func(t *testing.T) {
 			t.Parallel()
@@ -463,6 +479,9 @@ func TestClientBatch(t *testing.T) {
 		t.Run(cn.name+" other revisions", func(t *testing.T) {
 			t.Parallel()
 			for _, v := range []string{protocol.Version20250618, protocol.Version20251125, protocol.Version20260728} {
+				if protocol.IsModern(v) && cn.name == "legacy http+sse" {
+					continue // that transport carries legacy revisions only
+				}
 				c := cn.connect(t, fastmcp.ProtocolVersion(v))
 				call := &fastmcp.BatchCall{Method: protocol.MethodPing}
 				err := c.Batch(ctxT(t), call)
