@@ -457,7 +457,7 @@ func TestClientBatch(t *testing.T) {
 				}
 			}
 			for i := range sums {
-				if got := fmt.Sprintf("%s", sums[i].StructuredContent); got != fmt.Sprintf(`{"result":%d}`, i+10) {
+				if got := sums[i].StructuredContent.String(); got != fmt.Sprintf(`{"result":%d}`, i+10) {
 					t.Errorf("add %d: structured content %s", i, got)
 				}
 			}

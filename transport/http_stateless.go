@@ -185,15 +185,16 @@ func modernStatus(code int64) int {
 // oneShot is the Conn of one stateless request: Read returns the message,
 // Write forwards what relates to it, and it ends with the answer.
 type oneShot struct {
-	h       *StreamableHandler
-	msg     protocol.Message
-	id      protocol.ID     // the request's id; the zero ID for a notification or a batch
+	h    *StreamableHandler
+	msg  protocol.Message
+	id   protocol.ID // the request's id; the zero ID for a notification or a batch
+	out  chan outEvent
+	done chan struct{}
+	once sync.Once
+
 	batch   *protocol.Batch // the batch, when msg is one
 	answers bool            // an answer will be written: msg is a call, or a batch with calls or invalid elements
 	listen  bool            // msg is a subscriptions/listen request
-	out     chan outEvent
-	done chan struct{}
-	once sync.Once
 
 	mu    sync.Mutex
 	read  bool
