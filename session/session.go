@@ -121,8 +121,8 @@ type Session struct {
 	// abandoned rings the ids of the last calls cancelled locally, whose
 	// responses may still arrive.
 	abandoned     [32]protocol.ID
-	sentBatches   map[*sentBatch]struct{} // batches waiting for their responses (see Batch)
 	abandonedNext int
+	sentBatches   map[*sentBatch]struct{} // batches waiting for their responses (see Batch)
 	closed        bool
 	closeErr      error
 	connErr       error // what closing the transport reported
