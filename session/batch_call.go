@@ -42,7 +42,7 @@ type sentBatch struct {
 // Batch sends calls as one JSON-RPC batch and waits for the response to
 // each, setting its Result and Err. It returns an error when the batch as
 // a whole failed (not sent, refused by the peer, ctx done, the timeout of
-// Options.CallTimeout or WithTimeout elapsed, the session ended); the
+// Options.CallTimeout elapsed, the session ended); the
 // calls left unanswered then get that error in Err too. A call's own
 // error is only in its Err.
 //
@@ -50,7 +50,7 @@ type sentBatch struct {
 // negotiated another, Batch returns an error matching ErrBatchUnsupported
 // without sending anything. When ctx is done first, Batch sends
 // notifications/cancelled for every call not answered yet.
-func (s *Session) Batch(ctx context.Context, calls []*BatchCall, opts ...CallOption) error {
+func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
 	// settle sets the Err (and Result) of the answered calls, and err on
 	// the others: all of them before the batch is sent, else the calls
 	// proper.
@@ -81,10 +81,6 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall, opts ...CallOpt
 	}
 	if len(calls) == 0 {
 		return nil
-	}
-	cfg := callConfig{timeout: s.timeout}
-	if len(opts) > 0 {
-		cfg = applyCallOptions(cfg, opts)
 	}
 	msgs := make([]protocol.Message, len(calls))
 	ids := make([]protocol.ID, len(calls))
@@ -154,8 +150,8 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall, opts ...CallOpt
 	}
 	sent = true
 	var timer <-chan time.Time
-	if cfg.timeout > 0 {
-		t := time.NewTimer(cfg.timeout)
+	if s.timeout > 0 {
+		t := time.NewTimer(s.timeout)
 		defer t.Stop()
 		timer = t.C
 	}
@@ -172,7 +168,7 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall, opts ...CallOpt
 			return settle(ctx.Err())
 		case <-timer:
 			abandon("timeout")
-			return settle(fmt.Errorf("%w: batch after %v: %w", ErrTimeout, cfg.timeout, context.DeadlineExceeded))
+			return settle(fmt.Errorf("%w: batch after %v: %w", ErrTimeout, s.timeout, context.DeadlineExceeded))
 		case <-s.done:
 			if !isDone(w.done) { // else it raced with the end of the session
 				return settle(s.closedError())

@@ -9,11 +9,14 @@ import (
 
 // Conn is one end of a bidirectional stream of JSON-RPC messages.
 //
-// Read returns the next message. A *protocol.DecodeError means one message
-// was bad (invalid JSON, not JSON-RPC, too large) and the stream goes on: the
-// caller answers it and reads again. Any other error ends the stream; io.EOF
-// (possibly wrapped) means the peer closed it cleanly. Read is called by one
-// goroutine at a time.
+// Read returns the next message: a request, a response, or a
+// *protocol.Batch of them, handed over whole (the session engine answers
+// a batch with one message, written with a ctx marked by WithBatchReply).
+// A *protocol.DecodeError means one message was bad (invalid JSON, not
+// JSON-RPC, too large) and the stream goes on: the caller answers it and
+// reads again. Any other error ends the stream; io.EOF (possibly wrapped)
+// means the peer closed it cleanly. Read is called by one goroutine at a
+// time.
 //
 // Write sends one message. It may be called from several goroutines at once;
 // each message is written whole. The messages it is given are not modified
