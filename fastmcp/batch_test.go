@@ -26,6 +26,19 @@ func batchServer(opts ...fastmcp.Option) *fastmcp.Server {
 	s := newServer(opts...)
 	s.Tool("add", func(in AddArgs) int { return in.A + in.B }, fastmcp.Description("add"))
 	s.Tool("fail", func() (string, error) { return "", errors.New("no luck") }, fastmcp.Description("fails"))
+	s.Tool("progress", func(ctx *fastmcp.Context) string {
+		ctx.Progress(1, 2, "half")
+		ctx.Progress(2, 2, "all")
+		return "done"
+	}, fastmcp.Description("reports progress"))
+	s.Tool("wait", func(ctx *fastmcp.Context) (string, error) {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(10 * time.Second):
+			return "waited", nil
+		}
+	}, fastmcp.Description("waits until cancelled"))
 	return s
 }
 
@@ -267,12 +280,7 @@ func postBatch(t *testing.T, url, sid, version, body string) (int, string, http.
 	}
 	msg := string(b)
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		var data []string
-		for l := range strings.SplitSeq(msg, "\n") {
-			if d, ok := strings.CutPrefix(l, "data: "); ok && d != "" { // not a priming event
-				data = append(data, d)
-			}
-		}
+		data := sseData(msg)
 		if len(data) != 1 {
 			t.Fatalf("SSE answer %q carries %d messages, want 1", msg, len(data))
 		}
@@ -494,4 +502,74 @@ func TestClientBatch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sseData returns the data of the events of an SSE body.
+func sseData(body string) []string {
+	var data []string
+	for l := range strings.SplitSeq(body, "\n") {
+		if d, ok := strings.CutPrefix(l, "data: "); ok && d != "" {
+			data = append(data, d)
+		}
+	}
+	return data
+}
+
+// TestBatchSSEStream checks the SSE answer to a batch over Streamable
+// HTTP: the messages related to its calls (progress) travel on it before
+// the array of responses, and a call the client cancels meanwhile is left
+// out of that array while the others are answered.
+func TestBatchSSEStream(t *testing.T) {
+	t.Parallel()
+	s := batchServer()
+	h := s.HTTPHandler()
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() { h.Close(); ts.Close() })
+	url := ts.URL + "/mcp"
+	sid := httpSession(t, url, protocol.Version20250326, false)
+
+	req, err := http.NewRequestWithContext(ctxT(t), http.MethodPost, url, strings.NewReader(`[`+
+		`{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"wait"}},`+
+		`{"jsonrpc":"2.0","id":"p","method":"tools/call","params":{"name":"progress","_meta":{"progressToken":"tok"}}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(transport.HeaderSessionID, sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("answer %d %s, want 200 and an SSE stream", resp.StatusCode, ct)
+	}
+	// The progress notifications come while "wait" still runs: cancel it.
+	r := bufio.NewReader(resp.Body)
+	var lines []string
+	for progress := 0; progress < 2; {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the stream ended after %q: %v", lines, err)
+		}
+		lines = append(lines, l)
+		if strings.Contains(l, `"method":"notifications/progress"`) && strings.Contains(l, `"progressToken":"tok"`) {
+			progress++
+		}
+	}
+	if status, _, _ := postBatch(t, url, sid, "", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w"}}`); status != http.StatusAccepted {
+		t.Fatalf("cancelling: %d", status)
+	}
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := sseData(string(rest))
+	if len(data) != 1 {
+		t.Fatalf("after the progress the stream carried %q, want one message", data)
+	}
+	checkBatchAnswer(t, batchCase{name: "progress and a cancelled call", array: map[string]string{
+		`"p"`: `{"result":{"content":[{"type":"text","text":"done"}]}}`,
+	}}, data[0])
 }
