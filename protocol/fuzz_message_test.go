@@ -29,11 +29,21 @@ var messageSeeds = []string{
 	` { "jsonrpc" : "2.0" , "id" : 1 , "method" : "x" , "params" : { "a" : 1 } } `,
 	`{"jsonrpc":"2\u002e0","id":1,"method":"x"}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","extra":{"ignored":true}}`,
+	// Batches (2025-03-26), with valid and invalid elements.
+	`[{"jsonrpc":"2.0","id":1,"method":"x"}]`,
+	`[{"jsonrpc":"2.0","id":1,"method":"x"},{"jsonrpc":"2.0","method":"n","params":{"a":1}}]`,
+	` [ {"jsonrpc":"2.0","id":"r","result":{}} , {"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"m"}} ] `,
+	`[1,2,3]`,
+	`[[{"jsonrpc":"2.0","id":1,"method":"x"}]]`,
+	`[{"jsonrpc":"2.0","id":1,"id":2,"method":"x"},{"jsonrpc":"1.0","id":7,"method":"x"},null,{"jsonrpc":"2.0","method":"n"}]`,
 	// Invalid.
+	`[]`,
+	`[{"jsonrpc":"2.0","id":1,"method":"x"},`,
+	`[{"jsonrpc":"2.0","id":1,"method":"x"}] []`,
+	"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}]",
 	``,
 	`{`,
 	`null`,
-	`[{"jsonrpc":"2.0","id":1,"method":"x"}]`,
 	`{"jsonrpc":"1.0","id":1,"method":"x"}`,
 	`{"Jsonrpc":"2.0","ID":1,"Method":"x"}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","method":"y"}`,
@@ -62,6 +72,10 @@ func FuzzDecodeMessage(f *testing.F) {
 		m, err := protocol.DecodeMessage(buf)
 		if err != nil {
 			checkDecodeError(t, data, err)
+			return
+		}
+		if b, ok := m.(*protocol.Batch); ok {
+			checkBatch(t, data, buf, b)
 			return
 		}
 		if r, ok := m.(*protocol.Request); ok {
@@ -101,6 +115,60 @@ func FuzzDecodeMessage(f *testing.F) {
 			t.Fatalf("id %q decoded as %q", raw, id.Raw())
 		}
 	})
+}
+
+// checkBatch checks a batch decoded from data (read from buf): it is not
+// empty, holds no batch, every invalid element has an error response that
+// can be sent, and its valid messages survive an encode/decode round trip
+// unchanged, without keeping a reference to buf.
+func checkBatch(t *testing.T, data, buf []byte, b *protocol.Batch) {
+	t.Helper()
+	if len(b.Messages)+len(b.Invalid) == 0 {
+		t.Fatalf("DecodeMessage(%q) returned an empty batch", data)
+	}
+	if _, err := protocol.AppendMessage(nil, b); len(b.Invalid) > 0 && err == nil {
+		t.Fatalf("a batch with invalid elements was encoded")
+	}
+	for _, de := range b.Invalid {
+		if de == nil || de.Err == nil {
+			t.Fatalf("DecodeMessage(%q): invalid element without an error", data)
+		}
+		if c := de.Err.Code; c != protocol.CodeParseError && c != protocol.CodeInvalidRequest {
+			t.Fatalf("DecodeMessage(%q): invalid element with code %d", data, c)
+		}
+		if _, err := protocol.AppendMessage(nil, de.Response()); err != nil {
+			t.Fatalf("encoding the error response of an invalid element: %v", err)
+		}
+	}
+	for _, m := range b.Messages {
+		if _, ok := m.(*protocol.Batch); ok {
+			t.Fatalf("DecodeMessage(%q): a batch inside a batch", data)
+		}
+		if r, ok := m.(*protocol.Request); ok {
+			checkParamsIndex(t, r)
+		}
+	}
+	valid := &protocol.Batch{Messages: b.Messages}
+	b1, err := protocol.AppendMessage(nil, valid)
+	if err != nil {
+		t.Fatalf("AppendMessage of the valid elements of %q: %v", data, err)
+	}
+	if len(b.Messages) == 0 {
+		if len(b1) != 0 {
+			t.Fatalf("an empty batch encoded as %q", b1)
+		}
+		return
+	}
+	for i := range buf {
+		buf[i] = 'x'
+	}
+	m2, err := protocol.DecodeMessage(b1)
+	if err != nil {
+		t.Fatalf("re-decoding %s (from %q): %v", b1, data, err)
+	}
+	if !reflect.DeepEqual(valid, m2) {
+		t.Fatalf("round trip changed the batch:\ninput %q\n  got %#v\n want %#v", data, m2, valid)
+	}
 }
 
 // checkDecodeError checks the error DecodeMessage returned for data.

@@ -12,8 +12,9 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Message is a JSON-RPC 2.0 message: a *Request (a call or a notification)
-// or a *Response. The set is closed: no other type implements Message.
+// Message is a JSON-RPC 2.0 message: a *Request (a call or a notification),
+// a *Response, or a *Batch of them (protocol revision 2025-03-26 only). The
+// set is closed: no other type implements Message.
 type Message interface {
 	isMessage()
 }
@@ -334,9 +335,15 @@ func Marshal(v any) ([]byte, error) { return jsonMarshal(v) }
 // case-sensitively ("Method" is not "method"), duplicate member names are
 // rejected, and unknown members are ignored. On failure the error is a
 // *DecodeError. The returned message does not keep a reference to data.
+//
+// A JSON array is a batch: the result is a *Batch (see there), or an error
+// when the array is empty or not valid JSON.
 func DecodeMessage(data []byte) (Message, error) {
 	w, plain := readPlainEnvelope(data)
 	if !plain {
+		if isArray(data) {
+			return decodeBatch(data)
+		}
 		var err error
 		if w, err = readEnvelope(data); err != nil {
 			return nil, classify(data, err)
@@ -452,7 +459,8 @@ func asError(err error) *Error {
 func isNull(v jsontext.Value) bool { return string(v) == "null" }
 
 // AppendMessage appends the JSON encoding of m to b. Params, results and
-// error data are written as given; they must be valid JSON.
+// error data are written as given; they must be valid JSON. An empty *Batch
+// appends nothing.
 func AppendMessage(b []byte, m Message) ([]byte, error) {
 	switch m := m.(type) {
 	case *Request:
@@ -501,6 +509,8 @@ func AppendMessage(b []byte, m Message) ([]byte, error) {
 			}
 		}
 		return append(b, '}'), nil
+	case *Batch:
+		return appendBatch(b, m)
 	default:
 		return b, errors.New("protocol: unknown message type")
 	}

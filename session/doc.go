@@ -22,6 +22,15 @@
 // stack, and the session lives on. Notifications are handled in order on
 // the reading goroutine.
 //
+// # Batches
+//
+// On a session that negotiated 2025-03-26, the only revision with JSON-RPC
+// batches, an incoming protocol.Batch is served as if its elements had
+// come one by one, and the responses to its calls (and to its invalid
+// elements) are written together as one batch; a batch without calls gets
+// no answer. Sessions of other revisions, and sessions not yet
+// initialized, refuse a batch with one error. Batch sends a batch.
+//
 // # Lifecycle
 //
 // A server session serves only initialize and ping until the client has

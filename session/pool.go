@@ -65,6 +65,7 @@ type job struct {
 	cancel context.CancelCauseFunc
 	req    *Request
 	resp   *protocol.Response // where to build the response
+	batch  *batchReply        // the batch the request came in, if any
 }
 
 // handOff passes the reading role of a relay session to an idle worker

@@ -140,6 +140,7 @@ type Session struct {
 	// responses may still arrive.
 	abandoned     [32]protocol.ID
 	abandonedNext int
+	sentBatches   map[*sentBatch]struct{} // batches waiting for their responses (see Batch)
 	closed        bool
 	closeErr      error
 	inputErr      error // why the input ended (io.EOF), while the session drains
@@ -493,12 +494,14 @@ func (s *Session) read() (job, bool) {
 		switch m := msg.(type) {
 		case *protocol.Response:
 			s.deliver(m)
+		case *protocol.Batch:
+			s.batch(m)
 		case *protocol.Request:
 			if !m.IsCall() {
 				s.notification(m)
 				break
 			}
-			j, ok := s.admitCall(m)
+			j, ok := s.admitCall(m, nil)
 			if !ok {
 				break
 			}
@@ -517,8 +520,18 @@ func (s *Session) write(ctx context.Context, msg protocol.Message) {
 	}
 }
 
-func (s *Session) respondError(id protocol.ID, err *protocol.Error) {
-	s.write(transport.WithRelatedRequest(context.Background(), id), &protocol.Response{ID: id, Error: err})
+// answer sends the response to an incoming call: on its own, or with the
+// other responses of its batch when b is not nil.
+func (s *Session) answer(b *batchReply, resp *protocol.Response) {
+	if b != nil {
+		b.add(resp)
+		return
+	}
+	s.write(transport.WithRelatedRequest(context.Background(), resp.ID), resp)
+}
+
+func (s *Session) respondError(b *batchReply, id protocol.ID, err *protocol.Error) {
+	s.answer(b, &protocol.Response{ID: id, Error: err})
 }
 
 // wasAbandoned reports whether id is one of the calls recently cancelled.
@@ -580,6 +593,8 @@ func (s *Session) deliver(resp *protocol.Response) {
 	}
 	s.mu.Unlock()
 	switch {
+	case c == nil && !resp.ID.IsValid() && resp.Error != nil && s.failBatches(resp.Error):
+		s.logger.Warn("the peer refused a batch", "error", resp.Error.Message)
 	case c == nil && s.wasAbandoned(resp.ID):
 		s.logger.Debug("ignoring late response to a cancelled call", "id", resp.ID.String())
 	case c == nil:
@@ -592,11 +607,12 @@ func (s *Session) deliver(resp *protocol.Response) {
 // admitCall applies the lifecycle rules and the bounds to an incoming call
 // and registers it as in flight. It returns the job that serves it, or
 // false when the call has been answered already (an error, a legacy ping)
-// or dropped (the session ended).
-func (s *Session) admitCall(m *protocol.Request) (job, bool) {
+// or dropped (the session ended). b is the batch the call came in, if any:
+// its answer goes there, whatever happens to it.
+func (s *Session) admitCall(m *protocol.Request, b *batchReply) (job, bool) {
 	meta, err := protocol.ParseRequestMeta(m.Params)
 	if err != nil {
-		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: _meta: %v", err))
+		s.respondError(b, m.ID, protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: _meta: %v", err))
 		return job{}, false
 	}
 	// The request and its response in one allocation.
@@ -606,32 +622,36 @@ func (s *Session) admitCall(m *protocol.Request) (job, bool) {
 	}{req: Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra, msg: m}}
 	req := &a.req
 	if perr := s.admit(req); perr != nil {
-		s.respondError(m.ID, perr)
+		s.respondError(b, m.ID, perr)
 		return job{}, false
 	}
 	if req.Method == protocol.MethodPing && !req.Modern {
-		s.write(transport.WithRelatedRequest(context.Background(), m.ID), &protocol.Response{ID: m.ID, Result: emptyObject})
+		a.resp = protocol.Response{ID: m.ID, Result: emptyObject}
+		s.answer(b, &a.resp)
 		return job{}, false
 	}
 	if s.draining.Load() {
-		s.respondError(m.ID, protocol.NewError(protocol.CodeInternalError, "Internal error: the server is shutting down"))
+		s.respondError(b, m.ID, protocol.NewError(protocol.CodeInternalError, "Internal error: the server is shutting down"))
 		return job{}, false
 	}
 	if s.outstanding.Add(1) > s.maxQueued {
 		s.requestDone()
-		s.respondError(m.ID, protocol.NewError(protocol.CodeInternalError, "Internal error: server busy, too many requests in flight"))
+		s.respondError(b, m.ID, protocol.NewError(protocol.CodeInternalError, "Internal error: server busy, too many requests in flight"))
 		return job{}, false
 	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		s.requestDone()
+		if b != nil {
+			b.add(nil)
+		}
 		return job{}, false
 	}
 	if _, dup := s.inflight[m.ID]; dup {
 		s.mu.Unlock()
 		s.requestDone()
-		s.respondError(m.ID, protocol.Errorf(protocol.CodeInvalidRequest, "Invalid Request: id %s is already in use by a request in flight", m.ID.Raw()))
+		s.respondError(b, m.ID, protocol.Errorf(protocol.CodeInvalidRequest, "Invalid Request: id %s is already in use by a request in flight", m.ID.Raw()))
 		return job{}, false
 	}
 	// Not a child of s.ctx, which has no values: shutdown cancels what is
@@ -640,7 +660,7 @@ func (s *Session) admitCall(m *protocol.Request) (job, bool) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	s.inflight[m.ID] = cancel
 	s.mu.Unlock()
-	return job{ctx: ctx, cancel: cancel, req: req, resp: &a.resp}, true
+	return job{ctx: ctx, cancel: cancel, req: req, resp: &a.resp, batch: b}, true
 }
 
 // serveDirect is the engine's side of transport.DirectConn: it admits a
@@ -654,7 +674,7 @@ func (s *Session) serveDirect(m *protocol.Request, inline bool) bool {
 	if !m.IsCall() {
 		return false
 	}
-	j, ok := s.admitCall(m)
+	j, ok := s.admitCall(m, nil)
 	if !ok {
 		return true
 	}
@@ -755,11 +775,13 @@ func (s *Session) serve(j job) {
 	delete(s.inflight, req.ID)
 	s.mu.Unlock()
 	cause := context.Cause(ctx)
-	if errors.Is(cause, ErrCancelledByPeer) {
-		s.logger.Debug("dropping response to cancelled request", "id", req.ID.String(), "method", req.Method)
-		return
-	}
-	if errors.Is(cause, ErrClosed) {
+	if errors.Is(cause, ErrCancelledByPeer) || errors.Is(cause, ErrClosed) {
+		if errors.Is(cause, ErrCancelledByPeer) {
+			s.logger.Debug("dropping response to cancelled request", "id", req.ID.String(), "method", req.Method)
+		}
+		if j.batch != nil {
+			j.batch.add(nil) // no response, but one fewer to wait for
+		}
 		return
 	}
 	resp := j.resp // allocated with the request
@@ -769,6 +791,10 @@ func (s *Session) serve(j job) {
 	} else if resp.Result, err = EncodeResult(result); err != nil {
 		s.logger.Error("encoding result failed", "method", req.Method, "id", req.ID.String(), "error", err)
 		resp.Error = protocol.NewError(protocol.CodeInternalError, "Internal error: the result could not be encoded")
+	}
+	if j.batch != nil {
+		j.batch.add(resp)
+		return
 	}
 	s.write(context.WithoutCancel(rctx), resp)
 }

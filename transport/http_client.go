@@ -324,6 +324,8 @@ func (c *StreamableClient) Write(ctx context.Context, msg protocol.Message) erro
 		return c.send(ctx, m, m)
 	case *protocol.Response:
 		return c.send(ctx, m, nil)
+	case *protocol.Batch:
+		return c.batch(ctx, m)
 	}
 	return fmt.Errorf("transport: cannot send %T", msg)
 }

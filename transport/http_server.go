@@ -320,6 +320,10 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	req, _ := msg.(*protocol.Request)
 	sid := r.Header.Get(HeaderSessionID)
 	hv := r.Header.Get(HeaderProtocolVersion)
+	if b, ok := msg.(*protocol.Batch); ok {
+		h.serveBatch(w, r, b, sid, hv)
+		return
+	}
 	if sid == "" && isModernRequest(req, hv) {
 		h.serveModern(w, r, msg, hv)
 		return
@@ -380,12 +384,7 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 			return
 		}
-		if req.Method == protocol.NotificationCancelled {
-			var p protocol.CancelledParams
-			if protocol.Unmarshal(req.Params, &p) == nil && p.RequestID.IsValid() {
-				sess.cancelStream(p.RequestID)
-			}
-		}
+		sess.cancelled(req)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -465,6 +464,13 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 		sess.cancelStream(req.ID)
 		return
 	}
+	h.answer(w, r, sess, st, sk, req.ID)
+}
+
+// answer writes what the session sends on st, the stream of a POST
+// carrying the request id (the zero ID for a batch): one JSON body, or an
+// SSE stream.
+func (h *StreamableHandler) answer(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, id protocol.ID) {
 	if st.json {
 		select {
 		case ev := <-sk.ch: // served inline: the answer is already there
@@ -486,7 +492,7 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 				writeJSONBody(w, http.StatusOK, *ev.data)
 				putBuf(ev.data)
 			default:
-				writeJSONError(w, http.StatusNotFound, req.ID, errNoSession)
+				writeJSONError(w, http.StatusNotFound, id, errNoSession)
 			}
 		}
 		return

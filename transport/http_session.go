@@ -36,6 +36,7 @@ type httpSession struct {
 	initID     protocol.ID // id of the initialize request while it is pending
 	streams    map[protocol.ID]*stream
 	byName     map[string]*stream
+	batches    map[*protocol.Batch]*stream // the streams of batches not answered yet
 	nextStream int64
 	live       int // attached sinks
 	lastActive time.Time
@@ -48,6 +49,12 @@ type stream struct {
 	name      string // the stream's name in event ids; "" for a JSON response
 	json      bool   // JSON response mode: only the response travels on it
 	resumable bool
+
+	// A batch's stream: the batch, and the ids of its calls (keys of the
+	// session's streams until the batch is answered or they are
+	// cancelled). Its answer is the reply to the batch.
+	batch *protocol.Batch
+	ids   []protocol.ID
 
 	mu   sync.Mutex
 	seq  int64
@@ -105,6 +112,7 @@ func (h *StreamableHandler) newSession() *httpSession {
 		done:       make(chan struct{}),
 		streams:    map[protocol.ID]*stream{},
 		byName:     map[string]*stream{},
+		batches:    map[*protocol.Batch]*stream{},
 		lastActive: time.Now(),
 	}
 	s.standalone = &stream{sess: s, name: "0", resumable: true}
@@ -267,6 +275,9 @@ func (s *httpSession) Write(ctx context.Context, msg protocol.Message) error {
 		return ErrClosed
 	default:
 	}
+	if b, ok := BatchReply(ctx, msg); ok {
+		return s.writeBatchReply(ctx, b, msg)
+	}
 	resp, isResp := msg.(*protocol.Response)
 	var (
 		rid     protocol.ID
@@ -395,12 +406,16 @@ func (s *httpSession) Close() error {
 		}
 		s.h.mu.Unlock()
 		s.mu.Lock()
-		open := make([]*stream, 0, len(s.streams))
+		open := make([]*stream, 0, len(s.streams)+len(s.batches))
 		for _, st := range s.streams {
 			open = append(open, st)
 		}
+		for _, st := range s.batches {
+			open = append(open, st) // perhaps twice: done is checked below
+		}
 		clear(s.streams)
 		clear(s.byName)
+		clear(s.batches)
 		s.mu.Unlock()
 		for _, st := range open {
 			st.mu.Lock()
@@ -443,8 +458,21 @@ func (s *httpSession) CloseStream(id protocol.ID) error {
 	return nil
 }
 
+// cancelled ends the stream of the request a notifications/cancelled
+// names, if req is one.
+func (s *httpSession) cancelled(req *protocol.Request) {
+	if req.Method != protocol.NotificationCancelled {
+		return
+	}
+	var p protocol.CancelledParams
+	if protocol.Unmarshal(req.Params, &p) == nil && p.RequestID.IsValid() {
+		s.cancelStream(p.RequestID)
+	}
+}
+
 // cancelStream ends the stream of a request the client cancelled: no
-// response will come.
+// response will come. The stream of a batch goes on: it ends with the
+// batch's answer.
 func (s *httpSession) cancelStream(id protocol.ID) {
 	s.mu.Lock()
 	st := s.streams[id]
@@ -453,9 +481,15 @@ func (s *httpSession) cancelStream(id protocol.ID) {
 		delete(s.byName, st.name)
 	}
 	s.mu.Unlock()
-	if st == nil {
+	if st == nil || st.batch != nil {
 		return
 	}
+	st.end()
+}
+
+// end ends the stream without a response.
+func (st *stream) end() {
+	s := st.sess
 	st.mu.Lock()
 	if !st.done {
 		st.done = true

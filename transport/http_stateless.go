@@ -187,18 +187,29 @@ func modernStatus(code int64) int {
 type oneShot struct {
 	h    *StreamableHandler
 	msg  protocol.Message
-	id   protocol.ID
+	id   protocol.ID // the request's id; the zero ID for a notification or a batch
 	out  chan outEvent
 	done chan struct{}
 	once sync.Once
+
+	batch   *protocol.Batch // the batch, when msg is one
+	answers bool            // an answer will be written: msg is a call, or a batch with calls or invalid elements
+	listen  bool            // msg is a subscriptions/listen request
 
 	mu    sync.Mutex
 	read  bool
 	final bool
 }
 
-func (h *StreamableHandler) newOneShot(req *protocol.Request) *oneShot {
-	c := &oneShot{h: h, msg: req, id: req.ID, out: make(chan outEvent, 16), done: make(chan struct{})}
+func (h *StreamableHandler) newOneShot(msg protocol.Message) *oneShot {
+	c := &oneShot{h: h, msg: msg, out: make(chan outEvent, 16), done: make(chan struct{})}
+	switch m := msg.(type) {
+	case *protocol.Request:
+		c.id, c.answers, c.listen = m.ID, m.IsCall(), m.Method == protocol.MethodSubscriptionsListen
+	case *protocol.Batch:
+		ids, _, _ := callIDs(m)
+		c.batch, c.answers = m, len(ids) > 0 || len(m.Invalid) > 0
+	}
 	h.mu.Lock()
 	h.oneShots[c] = struct{}{}
 	h.mu.Unlock()
@@ -216,8 +227,8 @@ func (c *oneShot) Read(ctx context.Context) (protocol.Message, error) {
 		return m, nil
 	}
 	c.mu.Unlock()
-	if !c.id.IsValid() {
-		return nil, io.EOF // a notification: nothing more will come
+	if !c.answers {
+		return nil, io.EOF // notifications: nothing more will come
 	}
 	select {
 	case <-c.done:
@@ -231,31 +242,40 @@ func (c *oneShot) Read(ctx context.Context) (protocol.Message, error) {
 
 // Write implements Conn: messages related to the request go on its
 // answer; anything else has nowhere to go and is dropped.
+//
+// The answer to a batch is the message written with WithBatchReply, and
+// every message related to one of its calls goes on that answer too.
 func (c *oneShot) Write(ctx context.Context, msg protocol.Message) error {
 	resp, isResp := msg.(*protocol.Response)
-	var related bool
-	if isResp {
-		related = resp.ID == c.id
+	var related, final bool
+	if b, ok := BatchReply(ctx, msg); ok {
+		related, final = b == c.batch, true
+	} else if isResp {
+		related, final = resp.ID == c.id && c.batch == nil, true
 	} else {
 		id, ok := RelatedRequest(ctx)
-		related = ok && id == c.id
+		related = ok && (id == c.id || c.batch != nil)
 	}
 	c.mu.Lock()
-	if !related || c.final || !c.id.IsValid() {
+	if !related || c.final || !c.answers {
 		c.mu.Unlock()
 		c.h.logger.Debug("dropping message with no stream on a stateless request")
 		return nil
 	}
-	c.final = isResp
+	c.final = final
 	c.mu.Unlock()
 	buf := getBuf()
 	b, err := protocol.AppendMessage(*buf, msg)
-	if err != nil {
+	if err != nil || len(b) == 0 {
 		putBuf(buf)
-		return fmt.Errorf("transport: encoding message: %w", err)
+		if err != nil {
+			return fmt.Errorf("transport: encoding message: %w", err)
+		}
+		// An empty batch: every call was dropped, as the Conn is ending.
+		return c.Close()
 	}
 	*buf = b
-	ev := outEvent{data: buf, final: isResp}
+	ev := outEvent{data: buf, final: final}
 	if isResp && resp.Error != nil {
 		ev.code = resp.Error.Code
 	}
@@ -288,18 +308,18 @@ func (c *oneShot) CloseStream(id protocol.ID) error {
 	return fmt.Errorf("transport: the stream of request %s cannot be resumed (stateless request)", id)
 }
 
-func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request, req *protocol.Request, info ConnInfo, modern bool) {
-	if !req.IsCall() {
-		c := h.newOneShot(req)
+func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request, msg protocol.Message, info ConnInfo, modern bool) {
+	c := h.newOneShot(msg)
+	if !c.answers {
 		h.connect(c, info)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	if h.isClosing() {
-		writeJSONError(w, http.StatusServiceUnavailable, req.ID, errShuttingDown)
+		c.Close()
+		writeJSONError(w, http.StatusServiceUnavailable, c.id, errShuttingDown)
 		return
 	}
-	c := h.newOneShot(req)
 	h.callStarted()
 	defer h.callEnded()
 	defer c.Close()
@@ -325,7 +345,7 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 		w.WriteHeader(http.StatusOK)
 	}
 	// A subscriptions/listen answer is a stream by nature: never JSON.
-	jsonOnly := h.opts.JSONResponse && req.Method != protocol.MethodSubscriptionsListen
+	jsonOnly := h.opts.JSONResponse && !c.listen
 	var tick <-chan time.Time
 	if h.opts.KeepAlive > 0 && !jsonOnly {
 		t := time.NewTicker(h.opts.KeepAlive)
@@ -351,7 +371,7 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 			case ev = <-c.out:
 			default:
 				if !committed {
-					writeJSONError(w, http.StatusServiceUnavailable, req.ID, errShuttingDown)
+					writeJSONError(w, http.StatusServiceUnavailable, c.id, errShuttingDown)
 				}
 				return
 			}

@@ -124,9 +124,12 @@ func (s *sseSession) Write(ctx context.Context, msg protocol.Message) error {
 	}
 	buf := getBuf()
 	b, err := protocol.AppendMessage(*buf, msg)
-	if err != nil {
+	if err != nil || len(b) == 0 {
 		putBuf(buf)
-		return fmt.Errorf("transport: encoding message: %w", err)
+		if err != nil {
+			return fmt.Errorf("transport: encoding message: %w", err)
+		}
+		return nil // an empty batch: nothing to send
 	}
 	*buf = b
 	select {
@@ -258,9 +261,7 @@ func (h *SSEHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if req, ok := msg.(*protocol.Request); ok {
-		req.Extra = requestInfo(r, s.id)
-	}
+	setExtra(msg, requestInfo(r, s.id))
 	select {
 	case s.in <- msg:
 		w.WriteHeader(http.StatusAccepted)

@@ -218,6 +218,9 @@ func (s *Stream) Write(ctx context.Context, msg protocol.Message) error {
 		s.pending = b[:n]
 		return fmt.Errorf("transport: encoding message: %w", err)
 	}
+	if len(b) == n {
+		return nil // an empty batch: nothing to write
+	}
 	s.pending = append(b, '\n')
 	s.queued++
 	if s.held && len(s.pending) < maxHeld {

@@ -9,14 +9,16 @@ import (
 
 // Conn is one end of a bidirectional stream of JSON-RPC messages.
 //
-// Read returns the next message. A *protocol.DecodeError means one message
-// was bad (invalid JSON, not JSON-RPC, too large) and the stream goes on: the
-// caller answers it and reads again (or, when it says the message was a
-// response, fails the call it answers). A *CallError means the answer to one
-// outgoing request was lost: the caller fails that call and reads again.
-// Any other error ends the stream; io.EOF
-// (possibly wrapped) means the peer closed it cleanly. Read is called by one
-// goroutine at a time.
+// Read returns the next message: a request, a response, or a
+// *protocol.Batch of them, handed over whole (the session engine answers
+// a batch with one message, written with a ctx marked by WithBatchReply).
+// A *protocol.DecodeError means one message was bad (invalid JSON, not
+// JSON-RPC, too large) and the stream goes on: the caller answers it and
+// reads again (or, when it says the message was a response, fails the call
+// it answers). A *CallError means the answer to one outgoing request was
+// lost: the caller fails that call and reads again. Any other error ends
+// the stream; io.EOF (possibly wrapped) means the peer closed it cleanly.
+// Read is called by one goroutine at a time.
 //
 // Write sends one message. It may be called from several goroutines at once;
 // each message is written whole. The messages it is given are not modified
@@ -82,4 +84,34 @@ func WithRelatedRequest(ctx context.Context, id protocol.ID) context.Context {
 func RelatedRequest(ctx context.Context) (protocol.ID, bool) {
 	id, ok := ctx.Value(relatedKey{}).(protocol.ID)
 	return id, ok && id.IsValid()
+}
+
+type batchReplyKey struct{}
+
+// WithBatchReply returns a ctx saying that the message written with it is
+// the whole answer to the incoming batch b (see protocol.Batch): the batch
+// of its responses, or the error refusing it. The session engine writes
+// exactly one such message for each batch it reads that has calls or
+// invalid elements; a transport that answers each incoming message on a
+// channel of its own (Streamable HTTP) sends it there.
+func WithBatchReply(ctx context.Context, b *protocol.Batch) context.Context {
+	return context.WithValue(ctx, batchReplyKey{}, b)
+}
+
+// BatchReply returns the batch that msg, written with ctx, answers: the
+// one recorded by WithBatchReply, when msg can be such an answer (a
+// batch, or a response without an id). ctx is not looked at for other
+// messages, which saves the lookup for every other response.
+func BatchReply(ctx context.Context, msg protocol.Message) (*protocol.Batch, bool) {
+	switch m := msg.(type) {
+	case *protocol.Batch:
+	case *protocol.Response:
+		if m.ID.IsValid() {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	b, ok := ctx.Value(batchReplyKey{}).(*protocol.Batch)
+	return b, ok && b != nil
 }

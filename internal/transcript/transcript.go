@@ -141,7 +141,7 @@ func Replay(t *testing.T, file string, c Config) {
 			if _, err := io.WriteString(inW, sent+"\n"); err != nil {
 				t.Fatalf("sending %s: %v", sent, err)
 			}
-			for range answers(sent, methods) {
+			for range answers(sent, revision, methods) {
 				select {
 				case l, ok := <-lines:
 					if !ok {
@@ -181,17 +181,37 @@ func Replay(t *testing.T, file string, c Config) {
 }
 
 // answers returns how many lines the server sends back for the client line
-// sent, and records the method of a request by id.
-func answers(sent string, methods map[protocol.ID]string) int {
+// sent, on revision, and records the method of a request by id.
+func answers(sent, revision string, methods map[protocol.ID]string) int {
 	m, err := protocol.DecodeMessage([]byte(sent))
 	if err != nil {
 		return 1 // an error response
 	}
-	if r, ok := m.(*protocol.Request); ok && r.IsCall() {
-		methods[r.ID] = r.Method
-		return 1
+	switch m := m.(type) {
+	case *protocol.Request:
+		if m.IsCall() {
+			methods[m.ID] = m.Method
+			return 1
+		}
+	case *protocol.Batch:
+		if revision != protocol.BatchVersion {
+			return 1 // refused
+		}
+		n := len(m.Invalid)
+		for _, e := range m.Messages {
+			n += answers(string(mustEncode(e)), revision, methods)
+		}
+		return min(n, 1) // one array of responses, or nothing
 	}
 	return 0
+}
+
+func mustEncode(m protocol.Message) []byte {
+	b, err := protocol.EncodeMessage(m)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // validateServerLine checks a server line against the revision's schema:

@@ -1,0 +1,204 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// ErrBatchUnsupported is returned by Batch when the session does not speak
+// protocol.BatchVersion (2025-03-26), the only protocol revision with
+// JSON-RPC batches.
+var ErrBatchUnsupported = errors.New("session: JSON-RPC batches are only supported on protocol revision " + protocol.BatchVersion)
+
+// BatchCall is one request, or notification, of a batch sent with Batch.
+type BatchCall struct {
+	// Method and Params are the request's method and params (encoded as
+	// JSON; a jsontext.Value is sent as is; nil sends no params).
+	Method string
+	Params any
+	// Notification sends the call as a notification: no response, no
+	// Result, and Err is only set when the batch could not be sent.
+	Notification bool
+	// Result receives the result, decoded as Call does (nil discards it).
+	Result any
+	// Err is set by Batch: the call's error (a *protocol.Error from the
+	// peer, a decoding error, or why the batch as a whole failed), nil on
+	// success.
+	Err error
+}
+
+// sentBatch is a batch sent by Batch that waits for its responses. A
+// peer refusing the batch as a whole answers with one error response
+// without an id, which fails every batch waiting (see failBatches).
+type sentBatch struct {
+	refused chan struct{} // closed when err is set
+	err     *protocol.Error
+}
+
+// Batch sends calls as one JSON-RPC batch and waits for the response to
+// each, setting its Result and Err. It returns an error when the batch as
+// a whole failed (not sent, refused by the peer, ctx done, the timeout of
+// Options.CallTimeout elapsed, the session ended); the
+// calls left unanswered then get that error in Err too. A call's own
+// error is only in its Err.
+//
+// Batches exist only in protocol revision 2025-03-26: on a session that
+// negotiated another, Batch returns an error matching ErrBatchUnsupported
+// without sending anything. When ctx is done first, Batch sends
+// notifications/cancelled for every call not answered yet.
+func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
+	// settle sets the Err (and Result) of the answered calls, and err on
+	// the others: all of them before the batch is sent, else the calls
+	// proper.
+	var waits []*call
+	sent := false
+	settle := func(err error) error {
+		for i, c := range calls {
+			switch {
+			case waits != nil && waits[i] != nil && isDone(waits[i].done):
+				if r := waits[i].resp; r.Error != nil {
+					c.Err = r.Error
+				} else {
+					c.Err = DecodeResult(c.Method, r.Result, c.Result)
+				}
+			case !sent || !c.Notification:
+				c.Err = err
+			default:
+				c.Err = nil
+			}
+		}
+		return err
+	}
+	if v := s.ProtocolVersion(); v != protocol.BatchVersion {
+		if v == "" {
+			v = "none negotiated yet"
+		}
+		return settle(fmt.Errorf("%w (protocol revision: %s)", ErrBatchUnsupported, v))
+	}
+	if len(calls) == 0 {
+		return nil
+	}
+	msgs := make([]protocol.Message, len(calls))
+	ids := make([]protocol.ID, len(calls))
+	waits = make([]*call, len(calls))
+	for i, c := range calls {
+		raw, err := encodeParams(c.Params)
+		if err != nil {
+			return settle(fmt.Errorf("session: encoding %s params: %w", c.Method, err))
+		}
+		m := &protocol.Request{Method: c.Method, Params: raw}
+		if !c.Notification {
+			ids[i] = protocol.Int64ID(s.nextID.Add(1))
+			m.ID = ids[i]
+			waits[i] = &call{method: c.Method, done: make(chan struct{})}
+		}
+		msgs[i] = m
+	}
+	sb := &sentBatch{refused: make(chan struct{})}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return settle(s.closedError())
+	}
+	for i, w := range waits {
+		if w != nil {
+			s.pending[ids[i]] = w
+		}
+	}
+	if s.sentBatches == nil {
+		s.sentBatches = map[*sentBatch]struct{}{}
+	}
+	s.sentBatches[sb] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		for i, w := range waits {
+			if w != nil {
+				delete(s.pending, ids[i])
+			}
+		}
+		delete(s.sentBatches, sb)
+		s.mu.Unlock()
+	}()
+	// Cancels the calls not answered yet.
+	abandon := func(reason string) {
+		for i, w := range waits {
+			if w == nil {
+				continue
+			}
+			select {
+			case <-w.done:
+			default:
+				s.cancelCall(ctx, ids[i], reason)
+			}
+		}
+	}
+
+	if err := s.conn.Write(ctx, &protocol.Batch{Messages: msgs}); err != nil {
+		if s.Err() != nil {
+			return settle(s.closedError())
+		}
+		if ctx.Err() != nil {
+			abandon(context.Cause(ctx).Error())
+			return settle(ctx.Err())
+		}
+		return settle(fmt.Errorf("session: sending a batch: %w", err))
+	}
+	sent = true
+	var timer <-chan time.Time
+	if s.timeout > 0 {
+		t := time.NewTimer(s.timeout)
+		defer t.Stop()
+		timer = t.C
+	}
+	for _, w := range waits {
+		if w == nil {
+			continue
+		}
+		select {
+		case <-w.done:
+		case <-sb.refused:
+			return settle(fmt.Errorf("session: the batch was refused: %w", sb.err))
+		case <-ctx.Done():
+			abandon(context.Cause(ctx).Error())
+			return settle(ctx.Err())
+		case <-timer:
+			abandon("timeout")
+			return settle(fmt.Errorf("%w: batch after %v: %w", ErrTimeout, s.timeout, context.DeadlineExceeded))
+		case <-s.done:
+			if !isDone(w.done) { // else it raced with the end of the session
+				return settle(s.closedError())
+			}
+		}
+	}
+	settle(nil)
+	return nil
+}
+
+func isDone(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// failBatches fails the batches waiting for responses with e, an error
+// response without an id: the peer refused a batch as a whole. It reports
+// whether any was waiting.
+func (s *Session) failBatches(e *protocol.Error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.sentBatches)
+	for sb := range s.sentBatches {
+		sb.err = e
+		close(sb.refused)
+		delete(s.sentBatches, sb)
+	}
+	return n > 0
+}

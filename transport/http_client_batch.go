@@ -1,0 +1,148 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// This file holds the sending of JSON-RPC batches (protocol revision
+// 2025-03-26) by the Streamable HTTP client.
+
+// batch POSTs a batch and reads its answer: nothing (202 Accepted, for a
+// batch without calls), one JSON body (the array of responses, or an
+// error refusing the batch), or an SSE stream read until it ends. The
+// answer is not resumed: the calls it did not answer get an error
+// response saying so. A refusal with an error status is returned as an
+// *HTTPError.
+func (c *StreamableClient) batch(ctx context.Context, b *protocol.Batch) error {
+	body, err := encode(b)
+	if err != nil {
+		return err
+	}
+	rctx, release, err := c.bind(ctx)
+	if err != nil {
+		return err
+	}
+	hr, _, withSession, err := c.newPost(rctx, body, nil)
+	if err != nil {
+		release()
+		return err
+	}
+	// Until the answer starts, the caller's ctx bounds the request.
+	stop := context.AfterFunc(ctx, release)
+	resp, err := c.opts.HTTPClient.Do(hr)
+	stop()
+	if err != nil {
+		release()
+		if e := c.err(); e != nil {
+			return e
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("transport: POST %s: %w", c.url, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		release()
+		return c.failedPost(resp, protocol.ID{}, withSession)
+	}
+	pending := map[protocol.ID]bool{}
+	for _, m := range b.Messages {
+		if r, ok := m.(*protocol.Request); ok && r.IsCall() {
+			pending[r.ID] = true
+		}
+	}
+	switch mediaType(resp.Header.Get("Content-Type")) {
+	case mediaSSE:
+		if !c.spawn(func() { c.readBatchAnswer(release, pending, resp.Body) }) {
+			resp.Body.Close()
+			release()
+			return ErrClosed
+		}
+		return nil
+	case mediaJSON:
+		defer release()
+		defer resp.Body.Close()
+		data, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageSize)+1))
+		if err != nil {
+			return fmt.Errorf("transport: reading the answer to a batch: %w", err)
+		}
+		if len(data) > c.opts.MaxMessageSize {
+			return fmt.Errorf("transport: the answer to a batch exceeds %d bytes", c.opts.MaxMessageSize)
+		}
+		msg, err := protocol.DecodeMessage(data)
+		if err != nil {
+			return fmt.Errorf("transport: decoding the answer to a batch: %w", err)
+		}
+		c.deliver(msg, protocol.ID{})
+		if r, ok := msg.(*protocol.Response); ok && !r.ID.IsValid() {
+			return nil // the batch was refused as a whole
+		}
+		c.lostBatch(answered(pending, msg), "the answer to its batch did not carry its response")
+		return nil
+	default:
+		release()
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusAccepted {
+			return nil
+		}
+		return fmt.Errorf("transport: the answer to a batch has Content-Type %q", resp.Header.Get("Content-Type"))
+	}
+}
+
+// readBatchAnswer reads the SSE answer to a batch until it ends, then
+// fails the calls whose responses it did not carry. It owns body.
+func (c *StreamableClient) readBatchAnswer(release func(), pending map[protocol.ID]bool, body io.ReadCloser) {
+	defer release()
+	defer body.Close()
+	r := newSSEReader(body, c.opts.MaxMessageSize)
+	for len(pending) > 0 {
+		ev, err := r.next()
+		if err != nil {
+			break
+		}
+		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
+			continue
+		}
+		msg, err := protocol.DecodeMessage(ev.Data)
+		if err != nil {
+			c.logger.Warn("ignoring malformed message from MCP server", "error", err)
+			continue
+		}
+		c.deliver(msg, protocol.ID{})
+		if r, ok := msg.(*protocol.Response); ok && !r.ID.IsValid() {
+			return // the batch was refused as a whole
+		}
+		pending = answered(pending, msg)
+	}
+	c.lostBatch(pending, "the answer stream of its batch ended before its response (batch answers are not resumed)")
+}
+
+// answered removes from pending the ids of the responses in msg.
+func answered(pending map[protocol.ID]bool, msg protocol.Message) map[protocol.ID]bool {
+	switch m := msg.(type) {
+	case *protocol.Response:
+		delete(pending, m.ID)
+	case *protocol.Batch:
+		for _, e := range m.Messages {
+			if r, ok := e.(*protocol.Response); ok {
+				delete(pending, r.ID)
+			}
+		}
+	}
+	return pending
+}
+
+// lostBatch delivers an error response for each call of a batch whose
+// response cannot come.
+func (c *StreamableClient) lostBatch(pending map[protocol.ID]bool, why string) {
+	err := errors.New(why)
+	for id := range pending {
+		c.lost(id, err)
+	}
+}
