@@ -94,7 +94,7 @@ func (h *StreamableHandler) serveModern(w http.ResponseWriter, r *http.Request, 
 	if !protocol.IsModern(version) {
 		version = protocol.LatestVersion
 	}
-	req.Extra = requestInfo(r, "")
+	req.Extra = requestInfo(r, "", h.opts.Principal(r))
 	h.serveOneShot(w, r, req, ConnInfo{Stateless: true, Version: version}, true)
 }
 
@@ -296,6 +296,12 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 	if h.isClosing() {
 		writeJSONError(w, http.StatusServiceUnavailable, req.ID, errShuttingDown)
 		return
+	}
+	if req.Method == protocol.MethodSubscriptionsListen {
+		if !h.acquireListen(w, req.ID) {
+			return
+		}
+		defer h.releaseListen()
 	}
 	c := h.newOneShot(req)
 	h.callStarted()
