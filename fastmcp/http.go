@@ -121,6 +121,9 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 	if so.Logger == nil {
 		so.Logger = s.logger
 	}
+	if so.Principal == nil {
+		so.Principal = s.cfg.httpPrincipal
+	}
 	cfg.Streamable = so
 	h := &HTTPHandler{mux: http.NewServeMux(), cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
@@ -134,6 +137,8 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 			DisableHostCheck: so.DisableHostCheck,
 			KeepAlive:        so.KeepAlive,
 			Logger:           s.logger,
+			Principal:        so.Principal,
+			MaxSessions:      so.MaxSessions,
 		})
 		h.mux.Handle(cfg.SSEPath, h.sse)
 		h.mux.Handle(cfg.MessagePath, h.sse)
