@@ -17,7 +17,7 @@ import (
 // HTTPConfig configures the handler HTTPHandler returns. Its zero value
 // serves Streamable HTTP at /mcp and the legacy HTTP+SSE transport at /sse
 // and /message, with the server's Settings (Stateless, JSONResponse,
-// AllowedHosts, AllowedOrigins) applied.
+// AllowedHosts, AllowedOrigins, SessionIdleTimeout and the limits) applied.
 type HTTPConfig struct {
 	// Path is the Streamable HTTP endpoint. Default: Settings.Path (/mcp).
 	Path string
@@ -123,6 +123,18 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 	}
 	if so.Principal == nil {
 		so.Principal = s.cfg.httpPrincipal
+	}
+	if so.SessionIdleTimeout == 0 {
+		so.SessionIdleTimeout = set.SessionIdleTimeout
+	}
+	if so.MaxSessions == 0 {
+		so.MaxSessions = set.MaxSessions
+	}
+	if so.MaxStreamsPerSession == 0 {
+		so.MaxStreamsPerSession = set.MaxStreamsPerSession
+	}
+	if so.MaxListens == 0 {
+		so.MaxListens = set.MaxListens
 	}
 	cfg.Streamable = so
 	h := &HTTPHandler{mux: http.NewServeMux(), cfg: cfg}

@@ -40,7 +40,8 @@ type HTTPOptions struct {
 	EventStore EventStore
 	// SessionIdleTimeout ends a legacy session that has had no request and
 	// no open stream for this long; later requests for it get 404. Zero
-	// means 30 minutes; negative means sessions never expire.
+	// means DefaultSessionIdleTimeout (30 minutes); negative means sessions
+	// never expire.
 	SessionIdleTimeout time.Duration
 	// MaxBodyBytes bounds the size of a POST body; a larger body gets 413.
 	// Zero means DefaultMaxMessageSize (4 MiB).
@@ -193,7 +194,7 @@ func NewStreamableHandler(connect func(Conn, ConnInfo), opts *HTTPOptions) *Stre
 	}
 	o := &h.opts
 	if o.SessionIdleTimeout == 0 {
-		o.SessionIdleTimeout = 30 * time.Minute
+		o.SessionIdleTimeout = DefaultSessionIdleTimeout
 	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxMessageSize

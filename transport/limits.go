@@ -30,6 +30,13 @@ const (
 	DefaultMaxListens = 1000
 )
 
+// DefaultSessionIdleTimeout is how long, by default, a legacy Streamable
+// HTTP session lives without a request or an open stream (see
+// HTTPOptions.SessionIdleTimeout). A client holding its GET stream open is
+// never idle; one that only POSTs now and then has to initialize again
+// after a longer pause.
+const DefaultSessionIdleTimeout = 30 * time.Minute
+
 // limitOrDefault resolves a limit option: zero means def, negative means
 // no limit (0 internally).
 func limitOrDefault(n, def int) int {
