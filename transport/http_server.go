@@ -130,8 +130,10 @@ type HTTPOptions struct {
 // JSON-RPC envelope (400 with a -32700 or -32600 error), a supported
 // MCP-Protocol-Version (400; any supported revision is accepted on any
 // request, and a missing header means 2025-03-26), the session id (400
-// when missing, 404 with error -32001 when unknown, expired or deleted).
-// Error answers carry a JSON-RPC error body.
+// when missing, 404 with error -32001 when unknown, expired, deleted or
+// created by another principal: see HTTPOptions.Principal). Past the
+// limits (HTTPOptions.MaxSessions, MaxStreamsPerSession, MaxListens) a
+// request gets 503 or 429. Error answers carry a JSON-RPC error body.
 //
 // Outgoing messages: a response goes on its request's stream (and only
 // there: stored for replay when the stream's connection is closed). Other
