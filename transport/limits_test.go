@@ -226,10 +226,34 @@ func TestStreamableMaxListens(t *testing.T) {
 func TestSSEMaxSessions(t *testing.T) {
 	t.Parallel()
 	ts, _ := newSSEFixture(t, &transport.SSEOptions{MessagePath: "/message", MaxSessions: 2})
-	for range 2 {
-		openSSESession(t, ts.URL, "")
+	// sse opens a session stream and reports its status; the stream stays
+	// open until stop is called.
+	sse := func() (status int, body string, stop func()) {
+		ctx, cancel := context.WithCancel(testCtx(t))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/sse", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		b := make([]byte, 4096)
+		n, _ := resp.Body.Read(b)
+		return resp.StatusCode, string(b[:n]), func() { cancel(); resp.Body.Close() }
 	}
-	req, _ := http.NewRequestWithContext(testCtx(t), http.MethodGet, ts.URL+"/sse", nil)
-	resp, body := do(t, req)
-	wantCapacityError(t, "GET /sse past the limit", resp.StatusCode, body, http.StatusServiceUnavailable, protocol.ID{}, "limit of 2 sessions")
+	status, _, stop := sse()
+	defer stop()
+	if status != http.StatusOK {
+		t.Fatalf("first session: %d", status)
+	}
+	openSSESession(t, ts.URL, "")
+	status, body, stop3 := sse()
+	stop3()
+	wantCapacityError(t, "GET /sse past the limit", status, body, http.StatusServiceUnavailable, protocol.ID{}, "limit of 2 sessions")
+	// A session whose stream closes frees its slot.
+	stop()
+	waitFor(t, func() bool {
+		status, _, stop := sse()
+		stop()
+		return status == http.StatusOK
+	})
 }
