@@ -51,8 +51,9 @@ type SSEOptions struct {
 // to (carrying a sessionId query parameter); the server's messages follow
 // as "message" events. A POST with a known sessionId gets 202 Accepted and
 // its answer arrives on the stream; a sessionId that is unknown, or whose
-// session another principal opened (see SSEOptions.Principal), gets 404. The session (its Conn, handed to
-// connect) ends when the stream's connection closes.
+// session another principal opened (see SSEOptions.Principal), gets 404.
+// The session (its Conn, handed to connect) ends when the stream's
+// connection closes.
 //
 // Mount it at both the SSE path and the message path (or at one path used
 // for both), beside a StreamableHandler if you like:
