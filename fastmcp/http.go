@@ -17,7 +17,8 @@ import (
 // HTTPConfig configures the handler HTTPHandler returns. Its zero value
 // serves Streamable HTTP at /mcp and the legacy HTTP+SSE transport at /sse
 // and /message, with the server's Settings (Stateless, JSONResponse,
-// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout) applied.
+// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout,
+// SessionIdleTimeout and the limits) applied.
 type HTTPConfig struct {
 	// Path is the Streamable HTTP endpoint. Default: Settings.Path (/mcp).
 	Path string
@@ -151,6 +152,21 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 			so.ReadBodyTimeout = -1 // the setting says no limit
 		}
 	}
+	if so.Principal == nil {
+		so.Principal = s.cfg.httpPrincipal
+	}
+	if so.SessionIdleTimeout == 0 {
+		so.SessionIdleTimeout = set.SessionIdleTimeout
+	}
+	if so.MaxSessions == 0 {
+		so.MaxSessions = set.MaxSessions
+	}
+	if so.MaxStreamsPerSession == 0 {
+		so.MaxStreamsPerSession = set.MaxStreamsPerSession
+	}
+	if so.MaxListens == 0 {
+		so.MaxListens = set.MaxListens
+	}
 	cfg.Streamable = so
 	h := &HTTPHandler{srv: s, mux: http.NewServeMux(), cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
@@ -165,6 +181,8 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 			DisableHostCheck: so.DisableHostCheck,
 			KeepAlive:        so.KeepAlive,
 			Logger:           s.logger,
+			Principal:        so.Principal,
+			MaxSessions:      so.MaxSessions,
 		})
 		h.mux.Handle(cfg.SSEPath, h.sse)
 		h.mux.Handle(cfg.MessagePath, h.sse)

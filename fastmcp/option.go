@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"log/slog"
+	"net/http"
 	"reflect"
 	"time"
 
@@ -48,6 +49,7 @@ type serverConfig struct {
 	stateSecret    []byte
 	stateTTL       time.Duration
 	principal      func(*session.Request) string
+	httpPrincipal  func(*http.Request) string
 	lifespan       func(context.Context) (any, func(context.Context) error, error)
 	lifespanType   reflect.Type
 	settings       Settings
@@ -258,8 +260,9 @@ func RequestStateTTL(d time.Duration) Option {
 
 // RequestStatePrincipal sets how the server identifies the client of a
 // modern request, so that a requestState issued to one client is refused
-// from another. Default: a digest of the HTTP Authorization header when
-// there is one, else nothing (any client may present the state).
+// from another. Default: the principal the HTTP transport computed (see
+// HTTPPrincipal; by default a digest of the Authorization header, empty
+// when there is none, and then any client may present the state).
 func RequestStatePrincipal(fn func(*session.Request) string) Option {
 	return serverOption(func(c *serverConfig) { c.principal = fn })
 }

@@ -1,25 +1,33 @@
 package fastmcp
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
+	"net/http"
 
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// defaultPrincipal digests the Authorization header of an HTTP request, so a
-// requestState sealed for one bearer of credentials does not open for
-// another. Requests without credentials share the empty principal.
+// HTTPPrincipal sets how the HTTP transports identify the caller of a
+// request. Legacy sessions are bound to the caller that created them: a
+// request for a session with another principal gets 404, as if the session
+// did not exist. The same principal seals the requestState of multi
+// round-trip requests (protocol 2026-07-28), unless RequestStatePrincipal
+// says otherwise. Default: transport.DefaultPrincipal, a digest of the
+// Authorization header (requests without one share the empty principal).
+// A server that verifies bearer tokens should return the token's subject,
+// so that a client keeps its session when it refreshes its token.
+func HTTPPrincipal(fn func(*http.Request) string) Option {
+	return serverOption(func(c *serverConfig) { c.httpPrincipal = fn })
+}
+
+// defaultPrincipal is the principal the HTTP transport computed for the
+// request (see HTTPPrincipal), so a requestState sealed for one caller
+// does not open for another. Requests that did not come over HTTP have
+// the empty principal.
 func defaultPrincipal(req *session.Request) string {
 	info, ok := req.Extra.(*transport.HTTPRequestInfo)
 	if !ok {
 		return ""
 	}
-	auth := info.Header.Get("Authorization")
-	if auth == "" {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(auth))
-	return base64.RawURLEncoding.EncodeToString(sum[:16])
+	return info.Principal
 }

@@ -34,6 +34,14 @@ import (
 //	MaxHeaderBytes     (same name)     -max-header-bytes     FASTMCP_MAX_HEADER_BYTES     65536 (64 KiB)
 //	MaxBodyBytes       (same name)     -max-body-bytes       FASTMCP_MAX_BODY_BYTES       4194304 (4 MiB)
 //
+// and the limits on what HTTP clients may hold open:
+//
+//	setting               option                flag                      environment                      default
+//	SessionIdleTimeout    SessionIdleTimeout    -session-idle-timeout     FASTMCP_SESSION_IDLE_TIMEOUT     30m
+//	MaxSessions           MaxSessions           -max-sessions             FASTMCP_MAX_SESSIONS             1000
+//	MaxStreamsPerSession  MaxStreamsPerSession  -max-streams-per-session  FASTMCP_MAX_STREAMS_PER_SESSION  64
+//	MaxListens            MaxListens            -max-listens              FASTMCP_MAX_LISTENS              1000
+//
 // Lists are comma-separated; booleans take the forms of strconv.ParseBool;
 // durations those of time.ParseDuration (0 means no limit); sizes are
 // positive numbers of bytes. An invalid value stops Run with an error
@@ -76,6 +84,22 @@ type Settings struct {
 	// MaxBodyBytes bounds the size of a POST body; larger bodies get 413.
 	// It applies to HTTPHandler too.
 	MaxBodyBytes int64
+
+	// Limits on what HTTP clients may hold open. A negative value means no
+	// limit (sessions that never expire).
+
+	// SessionIdleTimeout ends a legacy HTTP session that has had no request
+	// and no open stream for this long.
+	SessionIdleTimeout time.Duration
+	// MaxSessions bounds the legacy HTTP sessions open at once (Streamable
+	// HTTP, and separately HTTP+SSE); past it an initialize gets 503.
+	MaxSessions int
+	// MaxStreamsPerSession bounds the responses one legacy session has open
+	// at once (POST answers and GET streams); past it a request gets 429.
+	MaxStreamsPerSession int
+	// MaxListens bounds the subscriptions/listen streams open at once;
+	// past it a listen gets 503.
+	MaxListens int
 }
 
 // Defaults of the HTTP server settings.
@@ -91,6 +115,7 @@ const (
 type settingsSet struct {
 	transport, addr, path, logLevel, stateless, jsonResponse, hosts, origins, shutdown bool
 	readHeader, readBody, idleConn, maxHeader, maxBody                                 bool
+	idleTimeout, maxSessions, maxStreams, maxListens                                   bool
 }
 
 // Transport chooses the transport Run serves on: "stdio" or "http".
@@ -190,6 +215,36 @@ func MaxBodyBytes(n int64) Option {
 	return serverOption(func(c *serverConfig) { c.settings.MaxBodyBytes, c.set.maxBody = n, n > 0 })
 }
 
+// SessionIdleTimeout sets how long a legacy HTTP session may stay idle (no
+// request, no open stream) before it ends; its client then gets 404 and
+// must initialize again. A negative d means sessions never expire. Default
+// 30 minutes.
+func SessionIdleTimeout(d time.Duration) Option {
+	return serverOption(func(c *serverConfig) { c.settings.SessionIdleTimeout, c.set.idleTimeout = d, d != 0 })
+}
+
+// MaxSessions bounds the legacy HTTP sessions open at once (Streamable
+// HTTP and HTTP+SSE each); past it a new session is refused with 503.
+// Negative means no limit. Default transport.DefaultMaxSessions (1000).
+func MaxSessions(n int) Option {
+	return serverOption(func(c *serverConfig) { c.settings.MaxSessions, c.set.maxSessions = n, n != 0 })
+}
+
+// MaxStreamsPerSession bounds the responses one legacy HTTP session has
+// open at once (answers to requests, GET streams); past it a request is
+// refused with 429. Negative means no limit. Default
+// transport.DefaultMaxStreamsPerSession (64).
+func MaxStreamsPerSession(n int) Option {
+	return serverOption(func(c *serverConfig) { c.settings.MaxStreamsPerSession, c.set.maxStreams = n, n != 0 })
+}
+
+// MaxListens bounds the subscriptions/listen streams (protocol 2026-07-28)
+// open at once; past it a listen is refused with 503. Negative means no
+// limit. Default transport.DefaultMaxListens (1000).
+func MaxListens(n int) Option {
+	return serverOption(func(c *serverConfig) { c.settings.MaxListens, c.set.maxListens = n, n != 0 })
+}
+
 // Flags registers the settings as flags on fs (flag.CommandLine in most
 // programs), so that -addr, -transport and the others override the
 // environment. Call it before fs.Parse.
@@ -209,6 +264,11 @@ func (s *Server) Flags(fs *flag.FlagSet) {
 	fs.String("idle-conn-timeout", "", "how long an idle keep-alive HTTP connection stays open; 0 for no limit (env FASTMCP_IDLE_CONN_TIMEOUT, default 2m)")
 	fs.String("max-header-bytes", "", "largest HTTP request headers accepted, in bytes (env FASTMCP_MAX_HEADER_BYTES, default 65536)")
 	fs.String("max-body-bytes", "", "largest POST body accepted, in bytes (env FASTMCP_MAX_BODY_BYTES, default 4194304)")
+
+	fs.String("session-idle-timeout", "", "how long an idle HTTP session lives, e.g. 30m, or never (env FASTMCP_SESSION_IDLE_TIMEOUT)")
+	fs.String("max-sessions", "", "most HTTP sessions open at once, or unlimited (env FASTMCP_MAX_SESSIONS, default 1000)")
+	fs.String("max-streams-per-session", "", "most responses one HTTP session has open at once, or unlimited (env FASTMCP_MAX_STREAMS_PER_SESSION, default 64)")
+	fs.String("max-listens", "", "most subscriptions/listen streams open at once, or unlimited (env FASTMCP_MAX_LISTENS, default 1000)")
 }
 
 // settingSource is one setting's name in each source.
@@ -225,11 +285,15 @@ var settingNames = map[string]settingSource{
 	"allowed-origins":  {"allowed-origins", "FASTMCP_ALLOWED_ORIGINS"},
 	"shutdown-timeout": {"shutdown-timeout", "FASTMCP_SHUTDOWN_TIMEOUT"},
 
-	"read-header-timeout": {"read-header-timeout", "FASTMCP_READ_HEADER_TIMEOUT"},
-	"read-body-timeout":   {"read-body-timeout", "FASTMCP_READ_BODY_TIMEOUT"},
-	"idle-conn-timeout":   {"idle-conn-timeout", "FASTMCP_IDLE_CONN_TIMEOUT"},
-	"max-header-bytes":    {"max-header-bytes", "FASTMCP_MAX_HEADER_BYTES"},
-	"max-body-bytes":      {"max-body-bytes", "FASTMCP_MAX_BODY_BYTES"},
+	"read-header-timeout":     {"read-header-timeout", "FASTMCP_READ_HEADER_TIMEOUT"},
+	"read-body-timeout":       {"read-body-timeout", "FASTMCP_READ_BODY_TIMEOUT"},
+	"idle-conn-timeout":       {"idle-conn-timeout", "FASTMCP_IDLE_CONN_TIMEOUT"},
+	"max-header-bytes":        {"max-header-bytes", "FASTMCP_MAX_HEADER_BYTES"},
+	"max-body-bytes":          {"max-body-bytes", "FASTMCP_MAX_BODY_BYTES"},
+	"session-idle-timeout":    {"session-idle-timeout", "FASTMCP_SESSION_IDLE_TIMEOUT"},
+	"max-sessions":            {"max-sessions", "FASTMCP_MAX_SESSIONS"},
+	"max-streams-per-session": {"max-streams-per-session", "FASTMCP_MAX_STREAMS_PER_SESSION"},
+	"max-listens":             {"max-listens", "FASTMCP_MAX_LISTENS"},
 }
 
 // Settings resolves the server's settings from its options, the flags (if
@@ -356,6 +420,46 @@ func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup fun
 	if !set.maxBody {
 		out.MaxBodyBytes = size("max-body-bytes", DefaultMaxBodyBytes)
 	}
+	// Limits: a positive number (duration), or a word for none; negative
+	// means none once resolved.
+	limit := func(name string, dst *int, given bool, def int) {
+		if !given {
+			if v, from, ok := value(name); ok {
+				n, err := strconv.Atoi(v)
+				switch {
+				case v == "unlimited":
+					*dst = -1
+				case err != nil || n <= 0:
+					bad(from, v, "use a positive number, or unlimited")
+				default:
+					*dst = n
+				}
+			}
+		}
+		if *dst == 0 {
+			*dst = def
+		}
+	}
+	limit("max-sessions", &out.MaxSessions, set.maxSessions, transport.DefaultMaxSessions)
+	limit("max-streams-per-session", &out.MaxStreamsPerSession, set.maxStreams, transport.DefaultMaxStreamsPerSession)
+	limit("max-listens", &out.MaxListens, set.maxListens, transport.DefaultMaxListens)
+	if !set.idleTimeout {
+		if v, from, ok := value("session-idle-timeout"); ok {
+			d, err := time.ParseDuration(v)
+			switch {
+			case v == "never":
+				out.SessionIdleTimeout = -1
+			case err != nil || d <= 0:
+				bad(from, v, "use a positive duration such as 30m, or never")
+			default:
+				out.SessionIdleTimeout = d
+			}
+		}
+	}
+	if out.SessionIdleTimeout == 0 {
+		out.SessionIdleTimeout = transport.DefaultSessionIdleTimeout
+	}
+
 	switch out.Transport {
 	case "":
 		out.Transport = "stdio"

@@ -42,6 +42,10 @@ type ConnInfo struct {
 	// parameter (legacy HTTP+SSE) the handler issued for the Conn; empty
 	// for stateless Conns.
 	SessionID string
+	// Principal identifies the caller that created the session (see
+	// HTTPOptions.Principal); every request of the session has it. Empty
+	// for stateless Conns and callers without credentials.
+	Principal string
 }
 
 // HTTPRequestInfo is what the HTTP transports know about the HTTP request
@@ -60,10 +64,14 @@ type HTTPRequestInfo struct {
 	// SessionID is the session the request belongs to (Mcp-Session-Id, or
 	// the legacy transport's sessionId); empty for stateless requests.
 	SessionID string
+	// Principal identifies the caller, as the handler's Principal function
+	// (by default DefaultPrincipal) computed it; the session the request
+	// belongs to is bound to it.
+	Principal string
 }
 
-func requestInfo(r *http.Request, sessionID string) *HTTPRequestInfo {
-	return &HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: sessionID}
+func requestInfo(r *http.Request, sessionID, principal string) *HTTPRequestInfo {
+	return &HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: sessionID, Principal: principal}
 }
 
 // ErrSessionExpired is returned by the Streamable HTTP client (from Write,

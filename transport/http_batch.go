@@ -63,7 +63,7 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 	if h.opts.Stateless {
 		// Served like a stateless request, as if initialize had
 		// negotiated 2025-03-26 (initialize cannot be in a batch).
-		setExtra(b, requestInfo(r, ""))
+		setExtra(b, requestInfo(r, "", h.opts.Principal(r)))
 		h.serveOneShot(w, r, b, ConnInfo{Stateless: true, Version: protocol.BatchVersion}, false)
 		return
 	}
@@ -71,8 +71,9 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 		badRequest(w, protocol.ID{}, "missing "+HeaderSessionID+" header (a batch cannot start a session: send initialize first, on its own)")
 		return
 	}
-	sess := h.lookup(sid)
+	sess := h.lookup(sid, h.opts.Principal(r))
 	if sess == nil {
+		// Another caller's session is answered as one that does not exist.
 		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return
 	}
@@ -86,7 +87,7 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 		return
 	}
 	if len(ids) == 0 && len(b.Invalid) == 0 {
-		setExtra(b, requestInfo(r, sess.id))
+		setExtra(b, requestInfo(r, sess.id, sess.principal))
 		if !sess.deliver(r.Context(), b) {
 			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 			return
@@ -103,6 +104,9 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 	switch {
 	case errors.Is(err, errDuplicateID):
 		badRequest(w, protocol.ID{}, "a request id of the batch is already in use by a request in flight")
+		return
+	case errors.Is(err, errStreamLimit):
+		h.refuseStream(w, protocol.ID{})
 		return
 	case err != nil:
 		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
@@ -144,6 +148,9 @@ func (s *httpSession) openBatchStream(r *http.Request, b *protocol.Batch, ids []
 			return nil, nil, errDuplicateID
 		}
 	}
+	if limit := s.h.opts.MaxStreamsPerSession; limit > 0 && s.live >= limit {
+		return nil, nil, errStreamLimit
+	}
 	c := new(callState)
 	st, sk := &c.st, &c.sk
 	st.sess, st.json, st.batch, st.ids = s, s.h.opts.JSONResponse, b, ids
@@ -153,7 +160,7 @@ func (s *httpSession) openBatchStream(r *http.Request, b *protocol.Batch, ids []
 	}
 	sk.ch, sk.end = make(chan outEvent, n), make(chan struct{})
 	st.live = sk
-	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id}
+	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id, Principal: s.principal}
 	setExtra(b, &c.info)
 	for _, id := range ids {
 		s.streams[id] = st

@@ -41,7 +41,8 @@ type HTTPOptions struct {
 	EventStore EventStore
 	// SessionIdleTimeout ends a legacy session that has had no request and
 	// no open stream for this long; later requests for it get 404. Zero
-	// means 30 minutes; negative means sessions never expire.
+	// means DefaultSessionIdleTimeout (30 minutes); negative means sessions
+	// never expire.
 	SessionIdleTimeout time.Duration
 	// MaxBodyBytes bounds the size of a POST body; a larger body gets 413.
 	// Zero means DefaultMaxMessageSize (4 MiB).
@@ -71,6 +72,30 @@ type HTTPOptions struct {
 	KeepAlive time.Duration
 	// Logger receives diagnostics. Nil means slog.Default().
 	Logger *slog.Logger
+
+	// Principal identifies the caller of a request. A session is bound to
+	// the principal of the request that created it: a request for it with
+	// another principal (POST, GET, DELETE) gets 404, as if the session
+	// did not exist. The principal is also handed to the server as
+	// HTTPRequestInfo.Principal and ConnInfo.Principal. Nil means
+	// DefaultPrincipal (a digest of the Authorization header).
+	Principal func(*http.Request) string
+	// MaxSessions bounds the legacy sessions open at once; an initialize
+	// past it gets 503 with a JSON-RPC error. Idle sessions past
+	// SessionIdleTimeout are closed to make room first. Zero means
+	// DefaultMaxSessions; negative means no limit.
+	MaxSessions int
+	// MaxStreamsPerSession bounds the responses one legacy session has
+	// open at once: answers to POSTed requests (SSE streams or pending
+	// JSON bodies) and GET streams. A request past it gets 429 with a
+	// JSON-RPC error; notifications and responses are still accepted.
+	// Zero means DefaultMaxStreamsPerSession; negative means no limit.
+	MaxStreamsPerSession int
+	// MaxListens bounds the subscriptions/listen streams (protocol
+	// 2026-07-28) open at once across all clients; a listen past it gets
+	// 503 with a JSON-RPC error. Zero means DefaultMaxListens; negative
+	// means no limit.
+	MaxListens int
 }
 
 // StreamableHandler serves MCP over the Streamable HTTP transport, as an
@@ -115,8 +140,10 @@ type HTTPOptions struct {
 // JSON-RPC envelope (400 with a -32700 or -32600 error), a supported
 // MCP-Protocol-Version (400; any supported revision is accepted on any
 // request, and a missing header means 2025-03-26), the session id (400
-// when missing, 404 with error -32001 when unknown, expired or deleted).
-// Error answers carry a JSON-RPC error body.
+// when missing, 404 with error -32001 when unknown, expired, deleted or
+// created by another principal: see HTTPOptions.Principal). Past the
+// limits (HTTPOptions.MaxSessions, MaxStreamsPerSession, MaxListens) a
+// request gets 503 or 429. Error answers carry a JSON-RPC error body.
 //
 // Outgoing messages: a response goes on its request's stream (and only
 // there: stored for replay when the stream's connection is closed). Other
@@ -153,6 +180,9 @@ type StreamableHandler struct {
 	drainMu sync.Mutex
 	drained chan struct{} // closed when calls drops to 0 while shutting down
 
+	listens  atomic.Int64 // subscriptions/listen streams open (MaxListens)
+	limitLog limitWarner
+
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 	oneShots map[*oneShot]struct{}
@@ -176,7 +206,7 @@ func NewStreamableHandler(connect func(Conn, ConnInfo), opts *HTTPOptions) *Stre
 	}
 	o := &h.opts
 	if o.SessionIdleTimeout == 0 {
-		o.SessionIdleTimeout = 30 * time.Minute
+		o.SessionIdleTimeout = DefaultSessionIdleTimeout
 	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxMessageSize
@@ -190,6 +220,12 @@ func NewStreamableHandler(connect func(Conn, ConnInfo), opts *HTTPOptions) *Stre
 	if o.KeepAlive == 0 {
 		o.KeepAlive = 15 * time.Second
 	}
+	if o.Principal == nil {
+		o.Principal = DefaultPrincipal
+	}
+	o.MaxSessions = limitOrDefault(o.MaxSessions, DefaultMaxSessions)
+	o.MaxStreamsPerSession = limitOrDefault(o.MaxStreamsPerSession, DefaultMaxStreamsPerSession)
+	o.MaxListens = limitOrDefault(o.MaxListens, DefaultMaxListens)
 	h.store = o.EventStore
 	if h.store == nil {
 		h.store = NewMemoryEventStore(nil)
@@ -328,6 +364,7 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		h.serveModern(w, r, msg, hv)
 		return
 	}
+	principal := h.opts.Principal(r)
 	id := protocol.ID{}
 	if req != nil {
 		id = req.ID
@@ -348,7 +385,7 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		if req.Method == protocol.MethodInitialize {
 			info.Version = ""
 		}
-		req.Extra = requestInfo(r, "")
+		req.Extra = requestInfo(r, "", principal)
 		h.serveOneShot(w, r, req, info, false)
 		return
 	}
@@ -361,12 +398,18 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 			badRequest(w, id, "missing "+HeaderSessionID+" header (send initialize first to start a session)")
 			return
 		}
-		if sess = h.newSession(); sess == nil {
+		var err error
+		switch sess, err = h.newSession(principal); {
+		case errors.Is(err, errSessionLimit):
+			h.refuseSession(w, id)
+			return
+		case err != nil:
 			writeJSONError(w, http.StatusServiceUnavailable, id, errShuttingDown)
 			return
 		}
 		isNew = true
-	} else if sess = h.lookup(sid); sess == nil {
+	} else if sess = h.lookup(sid, principal); sess == nil {
+		// Another caller's session is answered as one that does not exist.
 		writeJSONError(w, http.StatusNotFound, id, errNoSession)
 		return
 	}
@@ -379,7 +422,7 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !req.IsCall() {
-		req.Extra = requestInfo(r, sess.id)
+		req.Extra = requestInfo(r, sess.id, sess.principal)
 		if !sess.deliver(r.Context(), req) {
 			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 			return
@@ -446,6 +489,9 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 	switch {
 	case errors.Is(err, errDuplicateID):
 		badRequest(w, req.ID, fmt.Sprintf("request id %s is already in use by a request in flight", req.ID.Raw()))
+		return
+	case errors.Is(err, errStreamLimit):
+		h.refuseStream(w, req.ID)
 		return
 	case err != nil:
 		writeJSONError(w, http.StatusNotFound, req.ID, errNoSession)
@@ -670,7 +716,7 @@ func (h *StreamableHandler) sessionFor(w http.ResponseWriter, r *http.Request) *
 		badRequest(w, protocol.ID{}, "missing "+HeaderSessionID+" header")
 		return nil
 	}
-	sess := h.lookup(sid)
+	sess := h.lookup(sid, h.opts.Principal(r))
 	if sess == nil {
 		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return nil
@@ -720,6 +766,9 @@ func (h *StreamableHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, errConflict):
 		writeJSONError(w, http.StatusConflict, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Conflict: the session already has a GET stream open"))
+		return
+	case errors.Is(err, errStreamLimit):
+		h.refuseStream(w, protocol.ID{})
 		return
 	case err != nil:
 		writeJSONError(w, http.StatusInternalServerError, protocol.ID{}, protocol.Errorf(protocol.CodeInternalError, "Internal error: replaying events: %v", err))

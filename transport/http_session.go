@@ -27,6 +27,8 @@ type httpSession struct {
 	done chan struct{}
 	once sync.Once
 
+	principal string // the caller that created the session (HTTPOptions.Principal)
+
 	standalone *stream // stream "0": the GET stream
 
 	direct atomic.Pointer[func(*protocol.Request, bool) bool] // see SetDirect
@@ -104,10 +106,21 @@ func (k *sink) drain() {
 
 func newSessionID() string { return rand.Text() } // 128 bits, base32: visible ASCII
 
-func (h *StreamableHandler) newSession() *httpSession {
+// Errors of newSession and openStream/attach for the capacity limits.
+var (
+	errSessionLimit = errors.New("transport: session limit reached")
+	errStreamLimit  = errors.New("transport: stream limit of the session reached")
+)
+
+// newSession starts a session bound to principal. It fails with
+// errSessionLimit when MaxSessions sessions are open (after closing those
+// idle past their timeout), or ErrClosed when the handler is shutting
+// down.
+func (h *StreamableHandler) newSession(principal string) (*httpSession, error) {
 	s := &httpSession{
 		h:          h,
 		id:         newSessionID(),
+		principal:  principal,
 		in:         make(chan protocol.Message, 16),
 		done:       make(chan struct{}),
 		streams:    map[protocol.ID]*stream{},
@@ -117,17 +130,28 @@ func (h *StreamableHandler) newSession() *httpSession {
 	}
 	s.standalone = &stream{sess: s, name: "0", resumable: true}
 	h.mu.Lock()
+	if limit := h.opts.MaxSessions; limit > 0 && len(h.sessions) >= limit {
+		// Make room by closing sessions idle past their timeout, which
+		// the sweep would close soon anyway.
+		h.mu.Unlock()
+		h.closeExpired()
+		h.mu.Lock()
+		if len(h.sessions) >= limit {
+			h.mu.Unlock()
+			return nil, errSessionLimit
+		}
+	}
 	if h.closing.Load() {
 		h.mu.Unlock()
-		return nil
+		return nil, ErrClosed
 	}
 	h.sessions[s.id] = s
 	if h.sweep == nil && h.opts.SessionIdleTimeout > 0 {
 		h.sweep = time.AfterFunc(h.sweepInterval(), h.runSweep)
 	}
 	h.mu.Unlock()
-	h.connect(s, ConnInfo{SessionID: s.id})
-	return s
+	h.connect(s, ConnInfo{SessionID: s.id, Principal: principal})
+	return s, nil
 }
 
 func (h *StreamableHandler) sweepInterval() time.Duration {
@@ -147,13 +171,7 @@ func (h *StreamableHandler) runSweep() {
 		list = append(list, s)
 	}
 	h.mu.Unlock()
-	now := time.Now()
-	for _, s := range list {
-		if s.idleFor(now) > h.opts.SessionIdleTimeout {
-			h.logger.Debug("closing idle MCP session", "session", s.id)
-			s.Close()
-		}
-	}
+	h.closeIdle(list)
 	h.mu.Lock()
 	if len(h.sessions) > 0 && !h.closed {
 		h.sweep.Reset(h.sweepInterval())
@@ -163,14 +181,41 @@ func (h *StreamableHandler) runSweep() {
 	h.mu.Unlock()
 }
 
-// lookup returns the live session id, marked active now, or nil. A
-// session found idle past its timeout is closed here rather than waiting
+// closeExpired closes the sessions idle past their timeout now, without
+// waiting for the sweep.
+func (h *StreamableHandler) closeExpired() {
+	if h.opts.SessionIdleTimeout <= 0 {
+		return
+	}
+	h.mu.Lock()
+	list := make([]*httpSession, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		list = append(list, s)
+	}
+	h.mu.Unlock()
+	h.closeIdle(list)
+}
+
+// closeIdle closes the sessions of list that are idle past their timeout.
+func (h *StreamableHandler) closeIdle(list []*httpSession) {
+	now := time.Now()
+	for _, s := range list {
+		if s.idleFor(now) > h.opts.SessionIdleTimeout {
+			h.logger.Debug("closing idle MCP session", "session", s.id)
+			s.Close()
+		}
+	}
+}
+
+// lookup returns the live session id, marked active now, or nil when there
+// is none or it belongs to another principal (compared in constant time).
+// A session found idle past its timeout is closed here rather than waiting
 // for the sweep.
-func (h *StreamableHandler) lookup(id string) *httpSession {
+func (h *StreamableHandler) lookup(id, principal string) *httpSession {
 	h.mu.Lock()
 	s := h.sessions[id]
 	h.mu.Unlock()
-	if s == nil {
+	if s == nil || !samePrincipal(s.principal, principal) {
 		return nil
 	}
 	if !s.touchUnlessExpired(time.Now(), h.opts.SessionIdleTimeout) {
@@ -527,6 +572,9 @@ func (s *httpSession) openStream(r *http.Request, req *protocol.Request) (*strea
 	if _, dup := s.streams[req.ID]; dup {
 		return nil, nil, errDuplicateID
 	}
+	if limit := s.h.opts.MaxStreamsPerSession; limit > 0 && s.live >= limit {
+		return nil, nil, errStreamLimit
+	}
 	json := s.h.opts.JSONResponse
 	c := new(callState)
 	st, sk := &c.st, &c.sk
@@ -541,7 +589,7 @@ func (s *httpSession) openStream(r *http.Request, req *protocol.Request) (*strea
 	}
 	sk.ch, sk.end = make(chan outEvent, n), make(chan struct{})
 	st.live = sk
-	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id}
+	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id, Principal: s.principal}
 	req.Extra = &c.info
 	s.streams[req.ID] = st
 	s.live++
@@ -585,14 +633,21 @@ func (st *stream) attach(ctx context.Context, after int64, single bool) (*sink, 
 	if st.done {
 		return nil, replay, true, nil
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// A connection that takes over from another one does not count twice.
+	if limit := s.h.opts.MaxStreamsPerSession; limit > 0 && st.live == nil && s.live >= limit {
+		for _, ev := range replay {
+			putBuf(ev.data)
+		}
+		return nil, nil, false, errStreamLimit
+	}
 	if old := st.live; old != nil {
 		old.halt(false)
 	}
 	sk := newSink(16)
 	st.live = sk
-	s.mu.Lock()
 	s.live++
-	s.mu.Unlock()
 	return sk, replay, false, nil
 }
 

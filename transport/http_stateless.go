@@ -94,7 +94,7 @@ func (h *StreamableHandler) serveModern(w http.ResponseWriter, r *http.Request, 
 	if !protocol.IsModern(version) {
 		version = protocol.LatestVersion
 	}
-	req.Extra = requestInfo(r, "")
+	req.Extra = requestInfo(r, "", h.opts.Principal(r))
 	h.serveOneShot(w, r, req, ConnInfo{Stateless: true, Version: version}, true)
 }
 
@@ -319,6 +319,13 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 		c.Close()
 		writeJSONError(w, http.StatusServiceUnavailable, c.id, errShuttingDown)
 		return
+	}
+	if c.listen {
+		if !h.acquireListen(w, c.id) {
+			c.Close()
+			return
+		}
+		defer h.releaseListen()
 	}
 	h.callStarted()
 	defer h.callEnded()

@@ -37,6 +37,16 @@ type SSEOptions struct {
 	KeepAlive time.Duration
 	// Logger receives diagnostics. Nil means slog.Default().
 	Logger *slog.Logger
+
+	// Principal identifies the caller of a request, as in HTTPOptions: a
+	// session is bound to the principal of the GET that opened it, and a
+	// POST for it with another principal gets 404. Nil means
+	// DefaultPrincipal.
+	Principal func(*http.Request) string
+	// MaxSessions bounds the sessions (open streams) at once; a GET past
+	// it gets 503 with a JSON-RPC error. Zero means DefaultMaxSessions;
+	// negative means no limit.
+	MaxSessions int
 }
 
 // SSEHandler serves the legacy HTTP+SSE transport of protocol revision
@@ -44,8 +54,10 @@ type SSEOptions struct {
 // SSE stream whose first event, "endpoint", gives the URL to POST messages
 // to (carrying a sessionId query parameter); the server's messages follow
 // as "message" events. A POST with a known sessionId gets 202 Accepted and
-// its answer arrives on the stream. The session (its Conn, handed to
-// connect) ends when the stream's connection closes.
+// its answer arrives on the stream; a sessionId that is unknown, or whose
+// session another principal opened (see SSEOptions.Principal), gets 404.
+// The session (its Conn, handed to connect) ends when the stream's
+// connection closes.
 //
 // Mount it at both the SSE path and the message path (or at one path used
 // for both), beside a StreamableHandler if you like:
@@ -65,6 +77,8 @@ type SSEHandler struct {
 	mu       sync.Mutex
 	sessions map[string]*sseSession
 	closed   bool
+
+	limitLog limitWarner
 }
 
 // NewSSEHandler returns a handler for the legacy HTTP+SSE transport that
@@ -87,6 +101,10 @@ func NewSSEHandler(connect func(Conn, ConnInfo), opts *SSEOptions) *SSEHandler {
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = 15 * time.Second
 	}
+	if h.opts.Principal == nil {
+		h.opts.Principal = DefaultPrincipal
+	}
+	h.opts.MaxSessions = limitOrDefault(h.opts.MaxSessions, DefaultMaxSessions)
 	h.logger = h.opts.Logger
 	if h.logger == nil {
 		h.logger = slog.Default()
@@ -103,6 +121,8 @@ type sseSession struct {
 	done chan struct{}
 	once sync.Once
 	h    *SSEHandler
+
+	principal string // the caller that opened the session
 }
 
 func (s *sseSession) Read(ctx context.Context) (protocol.Message, error) {
@@ -179,17 +199,24 @@ func (h *SSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusNotAcceptable, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Not Acceptable: the client must accept text/event-stream"))
 		return
 	}
-	s := &sseSession{id: newSessionID(), in: make(chan protocol.Message, 16), out: make(chan *[]byte, 16), done: make(chan struct{}), h: h}
+	principal := h.opts.Principal(r)
+	s := &sseSession{id: newSessionID(), principal: principal, in: make(chan protocol.Message, 16), out: make(chan *[]byte, 16), done: make(chan struct{}), h: h}
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
 		writeJSONError(w, http.StatusServiceUnavailable, protocol.ID{}, errShuttingDown)
 		return
 	}
+	if limit := h.opts.MaxSessions; limit > 0 && len(h.sessions) >= limit {
+		h.mu.Unlock()
+		h.limitLog.warn(h.logger, "refusing a new MCP HTTP+SSE session: the session limit is reached", "MaxSessions", limit)
+		writeJSONError(w, http.StatusServiceUnavailable, protocol.ID{}, errTooManySessions(limit))
+		return
+	}
 	h.sessions[s.id] = s
 	h.mu.Unlock()
 	defer s.Close()
-	h.connect(s, ConnInfo{SessionID: s.id})
+	h.connect(s, ConnInfo{SessionID: s.id, Principal: principal})
 
 	endpoint := h.opts.MessagePath
 	if endpoint == "" {
@@ -253,7 +280,8 @@ func (h *SSEHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	s := h.sessions[id]
 	h.mu.Unlock()
-	if s == nil {
+	// Another caller's session is answered as one that does not exist.
+	if s == nil || !samePrincipal(s.principal, h.opts.Principal(r)) {
 		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return
 	}
@@ -261,7 +289,7 @@ func (h *SSEHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	setExtra(msg, requestInfo(r, s.id))
+	setExtra(msg, requestInfo(r, s.id, s.principal))
 	select {
 	case s.in <- msg:
 		w.WriteHeader(http.StatusAccepted)

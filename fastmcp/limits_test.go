@@ -1,0 +1,111 @@
+package fastmcp_test
+
+import (
+	"flag"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// These tests set environment variables, so they do not run in parallel.
+
+var limitEnv = []string{"FASTMCP_SESSION_IDLE_TIMEOUT", "FASTMCP_MAX_SESSIONS", "FASTMCP_MAX_STREAMS_PER_SESSION", "FASTMCP_MAX_LISTENS"}
+
+func TestLimitSettings(t *testing.T) {
+	for _, k := range limitEnv {
+		t.Setenv(k, "")
+	}
+	type limits struct {
+		idle                      time.Duration
+		sessions, streams, listen int
+	}
+	resolve := func(t *testing.T, s *fastmcp.Server) limits {
+		t.Helper()
+		set, err := s.Settings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return limits{set.SessionIdleTimeout, set.MaxSessions, set.MaxStreamsPerSession, set.MaxListens}
+	}
+	if got, want := resolve(t, newServer()), (limits{30 * time.Minute, transport.DefaultMaxSessions, transport.DefaultMaxStreamsPerSession, transport.DefaultMaxListens}); got != want {
+		t.Errorf("defaults = %+v, want %+v", got, want)
+	}
+	t.Run("environment", func(t *testing.T) {
+		t.Setenv("FASTMCP_SESSION_IDLE_TIMEOUT", "5m")
+		t.Setenv("FASTMCP_MAX_SESSIONS", "10")
+		t.Setenv("FASTMCP_MAX_STREAMS_PER_SESSION", "unlimited")
+		t.Setenv("FASTMCP_MAX_LISTENS", "7")
+		if got, want := resolve(t, newServer()), (limits{5 * time.Minute, 10, -1, 7}); got != want {
+			t.Errorf("from the environment = %+v, want %+v", got, want)
+		}
+		t.Setenv("FASTMCP_SESSION_IDLE_TIMEOUT", "never")
+		if got := resolve(t, newServer()); got.idle >= 0 {
+			t.Errorf("never: idle timeout %v, want negative", got.idle)
+		}
+	})
+	t.Run("precedence", func(t *testing.T) {
+		t.Setenv("FASTMCP_MAX_SESSIONS", "10")
+		t.Setenv("FASTMCP_MAX_LISTENS", "7")
+		s := newServer(fastmcp.MaxSessions(3), fastmcp.SessionIdleTimeout(time.Minute))
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		s.Flags(fs)
+		if err := fs.Parse([]string{"-max-sessions=5", "-max-listens=9", "-max-streams-per-session=2"}); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := resolve(t, s), (limits{time.Minute, 3, 2, 9}); got != want {
+			t.Errorf("settings = %+v, want %+v (option, flag, flag)", got, want)
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		for _, tc := range []struct{ env, value, want string }{
+			{"FASTMCP_MAX_SESSIONS", "0", `setting FASTMCP_MAX_SESSIONS="0" is invalid: use a positive number, or unlimited`},
+			{"FASTMCP_MAX_STREAMS_PER_SESSION", "many", `setting FASTMCP_MAX_STREAMS_PER_SESSION="many" is invalid`},
+			{"FASTMCP_MAX_LISTENS", "-3", `setting FASTMCP_MAX_LISTENS="-3" is invalid`},
+			{"FASTMCP_SESSION_IDLE_TIMEOUT", "0s", `setting FASTMCP_SESSION_IDLE_TIMEOUT="0s" is invalid: use a positive duration such as 30m, or never`},
+		} {
+			t.Run(tc.env, func(t *testing.T) {
+				t.Setenv(tc.env, tc.value)
+				if _, err := newServer().Settings(); err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err = %v, want %q", err, tc.want)
+				}
+			})
+		}
+	})
+}
+
+// TestLimitSettingsReachTheTransport checks, over HTTP, that the limits
+// set in the environment are the ones the endpoints enforce.
+func TestLimitSettingsReachTheTransport(t *testing.T) {
+	for _, k := range limitEnv {
+		t.Setenv(k, "")
+	}
+	t.Setenv("FASTMCP_MAX_SESSIONS", "1")
+	s := newServer()
+	h := s.HTTPHandler()
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() { h.Close(); ts.Close() })
+	const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	if status, body := post(t, ts.URL+"/mcp", init, nil); status != http.StatusOK {
+		t.Fatalf("first initialize: %d %s", status, body)
+	}
+	if status, body := post(t, ts.URL+"/mcp", init, nil); status != http.StatusServiceUnavailable || !strings.Contains(body, "limit of 1 sessions") {
+		t.Fatalf("second initialize: %d %s, want 503 naming the limit", status, body)
+	}
+	// The legacy HTTP+SSE endpoint has the same limit, counted on its own.
+	first, err := http.Get(ts.URL + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Body.Close()
+	if first.StatusCode != http.StatusOK {
+		t.Fatalf("first GET /sse: %d", first.StatusCode)
+	}
+	if status, body := get(t, ts.URL+"/sse"); status != http.StatusServiceUnavailable || !strings.Contains(body, "limit of 1 sessions") {
+		t.Fatalf("second GET /sse: %d %s, want 503 naming the limit", status, body)
+	}
+}
