@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(spectest.Report(m))
 }
 
 // guard bounds waits for things that should happen at once; it is never
@@ -71,6 +71,7 @@ func textOf(res *fastmcp.ToolResult) string {
 
 func TestServerOverStdio(t *testing.T) {
 	t.Parallel()
+	checkSchemas := spectest.Available(t)
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
 	var (
@@ -110,7 +111,9 @@ func TestServerOverStdio(t *testing.T) {
 			if schema.Type != "object" || len(schema.Properties) == 0 {
 				t.Errorf("%s: input schema is not an object schema with properties: %s", tool.Name, tool.InputSchema)
 			}
-			spectest.Validate(t, client.ProtocolVersion(), "Tool", must(protocol.Marshal(tool)))
+			if checkSchemas {
+				spectest.Validate(t, client.ProtocolVersion(), "Tool", must(protocol.Marshal(tool)))
+			}
 		}
 		slices.Sort(names)
 		if want := []string{"add", "countdown", "greet"}; !slices.Equal(names, want) {
@@ -244,6 +247,7 @@ func TestServerExitsWhenStdinCloses(t *testing.T) {
 // revision, through a call that logs and reports progress.
 func TestStdoutIsOnlyJSONRPC(t *testing.T) {
 	t.Parallel()
+	checkSchemas := spectest.Available(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +296,9 @@ func TestStdoutIsOnlyJSONRPC(t *testing.T) {
 			t.Errorf("stdout line is not a JSON-RPC message: %q (%v)", line, err)
 			return
 		}
-		spectest.ValidateMessage(t, version, line)
+		if checkSchemas {
+			spectest.ValidateMessage(t, version, line)
+		}
 		got = append(got, m)
 	}
 	// Read until the countdown's response, then close stdin and read to EOF.

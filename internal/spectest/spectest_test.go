@@ -2,6 +2,7 @@ package spectest_test
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/internal/spectest"
@@ -18,8 +19,11 @@ func (r *recorder) Errorf(format string, args ...any) {
 }
 func (r *recorder) Helper() {}
 
+func TestMain(m *testing.M) { os.Exit(spectest.Report(m).Run()) }
+
 func TestValidate(t *testing.T) {
 	t.Parallel()
+	spectest.Require(t)
 	tests := []struct {
 		rev, def, data string
 		ok             bool
@@ -53,6 +57,7 @@ func TestValidate(t *testing.T) {
 
 func TestValidateMessage(t *testing.T) {
 	t.Parallel()
+	spectest.Require(t)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 	tests := []struct {
 		rev, data string
@@ -85,6 +90,7 @@ func TestValidateMessage(t *testing.T) {
 
 func TestHas(t *testing.T) {
 	t.Parallel()
+	spectest.Require(t)
 	for _, tt := range []struct {
 		rev, def string
 		want     bool

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Checks what a newcomer sees on a fresh clone with only Go installed and
+# no ../shared beside it (used by `make fresh` and CI): clones HEAD into a
+# temporary directory, runs the demo, and runs make test's race run on the
+# packages whose tests use internal/spectest (no other test reads
+# ../shared). They must pass, with the tests that need the MCP schemas
+# skipped cleanly and counted in one summary line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+
+pkgs=$("$GO" list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... |
+	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /\/internal\/spectest$/) { print $1; break } }')
+if [ -z "$pkgs" ]; then
+	echo "fresh-clone: no package uses internal/spectest?"; exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+git clone -q . "$tmp/fastmcp"
+cd "$tmp/fastmcp"
+# A newcomer's machine: not CI, no FASTMCP_SPEC_DIR, nothing beside the clone.
+export FASTMCP_REQUIRE_SPEC=0
+unset FASTMCP_SPEC_DIR
+
+echo "== fresh clone: make demo"
+make -s demo >/dev/null
+
+echo "== fresh clone: make race PKGS=<the packages using internal/spectest>"
+if ! out=$(make -s race PKGS="$(echo $pkgs)" 2>&1); then
+	echo "$out"
+	echo "fresh-clone: the tests fail on a clone without ../shared"
+	exit 1
+fi
+echo "$out"
+if ! grep -Eq '^== spectest: [0-9]+ tests? skipped' <<<"$out"; then
+	echo "fresh-clone: no spectest skip summary: are the schemas visible from $tmp?"
+	exit 1
+fi
