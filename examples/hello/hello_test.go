@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -236,7 +235,9 @@ func TestServerExitsWhenStdinCloses(t *testing.T) {
 			t.Fatalf("server ended with %v, want exit status 0", err)
 		}
 	case <-time.After(guard):
-		syscall.Kill(proc.Pid(), syscall.SIGKILL)
+		if server, err := os.FindProcess(proc.Pid()); err == nil {
+			server.Kill()
+		}
 		<-done
 		t.Fatal("server did not exit after its stdin closed")
 	}
