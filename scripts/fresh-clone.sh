@@ -2,15 +2,16 @@
 # Checks what a newcomer sees on a fresh clone with only Go installed and
 # no ../shared beside it (used by `make fresh` and CI): clones HEAD into a
 # temporary directory, runs the demo, and runs make test's race run on the
-# packages whose tests use internal/spectest (no other test reads
-# ../shared). They must pass, with the tests that need the MCP schemas
+# packages whose tests use internal/spectest, directly or through
+# internal/transcript (no other test reads ../shared). They must pass, with the tests that need the MCP schemas
 # skipped cleanly and counted in one summary line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
 
-pkgs=$("$GO" list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... |
-	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /\/internal\/spectest$/) { print $1; break } }')
+# The test binaries (p.test) that link internal/spectest, directly or not.
+pkgs=$("$GO" list -test -f '{{.ImportPath}}{{range .Deps}} {{.}}{{end}}' ./... |
+	awk '$1 ~ /\.test$/ { for (i = 2; i <= NF; i++) if ($i ~ /\/internal\/spectest$/) { sub(/\.test$/, "", $1); print $1; break } }')
 if [ -z "$pkgs" ]; then
 	echo "fresh-clone: no package uses internal/spectest?"; exit 1
 fi

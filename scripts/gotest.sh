@@ -3,8 +3,8 @@
 # how many tests were skipped, or ran without their schema checks, because
 # the MCP schemas were not found (../shared/mcp-spec beside the clone, or
 # FASTMCP_SPEC_DIR). `go test ./...` shows nothing of a passing package, so
-# each test binary appends its count to a file (internal/spectest's Report)
-# and this script sums them. Exits with go test's status.
+# internal/spectest appends a line per such test to a file (EnvReport) and
+# this script sums them. Exits with go test's status.
 set -u
 GO=${GO:-go}
 report=$(mktemp)
@@ -13,10 +13,11 @@ echo "$GO test $*"
 status=0
 FASTMCP_SPECTEST_REPORT=$report "$GO" test "$@" || status=$?
 if [ -s "$report" ]; then
-	# Each line: "<skipped> <unchecked> <reason>".
-	awk '{
-		n += $1; u += $2; p++
-		if (reason == "") { reason = $0; sub(/^[0-9]+ [0-9]+ /, "", reason) }
+	# Each line: "<skipped>\t<unchecked>\t<package directory>\t<reason>".
+	awk -F '\t' '{
+		n += $1; u += $2
+		if (!($3 in dirs)) { dirs[$3] = 1; p++ }
+		if (reason == "") reason = $4
 	}
 	END {
 		s = n " test" (n == 1 ? "" : "s") " skipped"

@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	goleak.VerifyTestMain(spectest.Report(m))
+	goleak.VerifyTestMain(m)
 }
 
 // guard bounds waits for things that should happen at once; it is never

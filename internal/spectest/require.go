@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 )
 
@@ -23,57 +22,51 @@ const (
 	// they skip even under CI. Unset means true exactly when CI is set to a
 	// true value, as CI services do.
 	EnvRequire = "FASTMCP_REQUIRE_SPEC"
-	// EnvReport names a file to which Report appends one line per test
-	// binary that skipped something: "<skipped> <unchecked> <reason>".
-	// make test sums the lines into one summary.
+	// EnvReport names a file to which Require and Available append a line
+	// for each test they skip, or let run without its schema checks, because
+	// the schemas are missing: "<skipped>\t<unchecked>\t<package
+	// directory>\t<reason>". `go test ./...` shows nothing of a passing
+	// package, so make test (scripts/gotest.sh) sums the lines into one
+	// summary.
 	EnvReport = "FASTMCP_SPECTEST_REPORT"
-)
-
-var (
-	reporting atomic.Bool  // set by Report's Run
-	skipped   atomic.Int64 // tests skipped by Require
-	unchecked atomic.Int64 // tests that ran without schema checks (Available)
 )
 
 // Require makes the calling test depend on the MCP schemas. Call it at the
 // top of the test, before the test starts any goroutine, process or
-// listener. When the schemas are missing it skips the test, counting the
-// skip for Report, or fails it where the schemas are required (see
-// EnvRequire). It fails the test when the package's TestMain does not run
-// its tests through Report.
+// listener. When the schemas are missing it skips the test (and reports the
+// skip, see EnvReport), or fails it where the schemas are required (see
+// EnvRequire).
 func Require(t testing.TB) {
 	t.Helper()
 	err := missing(t)
 	if err == nil {
 		return
 	}
-	skipped.Add(1)
+	record(t, 1, 0, err)
 	t.Skipf("spectest: skipped (CI runs it): %v", err)
 }
 
 // Available reports whether the MCP schemas can be found, for a test whose
 // schema checks are one part among others: such a test calls Available at
 // its top and, when it returns false, runs without them (Validate and
-// ValidateMessage would fail it). Missing schemas are counted for Report,
-// and they fail the test where the schemas are required (see EnvRequire).
+// ValidateMessage would fail it). Missing schemas are reported (see
+// EnvReport), and they fail the test where the schemas are required (see
+// EnvRequire).
 func Available(t testing.TB) bool {
 	t.Helper()
 	err := missing(t)
 	if err == nil {
 		return true
 	}
-	unchecked.Add(1)
-	t.Logf("spectest: %v; this test runs without its schema checks", err)
+	record(t, 0, 1, err)
+	t.Logf("spectest: running without schema checks (CI runs them): %v", err)
 	return false
 }
 
 // missing returns why the schemas cannot be used, or nil when they can. It
-// fails t where they are required, and when Report is not in place.
+// fails t where they are required.
 func missing(t testing.TB) error {
 	t.Helper()
-	if !reporting.Load() {
-		t.Fatalf("spectest: the package's TestMain must run the tests through spectest.Report, so that skips are counted")
-	}
 	_, err := specDir()
 	return judge(t, err)
 }
@@ -106,77 +99,27 @@ func required() (bool, string) {
 	return false, ""
 }
 
-// M is what a TestMain runs: *testing.M, or a wrapper of it such as Report's.
-type M interface {
-	Run() int
-}
-
-// Report returns an M that runs m and then, when tests were skipped or ran
-// without their schema checks because the schemas were missing, says so in
-// one line on standard error (and appends it to the file named by
-// EnvReport, if set). A package whose tests use spectest runs them through
-// it:
-//
-//	func TestMain(m *testing.M) { goleak.VerifyTestMain(spectest.Report(m)) }
-func Report(m M) M { return reporter{m} }
-
-type reporter struct{ m M }
-
-func (r reporter) Run() int {
-	reporting.Store(true)
-	code := r.m.Run()
-	n, u := skipped.Load(), unchecked.Load()
-	if n == 0 && u == 0 {
-		return code
+// record appends a line for skipped and unchecked tests to the EnvReport
+// file, if one is named. Test binaries running at the same time each
+// append whole lines (O_APPEND).
+func record(t testing.TB, skipped, unchecked int, why error) {
+	t.Helper()
+	file := os.Getenv(EnvReport)
+	if file == "" {
+		return
 	}
-	_, err := specDir()
-	reason := "MCP schemas missing"
-	if err != nil {
-		reason = err.Error()
-	}
-	fmt.Fprintf(os.Stderr, "spectest: %s (CI runs them): %s\n", counts(n, u), reason)
-	if file := os.Getenv(EnvReport); file != "" {
-		if werr := appendLine(file, fmt.Sprintf("%d %d %s\n", n, u, reason)); werr != nil {
-			fmt.Fprintf(os.Stderr, "spectest: %s: %v\n", EnvReport, werr)
-			if code == 0 {
-				code = 1
-			}
+	wd, _ := os.Getwd()
+	line := fmt.Sprintf("%d\t%d\t%s\t%s\n", skipped, unchecked, wd, strings.ReplaceAll(why.Error(), "\n", " "))
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err == nil {
+		_, err = f.WriteString(line)
+		if cerr := f.Close(); err == nil {
+			err = cerr
 		}
 	}
-	return code
-}
-
-// counts describes n skipped tests and u tests without schema checks.
-func counts(n, u int64) string {
-	var parts []string
-	if n > 0 {
-		parts = append(parts, plural(n, "test")+" skipped")
-	}
-	if u > 0 {
-		parts = append(parts, plural(u, "test")+" ran without schema checks")
-	}
-	return strings.Join(parts, ", ")
-}
-
-func plural(n int64, s string) string {
-	if n == 1 {
-		return "1 " + s
-	}
-	return fmt.Sprintf("%d %ss", n, s)
-}
-
-// appendLine appends one short line to file; test binaries running at the
-// same time each append whole lines (O_APPEND).
-func appendLine(file, line string) error {
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return err
+		t.Fatalf("spectest: %s: %v", EnvReport, err)
 	}
-	_, err = f.WriteString(line)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 var (

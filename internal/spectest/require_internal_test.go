@@ -110,19 +110,26 @@ func TestFindSpecDir(t *testing.T) {
 	}
 }
 
-// TestCounts checks the summary's wording.
-func TestCounts(t *testing.T) {
-	for _, tt := range []struct {
-		n, u int64
-		want string
-	}{
-		{1, 0, "1 test skipped"},
-		{9, 0, "9 tests skipped"},
-		{0, 2, "2 tests ran without schema checks"},
-		{3, 1, "3 tests skipped, 1 test ran without schema checks"},
-	} {
-		if got := counts(tt.n, tt.u); got != tt.want {
-			t.Errorf("counts(%d, %d) = %q, want %q", tt.n, tt.u, got, tt.want)
-		}
+// TestRecord checks the lines Require and Available append to the
+// FASTMCP_SPECTEST_REPORT file for make test's summary, and that nothing
+// is written when no file is named.
+func TestRecord(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "report")
+	t.Setenv(EnvReport, "")
+	record(t, 1, 0, errors.New("not here"))
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Fatalf("a report was written with %s unset: %v", EnvReport, err)
+	}
+	t.Setenv(EnvReport, file)
+	record(t, 1, 0, errors.New("MCP schemas not found in /x"))
+	record(t, 0, 1, errors.New("two\nlines"))
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	want := "1\t0\t" + wd + "\tMCP schemas not found in /x\n" + "0\t1\t" + wd + "\ttwo lines\n"
+	if string(got) != want {
+		t.Errorf("report = %q, want %q", got, want)
 	}
 }

@@ -6,10 +6,10 @@
 // directory named by FASTMCP_SPEC_DIR or, by default, ../shared/mcp-spec
 // beside the module root (the directory holding go.mod). A fresh clone has
 // no such directory: a test that needs the schemas calls Require (or
-// Available) first, before it starts anything, so it is skipped cleanly,
-// and the package's TestMain wraps its tests with Report, which says once
-// how many were skipped and why. Where the schemas must be present (CI=true
-// or FASTMCP_REQUIRE_SPEC=1) Require fails the test instead of skipping it.
+// Available) first, before it starts anything, so it is skipped cleanly;
+// make test then says once how many tests were skipped and why (see
+// EnvReport). Where the schemas must be present (CI=true or
+// FASTMCP_REQUIRE_SPEC=1) Require fails the test instead of skipping it.
 //
 // Compiled schemas are cached for the life of the test binary; all
 // functions are safe for concurrent use.

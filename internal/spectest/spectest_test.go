@@ -2,7 +2,6 @@ package spectest_test
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/internal/spectest"
@@ -18,8 +17,6 @@ func (r *recorder) Errorf(format string, args ...any) {
 	r.errors = append(r.errors, fmt.Sprintf(format, args...))
 }
 func (r *recorder) Helper() {}
-
-func TestMain(m *testing.M) { os.Exit(spectest.Report(m).Run()) }
 
 func TestValidate(t *testing.T) {
 	t.Parallel()
