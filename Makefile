@@ -3,15 +3,37 @@ GO ?= go
 FUZZTIME ?= 10s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test vet race bench bench-smoke lint fuzz conformance demo
+.PHONY: test vet race fresh cross bench bench-smoke lint fuzz conformance demo
 
 test: vet race
 
 vet:
 	$(GO) vet ./...
 
+# Packages `make race` tests (e.g. `make race PKGS=./transport/`).
+PKGS = ./...
+
+# Tests that need the MCP schemas (../shared/mcp-spec) skip on a clone
+# without them; scripts/gotest.sh then says how many, once.
 race:
-	$(GO) test -race -count=1 ./...
+	@GO=$(GO) bash scripts/gotest.sh -race -count=1 $(PKGS)
+
+# What a newcomer sees: the demo and the schema-dependent tests on a fresh
+# clone of HEAD with no ../shared beside it (CI; commit first).
+fresh:
+	@GO=$(GO) bash scripts/fresh-clone.sh
+
+# Every package builds, vets and links its tests for macOS and Windows,
+# where the tests cannot run here (CI). `go test -exec true` builds each
+# test binary and "runs" it with true(1).
+CROSS ?= darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+cross:
+	@for p in $(CROSS); do \
+		echo "== $$p"; \
+		export GOOS=$${p%/*} GOARCH=$${p#*/}; \
+		$(GO) vet ./... || exit 1; \
+		out=$$($(GO) test -count=1 -exec true ./... 2>&1) || { echo "$$out"; exit 1; }; \
+	done
 
 # Benchmarks print the hand-written floor beside each fastmcp path.
 bench:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -47,6 +48,9 @@ func buildStartupPrograms(b *testing.B) map[string]string {
 	bins := map[string]string{}
 	for _, name := range []string{"floor100", "server100"} {
 		out := filepath.Join(dir, name)
+		if runtime.GOOS == "windows" {
+			out += ".exe" // what Windows runs
+		}
 		cmd := exec.Command(goCmd, "build", "-o", out, "./internal/"+name)
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			b.Fatal(&buildError{name, string(msg), err})

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -202,6 +203,9 @@ func waitLine(t *testing.T, lines <-chan string, want string) {
 
 func TestSIGTERMLetsInFlightCallFinishHTTP(t *testing.T) {
 	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("a process cannot be sent SIGTERM on Windows")
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -230,6 +234,9 @@ func TestSIGTERMLetsInFlightCallFinishHTTP(t *testing.T) {
 
 func TestSIGTERMLetsInFlightCallFinishStdio(t *testing.T) {
 	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("a process cannot be sent SIGTERM on Windows")
+	}
 	cmd, lines, in, out := startHelper(t, "FASTMCP_LOG_LEVEL=error")
 	waitLine(t, lines, "lifespan: started")
 	c, err := fastmcp.Connect(ctxT(t), transport.NewStream(out, in, nil), fastmcp.ClientLogger(quietLogger))

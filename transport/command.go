@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -18,8 +17,12 @@ import (
 // DefaultInheritedEnv lists the environment variables a server subprocess
 // inherits from the parent when Command.Env does not replace them. Passing
 // only these (rather than the whole environment) keeps secrets in the
-// parent's environment away from servers that do not need them.
-var DefaultInheritedEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR"}
+// parent's environment away from servers that do not need them. On Unix
+// systems they are HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG and TMPDIR;
+// on Windows APPDATA, HOMEDRIVE, HOMEPATH, LOCALAPPDATA, PATH, PATHEXT,
+// PROCESSOR_ARCHITECTURE, PROGRAMFILES, SYSTEMDRIVE, SYSTEMROOT, TEMP, TMP,
+// USERNAME and USERPROFILE (names compared without case there).
+var DefaultInheritedEnv = defaultInheritedEnv
 
 // Command describes an MCP server to start as a subprocess and talk to over
 // its standard input and output (the client side of the stdio transport).
@@ -36,7 +39,9 @@ type Command struct {
 	// Stderr receives the server's standard error. Nil means os.Stderr.
 	Stderr io.Writer
 	// GracePeriod is how long Close waits after closing the server's stdin
-	// before sending SIGTERM, and again before SIGKILL. Zero means 2 seconds.
+	// before sending SIGTERM, and again before SIGKILL. On Windows, which
+	// has no SIGTERM, Close kills the process once the first grace period
+	// has passed. Zero means 2 seconds.
 	GracePeriod time.Duration
 	// MaxMessageSize limits each message read from the server. Zero means
 	// DefaultClientMaxMessageSize (64 MiB). A message over it fails the call
@@ -48,8 +53,12 @@ type Command struct {
 func (c *Command) Environ() []string {
 	env := map[string]string{}
 	var order []string
+	names := map[string]string{} // envKey -> the first spelling seen
 	set := func(k, v string) {
-		if _, ok := env[k]; !ok {
+		if n, ok := names[envKey(k)]; ok {
+			k = n
+		} else {
+			names[envKey(k)] = k
 			order = append(order, k)
 		}
 		env[k] = v
@@ -75,8 +84,8 @@ func (c *Command) Environ() []string {
 //
 // The Conn starts one goroutine that waits for the process to exit; Close
 // stops the process (closing its stdin, then SIGTERM, then SIGKILL, each after
-// the grace period) and returns after that goroutine has exited, so no zombie
-// or goroutine is left behind.
+// the grace period; see Command.GracePeriod for Windows) and returns after
+// that goroutine has exited, so no zombie or goroutine is left behind.
 func (c *Command) Start(ctx context.Context) (*Process, error) {
 	if c.Path == "" {
 		return nil, errors.New("transport: Command.Path is empty")
@@ -232,8 +241,7 @@ func (p *Process) Close() error {
 		case <-p.exited:
 		case <-t.C:
 			signalled = true
-			_ = p.cmd.Process.Signal(syscall.SIGTERM)
-			t.Reset(p.grace)
+			t.Reset(terminate(p.cmd.Process, p.grace))
 			select {
 			case <-p.exited:
 			case <-t.C:

@@ -154,8 +154,8 @@ func checkReaped(t *testing.T, p *transport.Process) {
 	default:
 		t.Fatal("Exited not closed after Close")
 	}
-	if err := syscall.Kill(p.Pid(), 0); !errors.Is(err, syscall.ESRCH) {
-		t.Fatalf("kill(%d, 0) = %v, want ESRCH: the process was not reaped", p.Pid(), err)
+	if err := processGone(p.Pid()); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -177,6 +177,7 @@ func signalOf(t *testing.T, p *transport.Process) syscall.Signal {
 // variables with Command.Env merged over them, and nothing else from the
 // parent's environment.
 func TestCommandEnviron(t *testing.T) {
+	requireUnixEnv(t)
 	t.Setenv("FASTMCP_TEST_SECRET", "hunter2")
 	t.Setenv("HOME", "/parent/home")
 	t.Setenv("LANG", "C.UTF-8")
@@ -307,6 +308,7 @@ func TestCommandCloseWellBehaved(t *testing.T) {
 
 func TestCommandCloseSendsSIGTERM(t *testing.T) {
 	t.Parallel()
+	requireSignals(t)
 	const grace = 100 * time.Millisecond
 	c := helperCommand(t, "ignore-stdin")
 	c.GracePeriod = grace
@@ -327,6 +329,7 @@ func TestCommandCloseSendsSIGTERM(t *testing.T) {
 
 func TestCommandCloseSendsSIGKILL(t *testing.T) {
 	t.Parallel()
+	requireSignals(t)
 	const grace = 100 * time.Millisecond
 	c := helperCommand(t, "ignore-sigterm")
 	c.GracePeriod = grace

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -71,6 +70,7 @@ func textOf(res *fastmcp.ToolResult) string {
 
 func TestServerOverStdio(t *testing.T) {
 	t.Parallel()
+	checkSchemas := spectest.Available(t)
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
 	var (
@@ -110,7 +110,9 @@ func TestServerOverStdio(t *testing.T) {
 			if schema.Type != "object" || len(schema.Properties) == 0 {
 				t.Errorf("%s: input schema is not an object schema with properties: %s", tool.Name, tool.InputSchema)
 			}
-			spectest.Validate(t, client.ProtocolVersion(), "Tool", must(protocol.Marshal(tool)))
+			if checkSchemas {
+				spectest.Validate(t, client.ProtocolVersion(), "Tool", must(protocol.Marshal(tool)))
+			}
 		}
 		slices.Sort(names)
 		if want := []string{"add", "countdown", "greet"}; !slices.Equal(names, want) {
@@ -233,7 +235,9 @@ func TestServerExitsWhenStdinCloses(t *testing.T) {
 			t.Fatalf("server ended with %v, want exit status 0", err)
 		}
 	case <-time.After(guard):
-		syscall.Kill(proc.Pid(), syscall.SIGKILL)
+		if server, err := os.FindProcess(proc.Pid()); err == nil {
+			server.Kill()
+		}
 		<-done
 		t.Fatal("server did not exit after its stdin closed")
 	}
@@ -244,6 +248,7 @@ func TestServerExitsWhenStdinCloses(t *testing.T) {
 // revision, through a call that logs and reports progress.
 func TestStdoutIsOnlyJSONRPC(t *testing.T) {
 	t.Parallel()
+	checkSchemas := spectest.Available(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +297,9 @@ func TestStdoutIsOnlyJSONRPC(t *testing.T) {
 			t.Errorf("stdout line is not a JSON-RPC message: %q (%v)", line, err)
 			return
 		}
-		spectest.ValidateMessage(t, version, line)
+		if checkSchemas {
+			spectest.ValidateMessage(t, version, line)
+		}
 		got = append(got, m)
 	}
 	// Read until the countdown's response, then close stdin and read to EOF.

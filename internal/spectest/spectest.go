@@ -2,16 +2,21 @@
 // can check that every message fastmcp writes is what the specification
 // says.
 //
-// The schemas are read from mcp-spec/schema/<revision>/schema.json in the
-// shared directory that sits beside the module root (../shared from the
-// directory holding go.mod). When it cannot be found the calling test is
-// skipped. Compiled schemas are cached for the life of the test binary;
-// all functions are safe for concurrent use.
+// The schemas are read from schema/<revision>/schema.json under the
+// directory named by FASTMCP_SPEC_DIR or, by default, ../shared/mcp-spec
+// beside the module root (the directory holding go.mod). A fresh clone has
+// no such directory: a test that needs the schemas calls Require (or
+// Available) first, before it starts anything, so it is skipped cleanly;
+// make test then says once how many tests were skipped and why (see
+// EnvReport). Where the schemas must be present (CI=true or
+// FASTMCP_REQUIRE_SPEC=1) Require fails the test instead of skipping it.
+//
+// Compiled schemas are cached for the life of the test binary; all
+// functions are safe for concurrent use.
 package spectest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,7 +35,8 @@ func Revisions() []string {
 // Validate checks that data is valid against the definition def (such as
 // "Tool" or "CallToolResult") of revision's schema.json, failing t with
 // every violation otherwise. It fails t if the revision has no such
-// definition.
+// definition, and when the schemas are missing: the test must have called
+// Require, or Available and got true, first.
 func Validate(t testing.TB, revision, def string, data []byte) {
 	t.Helper()
 	r := load(t, revision)
@@ -39,8 +45,8 @@ func Validate(t testing.TB, revision, def string, data []byte) {
 	}
 }
 
-// Has reports whether revision's schema defines def. It skips t when the
-// schemas cannot be found.
+// Has reports whether revision's schema defines def. Like Validate, it
+// needs Require (or Available) first.
 func Has(t testing.TB, revision, def string) bool {
 	t.Helper()
 	r := load(t, revision)
@@ -51,7 +57,8 @@ func Has(t testing.TB, revision, def string) bool {
 // ValidateMessage checks that data is a valid JSON-RPC message of revision:
 // it must match the revision's JSONRPCMessage union and, when it is a
 // request or notification whose method the schema defines (such as
-// "tools/call"), that method's definition too.
+// "tools/call"), that method's definition too. Like Validate, it needs
+// Require (or Available) first.
 func ValidateMessage(t testing.TB, revision string, data []byte) {
 	t.Helper()
 	r := load(t, revision)
@@ -99,7 +106,9 @@ func load(t testing.TB, rev string) *revision {
 	t.Helper()
 	dir, err := specDir()
 	if err != nil {
-		t.Skipf("spectest: MCP schemas not found (%v); they are expected in ../shared/mcp-spec beside the module root", err)
+		// Skipping here, in the middle of a test, would leave behind
+		// whatever the test had started: Require must come first.
+		t.Fatalf("spectest: %v; call spectest.Require(t) or spectest.Available(t) at the top of the test, before it starts anything", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -192,38 +201,4 @@ func (r *revision) validate(def string, data []byte) error {
 		return fmt.Errorf("invalid JSON: %w", err)
 	}
 	return sch.Validate(v)
-}
-
-var (
-	dirOnce sync.Once
-	dir     string
-	dirErr  error
-)
-
-// specDir finds ../shared/mcp-spec relative to the module root, found by
-// walking up from the working directory to the nearest go.mod.
-func specDir() (string, error) {
-	dirOnce.Do(func() {
-		wd, err := os.Getwd()
-		if err != nil {
-			dirErr = err
-			return
-		}
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				spec := filepath.Join(d, "..", "shared", "mcp-spec")
-				if _, err := os.Stat(filepath.Join(spec, "schema")); err != nil {
-					dirErr = err
-					return
-				}
-				dir = spec
-				return
-			}
-			if filepath.Dir(d) == d {
-				dirErr = errors.New("no go.mod above " + wd)
-				return
-			}
-		}
-	})
-	return dir, dirErr
 }

@@ -20,6 +20,7 @@ func (r *recorder) Helper() {}
 
 func TestValidate(t *testing.T) {
 	t.Parallel()
+	spectest.Require(t)
 	tests := []struct {
 		rev, def, data string
 		ok             bool
@@ -53,6 +54,7 @@ func TestValidate(t *testing.T) {
 
 func TestValidateMessage(t *testing.T) {
 	t.Parallel()
+	spectest.Require(t)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 	tests := []struct {
 		rev, data string
@@ -85,6 +87,7 @@ func TestValidateMessage(t *testing.T) {
 
 func TestHas(t *testing.T) {
 	t.Parallel()
+	spectest.Require(t)
 	for _, tt := range []struct {
 		rev, def string
 		want     bool

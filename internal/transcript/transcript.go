@@ -93,6 +93,9 @@ func Replay(t *testing.T, file string, c Config) {
 		t.Fatalf("%s has no wire file", file)
 	}
 
+	// Without the MCP schemas (a fresh clone) the lines are still compared
+	// byte for byte; decided here, before anything is started.
+	schemas := spectest.Available(t)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	var serveErr error
@@ -128,7 +131,9 @@ func Replay(t *testing.T, file string, c Config) {
 		// per process for its error messages; the transcripts say "cannot".
 		line = strings.ReplaceAll(line, "json: unable to ", "json: cannot ")
 		got.WriteString("< " + line + "\n")
-		validateServerLine(t, revision, line, methods, c.Results)
+		if schemas {
+			validateServerLine(t, revision, line, methods, c.Results)
+		}
 	}
 	for line := range strings.Lines(string(wire.Data)) {
 		line = strings.TrimSuffix(line, "\n")
