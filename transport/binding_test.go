@@ -124,8 +124,23 @@ func TestSessionsBoundToCaller(t *testing.T) {
 			return resp.StatusCode, b
 		}
 	}
+	// A batch needs a session of revision 2025-03-26, the one with batches.
+	batchOpen := func(t *testing.T, creator string) bindingTarget {
+		t.Helper()
+		resp, body := rawPost(t, f.url, strings.Replace(initBody, "2025-11-25", "2025-03-26", 1), map[string]string{"Authorization": creator})
+		sid := resp.Header.Get("Mcp-Session-Id")
+		if resp.StatusCode != http.StatusOK || sid == "" {
+			t.Fatalf("initialize: %d %s", resp.StatusCode, body)
+		}
+		return bindingTarget{sid: sid}
+	}
+	batch := func(t *testing.T, tg bindingTarget, auth string) (int, string) {
+		resp, b := rawPost(t, f.url, "["+ping+"]", map[string]string{"Mcp-Session-Id": tg.sid, "Authorization": auth, "MCP-Protocol-Version": "2025-03-26"})
+		return resp.StatusCode, b
+	}
 	methods := []bindingMethod{
 		{name: "streamable POST request", open: streamableOpen, send: streamable(http.MethodPost, ping), ok: http.StatusOK},
+		{name: "streamable POST batch", open: batchOpen, send: batch, ok: http.StatusOK},
 		{name: "streamable POST notification", open: streamableOpen, send: streamable(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`), ok: http.StatusAccepted},
 		{name: "streamable GET stream", open: streamableOpen, send: streamable(http.MethodGet, ""), ok: http.StatusOK},
 		{name: "streamable DELETE", open: streamableOpen, send: streamable(http.MethodDelete, ""), ok: http.StatusNoContent, ends: true},
