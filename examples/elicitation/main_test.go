@@ -1,0 +1,31 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	if err := run(ctx, &out); err != nil {
+		t.Fatalf("run: %v\noutput:\n%s", err, out.String())
+	}
+	want := `asked: Delete /tmp/cache? (fields: confirm, reason)
+answered: accept
+result: deleted /tmp/cache (reason: stale)
+asked: Delete /home/ada? (fields: confirm, reason)
+answered: decline
+result: kept /home/ada: the user declined
+`
+	if out.String() != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out.String(), want)
+	}
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	if err := run(ctx, &out); err != nil {
+		t.Fatalf("run: %v\noutput:\n%s", err, out.String())
+	}
+	text := out.String()
+	// In this order; other lines (the other methods' log) may come between.
+	rest := text
+	for _, want := range []string{
+		"alice: echo → hello, alice\n",
+		"anonymous: 1 tool(s) listed\n",
+		"anonymous: echo → error: Invalid Request: tools/call needs a valid bearer token\n",
+		"log: level=INFO msg=request method=tools/call caller=alice\n",
+		`log: level=INFO msg=request method=tools/call caller="" error="Invalid Request: tools/call needs a valid bearer token"` + "\n",
+		"timing: tools/call ×2, slowest ",
+	} {
+		i := strings.Index(rest, want)
+		if i < 0 {
+			t.Fatalf("output lacks %q (in order):\n%s", want, text)
+		}
+		rest = rest[i+len(want):]
+	}
+	if !regexp.MustCompile(`(?m)^timing: tools/call ×2, slowest [0-9.]+[µnm]?s$`).MatchString(text) {
+		t.Errorf("no timing line with a duration:\n%s", text)
+	}
+}
