@@ -47,7 +47,7 @@ func ExampleServer_Prompt() {
 	// review.max_notes required=false: How many remarks at most
 	// user: Review this Go code in at most 3 remarks:
 	// x := 1
-	// Invalid params: prompt review: code: required; max_notes: must be an integer, not "many"
+	// invalid arguments for prompt review: code: is required; max_notes: must be integer, got "many"
 }
 
 // A prompt can return several messages of any content kind: images,

@@ -52,7 +52,7 @@ func Example() {
 	// add: {"type":"object","properties":{"a":{"type":"integer","description":"first addend"},"b":{"type":"integer","description":"second addend","minimum":0}},"required":["a","b"]}
 	// log: "adding"
 	// result: 5 {"result":5}
-	// isError: true invalid arguments for tool add: b: must be >= 0 (rule gte=0)
+	// isError: true invalid arguments for tool add: b: must be >= 0
 }
 
 func ExampleContext_Elicit() {

@@ -53,7 +53,7 @@ func ExampleServer_Tool() {
 	// Output:
 	// {"type":"object","properties":{"query":{"type":"string","description":"what to look for","minLength":2},"limit":{"type":"integer","description":"most results to return","minimum":1,"maximum":100,"default":10},"tags":{"type":"array","items":{"type":"string","enum":["go","rust","zig"]}}},"required":["query"]}
 	// {"result":[{"title":"Go concurrency","score":9},{"title":"Go generics","score":7}]}
-	// true invalid arguments for tool search: query: must have at least 2 characters (rule min=2); tags[0]: must be one of go, rust, zig (rule oneof=go rust zig)
+	// true invalid arguments for tool search: query: must have at least 2 characters; tags[0]: must be one of "go", "rust", "zig"
 }
 
 func build(ctx *fastmcp.Context, in BuildArgs) (string, error) {

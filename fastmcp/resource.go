@@ -604,7 +604,9 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 		if !t.allowDotDot {
 			if name, bad := dotDotVar(vals, t.tmpl.vars); bad {
 				if firstErr == nil {
-					firstErr = fmt.Errorf("%w: resource %s: the value of %s has a \"..\" path segment", protocol.ErrInvalidParams, uri, name)
+					firstErr = invalidArguments("resource", uri, &schema.ValidationError{Issues: []schema.Issue{
+						{Path: name, Rule: "path", Message: `must not have a ".." path segment`},
+					}})
 				}
 				continue
 			}
@@ -612,7 +614,7 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 		arg, err := t.args.bind(vals, t.tmpl.joinSep)
 		if err != nil {
 			if firstErr == nil {
-				firstErr = fmt.Errorf("%w: resource %s: %v", protocol.ErrInvalidParams, uri, err)
+				firstErr = invalidArguments("resource", uri, err)
 			}
 			continue
 		}
