@@ -114,33 +114,37 @@ func Meta(meta protocol.Meta) CommonOption {
 }
 
 // Annotations sets behaviour hints for a tool (read-only, destructive,
-// idempotent, open-world). Use the helpers ReadOnly, Destructive, Idempotent
-// and OpenWorld, or fill protocol.ToolAnnotations directly.
+// idempotent, open-world) all at once. The options ReadOnly, Idempotent,
+// NonDestructive and ClosedWorld each set one hint.
 func Annotations(a protocol.ToolAnnotations) ToolOption {
 	return toolOption(func(c *toolConfig) { c.annotations = &a })
 }
 
-// ReadOnly marks a tool as not modifying its environment.
+// ReadOnly marks a tool as not modifying its environment (readOnlyHint).
+// Clients assume a tool may modify it unless told otherwise.
 func ReadOnly() ToolOption {
 	return hint(func(a *protocol.ToolAnnotations) { a.ReadOnlyHint = ptr(true) })
 }
 
-// Destructive says whether a (not read-only) tool may destroy data; clients
-// assume it may unless told otherwise.
-func Destructive(b bool) ToolOption {
-	return hint(func(a *protocol.ToolAnnotations) { a.DestructiveHint = ptr(b) })
+// NonDestructive marks a (not read-only) tool whose updates only add: it
+// destroys no data (destructiveHint false). Clients assume a tool may
+// destroy data unless told otherwise.
+func NonDestructive() ToolOption {
+	return hint(func(a *protocol.ToolAnnotations) { a.DestructiveHint = ptr(false) })
 }
 
 // Idempotent marks a tool whose repeated calls with the same arguments have
-// no further effect.
+// no further effect (idempotentHint).
 func Idempotent() ToolOption {
 	return hint(func(a *protocol.ToolAnnotations) { a.IdempotentHint = ptr(true) })
 }
 
-// OpenWorld says whether a tool interacts with an open world of external
-// entities (the web, say); clients assume it does unless told otherwise.
-func OpenWorld(b bool) ToolOption {
-	return hint(func(a *protocol.ToolAnnotations) { a.OpenWorldHint = ptr(b) })
+// ClosedWorld marks a tool that works in a closed domain (its own store, a
+// calculation) rather than an open world of external entities such as the
+// web (openWorldHint false). Clients assume an open world unless told
+// otherwise.
+func ClosedWorld() ToolOption {
+	return hint(func(a *protocol.ToolAnnotations) { a.OpenWorldHint = ptr(false) })
 }
 
 func hint(fn func(*protocol.ToolAnnotations)) ToolOption {

@@ -429,7 +429,7 @@ func TestToolAnnotationsAndMetadata(t *testing.T) {
 	s := newServer()
 	s.Tool("annotated", func() string { return "" },
 		fastmcp.Description("does things"), fastmcp.Title("Annotated"),
-		fastmcp.ReadOnly(), fastmcp.Idempotent(), fastmcp.OpenWorld(false),
+		fastmcp.ReadOnly(), fastmcp.Idempotent(), fastmcp.ClosedWorld(), fastmcp.NonDestructive(),
 		fastmcp.Icons(protocol.Icon{Src: "https://example.com/i.png", MIMEType: "image/png"}),
 		fastmcp.Meta(protocol.Meta{"com.example/k": "v"}))
 	c := connect(t, s)
@@ -439,7 +439,7 @@ func TestToolAnnotationsAndMetadata(t *testing.T) {
 	}
 	tool := page.Tools[0]
 	a := tool.Annotations
-	if tool.Description != "does things" || tool.Title != "Annotated" || a == nil || !*a.ReadOnlyHint || !*a.IdempotentHint || *a.OpenWorldHint || a.DestructiveHint != nil {
+	if tool.Description != "does things" || tool.Title != "Annotated" || a == nil || !*a.ReadOnlyHint || !*a.IdempotentHint || *a.OpenWorldHint || a.DestructiveHint == nil || *a.DestructiveHint {
 		t.Fatalf("tool = %+v annotations %+v", tool, a)
 	}
 	if len(tool.Icons) != 1 || tool.Meta["com.example/k"] != "v" {
