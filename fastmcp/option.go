@@ -171,18 +171,42 @@ func InputSchema(schema []byte) ToolOption {
 	return toolOption(func(c *toolConfig) { c.inputSchema = jsontext.Value(schema) })
 }
 
-// Strict makes unknown argument fields an error for this tool (its schema
-// gets "additionalProperties": false). The server-wide default is set with
-// StrictArguments.
-func Strict(strict bool) ToolOption {
-	return toolOption(func(c *toolConfig) { c.strict = &strict })
+// A SchemaOption sets how a tool's argument schema is built and checked. Given
+// to New it sets the default for every tool of the server; given to Tool it
+// sets it for that tool.
+type SchemaOption interface {
+	ToolOption
+	Option
 }
 
-// KeepRefs keeps $ref/$defs in this tool's generated schemas instead of
-// inlining them (recursive types always keep them). The server-wide default
-// is set with SchemaRefs.
-func KeepRefs(keep bool) ToolOption {
-	return toolOption(func(c *toolConfig) { c.keepRefs = &keep })
+type schemaOption struct {
+	tool   func(*toolConfig)
+	server func(*serverConfig)
+}
+
+func (o schemaOption) applyTool(c *toolConfig)     { o.tool(c) }
+func (o schemaOption) applyServer(c *serverConfig) { o.server(c) }
+
+// Strict makes unknown argument fields an error (the schema gets
+// "additionalProperties": false): for one tool, or given to New for every
+// tool that does not set it itself. Default false: unknown fields are
+// ignored.
+func Strict(strict bool) SchemaOption {
+	return schemaOption{
+		tool:   func(c *toolConfig) { c.strict = &strict },
+		server: func(c *serverConfig) { c.strict = strict },
+	}
+}
+
+// KeepRefs keeps $ref/$defs in generated schemas instead of inlining them
+// (recursive types always keep them): for one tool, or given to New for
+// every tool that does not set it itself. Default false: many hosts
+// mishandle $ref, so named types are inlined.
+func KeepRefs(keep bool) SchemaOption {
+	return schemaOption{
+		tool:   func(c *toolConfig) { c.keepRefs = &keep },
+		server: func(c *serverConfig) { c.keepRefs = keep },
+	}
 }
 
 // Instructions sets the guidance sent to clients with the server's
@@ -232,19 +256,6 @@ func WebsiteURL(url string) Option {
 // ServerIcons sets icons for the server.
 func ServerIcons(icons ...protocol.Icon) Option {
 	return serverOption(func(c *serverConfig) { c.icons = append(c.icons, icons...) })
-}
-
-// StrictArguments makes unknown argument fields an error for every tool
-// (each tool can override it with Strict). Default false: unknown fields are
-// ignored.
-func StrictArguments(strict bool) Option {
-	return serverOption(func(c *serverConfig) { c.strict = strict })
-}
-
-// SchemaRefs keeps $ref/$defs in generated schemas for every tool instead of
-// inlining them (many hosts mishandle $ref, so inlining is the default).
-func SchemaRefs(keep bool) Option {
-	return serverOption(func(c *serverConfig) { c.keepRefs = keep })
 }
 
 // RequestStateSecret sets the secret that seals the requestState of multi
