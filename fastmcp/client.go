@@ -646,13 +646,14 @@ func paginate[T any](ctx context.Context, page func(context.Context, string) ([]
 	}
 }
 
-// A CallOption configures one tool call.
+// A CallOption configures one tool call. A call's deadline is its
+// context's: bound a call with context.WithTimeout (WithCallTimeout bounds
+// every call of a client).
 type CallOption func(*callConfig)
 
 type callConfig struct {
 	progress func(*protocol.ProgressParams)
 	meta     protocol.Meta
-	timeout  time.Duration
 }
 
 // WithProgress asks the server for progress notifications on the call and
@@ -665,11 +666,6 @@ func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
 // WithMeta adds entries to the request's _meta.
 func WithMeta(meta protocol.Meta) CallOption {
 	return func(c *callConfig) { c.meta = meta }
-}
-
-// WithTimeout bounds the call.
-func WithTimeout(d time.Duration) CallOption {
-	return func(c *callConfig) { c.timeout = d }
 }
 
 // CallTool calls the tool name with args (a struct or map encoded as the
@@ -708,9 +704,6 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	var sopts []session.CallOption
 	if cfg.progress != nil {
 		sopts = append(sopts, session.WithProgress(cfg.progress))
-	}
-	if cfg.timeout > 0 {
-		sopts = append(sopts, session.WithTimeout(cfg.timeout))
 	}
 	for attempt := 0; ; attempt++ {
 		cctx := ctx
