@@ -62,7 +62,7 @@ func (c *Client) Complete(ctx context.Context, ref protocol.CompleteReference, a
 
 // SetLoggingLevel asks the server to send only log messages at level or
 // above (logging/setLevel). It belongs to legacy revisions; on 2026-07-28,
-// where the level travels with each request (see the LogLevel option), it
+// where the level travels with each request (see the WithLogLevel option), it
 // returns an error matching protocol.ErrMethodNotFound.
 func (c *Client) SetLoggingLevel(ctx context.Context, level protocol.LoggingLevel) error {
 	if c.modern {

@@ -150,8 +150,8 @@ func ExampleClient_SetLoggingLevel() {
 	})
 
 	client, stop := serveInMemory(s,
-		fastmcp.ProtocolVersion(protocol.LatestLegacyVersion),
-		fastmcp.OnLog(func(m *protocol.LoggingMessageParams) { fmt.Printf("%s: %s\n", m.Level, m.Data) }))
+		fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion),
+		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) { fmt.Printf("%s: %s\n", m.Level, m.Data) }))
 	defer stop()
 	ctx := context.Background()
 	client.SetLoggingLevel(ctx, protocol.LevelWarning)

@@ -117,7 +117,7 @@ func ExampleServer_NotifyResourceUpdated() {
 	s := fastmcp.New("clock", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Resource("clock://now", func() string { return "12:00" })
 
-	client, stop := serveInMemory(s, fastmcp.ProtocolVersion(protocol.LatestLegacyVersion))
+	client, stop := serveInMemory(s, fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion))
 	defer stop()
 	ctx := context.Background()
 	updated := make(chan string, 1)

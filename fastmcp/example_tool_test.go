@@ -73,7 +73,7 @@ type BuildArgs struct {
 func ExampleContext_Progress() {
 	s := fastmcp.New("builder", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("build", build)
-	client, stop := serveInMemory(s, fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+	client, stop := serveInMemory(s, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 		fmt.Printf("log %s: %s\n", m.Level, m.Data)
 	}))
 	defer stop()

@@ -195,7 +195,7 @@ func TestPromptListChanged(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	changed := make(chan string, 4)
-	c := connect(t, s, legacyRevision, fastmcp.OnListChanged(func(m string) { changed <- m }))
+	c := connect(t, s, legacyRevision, fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
 	s.Prompt("p", func() string { return "" })
 	if got := <-changed; got != protocol.NotificationPromptsListChanged {
 		t.Fatalf("notification %q", got)

@@ -21,7 +21,7 @@ import (
 var pngHeader = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 
 // legacyRevision makes a client speak the latest legacy revision.
-var legacyRevision = fastmcp.ProtocolVersion(protocol.LatestLegacyVersion)
+var legacyRevision = fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion)
 
 // revisions runs fn against s once with a legacy client and once with a
 // modern (2026-07-28) one.
@@ -30,7 +30,7 @@ func revisions(t *testing.T, s *fastmcp.Server, fn func(t *testing.T, c *fastmcp
 	for _, rev := range []string{protocol.LatestLegacyVersion, protocol.Version20260728} {
 		t.Run(rev, func(t *testing.T) {
 			t.Parallel()
-			c := connect(t, s, fastmcp.ProtocolVersion(rev))
+			c := connect(t, s, fastmcp.WithProtocolVersion(rev))
 			fn(t, c)
 		})
 	}
@@ -383,7 +383,7 @@ func TestResourceCapabilitiesAndListChanged(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	changed := make(chan string, 8)
-	c := connect(t, s, legacyRevision, fastmcp.OnListChanged(func(method string) { changed <- method }))
+	c := connect(t, s, legacyRevision, fastmcp.WithListChangedHandler(func(method string) { changed <- method }))
 	if c.ServerCapabilities().Resources != nil {
 		t.Fatal("resources capability declared before any resource")
 	}
@@ -437,7 +437,7 @@ func TestSubscriptions(t *testing.T) {
 	s.Resource("users://{id}/profile", func(in UserRef) string { return "" })
 	ctx := ctxT(t)
 	all1 := newUpdates()
-	c1 := connect(t, s, legacyRevision, fastmcp.OnResourceUpdated(all1.fn))
+	c1 := connect(t, s, legacyRevision, fastmcp.WithResourceUpdatedHandler(all1.fn))
 	c2 := connect(t, s, legacyRevision)
 	a1, c1c, b2 := newUpdates(), newUpdates(), newUpdates()
 	if err := c1.Subscribe(ctx, "x://a", a1.fn); err != nil {
@@ -464,7 +464,7 @@ func TestSubscriptions(t *testing.T) {
 		t.Fatalf("c1 got %q", got)
 	}
 	if got := <-all1.ch; got != "x://a" {
-		t.Fatalf("OnResourceUpdated got %q", got)
+		t.Fatalf("WithResourceUpdatedHandler got %q", got)
 	}
 	// Notifications on one session arrive in order: had c2 been sent x://a,
 	// it would have arrived before x://b.
@@ -504,7 +504,7 @@ func TestSubscriptionsModern(t *testing.T) {
 	s.Resource("x://a", func() string { return "a" })
 	s.Resource("x://b", func() string { return "b" })
 	updates := newUpdates()
-	c := connect(t, s, fastmcp.ProtocolVersion(protocol.Version20260728))
+	c := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728))
 	// 2026-07-28 has no resources/subscribe: the client listens instead.
 	if err := c.Subscribe(ctxT(t), "x://a", updates.fn); err != nil {
 		t.Fatalf("Subscribe on 2026-07-28: %v", err)
@@ -583,7 +583,7 @@ func TestLoggingLevel(t *testing.T) {
 	})
 	var mu sync.Mutex
 	var got []string
-	c := connect(t, s, legacyRevision, fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+	c := connect(t, s, legacyRevision, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 		mu.Lock()
 		got = append(got, string(m.Level))
 		mu.Unlock()
@@ -593,7 +593,7 @@ func TestLoggingLevel(t *testing.T) {
 		mu.Lock()
 		got = nil
 		mu.Unlock()
-		// Log notifications are written before the response, and OnLog runs
+		// Log notifications are written before the response, and WithLogHandler runs
 		// before the response is delivered.
 		if _, err := c.ReadResource(ctxT(t), "x://chatty"); err != nil {
 			t.Fatal(err)
@@ -615,7 +615,7 @@ func TestLoggingLevel(t *testing.T) {
 		t.Fatalf("invalid level: %v", err)
 	}
 	// 2026-07-28 has no logging/setLevel: the level rides in _meta.
-	m := connect(t, s, fastmcp.ProtocolVersion(protocol.Version20260728))
+	m := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728))
 	if err := m.SetLoggingLevel(ctxT(t), protocol.LevelInfo); !errors.Is(err, protocol.ErrMethodNotFound) {
 		t.Fatalf("SetLoggingLevel on 2026-07-28: %v", err)
 	}

@@ -289,7 +289,7 @@ func TestListPaginationAndChanges(t *testing.T) {
 		s.Tool(fmt.Sprintf("tool%02d", i), func() string { return "" })
 	}
 	changed := make(chan string, 10)
-	c := connect(t, s, legacy, fastmcp.OnListChanged(func(m string) { changed <- m }))
+	c := connect(t, s, legacy, fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
 	page, err := c.ListTools(ctxT(t), "")
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +349,7 @@ func TestContextLogsAndProgress(t *testing.T) {
 	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
 		var mu sync.Mutex
 		var logs []string
-		c := connect(t, s, era, fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+		c := connect(t, s, era, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			mu.Lock()
 			logs = append(logs, string(m.Level)+":"+string(m.Data))
 			mu.Unlock()
@@ -376,7 +376,7 @@ func TestContextLogsAndProgress(t *testing.T) {
 	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
 		var mu sync.Mutex
 		var logs []string
-		c := connect(t, s, era, fastmcp.LogLevel(protocol.LevelWarning), fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+		c := connect(t, s, era, fastmcp.WithLogLevel(protocol.LevelWarning), fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			mu.Lock()
 			logs = append(logs, string(m.Level)+":"+string(m.Data))
 			mu.Unlock()
@@ -484,7 +484,7 @@ func TestListChangedModern(t *testing.T) {
 	s.Tool("first", func() string { return "" })
 	s.Prompt("p", func() string { return "" }, fastmcp.Description("a prompt"))
 	changed := make(chan string, 10)
-	c := connect(t, s, fastmcp.ProtocolVersion(protocol.Version20260728), fastmcp.OnListChanged(func(m string) { changed <- m }))
+	c := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728), fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
 	if !c.Modern() {
 		t.Fatal("client is not modern")
 	}
