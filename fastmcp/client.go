@@ -72,7 +72,7 @@ type clientConfig struct {
 const DefaultDiscoverTimeout = 5 * time.Second
 
 // WithDiscoverTimeout bounds the server/discover probe Connect sends, when no
-// ProtocolVersion is set, to find out whether the server speaks 2026-07-28.
+// WithProtocolVersion is set, to find out whether the server speaks 2026-07-28.
 // A server that has not answered by then is taken for a legacy one (some
 // ignore requests before initialize) and the initialize handshake follows,
 // within what is left of Connect's context. Default:
@@ -142,7 +142,7 @@ func WithListChangedHandler(fn func(method string)) ClientOption {
 // client. The client owns conn: Close closes it. ctx bounds the connection
 // set-up only.
 //
-// Unless ProtocolVersion says otherwise, Connect probes with server/discover
+// Unless WithProtocolVersion says otherwise, Connect probes with server/discover
 // (protocol 2026-07-28) and speaks the modern protocol when the server
 // answers it; otherwise (a legacy server) it performs the initialize
 // handshake.

@@ -141,7 +141,7 @@ func ExampleServer_Complete() {
 
 // logging/setLevel (protocol revisions before 2026-07-28) sets the least
 // severe level of the log messages a session gets.
-func ExampleClient_SetLoggingLevel() {
+func ExampleClient_SetLogLevel() {
 	s := fastmcp.New("chatty", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Resource("chatty://status", func(ctx *fastmcp.Context) string {
 		ctx.Debug("checking")
@@ -154,7 +154,7 @@ func ExampleClient_SetLoggingLevel() {
 		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) { fmt.Printf("%s: %s\n", m.Level, m.Data) }))
 	defer stop()
 	ctx := context.Background()
-	client.SetLoggingLevel(ctx, protocol.LevelWarning)
+	client.SetLogLevel(ctx, protocol.LevelWarning)
 	res, _ := client.ReadResource(ctx, "chatty://status")
 	fmt.Println(res.Contents[0].Text)
 	// Output:

@@ -605,18 +605,18 @@ func TestLoggingLevel(t *testing.T) {
 	if l := read(); !slices.Equal(l, []string{"debug", "info", "warning", "error"}) {
 		t.Fatalf("default level: %v", l)
 	}
-	if err := c.SetLoggingLevel(ctxT(t), protocol.LevelWarning); err != nil {
+	if err := c.SetLogLevel(ctxT(t), protocol.LevelWarning); err != nil {
 		t.Fatal(err)
 	}
 	if l := read(); !slices.Equal(l, []string{"warning", "error"}) {
 		t.Fatalf("at warning: %v", l)
 	}
-	if err := c.SetLoggingLevel(ctxT(t), "loud"); !errors.Is(err, protocol.ErrInvalidParams) {
+	if err := c.SetLogLevel(ctxT(t), "loud"); !errors.Is(err, protocol.ErrInvalidParams) {
 		t.Fatalf("invalid level: %v", err)
 	}
 	// 2026-07-28 has no logging/setLevel: the level rides in _meta.
 	m := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728))
-	if err := m.SetLoggingLevel(ctxT(t), protocol.LevelInfo); !errors.Is(err, protocol.ErrMethodNotFound) {
-		t.Fatalf("SetLoggingLevel on 2026-07-28: %v", err)
+	if err := m.SetLogLevel(ctxT(t), protocol.LevelInfo); !errors.Is(err, protocol.ErrMethodNotFound) {
+		t.Fatalf("SetLogLevel on 2026-07-28: %v", err)
 	}
 }
