@@ -66,7 +66,7 @@ func ExampleContext_Elicit() {
 		if err != nil {
 			return "", err
 		}
-		if action != fastmcp.Accept || !c.OK {
+		if action != fastmcp.ElicitAccept || !c.OK {
 			return "not deployed", nil
 		}
 		return "deployed", nil

@@ -102,7 +102,7 @@ func ship(ctx *fastmcp.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if action != fastmcp.Accept {
+	if action != fastmcp.ElicitAccept {
 		return "not shipped", nil
 	}
 	return fmt.Sprintf("shipping to %s in %s (express: %v)", form.Name, form.Country, form.Express), nil

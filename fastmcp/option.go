@@ -248,8 +248,8 @@ func ServerDescription(text string) Option {
 	return serverOption(func(c *serverConfig) { c.description = text })
 }
 
-// WebsiteURL sets the server's website.
-func WebsiteURL(url string) Option {
+// ServerWebsiteURL sets the server's website.
+func ServerWebsiteURL(url string) Option {
 	return serverOption(func(c *serverConfig) { c.websiteURL = url })
 }
 

@@ -41,9 +41,9 @@ type resourceOption func(*resourceConfig)
 
 func (f resourceOption) applyResource(c *resourceConfig) { f(c) }
 
-// Name sets the programmatic name of a resource or resource template, which
+// ResourceName sets the programmatic name of a resource or resource template, which
 // clients list and may show. Default: the URI (or URI template).
-func Name(name string) ResourceOption {
+func ResourceName(name string) ResourceOption {
 	return resourceOption(func(c *resourceConfig) { c.name = name })
 }
 
@@ -56,10 +56,10 @@ func MIMEType(mimeType string) ResourceOption {
 	return resourceOption(func(c *resourceConfig) { c.mimeType = mimeType })
 }
 
-// Size publishes the size of a static resource's contents in bytes (before
+// ResourceSize publishes the size of a static resource's contents in bytes (before
 // any base64 encoding), so clients can estimate its cost. It is an error on
 // a resource template.
-func Size(bytes int64) ResourceOption {
+func ResourceSize(bytes int64) ResourceOption {
 	return resourceOption(func(c *resourceConfig) { c.size = &bytes })
 }
 
@@ -405,7 +405,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 		return nil, fail("%v", err)
 	}
 	if cfg.size != nil {
-		return nil, fail("Size describes one resource: give it to static resources only")
+		return nil, fail("ResourceSize describes one resource: give it to static resources only")
 	}
 	h, err := analyzeHandler(fn, "resource template", raw, templateExample, true)
 	if err != nil {

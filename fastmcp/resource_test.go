@@ -272,7 +272,7 @@ func TestResourceRegistrationErrors(t *testing.T) {
 			return ""
 		}, nil, `field "p"`},
 		{"template returns only an error", "x://{name}", func(in NoteName) error { return nil }, nil, "returns only an error"},
-		{"size on template", "x://{name}", func(in NoteName) string { return "" }, []fastmcp.ResourceOption{fastmcp.Size(3)}, "Size describes one resource"},
+		{"size on template", "x://{name}", func(in NoteName) string { return "" }, []fastmcp.ResourceOption{fastmcp.ResourceSize(3)}, "ResourceSize describes one resource"},
 		{"priority out of range", "x://a", str, []fastmcp.ResourceOption{fastmcp.Priority(1.5)}, "Priority(1.5) is out of range"},
 		{"completer for unknown variable", "x://{name}", func(in NoteName) string { return "" }, []fastmcp.ResourceOption{fastmcp.CompleteArg("id", fastmcp.Choices("a"))}, `the template has no variable "id"`},
 		{"nil completer", "x://{name}", func(in NoteName) string { return "" }, []fastmcp.ResourceOption{fastmcp.CompleteArg("name", nil)}, "the completer is nil"},
@@ -321,8 +321,8 @@ func TestResourceLists(t *testing.T) {
 		s.Resource(uri, func() string { return uri })
 	}
 	s.Resource("y://full", func() []byte { return nil },
-		fastmcp.Name("full"), fastmcp.Title("Full"), fastmcp.Description("Everything set"),
-		fastmcp.MIMEType("image/png"), fastmcp.Size(1234),
+		fastmcp.ResourceName("full"), fastmcp.Title("Full"), fastmcp.Description("Everything set"),
+		fastmcp.MIMEType("image/png"), fastmcp.ResourceSize(1234),
 		fastmcp.Audience(protocol.RoleUser, protocol.RoleAssistant), fastmcp.Priority(0.5), fastmcp.LastModified(mod),
 		fastmcp.Icons(protocol.Icon{Src: "https://example.com/i.png"}), fastmcp.Meta(protocol.Meta{"k": "v"}))
 	for _, tmpl := range []string{"t://{name}/c", "t://{name}/a", "t://{name}/b"} {
