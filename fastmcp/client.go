@@ -439,9 +439,6 @@ func (c *Client) Close() error {
 	return c.sess.Close()
 }
 
-// Session returns the underlying session.
-func (c *Client) Session() *session.Session { return c.sess }
-
 // ProtocolVersion returns the protocol revision in use.
 func (c *Client) ProtocolVersion() string { return c.init.ProtocolVersion }
 
