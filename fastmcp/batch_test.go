@@ -391,14 +391,14 @@ func TestBatchRefusedOverHTTP(t *testing.T) {
 // Batch sends nothing and fails with ErrBatchUnsupported.
 func TestClientBatch(t *testing.T) {
 	t.Parallel()
-	v0326 := fastmcp.ProtocolVersion(protocol.Version20250326)
+	v0326 := fastmcp.WithProtocolVersion(protocol.Version20250326)
 	connectors := []struct {
 		name    string
 		connect func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client
 	}{
 		{"stdio", func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
 			in, out := startBatchServer(t)
-			c, err := fastmcp.Connect(ctxT(t), transport.NewStream(out, in, nil), append(opts, fastmcp.ClientLogger(quietLogger))...)
+			c, err := fastmcp.Connect(ctxT(t), transport.NewStream(out, in, nil), append(opts, fastmcp.WithLogger(quietLogger))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -415,7 +415,7 @@ func TestClientBatch(t *testing.T) {
 			h := s.HTTPHandler()
 			ts := httptest.NewServer(h)
 			t.Cleanup(func() { h.Close(); ts.Close() })
-			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", append(opts, fastmcp.ClientLogger(quietLogger))...)
+			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", append(opts, fastmcp.WithLogger(quietLogger))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -431,7 +431,7 @@ func TestClientBatch(t *testing.T) {
 		h := s.HTTPHandler()
 		ts := httptest.NewServer(h)
 		t.Cleanup(func() { h.Close(); ts.Close() })
-		c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/sse", append(opts, fastmcp.ClientLogger(quietLogger))...)
+		c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/sse", append(opts, fastmcp.WithLogger(quietLogger))...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -490,7 +490,7 @@ func TestClientBatch(t *testing.T) {
 				if protocol.IsModern(v) && cn.name == "legacy http+sse" {
 					continue // that transport carries legacy revisions only
 				}
-				c := cn.connect(t, fastmcp.ProtocolVersion(v))
+				c := cn.connect(t, fastmcp.WithProtocolVersion(v))
 				call := &fastmcp.BatchCall{Method: protocol.MethodPing}
 				err := c.Batch(ctxT(t), call)
 				if !errors.Is(err, fastmcp.ErrBatchUnsupported) || !errors.Is(call.Err, fastmcp.ErrBatchUnsupported) || !strings.Contains(err.Error(), v) {

@@ -99,7 +99,7 @@ func BenchmarkCallTool(b *testing.B) {
 	})
 	b.Run("invalid", func(b *testing.B) {
 		benchCall(b, func(in benchAddArgs) (int, error) { return in.A + in.B, nil }, `{"a":2,"b":-3}`,
-			`{"content":[{"type":"text","text":"invalid arguments for tool add: b: must be >= 0 (rule gte=0)"}],"isError":true}`)
+			`{"content":[{"type":"text","text":"invalid arguments for tool add: b: must be >= 0"}],"isError":true}`)
 	})
 }
 

@@ -25,7 +25,7 @@ func TestCacheHints(t *testing.T) {
 		TTLMs      *int64 `json:"ttlMs"`
 		CacheScope string `json:"cacheScope"`
 	}
-	modern := connect(t, s, fastmcp.ProtocolVersion(protocol.Version20260728))
+	modern := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728))
 	for _, tc := range []struct {
 		method string
 		params any

@@ -68,7 +68,7 @@ func TestCancellationOverStdioPipes(t *testing.T) {
 		ctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); s.Serve(ctx, transport.NewStream(sr, sw, nil)) }()
-		c, err := fastmcp.Connect(ctxT(t), transport.NewStream(cr, cw, nil), era, fastmcp.ClientLogger(quietLogger))
+		c, err := fastmcp.Connect(ctxT(t), transport.NewStream(cr, cw, nil), era, fastmcp.WithLogger(quietLogger))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestCancellationOverHTTP(t *testing.T) {
 		h := s.HTTPHandler()
 		ts := httptest.NewServer(h)
 		defer func() { h.Close(); ts.Close() }()
-		c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era, fastmcp.ClientLogger(quietLogger))
+		c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era, fastmcp.WithLogger(quietLogger))
 		if err != nil {
 			t.Fatal(err)
 		}

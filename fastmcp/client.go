@@ -68,73 +68,73 @@ type clientConfig struct {
 }
 
 // DefaultDiscoverTimeout bounds the server/discover probe of an automatic
-// Connect (see DiscoverTimeout).
+// Connect (see WithDiscoverTimeout).
 const DefaultDiscoverTimeout = 5 * time.Second
 
-// DiscoverTimeout bounds the server/discover probe Connect sends, when no
-// ProtocolVersion is set, to find out whether the server speaks 2026-07-28.
+// WithDiscoverTimeout bounds the server/discover probe Connect sends, when no
+// WithProtocolVersion is set, to find out whether the server speaks 2026-07-28.
 // A server that has not answered by then is taken for a legacy one (some
 // ignore requests before initialize) and the initialize handshake follows,
 // within what is left of Connect's context. Default:
 // DefaultDiscoverTimeout (5 s): a modern server answers server/discover
 // without doing any work, so only an unresponsive server takes that long.
 // Negative means no bound but Connect's context.
-func DiscoverTimeout(d time.Duration) ClientOption {
+func WithDiscoverTimeout(d time.Duration) ClientOption {
 	return clientOption(func(c *clientConfig) { c.probeTimeout = d })
 }
 
-// ClientInfo sets how the client identifies itself. Default: name
+// WithClientInfo sets how the client identifies itself. Default: name
 // "fastmcp-client", version "0".
-func ClientInfo(name, version string) ClientOption {
+func WithClientInfo(name, version string) ClientOption {
 	return clientOption(func(c *clientConfig) { c.info.Name, c.info.Version = name, version })
 }
 
-// ClientLogger sets the client's logger. Default: slog.Default().
-func ClientLogger(l *slog.Logger) ClientOption {
+// WithLogger sets the client's logger. Default: slog.Default().
+func WithLogger(l *slog.Logger) ClientOption {
 	return clientOption(func(c *clientConfig) { c.logger = l })
 }
 
-// ProtocolVersion sets the protocol revision the client speaks. A modern
+// WithProtocolVersion sets the protocol revision the client speaks. A modern
 // revision (2026-07-28) is spoken without a handshake; a legacy one
 // (2024-11-05 to 2025-11-25) is negotiated with initialize. Default: modern
 // when the server speaks it, found with a server/discover probe, else the
 // latest legacy revision the server accepts.
-func ProtocolVersion(v string) ClientOption {
+func WithProtocolVersion(v string) ClientOption {
 	return clientOption(func(c *clientConfig) { c.version = v })
 }
 
-// LogLevel sets the least severe log level the client asks for. On legacy
+// WithLogLevel sets the least severe log level the client asks for. On legacy
 // revisions it is sent with logging/setLevel after connecting; on 2026-07-28
-// it rides in every request's _meta. Default: debug when OnLog is set (every
+// it rides in every request's _meta. Default: debug when WithLogHandler is set (every
 // message), else none on 2026-07-28 (servers then send no log messages) and
 // the server's default on legacy revisions.
-func LogLevel(l protocol.LoggingLevel) ClientOption {
+func WithLogLevel(l protocol.LoggingLevel) ClientOption {
 	return clientOption(func(c *clientConfig) { c.logLevel = l })
 }
 
-// MaxInputRounds bounds how many times a 2026-07-28 request is retried to
+// WithMaxInputRounds bounds how many times a 2026-07-28 request is retried to
 // answer the server's input requests (multi round-trip). Default 8.
-func MaxInputRounds(n int) ClientOption {
+func WithMaxInputRounds(n int) ClientOption {
 	return clientOption(func(c *clientConfig) { c.maxRounds = n })
 }
 
-// ClientCallTimeout bounds every request the client sends. Default: none
+// WithCallTimeout bounds every request the client sends. Default: none
 // beyond the caller's context.
-func ClientCallTimeout(d time.Duration) ClientOption {
+func WithCallTimeout(d time.Duration) ClientOption {
 	return clientOption(func(c *clientConfig) { c.callTimeout = d })
 }
 
-// OnLog sets a function called with every log message the server sends
+// WithLogHandler sets a function called with every log message the server sends
 // (notifications/message). It runs on the connection's reading goroutine, in
 // order: it must not block.
-func OnLog(fn func(*protocol.LoggingMessageParams)) ClientOption {
+func WithLogHandler(fn func(*protocol.LoggingMessageParams)) ClientOption {
 	return clientOption(func(c *clientConfig) { c.onLog = fn })
 }
 
-// OnListChanged sets a function called when the server says a list changed;
+// WithListChangedHandler sets a function called when the server says a list changed;
 // method is the notification's method, such as
 // notifications/tools/list_changed. It must not block.
-func OnListChanged(fn func(method string)) ClientOption {
+func WithListChangedHandler(fn func(method string)) ClientOption {
 	return clientOption(func(c *clientConfig) { c.onListChanged = fn })
 }
 
@@ -142,7 +142,7 @@ func OnListChanged(fn func(method string)) ClientOption {
 // client. The client owns conn: Close closes it. ctx bounds the connection
 // set-up only.
 //
-// Unless ProtocolVersion says otherwise, Connect probes with server/discover
+// Unless WithProtocolVersion says otherwise, Connect probes with server/discover
 // (protocol 2026-07-28) and speaks the modern protocol when the server
 // answers it; otherwise (a legacy server) it performs the initialize
 // handshake.
@@ -190,7 +190,7 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 }
 
 // relisten (re)starts the subscriptions/listen call of a modern client with
-// the current filter: list changes when OnListChanged is set, plus the
+// the current filter: list changes when WithListChangedHandler is set, plus the
 // subscribed resources. The call runs on a goroutine owned by the client;
 // Close stops it. relisten returns once the server acknowledged the
 // subscription (or refused it, or ctx is done).
@@ -264,9 +264,9 @@ func (c *Client) connectAuto(ctx context.Context) error {
 }
 
 // errProbeTimeout is the cause of a server/discover probe cut short.
-var errProbeTimeout = errors.New("fastmcp: no answer to server/discover within the DiscoverTimeout")
+var errProbeTimeout = errors.New("fastmcp: no answer to server/discover within the discover timeout")
 
-// probe is discover bounded by the DiscoverTimeout setting.
+// probe is discover bounded by the WithDiscoverTimeout setting.
 func (c *Client) probe(ctx context.Context, v string) error {
 	d := c.cfg.probeTimeout
 	if d == 0 {
@@ -438,9 +438,6 @@ func (c *Client) Close() error {
 	c.listenMu.Unlock()
 	return c.sess.Close()
 }
-
-// Session returns the underlying session.
-func (c *Client) Session() *session.Session { return c.sess }
 
 // ProtocolVersion returns the protocol revision in use.
 func (c *Client) ProtocolVersion() string { return c.init.ProtocolVersion }
@@ -646,13 +643,14 @@ func paginate[T any](ctx context.Context, page func(context.Context, string) ([]
 	}
 }
 
-// A CallOption configures one tool call.
+// A CallOption configures one tool call. A call's deadline is its
+// context's: bound a call with context.WithTimeout (WithCallTimeout bounds
+// every call of a client).
 type CallOption func(*callConfig)
 
 type callConfig struct {
 	progress func(*protocol.ProgressParams)
 	meta     protocol.Meta
-	timeout  time.Duration
 }
 
 // WithProgress asks the server for progress notifications on the call and
@@ -665,11 +663,6 @@ func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
 // WithMeta adds entries to the request's _meta.
 func WithMeta(meta protocol.Meta) CallOption {
 	return func(c *callConfig) { c.meta = meta }
-}
-
-// WithTimeout bounds the call.
-func WithTimeout(d time.Duration) CallOption {
-	return func(c *callConfig) { c.timeout = d }
 }
 
 // CallTool calls the tool name with args (a struct or map encoded as the
@@ -708,9 +701,6 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	var sopts []session.CallOption
 	if cfg.progress != nil {
 		sopts = append(sopts, session.WithProgress(cfg.progress))
-	}
-	if cfg.timeout > 0 {
-		sopts = append(sopts, session.WithTimeout(cfg.timeout))
 	}
 	for attempt := 0; ; attempt++ {
 		cctx := ctx

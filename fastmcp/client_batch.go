@@ -25,7 +25,7 @@ var ErrBatchUnsupported = session.ErrBatchUnsupported
 // then carry that error too.
 //
 // Batches exist only in protocol revision 2025-03-26: connect with
-// ProtocolVersion(protocol.Version20250326) (or to a server that chooses
+// WithProtocolVersion(protocol.Version20250326) (or to a server that chooses
 // it) to use them. On any other revision Batch sends nothing and returns
 // an error matching ErrBatchUnsupported.
 func (c *Client) Batch(ctx context.Context, calls ...*BatchCall) error {

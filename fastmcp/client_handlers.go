@@ -36,14 +36,14 @@ type clientHandlers struct {
 }
 
 // WithSampling lets servers sample the client's model through fn, and
-// declares the sampling capability. Add SamplingTools to declare that fn
+// declares the sampling capability. Add WithSamplingTools to declare that fn
 // handles the tools and toolChoice fields (protocol 2025-11-25).
 func WithSampling(fn SamplingHandler) ClientOption {
 	return clientOption(func(c *clientConfig) { c.handlers.sampling = fn })
 }
 
-// SamplingTools declares that the sampling handler supports tool use.
-func SamplingTools() ClientOption {
+// WithSamplingTools declares that the sampling handler supports tool use.
+func WithSamplingTools() ClientOption {
 	return clientOption(func(c *clientConfig) { c.handlers.samplingTools = true })
 }
 

@@ -105,7 +105,7 @@ func (f *fakeServer) requests(method string) []fakeRequest {
 
 func connectModern(t *testing.T, url string, opts ...fastmcp.ClientOption) *fastmcp.Client {
 	t.Helper()
-	opts = append([]fastmcp.ClientOption{fastmcp.ClientLogger(quietLogger), fastmcp.ProtocolVersion("2026-07-28")}, opts...)
+	opts = append([]fastmcp.ClientOption{fastmcp.WithLogger(quietLogger), fastmcp.WithProtocolVersion("2026-07-28")}, opts...)
 	c, err := fastmcp.ConnectHTTP(ctxT(t), url, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -334,7 +334,7 @@ func TestLegacyClientIgnoresHeaderAnnotations(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() { h.Close(); ts.Close() })
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", legacy, fastmcp.ClientLogger(quietLogger))
+	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", legacy, fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,8 +377,8 @@ func TestConnectRetriesUnsupportedVersion(t *testing.T) {
 		ok        bool
 	}{
 		{"auto", nil, `["2026-07-28"]`, true},
-		{"forced", []fastmcp.ClientOption{fastmcp.ProtocolVersion("2026-07-28")}, `["2026-07-28"]`, true},
-		{"forced, not supported", []fastmcp.ClientOption{fastmcp.ProtocolVersion("2026-07-28")}, `["2099-01-01"]`, false},
+		{"forced", []fastmcp.ClientOption{fastmcp.WithProtocolVersion("2026-07-28")}, `["2026-07-28"]`, true},
+		{"forced, not supported", []fastmcp.ClientOption{fastmcp.WithProtocolVersion("2026-07-28")}, `["2099-01-01"]`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -396,7 +396,7 @@ func TestConnectRetriesUnsupportedVersion(t *testing.T) {
 				}
 				return 0, ""
 			})
-			c, err := fastmcp.ConnectHTTP(ctxT(t), url, append(tc.opts, fastmcp.ClientLogger(quietLogger))...)
+			c, err := fastmcp.ConnectHTTP(ctxT(t), url, append(tc.opts, fastmcp.WithLogger(quietLogger))...)
 			if !tc.ok {
 				if err == nil {
 					c.Close()

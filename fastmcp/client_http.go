@@ -9,27 +9,27 @@ import (
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// HTTPClient sets the *http.Client ConnectHTTP sends requests with (for
+// WithHTTPClient sets the *http.Client ConnectHTTP sends requests with (for
 // TLS settings, proxies, or a transport that adds credentials). Default: a
 // client of the connection's own.
-func HTTPClient(c *http.Client) ClientOption {
+func WithHTTPClient(c *http.Client) ClientOption {
 	return clientOption(func(cfg *clientConfig) { cfg.httpClient = c })
 }
 
-// HTTPHeader adds headers to every HTTP request ConnectHTTP sends, such as
+// WithHTTPHeader adds headers to every HTTP request ConnectHTTP sends, such as
 // Authorization.
-func HTTPHeader(h http.Header) ClientOption {
+func WithHTTPHeader(h http.Header) ClientOption {
 	return clientOption(func(cfg *clientConfig) { cfg.httpHeader = h })
 }
 
-// ClientMaxMessageSize bounds each message the client reads from the server,
+// WithMaxMessageSize bounds each message the client reads from the server,
 // over ConnectHTTP and ConnectCommand (when the Command sets no
 // MaxMessageSize of its own). A message over it is skipped and fails the
 // call it answers with an error matching transport.ErrMessageTooLarge; the
 // connection goes on. Default: transport.DefaultClientMaxMessageSize
 // (64 MiB). Connect, given a transport already made, uses that
 // transport's own setting.
-func ClientMaxMessageSize(n int) ClientOption {
+func WithMaxMessageSize(n int) ClientOption {
 	return clientOption(func(cfg *clientConfig) { cfg.maxMessageSize = n })
 }
 
@@ -58,7 +58,7 @@ func ConnectHTTP(ctx context.Context, url string, opts ...ClientOption) (*Client
 	}
 	// Ask for the newest legacy revision: servers on the HTTP+SSE transport
 	// answer the revision they speak (often 2024-11-05, some later ones).
-	legacy := append(opts[:len(opts):len(opts)], ProtocolVersion(orDefault(cfg.version, protocol.LatestLegacyVersion)))
+	legacy := append(opts[:len(opts):len(opts)], WithProtocolVersion(orDefault(cfg.version, protocol.LatestLegacyVersion)))
 	c, serr := Connect(ctx, transport.NewSSEClient(url, hopts), legacy...)
 	if serr != nil {
 		return nil, errors.Join(err, serr)

@@ -68,7 +68,7 @@ func TestClientAnswerTooLargeStdio(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			c, err := fastmcp.ConnectCommand(ctx, stdioHelper(t, 1<<20), e.opt, fastmcp.ClientLogger(quietLogger))
+			c, err := fastmcp.ConnectCommand(ctx, stdioHelper(t, 1<<20), e.opt, fastmcp.WithLogger(quietLogger))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func TestClientDefaultLimitStdio(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := fastmcp.ConnectCommand(ctx, stdioHelper(t, 0), legacy, fastmcp.ClientLogger(quietLogger))
+	c, err := fastmcp.ConnectCommand(ctx, stdioHelper(t, 0), legacy, fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,9 +120,9 @@ func TestClientAnswerTooLargeHTTP(t *testing.T) {
 		json bool
 	}{
 		{"streamable legacy", "/mcp", []fastmcp.ClientOption{legacy}, false},
-		{"streamable modern", "/mcp", []fastmcp.ClientOption{fastmcp.ProtocolVersion(protocol.Version20260728)}, false},
+		{"streamable modern", "/mcp", []fastmcp.ClientOption{fastmcp.WithProtocolVersion(protocol.Version20260728)}, false},
 		{"streamable json", "/mcp", []fastmcp.ClientOption{legacy}, true},
-		{"legacy sse", "/sse", []fastmcp.ClientOption{fastmcp.ProtocolVersion(protocol.Version20241105)}, false},
+		{"legacy sse", "/sse", []fastmcp.ClientOption{fastmcp.WithProtocolVersion(protocol.Version20241105)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -137,7 +137,7 @@ func TestClientAnswerTooLargeHTTP(t *testing.T) {
 			defer func() { h.Close(); ts.Close() }()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			opts := append(tc.opts, fastmcp.ClientLogger(quietLogger), fastmcp.ClientMaxMessageSize(1<<20))
+			opts := append(tc.opts, fastmcp.WithLogger(quietLogger), fastmcp.WithMaxMessageSize(1<<20))
 			c, err := fastmcp.ConnectHTTP(ctx, ts.URL+tc.path, opts...)
 			if err != nil {
 				t.Fatal(err)
@@ -193,7 +193,7 @@ func TestClientLostConnectionIsTransportError(t *testing.T) {
 	}))
 	defer ts.Close()
 	ctx := ctxT(t)
-	c, err := fastmcp.ConnectHTTP(ctx, ts.URL, fastmcp.ProtocolVersion(protocol.Version20250618), fastmcp.ClientLogger(quietLogger))
+	c, err := fastmcp.ConnectHTTP(ctx, ts.URL, fastmcp.WithProtocolVersion(protocol.Version20250618), fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}

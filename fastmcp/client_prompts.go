@@ -60,11 +60,11 @@ func (c *Client) Complete(ctx context.Context, ref protocol.CompleteReference, a
 	return &res, nil
 }
 
-// SetLoggingLevel asks the server to send only log messages at level or
+// SetLogLevel asks the server to send only log messages at level or
 // above (logging/setLevel). It belongs to legacy revisions; on 2026-07-28,
-// where the level travels with each request (see the LogLevel option), it
+// where the level travels with each request (see the WithLogLevel option), it
 // returns an error matching protocol.ErrMethodNotFound.
-func (c *Client) SetLoggingLevel(ctx context.Context, level protocol.LoggingLevel) error {
+func (c *Client) SetLogLevel(ctx context.Context, level protocol.LoggingLevel) error {
 	if c.modern {
 		return fmt.Errorf("%w: logging/setLevel is not part of protocol %s: use the LogLevel option", protocol.ErrMethodNotFound, c.ProtocolVersion())
 	}

@@ -10,11 +10,11 @@ import (
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-// OnResourceUpdated sets a function called with the URI of every
+// WithResourceUpdatedHandler sets a function called with the URI of every
 // notifications/resources/updated the server sends, whichever subscription
 // it answers (see Client.Subscribe for per-URI callbacks). It runs on the
 // connection's reading goroutine, in order: it must not block.
-func OnResourceUpdated(fn func(uri string)) ClientOption {
+func WithResourceUpdatedHandler(fn func(uri string)) ClientOption {
 	return clientOption(func(c *clientConfig) { c.onUpdated = fn })
 }
 
@@ -53,7 +53,7 @@ func (r *resourceSubs) get(uri string) *subscription {
 }
 
 // resourceUpdated dispatches notifications/resources/updated: to the
-// callback of the subscription to that URI, then to OnResourceUpdated's.
+// callback of the subscription to that URI, then to WithResourceUpdatedHandler's.
 func (c *Client) resourceUpdated(p *protocol.ResourceUpdatedParams) {
 	if s := c.subs.get(p.URI); s != nil && s.fn != nil {
 		s.fn(p.URI)
@@ -125,7 +125,7 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*protocol.ReadRe
 // (resources/subscribe) and calls fn with the URI of each
 // notifications/resources/updated for it, until Unsubscribe or the end of
 // the connection. Subscribing to a URI again replaces its callback; fn may
-// be nil when OnResourceUpdated handles every update. fn runs on the
+// be nil when WithResourceUpdatedHandler handles every update. fn runs on the
 // connection's reading goroutine, in order: it must not block (start a
 // goroutine to read the resource again).
 //

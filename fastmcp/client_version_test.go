@@ -91,10 +91,10 @@ func TestClientCapabilitiesPerVersion(t *testing.T) {
 				urlCalls.Add(1)
 				return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept}, nil
 			}
-			c, err := fastmcp.Connect(ctxT(t), conn, fastmcp.ProtocolVersion(tc.version), fastmcp.ClientLogger(quietLogger),
+			c, err := fastmcp.Connect(ctxT(t), conn, fastmcp.WithProtocolVersion(tc.version), fastmcp.WithLogger(quietLogger),
 				fastmcp.WithElicitation(handler), fastmcp.WithURLElicitation(handler),
 				fastmcp.WithSampling(func(context.Context, *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) { return nil, nil }),
-				fastmcp.SamplingTools(), fastmcp.WithRoots())
+				fastmcp.WithSamplingTools(), fastmcp.WithRoots())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +132,7 @@ func TestClientDiscoverProbeIsBounded(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := fastmcp.Connect(ctx, conn, fastmcp.DiscoverTimeout(100*time.Millisecond), fastmcp.ClientLogger(quietLogger))
+	c, err := fastmcp.Connect(ctx, conn, fastmcp.WithDiscoverTimeout(100*time.Millisecond), fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestClientPinnedModernAgainstLegacy(t *testing.T) {
 	_, conn := newRawServerWith(t, protocol.Version20251125, func(context.Context) (any, error) {
 		return nil, protocol.NewError(protocol.CodeMethodNotFound, "Method not found")
 	})
-	_, err := fastmcp.Connect(ctxT(t), conn, fastmcp.ProtocolVersion(protocol.Version20260728), fastmcp.ClientLogger(quietLogger))
+	_, err := fastmcp.Connect(ctxT(t), conn, fastmcp.WithProtocolVersion(protocol.Version20260728), fastmcp.WithLogger(quietLogger))
 	want := "server does not support protocol 2026-07-28 (server/discover: Method not found)"
 	if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, protocol.ErrMethodNotFound) {
 		t.Fatalf("Connect: %v; want it to say %q", err, want)

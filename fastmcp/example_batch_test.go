@@ -12,7 +12,7 @@ import (
 func ExampleClient_Batch() {
 	s := fastmcp.New("calc", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("add", func(in ExampleAddArgs) int { return in.A + in.B }, fastmcp.Description("Add two integers"))
-	client, stop := serveInMemory(s, fastmcp.ProtocolVersion(protocol.Version20250326))
+	client, stop := serveInMemory(s, fastmcp.WithProtocolVersion(protocol.Version20250326))
 	defer stop()
 	ctx := context.Background()
 

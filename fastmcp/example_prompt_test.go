@@ -47,7 +47,7 @@ func ExampleServer_Prompt() {
 	// review.max_notes required=false: How many remarks at most
 	// user: Review this Go code in at most 3 remarks:
 	// x := 1
-	// Invalid params: prompt review: code: required; max_notes: must be an integer, not "many"
+	// invalid arguments for prompt review: code: is required; max_notes: must be integer, got "many"
 }
 
 // A prompt can return several messages of any content kind: images,
@@ -141,7 +141,7 @@ func ExampleServer_Complete() {
 
 // logging/setLevel (protocol revisions before 2026-07-28) sets the least
 // severe level of the log messages a session gets.
-func ExampleClient_SetLoggingLevel() {
+func ExampleClient_SetLogLevel() {
 	s := fastmcp.New("chatty", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Resource("chatty://status", func(ctx *fastmcp.Context) string {
 		ctx.Debug("checking")
@@ -150,11 +150,11 @@ func ExampleClient_SetLoggingLevel() {
 	})
 
 	client, stop := serveInMemory(s,
-		fastmcp.ProtocolVersion(protocol.LatestLegacyVersion),
-		fastmcp.OnLog(func(m *protocol.LoggingMessageParams) { fmt.Printf("%s: %s\n", m.Level, m.Data) }))
+		fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion),
+		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) { fmt.Printf("%s: %s\n", m.Level, m.Data) }))
 	defer stop()
 	ctx := context.Background()
-	client.SetLoggingLevel(ctx, protocol.LevelWarning)
+	client.SetLogLevel(ctx, protocol.LevelWarning)
 	res, _ := client.ReadResource(ctx, "chatty://status")
 	fmt.Println(res.Contents[0].Text)
 	// Output:

@@ -76,7 +76,7 @@ func ExampleServer_Resource_template() {
 	// Output:
 	// {"id":2,"name":"Grace"}
 	// Resource not found
-	// Invalid params: resource users://0/profile: id: must be >= 1 (rule gte=1)
+	// invalid arguments for resource users://0/profile: id: must be >= 1
 }
 
 type DocPath struct {
@@ -108,7 +108,7 @@ func ExampleServer_Resource_files() {
 	// Output:
 	// text/markdown # Guide
 	// Resource not found
-	// Invalid params: resource docs:///../secret: the value of path has a ".." path segment
+	// invalid arguments for resource docs:///../secret: path: must not have a ".." path segment
 }
 
 // Clients subscribe to a resource (on protocol revisions before
@@ -117,7 +117,7 @@ func ExampleServer_NotifyResourceUpdated() {
 	s := fastmcp.New("clock", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Resource("clock://now", func() string { return "12:00" })
 
-	client, stop := serveInMemory(s, fastmcp.ProtocolVersion(protocol.LatestLegacyVersion))
+	client, stop := serveInMemory(s, fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion))
 	defer stop()
 	ctx := context.Background()
 	updated := make(chan string, 1)

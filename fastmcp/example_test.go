@@ -16,7 +16,7 @@ func serveInMemory(s *fastmcp.Server, opts ...fastmcp.ClientOption) (*fastmcp.Cl
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); s.Serve(ctx, sc) }()
-	c, err := fastmcp.Connect(context.Background(), cc, append(opts, fastmcp.ClientLogger(slog.New(slog.DiscardHandler)))...)
+	c, err := fastmcp.Connect(context.Background(), cc, append(opts, fastmcp.WithLogger(slog.New(slog.DiscardHandler)))...)
 	if err != nil {
 		panic(err)
 	}
@@ -35,7 +35,7 @@ func Example() {
 		return in.A + in.B, nil
 	}, fastmcp.Description("Add two integers"))
 
-	client, stop := serveInMemory(s, fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+	client, stop := serveInMemory(s, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 		fmt.Printf("log: %s\n", m.Data)
 	}))
 	defer stop()
@@ -52,7 +52,7 @@ func Example() {
 	// add: {"type":"object","properties":{"a":{"type":"integer","description":"first addend"},"b":{"type":"integer","description":"second addend","minimum":0}},"required":["a","b"]}
 	// log: "adding"
 	// result: 5 {"result":5}
-	// isError: true invalid arguments for tool add: b: must be >= 0 (rule gte=0)
+	// isError: true invalid arguments for tool add: b: must be >= 0
 }
 
 func ExampleContext_Elicit() {
@@ -66,7 +66,7 @@ func ExampleContext_Elicit() {
 		if err != nil {
 			return "", err
 		}
-		if action != fastmcp.Accept || !c.OK {
+		if action != fastmcp.ElicitAccept || !c.OK {
 			return "not deployed", nil
 		}
 		return "deployed", nil

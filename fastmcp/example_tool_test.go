@@ -53,7 +53,7 @@ func ExampleServer_Tool() {
 	// Output:
 	// {"type":"object","properties":{"query":{"type":"string","description":"what to look for","minLength":2},"limit":{"type":"integer","description":"most results to return","minimum":1,"maximum":100,"default":10},"tags":{"type":"array","items":{"type":"string","enum":["go","rust","zig"]}}},"required":["query"]}
 	// {"result":[{"title":"Go concurrency","score":9},{"title":"Go generics","score":7}]}
-	// true invalid arguments for tool search: query: must have at least 2 characters (rule min=2); tags[0]: must be one of go, rust, zig (rule oneof=go rust zig)
+	// true invalid arguments for tool search: query: must have at least 2 characters; tags[0]: must be one of "go", "rust", "zig"
 }
 
 func build(ctx *fastmcp.Context, in BuildArgs) (string, error) {
@@ -73,7 +73,7 @@ type BuildArgs struct {
 func ExampleContext_Progress() {
 	s := fastmcp.New("builder", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("build", build)
-	client, stop := serveInMemory(s, fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+	client, stop := serveInMemory(s, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 		fmt.Printf("log %s: %s\n", m.Level, m.Data)
 	}))
 	defer stop()
@@ -102,7 +102,7 @@ func ship(ctx *fastmcp.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if action != fastmcp.Accept {
+	if action != fastmcp.ElicitAccept {
 		return "not shipped", nil
 	}
 	return fmt.Sprintf("shipping to %s in %s (express: %v)", form.Name, form.Country, form.Express), nil

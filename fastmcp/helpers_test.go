@@ -24,7 +24,7 @@ func connect(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) *fas
 		defer close(done)
 		s.Serve(ctx, sc)
 	}()
-	opts = append([]fastmcp.ClientOption{fastmcp.ClientLogger(quietLogger)}, opts...)
+	opts = append([]fastmcp.ClientOption{fastmcp.WithLogger(quietLogger)}, opts...)
 	hctx, hcancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer hcancel()
 	c, err := fastmcp.Connect(hctx, cc, opts...)
@@ -57,8 +57,8 @@ var eras = []struct {
 	name string
 	opt  fastmcp.ClientOption
 }{
-	{"legacy", fastmcp.ProtocolVersion("2025-11-25")},
-	{"modern", fastmcp.ProtocolVersion("2026-07-28")},
+	{"legacy", fastmcp.WithProtocolVersion("2025-11-25")},
+	{"modern", fastmcp.WithProtocolVersion("2026-07-28")},
 }
 
 // bothEras runs fn once per era, in parallel subtests.

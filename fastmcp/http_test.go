@@ -55,10 +55,10 @@ func TestHTTPBothEras(t *testing.T) {
 		{"auto", nil, ts.URL + "/mcp", protocol.Version20260728},
 		{"legacy", []fastmcp.ClientOption{legacy}, ts.URL + "/mcp", protocol.Version20251125},
 		{"sse fallback", nil, ts.URL + "/sse", protocol.Version20251125},
-		{"sse fallback 2024", []fastmcp.ClientOption{fastmcp.ProtocolVersion(protocol.Version20241105)}, ts.URL + "/sse", protocol.Version20241105},
+		{"sse fallback 2024", []fastmcp.ClientOption{fastmcp.WithProtocolVersion(protocol.Version20241105)}, ts.URL + "/sse", protocol.Version20241105},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := fastmcp.ConnectHTTP(ctxT(t), tc.url, append(tc.opts, fastmcp.ClientLogger(quietLogger))...)
+			c, err := fastmcp.ConnectHTTP(ctxT(t), tc.url, append(tc.opts, fastmcp.WithLogger(quietLogger))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +131,7 @@ func TestParamHeaders(t *testing.T) {
 		}
 	}
 	// The schema announces the headers.
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.ClientLogger(quietLogger))
+	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestHealthzRoutesAndLifespan(t *testing.T) {
 	if code, body := get(t, base+"/version"); code != 200 || body != "1.0.0" {
 		t.Errorf("custom route = %d %q", code, body)
 	}
-	c, err := fastmcp.ConnectHTTP(ctxT(t), base+"/mcp", fastmcp.ClientLogger(quietLogger))
+	c, err := fastmcp.ConnectHTTP(ctxT(t), base+"/mcp", fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -153,15 +153,15 @@ type ElicitAction string
 
 // The actions a user can take on an elicitation.
 const (
-	Accept  ElicitAction = protocol.ElicitActionAccept
-	Decline ElicitAction = protocol.ElicitActionDecline
-	Cancel  ElicitAction = protocol.ElicitActionCancel
+	ElicitAccept  ElicitAction = protocol.ElicitActionAccept
+	ElicitDecline ElicitAction = protocol.ElicitActionDecline
+	ElicitCancel  ElicitAction = protocol.ElicitActionCancel
 )
 
 // Elicit asks the user, through the client, to fill in a form (elicitation
 // in form mode). v must be a pointer to a struct: its type gives the form's
 // schema (a flat object of strings, numbers, booleans and enums; see the
-// schema package's Elicitation for the tags), and on Accept the user's
+// schema package's Elicitation for the tags), and on ElicitAccept the user's
 // answers are validated and decoded into it. It needs the client's
 // elicitation capability; without it the error matches
 // ErrElicitationUnsupported.
@@ -188,7 +188,7 @@ func (c *Context) Elicit(message string, v any, opts ...InputOption) (ElicitActi
 	}
 	action := ElicitAction(res.Action)
 	switch action {
-	case Accept:
+	case ElicitAccept:
 		content := res.Content
 		if len(content) == 0 {
 			content = jsontext.Value("{}")
@@ -201,7 +201,7 @@ func (c *Context) Elicit(message string, v any, opts ...InputOption) (ElicitActi
 			got = got.Elem()
 		}
 		rv.Elem().Set(got)
-	case Decline, Cancel:
+	case ElicitDecline, ElicitCancel:
 	default:
 		return action, fmt.Errorf("fastmcp: the client answered the elicitation with unknown action %q", res.Action)
 	}
@@ -210,7 +210,7 @@ func (c *Context) Elicit(message string, v any, opts ...InputOption) (ElicitActi
 
 // URLElicitation is the outcome of ElicitURL.
 type URLElicitation struct {
-	// Action is the user's answer: Accept means the user agreed to open the
+	// Action is the user's answer: ElicitAccept means the user agreed to open the
 	// URL (not that the interaction there is finished).
 	Action ElicitAction
 	// ID identifies the elicitation (legacy revisions; empty on 2026-07-28).

@@ -37,7 +37,7 @@ func inputServer() *fastmcp.Server {
 		if err != nil {
 			return "", err
 		}
-		if action != fastmcp.Accept {
+		if action != fastmcp.ElicitAccept {
 			return "action " + string(action), nil
 		}
 		return p.Username + " <" + p.Email + "> " + strings.Repeat("I", p.Age/10), nil

@@ -224,7 +224,7 @@ func TestSIGTERMLetsInFlightCallFinishHTTP(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond) // waiting for another process to listen
 	}
-	c, err = fastmcp.ConnectHTTP(ctxT(t), "http://"+addr+"/mcp", fastmcp.ClientLogger(quietLogger))
+	c, err = fastmcp.ConnectHTTP(ctxT(t), "http://"+addr+"/mcp", fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestSIGTERMLetsInFlightCallFinishStdio(t *testing.T) {
 	}
 	cmd, lines, in, out := startHelper(t, "FASTMCP_LOG_LEVEL=error")
 	waitLine(t, lines, "lifespan: started")
-	c, err := fastmcp.Connect(ctxT(t), transport.NewStream(out, in, nil), fastmcp.ClientLogger(quietLogger))
+	c, err := fastmcp.Connect(ctxT(t), transport.NewStream(out, in, nil), fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,33 +114,37 @@ func Meta(meta protocol.Meta) CommonOption {
 }
 
 // Annotations sets behaviour hints for a tool (read-only, destructive,
-// idempotent, open-world). Use the helpers ReadOnly, Destructive, Idempotent
-// and OpenWorld, or fill protocol.ToolAnnotations directly.
+// idempotent, open-world) all at once. The options ReadOnly, Idempotent,
+// NonDestructive and ClosedWorld each set one hint.
 func Annotations(a protocol.ToolAnnotations) ToolOption {
 	return toolOption(func(c *toolConfig) { c.annotations = &a })
 }
 
-// ReadOnly marks a tool as not modifying its environment.
+// ReadOnly marks a tool as not modifying its environment (readOnlyHint).
+// Clients assume a tool may modify it unless told otherwise.
 func ReadOnly() ToolOption {
 	return hint(func(a *protocol.ToolAnnotations) { a.ReadOnlyHint = ptr(true) })
 }
 
-// Destructive says whether a (not read-only) tool may destroy data; clients
-// assume it may unless told otherwise.
-func Destructive(b bool) ToolOption {
-	return hint(func(a *protocol.ToolAnnotations) { a.DestructiveHint = ptr(b) })
+// NonDestructive marks a (not read-only) tool whose updates only add: it
+// destroys no data (destructiveHint false). Clients assume a tool may
+// destroy data unless told otherwise.
+func NonDestructive() ToolOption {
+	return hint(func(a *protocol.ToolAnnotations) { a.DestructiveHint = ptr(false) })
 }
 
 // Idempotent marks a tool whose repeated calls with the same arguments have
-// no further effect.
+// no further effect (idempotentHint).
 func Idempotent() ToolOption {
 	return hint(func(a *protocol.ToolAnnotations) { a.IdempotentHint = ptr(true) })
 }
 
-// OpenWorld says whether a tool interacts with an open world of external
-// entities (the web, say); clients assume it does unless told otherwise.
-func OpenWorld(b bool) ToolOption {
-	return hint(func(a *protocol.ToolAnnotations) { a.OpenWorldHint = ptr(b) })
+// ClosedWorld marks a tool that works in a closed domain (its own store, a
+// calculation) rather than an open world of external entities such as the
+// web (openWorldHint false). Clients assume an open world unless told
+// otherwise.
+func ClosedWorld() ToolOption {
+	return hint(func(a *protocol.ToolAnnotations) { a.OpenWorldHint = ptr(false) })
 }
 
 func hint(fn func(*protocol.ToolAnnotations)) ToolOption {
@@ -167,18 +171,42 @@ func InputSchema(schema []byte) ToolOption {
 	return toolOption(func(c *toolConfig) { c.inputSchema = jsontext.Value(schema) })
 }
 
-// Strict makes unknown argument fields an error for this tool (its schema
-// gets "additionalProperties": false). The server-wide default is set with
-// StrictArguments.
-func Strict(strict bool) ToolOption {
-	return toolOption(func(c *toolConfig) { c.strict = &strict })
+// A SchemaOption sets how a tool's argument schema is built and checked. Given
+// to New it sets the default for every tool of the server; given to Tool it
+// sets it for that tool.
+type SchemaOption interface {
+	ToolOption
+	Option
 }
 
-// KeepRefs keeps $ref/$defs in this tool's generated schemas instead of
-// inlining them (recursive types always keep them). The server-wide default
-// is set with SchemaRefs.
-func KeepRefs(keep bool) ToolOption {
-	return toolOption(func(c *toolConfig) { c.keepRefs = &keep })
+type schemaOption struct {
+	tool   func(*toolConfig)
+	server func(*serverConfig)
+}
+
+func (o schemaOption) applyTool(c *toolConfig)     { o.tool(c) }
+func (o schemaOption) applyServer(c *serverConfig) { o.server(c) }
+
+// Strict makes unknown argument fields an error (the schema gets
+// "additionalProperties": false): for one tool, or given to New for every
+// tool that does not set it itself. Default false: unknown fields are
+// ignored.
+func Strict(strict bool) SchemaOption {
+	return schemaOption{
+		tool:   func(c *toolConfig) { c.strict = &strict },
+		server: func(c *serverConfig) { c.strict = strict },
+	}
+}
+
+// KeepRefs keeps $ref/$defs in generated schemas instead of inlining them
+// (recursive types always keep them): for one tool, or given to New for
+// every tool that does not set it itself. Default false: many hosts
+// mishandle $ref, so named types are inlined.
+func KeepRefs(keep bool) SchemaOption {
+	return schemaOption{
+		tool:   func(c *toolConfig) { c.keepRefs = &keep },
+		server: func(c *serverConfig) { c.keepRefs = keep },
+	}
 }
 
 // Instructions sets the guidance sent to clients with the server's
@@ -220,27 +248,14 @@ func ServerDescription(text string) Option {
 	return serverOption(func(c *serverConfig) { c.description = text })
 }
 
-// WebsiteURL sets the server's website.
-func WebsiteURL(url string) Option {
+// ServerWebsiteURL sets the server's website.
+func ServerWebsiteURL(url string) Option {
 	return serverOption(func(c *serverConfig) { c.websiteURL = url })
 }
 
 // ServerIcons sets icons for the server.
 func ServerIcons(icons ...protocol.Icon) Option {
 	return serverOption(func(c *serverConfig) { c.icons = append(c.icons, icons...) })
-}
-
-// StrictArguments makes unknown argument fields an error for every tool
-// (each tool can override it with Strict). Default false: unknown fields are
-// ignored.
-func StrictArguments(strict bool) Option {
-	return serverOption(func(c *serverConfig) { c.strict = strict })
-}
-
-// SchemaRefs keeps $ref/$defs in generated schemas for every tool instead of
-// inlining them (many hosts mishandle $ref, so inlining is the default).
-func SchemaRefs(keep bool) Option {
-	return serverOption(func(c *serverConfig) { c.keepRefs = keep })
 }
 
 // RequestStateSecret sets the secret that seals the requestState of multi

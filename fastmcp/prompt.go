@@ -326,7 +326,7 @@ func (s *Server) runPrompt(c *Context, p *prompt, args map[string]string) (res *
 		}
 		v, err := p.args.bind(values, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%w: prompt %s: %v", protocol.ErrInvalidParams, p.def.Name, err)
+			return nil, invalidArguments("prompt", p.def.Name, err)
 		}
 		arg = v
 	}

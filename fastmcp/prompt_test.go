@@ -95,14 +95,14 @@ func TestPromptGet(t *testing.T) {
 		msg  string
 	}{
 		{"nope", nil, protocol.CodeInvalidParams, `unknown prompt "nope"`},
-		{"review", nil, protocol.CodeInvalidParams, "code: required"},
-		{"review", map[string]string{"language": "Go"}, protocol.CodeInvalidParams, "prompt review: code: required"},
+		{"review", nil, protocol.CodeInvalidParams, "code: is required"},
+		{"review", map[string]string{"language": "Go"}, protocol.CodeInvalidParams, "invalid arguments for prompt review: code: is required"},
 		{"typed", map[string]string{"count": "three", "loud": "yes", "ratio": "1e999", "level": "300", "tags": "a,b", "choice": "c"}, protocol.CodeInvalidParams,
 			`choice: must be one of "a", "b"`},
-		{"typed", map[string]string{"count": "three"}, protocol.CodeInvalidParams, `count: must be an integer, not "three"`},
+		{"typed", map[string]string{"count": "three"}, protocol.CodeInvalidParams, `count: must be integer, got "three"`},
 		{"typed", map[string]string{"count": "0"}, protocol.CodeInvalidParams, "count: must be >= 1"},
 		{"typed", map[string]string{"count": "1", "level": "300"}, protocol.CodeInvalidParams, "level:"},
-		{"typed", map[string]string{"count": "1", "tags": "a,b"}, protocol.CodeInvalidParams, `tags: must be JSON text, not "a,b"`},
+		{"typed", map[string]string{"count": "1", "tags": "a,b"}, protocol.CodeInvalidParams, `tags: must be JSON text, got "a,b"`},
 		{"bad-dynamic", nil, protocol.CodeInternalError, "the handler returned a int"},
 		{"bad-role", nil, protocol.CodeInternalError, `message 0 has role "system"`},
 		{"no-content", nil, protocol.CodeInternalError, "message 0 has no content"},
@@ -140,7 +140,7 @@ func TestPromptGet(t *testing.T) {
 		t.Parallel()
 		c := connect(t, s, legacyRevision)
 		_, err := c.GetPrompt(ctxT(t), "typed", map[string]string{"count": "three", "loud": "yes", "ratio": "x"})
-		want := `prompt typed: count: must be an integer, not "three"; loud: must be true or false, not "yes"; ratio: must be a number, not "x"`
+		want := `prompt typed: count: must be integer, got "three"; loud: must be boolean, got "yes"; ratio: must be number, got "x"`
 		if perr := wireError(t, err); !strings.HasSuffix(perr.Message, want) {
 			t.Fatalf("message %q, want it to end with %q", perr.Message, want)
 		}
@@ -195,7 +195,7 @@ func TestPromptListChanged(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	changed := make(chan string, 4)
-	c := connect(t, s, legacyRevision, fastmcp.OnListChanged(func(m string) { changed <- m }))
+	c := connect(t, s, legacyRevision, fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
 	s.Prompt("p", func() string { return "" })
 	if got := <-changed; got != protocol.NotificationPromptsListChanged {
 		t.Fatalf("notification %q", got)

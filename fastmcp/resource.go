@@ -41,9 +41,9 @@ type resourceOption func(*resourceConfig)
 
 func (f resourceOption) applyResource(c *resourceConfig) { f(c) }
 
-// Name sets the programmatic name of a resource or resource template, which
+// ResourceName sets the programmatic name of a resource or resource template, which
 // clients list and may show. Default: the URI (or URI template).
-func Name(name string) ResourceOption {
+func ResourceName(name string) ResourceOption {
 	return resourceOption(func(c *resourceConfig) { c.name = name })
 }
 
@@ -56,10 +56,10 @@ func MIMEType(mimeType string) ResourceOption {
 	return resourceOption(func(c *resourceConfig) { c.mimeType = mimeType })
 }
 
-// Size publishes the size of a static resource's contents in bytes (before
+// ResourceSize publishes the size of a static resource's contents in bytes (before
 // any base64 encoding), so clients can estimate its cost. It is an error on
 // a resource template.
-func Size(bytes int64) ResourceOption {
+func ResourceSize(bytes int64) ResourceOption {
 	return resourceOption(func(c *resourceConfig) { c.size = &bytes })
 }
 
@@ -405,7 +405,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 		return nil, fail("%v", err)
 	}
 	if cfg.size != nil {
-		return nil, fail("Size describes one resource: give it to static resources only")
+		return nil, fail("ResourceSize describes one resource: give it to static resources only")
 	}
 	h, err := analyzeHandler(fn, "resource template", raw, templateExample, true)
 	if err != nil {
@@ -604,7 +604,9 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 		if !t.allowDotDot {
 			if name, bad := dotDotVar(vals, t.tmpl.vars); bad {
 				if firstErr == nil {
-					firstErr = fmt.Errorf("%w: resource %s: the value of %s has a \"..\" path segment", protocol.ErrInvalidParams, uri, name)
+					firstErr = invalidArguments("resource", uri, &schema.ValidationError{Issues: []schema.Issue{
+						{Path: name, Rule: "path", Message: `must not have a ".." path segment`},
+					}})
 				}
 				continue
 			}
@@ -612,7 +614,7 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 		arg, err := t.args.bind(vals, t.tmpl.joinSep)
 		if err != nil {
 			if firstErr == nil {
-				firstErr = fmt.Errorf("%w: resource %s: %v", protocol.ErrInvalidParams, uri, err)
+				firstErr = invalidArguments("resource", uri, err)
 			}
 			continue
 		}

@@ -21,7 +21,7 @@ import (
 var pngHeader = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 
 // legacyRevision makes a client speak the latest legacy revision.
-var legacyRevision = fastmcp.ProtocolVersion(protocol.LatestLegacyVersion)
+var legacyRevision = fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion)
 
 // revisions runs fn against s once with a legacy client and once with a
 // modern (2026-07-28) one.
@@ -30,7 +30,7 @@ func revisions(t *testing.T, s *fastmcp.Server, fn func(t *testing.T, c *fastmcp
 	for _, rev := range []string{protocol.LatestLegacyVersion, protocol.Version20260728} {
 		t.Run(rev, func(t *testing.T) {
 			t.Parallel()
-			c := connect(t, s, fastmcp.ProtocolVersion(rev))
+			c := connect(t, s, fastmcp.WithProtocolVersion(rev))
 			fn(t, c)
 		})
 	}
@@ -183,10 +183,10 @@ func TestResourceRead(t *testing.T) {
 		{uri: "users://404/profile", notFound: true},
 		{uri: "error://notexist", notFound: true},
 		{uri: "users://0/profile", code: protocol.CodeInvalidParams, msg: "id: must be >= 1"},
-		{uri: "users://abc/profile", code: protocol.CodeInvalidParams, msg: `id: must be an integer, not "abc"`},
-		{uri: "file:///a/../../etc/passwd", code: protocol.CodeInvalidParams, msg: `the value of path has a ".." path segment`},
+		{uri: "users://abc/profile", code: protocol.CodeInvalidParams, msg: `id: must be integer, got "abc"`},
+		{uri: "file:///a/../../etc/passwd", code: protocol.CodeInvalidParams, msg: `path: must not have a ".." path segment`},
 		{uri: "file:///a/%2E%2E/b", code: protocol.CodeInvalidParams, msg: `".." path segment`},
-		{uri: "flags://maybe/x/y", code: protocol.CodeInvalidParams, msg: `on: must be true or false, not "maybe"; ratio: must be a number, not "x"; when:`},
+		{uri: "flags://maybe/x/y", code: protocol.CodeInvalidParams, msg: `on: must be boolean, got "maybe"; ratio: must be number, got "x"; when:`},
 		{uri: "error://plain", code: protocol.CodeInternalError, msg: "disk on fire"},
 		{uri: "error://coded", code: protocol.CodeInvalidParams, msg: "not today"},
 		{uri: "error://panic", code: protocol.CodeInternalError, msg: "the resource handler for error://panic failed"},
@@ -272,7 +272,7 @@ func TestResourceRegistrationErrors(t *testing.T) {
 			return ""
 		}, nil, `field "p"`},
 		{"template returns only an error", "x://{name}", func(in NoteName) error { return nil }, nil, "returns only an error"},
-		{"size on template", "x://{name}", func(in NoteName) string { return "" }, []fastmcp.ResourceOption{fastmcp.Size(3)}, "Size describes one resource"},
+		{"size on template", "x://{name}", func(in NoteName) string { return "" }, []fastmcp.ResourceOption{fastmcp.ResourceSize(3)}, "ResourceSize describes one resource"},
 		{"priority out of range", "x://a", str, []fastmcp.ResourceOption{fastmcp.Priority(1.5)}, "Priority(1.5) is out of range"},
 		{"completer for unknown variable", "x://{name}", func(in NoteName) string { return "" }, []fastmcp.ResourceOption{fastmcp.CompleteArg("id", fastmcp.Choices("a"))}, `the template has no variable "id"`},
 		{"nil completer", "x://{name}", func(in NoteName) string { return "" }, []fastmcp.ResourceOption{fastmcp.CompleteArg("name", nil)}, "the completer is nil"},
@@ -321,8 +321,8 @@ func TestResourceLists(t *testing.T) {
 		s.Resource(uri, func() string { return uri })
 	}
 	s.Resource("y://full", func() []byte { return nil },
-		fastmcp.Name("full"), fastmcp.Title("Full"), fastmcp.Description("Everything set"),
-		fastmcp.MIMEType("image/png"), fastmcp.Size(1234),
+		fastmcp.ResourceName("full"), fastmcp.Title("Full"), fastmcp.Description("Everything set"),
+		fastmcp.MIMEType("image/png"), fastmcp.ResourceSize(1234),
 		fastmcp.Audience(protocol.RoleUser, protocol.RoleAssistant), fastmcp.Priority(0.5), fastmcp.LastModified(mod),
 		fastmcp.Icons(protocol.Icon{Src: "https://example.com/i.png"}), fastmcp.Meta(protocol.Meta{"k": "v"}))
 	for _, tmpl := range []string{"t://{name}/c", "t://{name}/a", "t://{name}/b"} {
@@ -383,7 +383,7 @@ func TestResourceCapabilitiesAndListChanged(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	changed := make(chan string, 8)
-	c := connect(t, s, legacyRevision, fastmcp.OnListChanged(func(method string) { changed <- method }))
+	c := connect(t, s, legacyRevision, fastmcp.WithListChangedHandler(func(method string) { changed <- method }))
 	if c.ServerCapabilities().Resources != nil {
 		t.Fatal("resources capability declared before any resource")
 	}
@@ -437,7 +437,7 @@ func TestSubscriptions(t *testing.T) {
 	s.Resource("users://{id}/profile", func(in UserRef) string { return "" })
 	ctx := ctxT(t)
 	all1 := newUpdates()
-	c1 := connect(t, s, legacyRevision, fastmcp.OnResourceUpdated(all1.fn))
+	c1 := connect(t, s, legacyRevision, fastmcp.WithResourceUpdatedHandler(all1.fn))
 	c2 := connect(t, s, legacyRevision)
 	a1, c1c, b2 := newUpdates(), newUpdates(), newUpdates()
 	if err := c1.Subscribe(ctx, "x://a", a1.fn); err != nil {
@@ -464,7 +464,7 @@ func TestSubscriptions(t *testing.T) {
 		t.Fatalf("c1 got %q", got)
 	}
 	if got := <-all1.ch; got != "x://a" {
-		t.Fatalf("OnResourceUpdated got %q", got)
+		t.Fatalf("WithResourceUpdatedHandler got %q", got)
 	}
 	// Notifications on one session arrive in order: had c2 been sent x://a,
 	// it would have arrived before x://b.
@@ -504,7 +504,7 @@ func TestSubscriptionsModern(t *testing.T) {
 	s.Resource("x://a", func() string { return "a" })
 	s.Resource("x://b", func() string { return "b" })
 	updates := newUpdates()
-	c := connect(t, s, fastmcp.ProtocolVersion(protocol.Version20260728))
+	c := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728))
 	// 2026-07-28 has no resources/subscribe: the client listens instead.
 	if err := c.Subscribe(ctxT(t), "x://a", updates.fn); err != nil {
 		t.Fatalf("Subscribe on 2026-07-28: %v", err)
@@ -583,7 +583,7 @@ func TestLoggingLevel(t *testing.T) {
 	})
 	var mu sync.Mutex
 	var got []string
-	c := connect(t, s, legacyRevision, fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+	c := connect(t, s, legacyRevision, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 		mu.Lock()
 		got = append(got, string(m.Level))
 		mu.Unlock()
@@ -593,7 +593,7 @@ func TestLoggingLevel(t *testing.T) {
 		mu.Lock()
 		got = nil
 		mu.Unlock()
-		// Log notifications are written before the response, and OnLog runs
+		// Log notifications are written before the response, and WithLogHandler runs
 		// before the response is delivered.
 		if _, err := c.ReadResource(ctxT(t), "x://chatty"); err != nil {
 			t.Fatal(err)
@@ -605,18 +605,18 @@ func TestLoggingLevel(t *testing.T) {
 	if l := read(); !slices.Equal(l, []string{"debug", "info", "warning", "error"}) {
 		t.Fatalf("default level: %v", l)
 	}
-	if err := c.SetLoggingLevel(ctxT(t), protocol.LevelWarning); err != nil {
+	if err := c.SetLogLevel(ctxT(t), protocol.LevelWarning); err != nil {
 		t.Fatal(err)
 	}
 	if l := read(); !slices.Equal(l, []string{"warning", "error"}) {
 		t.Fatalf("at warning: %v", l)
 	}
-	if err := c.SetLoggingLevel(ctxT(t), "loud"); !errors.Is(err, protocol.ErrInvalidParams) {
+	if err := c.SetLogLevel(ctxT(t), "loud"); !errors.Is(err, protocol.ErrInvalidParams) {
 		t.Fatalf("invalid level: %v", err)
 	}
 	// 2026-07-28 has no logging/setLevel: the level rides in _meta.
-	m := connect(t, s, fastmcp.ProtocolVersion(protocol.Version20260728))
-	if err := m.SetLoggingLevel(ctxT(t), protocol.LevelInfo); !errors.Is(err, protocol.ErrMethodNotFound) {
-		t.Fatalf("SetLoggingLevel on 2026-07-28: %v", err)
+	m := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728))
+	if err := m.SetLogLevel(ctxT(t), protocol.LevelInfo); !errors.Is(err, protocol.ErrMethodNotFound) {
+		t.Fatalf("SetLogLevel on 2026-07-28: %v", err)
 	}
 }

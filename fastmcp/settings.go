@@ -22,7 +22,7 @@ import (
 //	Transport        Transport         -transport         FASTMCP_TRANSPORT          stdio (http when Addr is set)
 //	Addr             Addr              -addr              FASTMCP_ADDR               "" (for http: localhost:8000)
 //	Path             HTTPPath          -path              FASTMCP_PATH               /mcp
-//	LogLevel         ServerLogLevel    -log-level         FASTMCP_LOG_LEVEL          info
+//	LogLevel         LogLevel          -log-level         FASTMCP_LOG_LEVEL          info
 //	Stateless        Stateless         -stateless         FASTMCP_STATELESS          false
 //	JSONResponse     JSONResponse      -json-response     FASTMCP_JSON_RESPONSE      false
 //	AllowedHosts     AllowedHosts      -allowed-hosts     FASTMCP_ALLOWED_HOSTS      see AllowedHosts (required on every interface)
@@ -133,10 +133,10 @@ func HTTPPath(path string) Option {
 	return serverOption(func(c *serverConfig) { c.settings.Path, c.set.path = path, true })
 }
 
-// ServerLogLevel sets the least severe level the server's default logger
+// LogLevel sets the least severe level the server's default logger
 // writes (to stderr). Default info. It does not apply to a logger given
 // with Logger.
-func ServerLogLevel(l slog.Level) Option {
+func LogLevel(l slog.Level) Option {
 	return serverOption(func(c *serverConfig) { c.settings.LogLevel, c.set.logLevel = l, true })
 }
 

@@ -110,7 +110,7 @@ func TestStdioServerDeathIsReported(t *testing.T) {
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			t.Parallel()
-			c, err := fastmcp.ConnectCommand(ctxT(t), stdioServerCommand(t, "serve"), fastmcp.ClientLogger(quietLogger))
+			c, err := fastmcp.ConnectCommand(ctxT(t), stdioServerCommand(t, "serve"), fastmcp.WithLogger(quietLogger))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,7 +149,7 @@ func TestStdioCloseServerIgnoringEOF(t *testing.T) {
 	t.Parallel()
 	cmd := stdioServerCommand(t, "ignore-eof")
 	cmd.GracePeriod = 50 * time.Millisecond
-	c, err := fastmcp.ConnectCommand(ctxT(t), cmd, fastmcp.ClientLogger(quietLogger))
+	c, err := fastmcp.ConnectCommand(ctxT(t), cmd, fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
 
@@ -212,31 +213,56 @@ func appendText(b []byte, k textKind, text string) ([]byte, string) {
 	case textBool:
 		v, err := strconv.ParseBool(text)
 		if err != nil {
-			return b, fmt.Sprintf("must be true or false, not %q", text)
+			return b, fmt.Sprintf("must be boolean, got %q", text)
 		}
 		return strconv.AppendBool(b, v), ""
 	case textInt:
 		v, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
-			return b, fmt.Sprintf("must be an integer, not %q", text)
+			return b, fmt.Sprintf("must be integer, got %q", text)
 		}
 		return strconv.AppendInt(b, v, 10), ""
 	case textUint:
 		v, err := strconv.ParseUint(text, 10, 64)
 		if err != nil {
-			return b, fmt.Sprintf("must be a non-negative integer, not %q", text)
+			return b, fmt.Sprintf("must be integer >= 0, got %q", text)
 		}
 		return strconv.AppendUint(b, v, 10), ""
 	case textFloat:
 		v, err := strconv.ParseFloat(text, 64)
 		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			return b, fmt.Sprintf("must be a number, not %q", text)
+			return b, fmt.Sprintf("must be number, got %q", text)
 		}
 		return strconv.AppendFloat(b, v, 'g', -1, 64), ""
 	default:
 		if !jsontext.Value(text).IsValid() {
-			return b, fmt.Sprintf("must be JSON text, not %q", text)
+			return b, fmt.Sprintf("must be JSON text, got %q", text)
 		}
 		return append(b, text...), ""
 	}
 }
+
+// argumentsMessage words arguments refused by validation the same way for
+// tools, prompts and resource templates: "invalid arguments for tool add:
+// b: must be >= 0". what is "tool", "prompt" or "resource"; name is its
+// name (a URI for a resource).
+func argumentsMessage(what, name string, err error) string {
+	return "invalid arguments for " + what + " " + name + ": " + err.Error()
+}
+
+// invalidArguments is the invalid-params error (-32602) for arguments a
+// prompt or resource template refused, worded by argumentsMessage. It
+// matches protocol.ErrInvalidParams under errors.Is, and a
+// *schema.ValidationError under errors.As when validation refused them.
+func invalidArguments(what, name string, err error) error {
+	return &argumentsError{wire: protocol.NewError(protocol.CodeInvalidParams, argumentsMessage(what, name, err)), err: err}
+}
+
+// argumentsError carries both the wire error and the validation error.
+type argumentsError struct {
+	wire *protocol.Error
+	err  error
+}
+
+func (e *argumentsError) Error() string   { return e.wire.Message }
+func (e *argumentsError) Unwrap() []error { return []error{e.wire, e.err} }

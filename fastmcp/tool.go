@@ -321,7 +321,7 @@ func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolRes
 		v, err := t.input.Bind(args)
 		if err != nil {
 			if verr, ok := errors.AsType[*schema.ValidationError](err); ok {
-				return errorResult("invalid arguments for tool " + t.def.Name + ": " + verr.Error()), nil
+				return errorResult(argumentsMessage("tool", t.def.Name, verr)), nil
 			}
 			c.Logger().Error("binding arguments failed", "error", err)
 			return errorResult("internal error: the arguments of tool " + t.def.Name + " could not be decoded"), nil

@@ -45,8 +45,8 @@ func TestToolArgumentPresence(t *testing.T) {
 				{`{}`, "", presenceArgs{Limit: 10}},
 				{`{"limit":null}`, "", presenceArgs{Limit: 10}},
 				{`{"limit":7,"mode":"slow"}`, "", presenceArgs{Limit: 7, Mode: "slow"}},
-				{`{"limit":0}`, "limit: must be >= 1 (rule min=1)", presenceArgs{}},
-				{`{"mode":""}`, "mode: must be one of fast, slow (rule oneof=fast slow)", presenceArgs{}},
+				{`{"limit":0}`, "limit: must be >= 1", presenceArgs{}},
+				{`{"mode":""}`, "mode: must be one of \"fast\", \"slow\"", presenceArgs{}},
 			}
 			for _, tc := range tests {
 				mu.Lock()

@@ -289,7 +289,7 @@ func TestListPaginationAndChanges(t *testing.T) {
 		s.Tool(fmt.Sprintf("tool%02d", i), func() string { return "" })
 	}
 	changed := make(chan string, 10)
-	c := connect(t, s, legacy, fastmcp.OnListChanged(func(m string) { changed <- m }))
+	c := connect(t, s, legacy, fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
 	page, err := c.ListTools(ctxT(t), "")
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +349,7 @@ func TestContextLogsAndProgress(t *testing.T) {
 	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
 		var mu sync.Mutex
 		var logs []string
-		c := connect(t, s, era, fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+		c := connect(t, s, era, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			mu.Lock()
 			logs = append(logs, string(m.Level)+":"+string(m.Data))
 			mu.Unlock()
@@ -376,7 +376,7 @@ func TestContextLogsAndProgress(t *testing.T) {
 	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
 		var mu sync.Mutex
 		var logs []string
-		c := connect(t, s, era, fastmcp.LogLevel(protocol.LevelWarning), fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+		c := connect(t, s, era, fastmcp.WithLogLevel(protocol.LevelWarning), fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			mu.Lock()
 			logs = append(logs, string(m.Level)+":"+string(m.Data))
 			mu.Unlock()
@@ -429,7 +429,7 @@ func TestToolAnnotationsAndMetadata(t *testing.T) {
 	s := newServer()
 	s.Tool("annotated", func() string { return "" },
 		fastmcp.Description("does things"), fastmcp.Title("Annotated"),
-		fastmcp.ReadOnly(), fastmcp.Idempotent(), fastmcp.OpenWorld(false),
+		fastmcp.ReadOnly(), fastmcp.Idempotent(), fastmcp.ClosedWorld(), fastmcp.NonDestructive(),
 		fastmcp.Icons(protocol.Icon{Src: "https://example.com/i.png", MIMEType: "image/png"}),
 		fastmcp.Meta(protocol.Meta{"com.example/k": "v"}))
 	c := connect(t, s)
@@ -439,7 +439,7 @@ func TestToolAnnotationsAndMetadata(t *testing.T) {
 	}
 	tool := page.Tools[0]
 	a := tool.Annotations
-	if tool.Description != "does things" || tool.Title != "Annotated" || a == nil || !*a.ReadOnlyHint || !*a.IdempotentHint || *a.OpenWorldHint || a.DestructiveHint != nil {
+	if tool.Description != "does things" || tool.Title != "Annotated" || a == nil || !*a.ReadOnlyHint || !*a.IdempotentHint || *a.OpenWorldHint || a.DestructiveHint == nil || *a.DestructiveHint {
 		t.Fatalf("tool = %+v annotations %+v", tool, a)
 	}
 	if len(tool.Icons) != 1 || tool.Meta["com.example/k"] != "v" {
@@ -484,7 +484,7 @@ func TestListChangedModern(t *testing.T) {
 	s.Tool("first", func() string { return "" })
 	s.Prompt("p", func() string { return "" }, fastmcp.Description("a prompt"))
 	changed := make(chan string, 10)
-	c := connect(t, s, fastmcp.ProtocolVersion(protocol.Version20260728), fastmcp.OnListChanged(func(m string) { changed <- m }))
+	c := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728), fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
 	if !c.Modern() {
 		t.Fatal("client is not modern")
 	}

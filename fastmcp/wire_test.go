@@ -20,11 +20,11 @@ var update = flag.Bool("update", false, "rewrite the server lines of the golden 
 func wireServer() *fastmcp.Server {
 	s := fastmcp.New("wire", "1.0.0", fastmcp.Logger(quietLogger))
 	s.Resource("docs://readme", func() string { return "Read me first." },
-		fastmcp.Name("readme"), fastmcp.Title("README"), fastmcp.Description("The project's README"))
-	s.Resource("docs://logo", func() []byte { return pngHeader }, fastmcp.Name("logo"), fastmcp.Size(int64(len(pngHeader))))
+		fastmcp.ResourceName("readme"), fastmcp.Title("README"), fastmcp.Description("The project's README"))
+	s.Resource("docs://logo", func() []byte { return pngHeader }, fastmcp.ResourceName("logo"), fastmcp.ResourceSize(int64(len(pngHeader))))
 	s.Resource("users://profiles/{id}", func(in UserRef) (UserProfile, error) {
 		return UserProfile{ID: in.ID, Name: fmt.Sprint("user ", in.ID)}, nil
-	}, fastmcp.Name("profile"), fastmcp.Description("A user's profile"), fastmcp.MIMEType("application/json"),
+	}, fastmcp.ResourceName("profile"), fastmcp.Description("A user's profile"), fastmcp.MIMEType("application/json"),
 		fastmcp.CompleteArg("id", fastmcp.Choices("1", "2", "42")))
 	s.Prompt("review", func(in ReviewArgs) string {
 		return fmt.Sprintf("Review this %s code:\n%s", in.Language, in.Code)

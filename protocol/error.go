@@ -93,18 +93,6 @@ func (e *Error) WithData(v any) *Error {
 	return &c
 }
 
-// CodeOf returns the code of the first *Error in err's chain, or
-// CodeInternalError when there is none. CodeOf(nil) is 0.
-func CodeOf(err error) int64 {
-	if err == nil {
-		return 0
-	}
-	if e, ok := errors.AsType[*Error](err); ok {
-		return e.Code
-	}
-	return CodeInternalError
-}
-
 // ToWire converts any error into the *Error sent to a peer. An error that
 // wraps an *Error keeps its code and data and uses the full error text as the
 // message; any other error becomes an internal error carrying its text.

@@ -26,18 +26,6 @@ var supportedVersions = []string{Version20260728, Version20251125, Version202506
 // caller owns the returned slice.
 func SupportedVersions() []string { return slices.Clone(supportedVersions) }
 
-// LegacyVersions returns the supported revisions that use the initialize
-// handshake, newest first.
-func LegacyVersions() []string {
-	var out []string
-	for _, v := range supportedVersions {
-		if !IsModern(v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // IsSupported reports whether v is a revision this package speaks.
 func IsSupported(v string) bool { return slices.Contains(supportedVersions, v) }
 

@@ -530,7 +530,7 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 			rewrite = true
 		} else if f.required {
 			sc.stack = append(sc.stack, segment{name: f.name, index: -1})
-			is.add(sc.here(), "required", "required")
+			is.add(sc.here(), "required", msgRequired)
 			sc.stack = sc.stack[:len(sc.stack)-1]
 		}
 	}
@@ -585,20 +585,20 @@ func (sc *scanner) checked(f *fieldPlan, is *issues) error {
 		return err
 	}
 	if tc.minItems >= 0 && n < tc.minItems {
-		report("minItems", "must have at least "+strconv.Itoa(tc.minItems)+" items")
+		report("minItems", "must have at least "+countInt(tc.minItems, unitItem))
 	}
 	if tc.maxItems >= 0 && n > tc.maxItems {
-		report("maxItems", "must have at most "+strconv.Itoa(tc.maxItems)+" items")
+		report("maxItems", "must have at most "+countInt(tc.maxItems, unitItem))
 	}
 	return nil
 }
 
 func unknownMessage(p *plan) string {
 	if len(p.fields) == 0 {
-		return "unknown field: this object takes no fields"
+		return msgUnknown + ": this object takes no fields"
 	}
 	var b []byte
-	b = append(b, "unknown field; known fields: "...)
+	b = append(b, msgUnknown+"; known fields: "...)
 	for i, f := range p.fields {
 		if i > 0 {
 			b = append(b, ", "...)

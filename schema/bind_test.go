@@ -64,7 +64,7 @@ func TestBindErrors(t *testing.T) {
 		want string
 	}{
 		{"missing required and rule broken", reflect.TypeFor[Pair](), schema.Options{}, `{"a":-1}`,
-			"a: must be >= 0 (rule gte=0); b: required"},
+			"a: must be >= 0; b: is required"},
 		{"zero value present is fine", reflect.TypeFor[Pair](), schema.Options{}, `{"a":0,"b":0}`, ""},
 		{"wrong type with path", reflect.TypeFor[Pair](), schema.Options{}, `{"a":"x","b":1}`,
 			"a: must be integer, got string"},
@@ -80,9 +80,9 @@ func TestBindErrors(t *testing.T) {
 		{"unknown field in strict mode", reflect.TypeFor[Pair](), schema.Options{Strict: true}, `{"a":1,"b":1,"c":2}`,
 			"c: unknown field; known fields: a, b"},
 		{"unknown and invalid together", reflect.TypeFor[Pair](), schema.Options{Strict: true}, `{"a":-5,"c":2}`,
-			"a: must be >= 0 (rule gte=0); b: required; c: unknown field; known fields: a, b"},
+			"a: must be >= 0; b: is required; c: unknown field; known fields: a, b"},
 		{"Name is not name", reflect.TypeFor[Login](), schema.Options{}, `{"Name":"root"}`,
-			"name: required"},
+			"name: is required"},
 		{"Name is unknown in strict mode", reflect.TypeFor[Login](), schema.Options{Strict: true}, `{"name":"x","Name":"root","ADMIN":true}`,
 			`ADMIN: unknown field; known fields: name, admin; Name: unknown field; known fields: name, admin`},
 		{"duplicate member", reflect.TypeFor[Pair](), schema.Options{}, `{"a":1,"a":2,"b":0}`,
@@ -98,27 +98,27 @@ func TestBindErrors(t *testing.T) {
 		{"trailing data", reflect.TypeFor[Pair](), schema.Options{}, `{"a":1,"b":1} {}`,
 			"invalid JSON: unexpected data after the arguments object"},
 		{"nested path", reflect.TypeFor[Nested](), schema.Options{}, `{"name":"n","home":{"street":"s"},"billing":{"street":"s","city":""}}`,
-			"billing.city: must not be empty (rule required); home.city: required"},
+			"billing.city: must not be empty; home.city: is required"},
 		{"nested wrong type", reflect.TypeFor[Nested](), schema.Options{}, `{"name":"n","home":{"street":1,"city":"c"},"billing":{"street":"s","city":"c"}}`,
 			"home.street: must be string, got number"},
 		{"array element paths", reflect.TypeFor[Collections](), schema.Options{}, `{"tags":["a",""],"pair":[1,2],"children":[{"street":"s","city":"c"},{"street":"s"},{"street":"s","city":"c","zip":"12"}]}`,
-			"children[1].city: required; children[2].zip: must have exactly 5 characters (rule len=5); tags[1]: must have at least 1 characters (rule min=1)"},
+			"children[1].city: is required; children[2].zip: must have exactly 5 characters; tags[1]: must have at least 1 character"},
 		{"array index order is numeric", reflect.TypeFor[Many](), schema.Options{}, `{"tags":["","","","","","","","","","","",""]}`,
-			"tags[0]: must have at least 1 characters (rule min=1); tags[1]: must have at least 1 characters (rule min=1); tags[2]: must have at least 1 characters (rule min=1); tags[3]: must have at least 1 characters (rule min=1); tags[4]: must have at least 1 characters (rule min=1); tags[5]: must have at least 1 characters (rule min=1); tags[6]: must have at least 1 characters (rule min=1); tags[7]: must have at least 1 characters (rule min=1); tags[8]: must have at least 1 characters (rule min=1); tags[9]: must have at least 1 characters (rule min=1); tags[10]: must have at least 1 characters (rule min=1); tags[11]: must have at least 1 characters (rule min=1)"},
+			"tags[0]: must have at least 1 character; tags[1]: must have at least 1 character; tags[2]: must have at least 1 character; tags[3]: must have at least 1 character; tags[4]: must have at least 1 character; tags[5]: must have at least 1 character; tags[6]: must have at least 1 character; tags[7]: must have at least 1 character; tags[8]: must have at least 1 character; tags[9]: must have at least 1 character; tags[10]: must have at least 1 character; tags[11]: must have at least 1 character"},
 		{"null array element", reflect.TypeFor[Collections](), schema.Options{}, `{"tags":["a",null],"pair":[1,2]}`,
 			"tags[1]: must be string, got null"},
 		{"map value and key rules", reflect.TypeFor[Collections](), schema.Options{}, `{"tags":[],"pair":[1,2],"counts":{"ok":-1,"a1":2,"we ird":3}}`,
-			`counts.a1: must contain only ASCII letters (rule alpha); counts.ok: must be >= 0 (rule gte=0); counts["we ird"]: must contain only ASCII letters (rule alpha)`},
+			`counts.a1: must contain only ASCII letters; counts.ok: must be >= 0; counts["we ird"]: must contain only ASCII letters`},
 		{"array too long", reflect.TypeFor[Collections](), schema.Options{}, `{"tags":[],"pair":[1,2,3]}`,
 			"pair: must have at most 2 items"},
 		{"recursive paths", reflect.TypeFor[TreeNode](), schema.Options{}, `{"value":1,"children":[{"value":2},{"children":[{}]}]}`,
-			"children[1].children[0].value: required; children[1].value: required"},
+			"children[1].children[0].value: is required; children[1].value: is required"},
 		{"recursive strict", reflect.TypeFor[Person](), schema.Options{Strict: true}, `{"name":"a","friends":[{"name":"b","age":3}]}`,
 			"friends[0].age: unknown field; known fields: name, friends"},
 		{"pointer rules", reflect.TypeFor[Pointers](), schema.Options{}, `{"name":"","limited":11,"mustSet":0}`,
-			"limited: must be <= 10 (rule lte=10); mustSet: must be >= 1 (rule gte=1)"},
+			"limited: must be <= 10; mustSet: must be >= 1"},
 		{"pointer required missing", reflect.TypeFor[Pointers](), schema.Options{}, `{}`,
-			"mustSet: required; name: required"},
+			"mustSet: is required; name: is required"},
 		{"pointer null required", reflect.TypeFor[Pointers](), schema.Options{}, `{"name":null,"mustSet":1}`,
 			"name: must be string, got null"},
 		{"optional pointer null", reflect.TypeFor[Pointers](), schema.Options{}, `{"name":"x","mustSet":1,"count":null,"limited":null}`, ""},
@@ -127,13 +127,13 @@ func TestBindErrors(t *testing.T) {
 		{"jsonschema enum is enforced", reflect.TypeFor[Enums](), schema.Options{}, `{"color":"purple","size":"small","level":2}`,
 			`color: must be one of "red", "green", "blue"`},
 		{"oneof is enforced with the validator's words", reflect.TypeFor[Enums](), schema.Options{}, `{"color":"red","size":"huge","level":4}`,
-			"level: must be one of 1, 2, 3 (rule oneof=1 2 3); size: must be one of small, medium, extra large (rule oneof=small medium 'extra large')"},
+			"level: must be one of 1, 2, 3; size: must be one of \"small\", \"medium\", \"extra large\""},
 		{"jsonschema bounds are enforced", reflect.TypeFor[Defaults](), schema.Options{}, `{"query":"q","limit":500}`,
 			"limit: must be <= 100"},
 		{"jsonschema pattern is enforced", reflect.TypeFor[Misc](), schema.Options{}, `{"any":1,"nullable":null,"patterned":"AB"}`,
 			"patterned: must match the pattern ^[a-z]+$"},
 		{"nullable accepts null", reflect.TypeFor[Misc](), schema.Options{}, `{"any":null,"nullable":null}`, ""},
-		{"any must be present", reflect.TypeFor[Misc](), schema.Options{}, `{"nullable":"x"}`, "any: required"},
+		{"any must be present", reflect.TypeFor[Misc](), schema.Options{}, `{"nullable":"x"}`, "any: is required"},
 		{"quoted number", reflect.TypeFor[Primitives](), schema.Options{}, `{"bool":true,"int":1,"int8":1,"int64":1,"uint":1,"uint16":1,"float32":1,"float64":1,"string":"","bytes":"AQI=","quoted":"12","NoTag":""}`, ""},
 		{"uint is not negative", reflect.TypeFor[Primitives](), schema.Options{}, `{"bool":true,"int":1,"int8":1,"int64":1,"uint":-1,"uint16":1,"float32":1,"float64":1,"string":"","bytes":"","quoted":"12","NoTag":""}`,
 			"uint: must be >= 0"},
@@ -141,15 +141,15 @@ func TestBindErrors(t *testing.T) {
 			"int8: must be <= 127"},
 		{"struct elements without dive", reflect.TypeFor[Elements](), schema.Options{},
 			`{"grid":[[{"qty":1},{"qty":0}]],"byName":{"x":{"qty":0}},"ptrs":[{"qty":0}],"inner":{"items":[{"qty":0}]},"dived":[{"qty":0}],"deep":[{"items":[{"qty":2},{"qty":-1}]}]}`,
-			"byName.x.qty: must be >= 1 (rule gte=1); deep[0].items[1].qty: must be >= 1 (rule gte=1); dived[0].qty: must be >= 1 (rule gte=1); grid[0][1].qty: must be >= 1 (rule gte=1); inner.items[0].qty: must be >= 1 (rule gte=1); ptrs[0].qty: must be >= 1 (rule gte=1)"},
+			"byName.x.qty: must be >= 1; deep[0].items[1].qty: must be >= 1; dived[0].qty: must be >= 1; grid[0][1].qty: must be >= 1; inner.items[0].qty: must be >= 1; ptrs[0].qty: must be >= 1"},
 		{"embedded fields", reflect.TypeFor[Embedded](), schema.Options{}, `{"id":"nope","title":"t","named":{"id":"123e4567-e89b-12d3-a456-426614174000"}}`,
-			"id: must be a UUID (rule uuid)"},
+			"id: must be a UUID"},
 		{"struct whose zero value fails is required", reflect.TypeFor[Embedded](), schema.Options{}, `{"id":"123e4567-e89b-12d3-a456-426614174000","title":"t"}`,
-			"named: required"},
+			"named: is required"},
 		{"time", reflect.TypeFor[Times](), schema.Options{}, `{"at":"yesterday","day":"2026-01-01"}`,
 			"at: must be a valid date-time"},
 		{"datetime rule", reflect.TypeFor[Times](), schema.Options{}, `{"at":"2026-01-01T10:00:00Z","day":"01/02/2026"}`,
-			"day: must be a date/time in the layout 2006-01-02 (rule datetime=2006-01-02)"},
+			"day: must be a date/time in the layout 2006-01-02"},
 		{"header integer range", reflect.TypeFor[HeaderArgs](), schema.Options{}, `{"region":"eu","query":"q","target":{"tenant":"t"},"shard":9007199254740993}`,
 			"shard: must be <= 9007199254740991"},
 	}
@@ -186,8 +186,8 @@ func TestBindIssues(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []schema.Issue{
-		{Path: "a", Rule: "gte", Message: "must be >= 0 (rule gte=0)"},
-		{Path: "b", Rule: "required", Message: "required"},
+		{Path: "a", Rule: "gte", Message: "must be >= 0"},
+		{Path: "b", Rule: "required", Message: "is required"},
 		{Path: "z", Rule: "unknown", Message: "unknown field; known fields: a, b"},
 	}
 	if !reflect.DeepEqual(ve.Issues, want) {
@@ -232,8 +232,8 @@ func TestBindValues(t *testing.T) {
 		ty := mustFor(t, reflect.TypeFor[Defaults](), schema.Options{})
 		for _, args := range []string{"", "null", " \n", "{}"} {
 			_, err := ty.Bind(jsontext.Value(args))
-			if err == nil || err.Error() != "query: required" {
-				t.Errorf("Bind(%q) = %v, want query: required", args, err)
+			if err == nil || err.Error() != "query: is required" {
+				t.Errorf("Bind(%q) = %v, want query: is required", args, err)
 			}
 		}
 		e := mustFor(t, reflect.TypeFor[Empty](), schema.Options{Strict: true})
@@ -390,7 +390,7 @@ func TestIntKeyedMap(t *testing.T) {
 		t.Errorf("schema\n got: %s\nwant: %s", got, want)
 	}
 	_, err := ty.Bind([]byte(`{"byId":{"7":{"street":"s","city":""},"8":{"street":"s"}},"qty":{"1":0}}`))
-	if err == nil || err.Error() != `byId["7"].city: must not be empty (rule required); byId["8"].city: required; qty["1"]: must be >= 1 (rule gte=1)` {
+	if err == nil || err.Error() != `byId["7"].city: must not be empty; byId["8"].city: is required; qty["1"]: must be >= 1` {
 		t.Errorf("got %v", err)
 	}
 }
@@ -399,7 +399,7 @@ func TestBindMutualRecursion(t *testing.T) {
 	t.Parallel()
 	ty := mustFor(t, reflect.TypeFor[Dept](), schema.Options{})
 	_, err := ty.Bind([]byte(`{"name":"R&D","site":{"street":"s","city":"c"},"staff":[{"name":"a","dept":{"name":"sub","site":{"street":"s"},"head":{"name":""}}}]}`))
-	want := "staff[0].dept.head.name: must not be empty (rule required); staff[0].dept.site.city: required"
+	want := "staff[0].dept.head.name: must not be empty; staff[0].dept.site.city: is required"
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}

@@ -216,12 +216,12 @@ func (is *issues) addSchemaIssues(verr error, inst any, skip map[string]bool, ro
 			return
 		case *kind.Required:
 			for _, m := range k.Missing {
-				add(at.member(m), "required", "required")
+				add(at.member(m), "required", msgRequired)
 			}
 			return
 		case *kind.AdditionalProperties:
 			for _, m := range k.Properties {
-				add(at.member(m), "unknown", "unknown field")
+				add(at.member(m), "unknown", msgUnknown)
 			}
 			return
 		case *kind.Type:
@@ -262,17 +262,17 @@ func describe(e *jsonschemav6.ValidationError) string {
 	case *kind.MultipleOf:
 		return "must be a multiple of " + rat(k.Want)
 	case *kind.MinLength:
-		return fmt.Sprintf("must have at least %d characters", k.Want)
+		return "must have at least " + countInt(k.Want, unitCharacter)
 	case *kind.MaxLength:
-		return fmt.Sprintf("must have at most %d characters", k.Want)
+		return "must have at most " + countInt(k.Want, unitCharacter)
 	case *kind.MinItems:
-		return fmt.Sprintf("must have at least %d items", k.Want)
+		return "must have at least " + countInt(k.Want, unitItem)
 	case *kind.MaxItems:
-		return fmt.Sprintf("must have at most %d items", k.Want)
+		return "must have at most " + countInt(k.Want, unitItem)
 	case *kind.MinProperties:
-		return fmt.Sprintf("must have at least %d entries", k.Want)
+		return "must have at least " + countInt(k.Want, unitEntry)
 	case *kind.MaxProperties:
-		return fmt.Sprintf("must have at most %d entries", k.Want)
+		return "must have at most " + countInt(k.Want, unitEntry)
 	case *kind.UniqueItems:
 		return "must not contain duplicates"
 	case *kind.Pattern:
@@ -285,7 +285,7 @@ func describe(e *jsonschemav6.ValidationError) string {
 			b, _ := json.Marshal(v) // encoding a value for the message
 			vals[i] = string(b)
 		}
-		return "must be one of " + strings.Join(vals, ", ")
+		return msgOneOf(vals)
 	case *kind.Const:
 		b, _ := json.Marshal(k.Want)
 		return "must be " + string(b)
@@ -305,7 +305,7 @@ func describe(e *jsonschemav6.ValidationError) string {
 		}
 	}
 	if kw := e.ErrorKind.KeywordPath(); len(kw) > 0 {
-		return fmt.Sprintf("must satisfy %q", strings.Join(kw, "/"))
+		return msgRule(strings.Join(kw, "/"))
 	}
 	return "is invalid"
 }

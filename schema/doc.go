@@ -28,7 +28,7 @@
 //	v, err := t.Bind(args) // v.Interface().(AddArgs)
 //
 // A failed Bind returns a [*ValidationError] listing every problem by JSON
-// path and rule, for example "a: must be >= 0 (rule gte=0); b: required".
+// path and rule, for example "a: must be >= 0; b: is required".
 //
 // [FromJSON] wraps a hand-written schema instead (Bind then yields a
 // map[string]any), and [Elicitation] builds the restricted flat schema of an

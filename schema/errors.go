@@ -10,7 +10,7 @@ import (
 // ValidationError reports every problem found in one set of arguments.
 // Its message is written for a model to read and correct its call:
 //
-//	a: must be >= 0 (rule gte=0); b: required
+//	a: must be >= 0; b: is required
 //
 // Callers get it with errors.As or errors.AsType[*schema.ValidationError].
 type ValidationError struct {
@@ -29,7 +29,13 @@ type Issue struct {
 	// JSON Schema keyword ("minimum", "enum", "pattern", ...) when the
 	// problem was found by checking the schema.
 	Rule string
-	// Message says what is wrong, e.g. "must be >= 0 (rule gte=0)".
+	// Message says what is wrong, as a phrase that follows the path:
+	// "must ..." for a broken constraint ("must be >= 0", "must have at
+	// least 1 character", `must be one of "a", "b"`), "is required" for a
+	// missing member, "unknown field" for an extra one. It reads the same
+	// whichever check found the problem (a validate rule, a jsonschema tag,
+	// a schema given as JSON) and never names the rule: Rule does. A rule
+	// with no wording of its own reads "must satisfy the rule isbn13".
 	Message string
 }
 

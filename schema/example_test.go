@@ -38,7 +38,7 @@ func Example() {
 	// Output:
 	// {"type":"object","properties":{"a":{"type":"integer","description":"first addend","minimum":0},"b":{"type":"integer","description":"second addend","minimum":0}},"required":["a","b"]}
 	// 3
-	// a: must be >= 0 (rule gte=0); b: required
+	// a: must be >= 0; b: is required
 	// a gte
 	// b required
 }

@@ -140,7 +140,7 @@ func (t *Type) bindRaw(args jsontext.Value) (reflect.Value, error) {
 	if rs.strict {
 		for k := range obj {
 			if !rs.known[k] {
-				is.add(path(nil).member(k), "unknown", "unknown field")
+				is.add(path(nil).member(k), "unknown", msgUnknown)
 			}
 		}
 	}

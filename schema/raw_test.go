@@ -85,7 +85,7 @@ func TestFromJSONFeatures(t *testing.T) {
 		t.Errorf("defaults: %#v", m)
 	}
 	_, err = ty.Bind([]byte(`{"n":0,"tags":["a@b.co","nope"],"x":1}`))
-	want := "n: must be >= 1; r: required; tags[1]: must be a valid email; x: unknown field"
+	want := "n: must be >= 1; r: is required; tags[1]: must be a valid email; x: unknown field"
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}

@@ -189,7 +189,7 @@ func buildTagChecks(f *fieldPlan) (tc *tagChecks, ok bool) {
 				vals[i] = e
 			}
 		}
-		target.enumMsg = "must be one of " + strings.Join(vals, ", ")
+		target.enumMsg = msgOneOf(vals)
 		if target.class != classString {
 			target.nums = append(target.nums, numCheck{"enum", target.enumMsg, oneOfNumbers(target.class, enumRats, elemKind(base) == reflect.Float32)})
 		}
@@ -221,10 +221,10 @@ func (vc *valueChecks) checkString(str string, add func(rule, msg string)) {
 	if vc.minLen >= 0 || vc.maxLen >= 0 {
 		n := utf8.RuneCountInString(str)
 		if vc.minLen >= 0 && n < vc.minLen {
-			add("minLength", "must have at least "+strconv.Itoa(vc.minLen)+" characters")
+			add("minLength", "must have at least "+countInt(vc.minLen, unitCharacter))
 		}
 		if vc.maxLen >= 0 && n > vc.maxLen {
-			add("maxLength", "must have at most "+strconv.Itoa(vc.maxLen)+" characters")
+			add("maxLength", "must have at most "+countInt(vc.maxLen, unitCharacter))
 		}
 	}
 	if vc.pattern != nil && !vc.pattern.MatchString(str) {

@@ -292,10 +292,10 @@ func (is *issues) addValidator(p path, fe validator.FieldError) {
 	if param != "" {
 		ruleText += "=" + param
 	}
-	is.add(p, tag, validatorMessage(fe, tag, param)+" (rule "+ruleText+")")
+	is.add(p, tag, validatorMessage(fe, tag, param, ruleText))
 }
 
-func validatorMessage(fe validator.FieldError, tag, param string) string {
+func validatorMessage(fe validator.FieldError, tag, param, ruleText string) string {
 	t := fe.Type()
 	isTime := t == timeType
 	class := classOther
@@ -309,11 +309,11 @@ func validatorMessage(fe validator.FieldError, tag, param string) string {
 	unit := func(n string) string {
 		switch class {
 		case classString:
-			return n + " characters"
+			return count(n, unitCharacter)
 		case classList:
-			return n + " items"
+			return count(n, unitItem)
 		case classMap:
-			return n + " entries"
+			return count(n, unitEntry)
 		}
 		return n
 	}
@@ -374,7 +374,13 @@ func validatorMessage(fe validator.FieldError, tag, param string) string {
 	case "ne":
 		return "must not be " + param
 	case "oneof":
-		return "must be one of " + strings.Join(splitOneOf(param), ", ")
+		vals := splitOneOf(param)
+		if class == classString {
+			for i, v := range vals {
+				vals[i] = jsonString(v)
+			}
+		}
+		return msgOneOf(vals)
 	case "unique":
 		return "must not contain duplicates"
 	case "email":
@@ -416,5 +422,5 @@ func validatorMessage(fe validator.FieldError, tag, param string) string {
 	case "endswith":
 		return "must end with " + fmt.Sprintf("%q", param)
 	}
-	return "is invalid"
+	return msgRule(ruleText)
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // A CallOption configures one outgoing call.
@@ -214,10 +213,4 @@ func encodeParams(params any) (jsontext.Value, error) {
 		return p, nil
 	}
 	return protocol.Marshal(params)
-}
-
-// Related returns ctx marked as belonging to the incoming request id, so that
-// messages sent with it travel on that request's stream.
-func Related(ctx context.Context, id protocol.ID) context.Context {
-	return transport.WithRelatedRequest(ctx, id)
 }

@@ -78,8 +78,8 @@ func TestServerOverStdio(t *testing.T) {
 		logs []string
 	)
 	client, err := fastmcp.ConnectCommand(ctx, serverCommand(t),
-		fastmcp.ClientInfo("hello-test", "1"),
-		fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+		fastmcp.WithClientInfo("hello-test", "1"),
+		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			mu.Lock()
 			logs = append(logs, string(m.Level)+" "+string(m.Data))
 			mu.Unlock()

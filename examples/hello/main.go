@@ -112,8 +112,8 @@ func demo(ctx context.Context) error {
 	defer cancel()
 
 	client, err := fastmcp.ConnectCommand(ctx, &transport.Command{Path: self, Args: []string{"serve"}},
-		fastmcp.ClientInfo("hello-demo", "1.0.0"),
-		fastmcp.OnLog(func(m *protocol.LoggingMessageParams) {
+		fastmcp.WithClientInfo("hello-demo", "1.0.0"),
+		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			fmt.Printf("    log [%s] %s\n", m.Level, m.Data)
 		}))
 	if err != nil {

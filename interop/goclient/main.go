@@ -99,9 +99,9 @@ func (r *run) takeLogs() []string {
 
 func (r *run) main(ctx context.Context, url string, command []string, name, version, wantVersion string) {
 	opts := []fastmcp.ClientOption{
-		fastmcp.ClientInfo("interop-goclient", "1.0.0"),
-		fastmcp.OnLog(r.onLog),
-		fastmcp.OnListChanged(func(method string) {
+		fastmcp.WithClientInfo("interop-goclient", "1.0.0"),
+		fastmcp.WithLogHandler(r.onLog),
+		fastmcp.WithListChangedHandler(func(method string) {
 			select {
 			case r.listChanged <- method:
 			default:
@@ -119,7 +119,7 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 		fastmcp.WithRoots(fastmcp.Root{URI: rootURI, Name: "interop"}),
 	}
 	if version != "" {
-		opts = append(opts, fastmcp.ProtocolVersion(version))
+		opts = append(opts, fastmcp.WithProtocolVersion(version))
 	}
 	var c *fastmcp.Client
 	if !r.check("connect", func() (err error) {

@@ -62,11 +62,11 @@ type run struct {
 // connect opens a client to the mock server speaking the run's revision.
 func (r *run) connect(ctx context.Context, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
 	base := []fastmcp.ClientOption{
-		fastmcp.ClientInfo("fastmcp-conformance-client", "1.0.0"),
-		fastmcp.ClientLogger(r.logger),
+		fastmcp.WithClientInfo("fastmcp-conformance-client", "1.0.0"),
+		fastmcp.WithLogger(r.logger),
 	}
 	if r.version != "" {
-		base = append(base, fastmcp.ProtocolVersion(r.version))
+		base = append(base, fastmcp.WithProtocolVersion(r.version))
 	}
 	c, err := fastmcp.ConnectHTTP(ctx, r.url, append(base, opts...)...)
 	if err != nil {

@@ -23,14 +23,14 @@ type TemplateData struct {
 func registerResources(s *fastmcp.Server) {
 	d, title := fastmcp.Description, fastmcp.Title
 	s.Resource("test://static-text", func() string { return "This is the content of the static text resource." },
-		fastmcp.Name("static-text"), title("Static Text Resource"), d("A static text resource for testing"), fastmcp.MIMEType("text/plain"))
+		fastmcp.ResourceName("static-text"), title("Static Text Resource"), d("A static text resource for testing"), fastmcp.MIMEType("text/plain"))
 	s.Resource("test://static-binary", func() []byte { return png1x1 },
-		fastmcp.Name("static-binary"), title("Static Binary Resource"), d("A static binary resource (image) for testing"), fastmcp.MIMEType("image/png"))
+		fastmcp.ResourceName("static-binary"), title("Static Binary Resource"), d("A static binary resource (image) for testing"), fastmcp.MIMEType("image/png"))
 	s.Resource("test://watched-resource", func() string { return "Watched resource content" },
-		fastmcp.Name("watched-resource"), title("Watched Resource"), d("A resource clients can subscribe to"), fastmcp.MIMEType("text/plain"))
+		fastmcp.ResourceName("watched-resource"), title("Watched Resource"), d("A resource clients can subscribe to"), fastmcp.MIMEType("text/plain"))
 	s.Resource("test://template/{id}/data", func(in TemplateID) TemplateData {
 		return TemplateData{ID: in.ID, TemplateTest: true, Data: "Data for ID: " + in.ID}
-	}, fastmcp.Name("template"), title("Resource Template"), d("A resource template with parameter substitution"), fastmcp.MIMEType("application/json"))
+	}, fastmcp.ResourceName("template"), title("Resource Template"), d("A resource template with parameter substitution"), fastmcp.MIMEType("application/json"))
 }
 
 // ArgsPrompt are the arguments of test_prompt_with_arguments.
