@@ -63,7 +63,7 @@ func serveInMemory(srv *lowlevel.Server, opts ...fastmcp.ClientOption) (*fastmcp
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); srv.ServeConn(ctx, serverEnd) }()
-	opts = append(opts, fastmcp.ClientLogger(slog.New(slog.DiscardHandler)), fastmcp.ProtocolVersion(protocol.LatestLegacyVersion))
+	opts = append(opts, fastmcp.WithLogger(slog.New(slog.DiscardHandler)), fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion))
 	client, err := fastmcp.Connect(ctx, clientEnd, opts...)
 	if err != nil {
 		panic(err)
@@ -154,8 +154,8 @@ func ExampleServer_Use_auth() {
 	defer httpServer.Close()
 	ctx := context.Background()
 	for _, header := range []http.Header{{"Authorization": {"Bearer s3cret"}}, nil} {
-		client, err := fastmcp.ConnectHTTP(ctx, httpServer.URL, fastmcp.HTTPHeader(header),
-			fastmcp.ClientLogger(slog.New(slog.DiscardHandler)))
+		client, err := fastmcp.ConnectHTTP(ctx, httpServer.URL, fastmcp.WithHTTPHeader(header),
+			fastmcp.WithLogger(slog.New(slog.DiscardHandler)))
 		if err != nil {
 			panic(err)
 		}

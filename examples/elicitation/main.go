@@ -49,9 +49,9 @@ func deletePath(ctx *fastmcp.Context, in DeleteArgs) (string, error) {
 		return "", err // e.g. fastmcp.ErrElicitationUnsupported: the client cannot ask
 	}
 	switch {
-	case action == fastmcp.Accept && form.Confirm:
+	case action == fastmcp.ElicitAccept && form.Confirm:
 		return fmt.Sprintf("deleted %s (reason: %s)", in.Path, form.Reason), nil
-	case action == fastmcp.Accept:
+	case action == fastmcp.ElicitAccept:
 		return "kept " + in.Path + ": not confirmed", nil
 	}
 	return "kept " + in.Path + ": the user " + string(action) + "d", nil

@@ -94,7 +94,7 @@ func use(ctx context.Context, base string, out io.Writer) error {
 	fmt.Fprintf(out, "healthz: %d %s\n", resp.StatusCode, body)
 
 	client, err := fastmcp.ConnectHTTP(ctx, base+"/mcp",
-		fastmcp.HTTPHeader(http.Header{"X-Tenant": {"acme"}}))
+		fastmcp.WithHTTPHeader(http.Header{"X-Tenant": {"acme"}}))
 	if err != nil {
 		return err
 	}

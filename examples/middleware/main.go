@@ -177,7 +177,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer stop()
 
-	alice, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.HTTPHeader(http.Header{"Authorization": {"Bearer s3cret"}}))
+	alice, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer s3cret"}}))
 	if err != nil {
 		return err
 	}

@@ -54,11 +54,11 @@ func newServer() *fastmcp.Server {
 	// A static resource: a string is text, with the MIME type given.
 	s.Resource("docs://readme", func() string {
 		return "# Users service"
-	}, fastmcp.Name("readme"), fastmcp.MIMEType("text/markdown"))
+	}, fastmcp.ResourceName("readme"), fastmcp.MIMEType("text/markdown"))
 	// Any other value is sent as JSON (application/json).
 	s.Resource("config://app", func(ctx *fastmcp.Context) (Config, error) {
 		return Config{Region: "eu-west-1"}, nil
-	}, fastmcp.Name("app config"))
+	}, fastmcp.ResourceName("app config"))
 	// A template: the handler takes its variables as a struct.
 	s.Resource("users://{id}/profile", func(ctx *fastmcp.Context, in UserID) (User, error) {
 		name, ok := users[in.ID]
@@ -68,7 +68,7 @@ func newServer() *fastmcp.Server {
 			return User{}, fmt.Errorf("user %d: %w", in.ID, fs.ErrNotExist)
 		}
 		return User{ID: in.ID, Name: name}, nil
-	}, fastmcp.Name("user profile"))
+	}, fastmcp.ResourceName("user profile"))
 	return s
 }
 
