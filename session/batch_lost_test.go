@@ -17,12 +17,12 @@ import (
 // streamClient starts a client session at protocol.BatchVersion over a
 // Stream whose peer is the test: it returns the reader of what the client
 // writes and the writer of what it reads.
-func streamClient(t *testing.T, maxMessage int) (*session.Session, *bufio.Reader, *io.PipeWriter) {
+func streamClient(t *testing.T, maxMessage int, h session.Handler) (*session.Session, *bufio.Reader, *io.PipeWriter) {
 	t.Helper()
 	s2cR, s2cW := io.Pipe()
 	c2sR, c2sW := io.Pipe()
 	conn := transport.NewStream(s2cR, c2sW, &transport.StreamOptions{MaxMessageSize: maxMessage})
-	cli := session.New(conn, session.Options{Role: session.RoleClient, Logger: quiet, Version: protocol.BatchVersion})
+	cli := session.New(conn, session.Options{Role: session.RoleClient, Logger: quiet, Version: protocol.BatchVersion, Handler: h})
 	t.Cleanup(func() {
 		s2cW.Close()
 		c2sR.Close()
@@ -61,7 +61,7 @@ func readBatchIDs(t *testing.T, r *bufio.Reader) []protocol.ID {
 // error while the others get their results; the session and Batch go on.
 func TestBatchAnswerOverLimit(t *testing.T) {
 	t.Parallel()
-	cli, r, w := streamClient(t, 1024)
+	cli, r, w := streamClient(t, 1024, nil)
 	calls := []*session.BatchCall{{Method: "a"}, {Method: "b"}}
 	done := make(chan error, 1)
 	go func() { done <- cli.Batch(context.Background(), calls) }()
@@ -91,10 +91,22 @@ func TestBatchAnswerOverLimit(t *testing.T) {
 
 // TestBatchFailsAtEndOfInput checks that a batch waiting for its answers
 // fails as soon as the peer's output ends (no answer can come any more),
-// as Call does, not once the session's drain timeout has passed.
+// as Call does, not once the session's drain is over (here a request of
+// the server's is still being handled, which holds the drain up to its
+// timeout).
 func TestBatchFailsAtEndOfInput(t *testing.T) {
 	t.Parallel()
-	cli, r, w := streamClient(t, 0)
+	started := make(chan struct{})
+	block := session.HandlerFunc(func(ctx context.Context, req *session.Request) (any, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	cli, r, w := streamClient(t, 0, block)
+	if _, err := io.WriteString(w, `{"jsonrpc":"2.0","id":"s1","method":"roots/list"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-started
 	calls := []*session.BatchCall{{Method: "a"}, {Method: "b"}}
 	done := make(chan error, 1)
 	go func() { done <- cli.Batch(context.Background(), calls) }()
