@@ -147,10 +147,7 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 		so.MaxBodyBytes = set.MaxBodyBytes
 	}
 	if so.ReadBodyTimeout == 0 {
-		so.ReadBodyTimeout = set.ReadBodyTimeout
-		if so.ReadBodyTimeout == 0 {
-			so.ReadBodyTimeout = -1 // the setting says no limit
-		}
+		so.ReadBodyTimeout = set.ReadBodyTimeout // negative: no limit, as in the transport
 	}
 	if so.Principal == nil {
 		so.Principal = s.cfg.httpPrincipal
@@ -290,8 +287,8 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 	mcp := s.httpHandler(set)
 	srv := &http.Server{
 		Handler:           s.frontDoor(mcp),
-		ReadHeaderTimeout: set.ReadHeaderTimeout,
-		IdleTimeout:       set.IdleConnTimeout,
+		ReadHeaderTimeout: max(set.ReadHeaderTimeout, 0), // http.Server's no limit is 0
+		IdleTimeout:       max(set.IdleConnTimeout, 0),
 		MaxHeaderBytes:    set.MaxHeaderBytes,
 	}
 	s.mu.Lock()
