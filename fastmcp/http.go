@@ -80,9 +80,11 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.
 // subscriptions/listen streams that arrived over HTTP with their final
 // result (as the 2026-07-28 revision asks of a server that ends them), lets
 // other calls in flight finish until ctx is done, and closes every stream
-// and session. Listens that arrive over HTTP afterwards end at once.
+// and session. Listens that arrive meanwhile end at once; those of the
+// server's other handlers (and of stdio) go on.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
-	h.srv.stopHTTPListeners()
+	// Undone once the handler is closed: it takes no listen any more.
+	defer h.srv.stopHTTPListeners(h.streamable)()
 	err := h.streamable.Shutdown(ctx)
 	if h.sse != nil {
 		err = errors.Join(err, h.sse.Close())

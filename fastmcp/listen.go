@@ -234,13 +234,11 @@ func (s *Server) stopSessionListeners(sess *session.Session) (undo func()) {
 	return s.listen.end(func(ln *listener) bool { return ln.req.Session == sess })
 }
 
-// stopHTTPListeners ends the listen streams that arrived over HTTP with
-// their final result, now and for listens that arrive later: an HTTP front
-// door is shutting down, and http.Server.Shutdown would otherwise wait for
-// these streams until its deadline.
-func (s *Server) stopHTTPListeners() {
-	s.listen.end(func(ln *listener) bool {
-		_, ok := ln.req.Extra.(*transport.HTTPRequestInfo)
-		return ok
-	})
+// stopHTTPListeners ends the listen streams that arrived through h with
+// their final result, and those that arrive through it until the returned
+// function is called: h is shutting down, and http.Server.Shutdown would
+// otherwise wait for these streams until its deadline. The listens of the
+// server's other handlers go on.
+func (s *Server) stopHTTPListeners(h *transport.StreamableHandler) (undo func()) {
+	return s.listen.end(func(ln *listener) bool { return h.Owns(ln.req.Session.Conn()) })
 }

@@ -908,3 +908,17 @@ func (h *StreamableHandler) Close() error {
 	}
 	return nil
 }
+
+// Owns reports whether c is a Conn that h handed to its connect function
+// (a session, or a stateless request), so that code above the transport
+// can tell the connections of one handler from those of another (as when
+// one of several handlers of a server shuts down).
+func (h *StreamableHandler) Owns(c Conn) bool {
+	switch c := c.(type) {
+	case *httpSession:
+		return c.h == h
+	case *oneShot:
+		return c.h == h
+	}
+	return false
+}
