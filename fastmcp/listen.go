@@ -167,7 +167,7 @@ func (l *listeners) send(method string, params any, wants func(*protocol.Subscri
 		if err != nil {
 			continue
 		}
-		ln.ack.Lock() // after the acknowledgment
+		ln.ack.Lock()                                // after the acknowledgment
 		_ = ln.req.Session.Notify(ln.ctx, method, p) // fails only when the stream is gone
 		ln.ack.Unlock()
 	}
