@@ -49,8 +49,9 @@ import (
 // or "none" for no limit; an option takes a positive value, a negative one
 // for no limit, or 0 to leave the setting to the flag, the environment or
 // the default; once resolved (Server.Settings) a negative value means no
-// limit. Sizes are positive numbers of bytes, always bounded. An invalid value stops Run with an error
-// naming the setting, where it came from, and what it accepts.
+// limit. Sizes are positive numbers of bytes, always bounded. An invalid
+// value stops Run with an error naming the setting, where it came from,
+// and what it accepts.
 type Settings struct {
 	// Transport is "stdio" or "http" (Streamable HTTP, with the legacy
 	// HTTP+SSE endpoints beside it).
