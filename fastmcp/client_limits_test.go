@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -48,16 +49,9 @@ func bigServer() *fastmcp.Server {
 // stdioHelper describes the helper process serving bigServer.
 func stdioHelper(t *testing.T, limit int) *transport.Command {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &transport.Command{
-		Path:           self,
-		Args:           []string{"-test.run=^TestHelperStdioServer$"},
-		Env:            []string{"FASTMCP_TEST_SERVER=1", "GORACE=atexit_sleep_ms=0"},
-		MaxMessageSize: limit,
-	}
+	c := testproc.Command(t, []string{"-test.run=^TestHelperStdioServer$"}, "FASTMCP_TEST_SERVER=1")
+	c.MaxMessageSize = limit
+	return c
 }
 
 // An answer over the client's limit fails its call at once with an error

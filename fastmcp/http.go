@@ -80,9 +80,11 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.
 // subscriptions/listen streams that arrived over HTTP with their final
 // result (as the 2026-07-28 revision asks of a server that ends them), lets
 // other calls in flight finish until ctx is done, and closes every stream
-// and session. Listens that arrive over HTTP afterwards end at once.
+// and session. Listens that arrive meanwhile end at once; those of the
+// server's other handlers (and of stdio) go on.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
-	h.srv.stopHTTPListeners()
+	// Undone once the handler is closed: it takes no listen any more.
+	defer h.srv.stopHTTPListeners(h.streamable)()
 	err := h.streamable.Shutdown(ctx)
 	if h.sse != nil {
 		err = errors.Join(err, h.sse.Close())
@@ -147,10 +149,7 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 		so.MaxBodyBytes = set.MaxBodyBytes
 	}
 	if so.ReadBodyTimeout == 0 {
-		so.ReadBodyTimeout = set.ReadBodyTimeout
-		if so.ReadBodyTimeout == 0 {
-			so.ReadBodyTimeout = -1 // the setting says no limit
-		}
+		so.ReadBodyTimeout = set.ReadBodyTimeout // negative: no limit, as in the transport
 	}
 	if so.Principal == nil {
 		so.Principal = s.cfg.httpPrincipal
@@ -290,8 +289,8 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 	mcp := s.httpHandler(set)
 	srv := &http.Server{
 		Handler:           s.frontDoor(mcp),
-		ReadHeaderTimeout: set.ReadHeaderTimeout,
-		IdleTimeout:       set.IdleConnTimeout,
+		ReadHeaderTimeout: max(set.ReadHeaderTimeout, 0), // http.Server's no limit is 0
+		IdleTimeout:       max(set.IdleConnTimeout, 0),
 		MaxHeaderBytes:    set.MaxHeaderBytes,
 	}
 	s.mu.Lock()

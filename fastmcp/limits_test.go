@@ -38,14 +38,14 @@ func TestLimitSettings(t *testing.T) {
 	t.Run("environment", func(t *testing.T) {
 		t.Setenv("FASTMCP_SESSION_IDLE_TIMEOUT", "5m")
 		t.Setenv("FASTMCP_MAX_SESSIONS", "10")
-		t.Setenv("FASTMCP_MAX_STREAMS_PER_SESSION", "unlimited")
+		t.Setenv("FASTMCP_MAX_STREAMS_PER_SESSION", "none")
 		t.Setenv("FASTMCP_MAX_LISTENS", "7")
 		if got, want := resolve(t, newServer()), (limits{5 * time.Minute, 10, -1, 7}); got != want {
 			t.Errorf("from the environment = %+v, want %+v", got, want)
 		}
-		t.Setenv("FASTMCP_SESSION_IDLE_TIMEOUT", "never")
+		t.Setenv("FASTMCP_SESSION_IDLE_TIMEOUT", "none")
 		if got := resolve(t, newServer()); got.idle >= 0 {
-			t.Errorf("never: idle timeout %v, want negative", got.idle)
+			t.Errorf("none: idle timeout %v, want negative", got.idle)
 		}
 	})
 	t.Run("precedence", func(t *testing.T) {
@@ -61,12 +61,39 @@ func TestLimitSettings(t *testing.T) {
 			t.Errorf("settings = %+v, want %+v (option, flag, flag)", got, want)
 		}
 	})
+	t.Run("one rule for no limit", func(t *testing.T) {
+		// Options: negative is no limit, zero leaves it to the flag; flags
+		// and variables: none.
+		t.Setenv("FASTMCP_MAX_LISTENS", "none")
+		s := newServer(fastmcp.MaxSessions(-1), fastmcp.MaxStreamsPerSession(0), fastmcp.SessionIdleTimeout(-time.Second),
+			fastmcp.ReadBodyTimeout(-1), fastmcp.ReadHeaderTimeout(0))
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		s.Flags(fs)
+		if err := fs.Parse([]string{"-max-streams-per-session=none", "-read-header-timeout=none", "-idle-conn-timeout=none"}); err != nil {
+			t.Fatal(err)
+		}
+		set, err := s.Settings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range map[string]int64{
+			"MaxSessions": int64(set.MaxSessions), "MaxStreamsPerSession": int64(set.MaxStreamsPerSession), "MaxListens": int64(set.MaxListens),
+			"SessionIdleTimeout": int64(set.SessionIdleTimeout), "ReadBodyTimeout": int64(set.ReadBodyTimeout),
+			"ReadHeaderTimeout": int64(set.ReadHeaderTimeout), "IdleConnTimeout": int64(set.IdleConnTimeout),
+		} {
+			if v >= 0 {
+				t.Errorf("%s = %d, want negative (no limit)", name, v)
+			}
+		}
+	})
 	t.Run("errors", func(t *testing.T) {
 		for _, tc := range []struct{ env, value, want string }{
-			{"FASTMCP_MAX_SESSIONS", "0", `setting FASTMCP_MAX_SESSIONS="0" is invalid: use a positive number, or unlimited`},
+			{"FASTMCP_MAX_SESSIONS", "0", `setting FASTMCP_MAX_SESSIONS="0" is invalid: use a positive value such as 100, or none for no limit`},
 			{"FASTMCP_MAX_STREAMS_PER_SESSION", "many", `setting FASTMCP_MAX_STREAMS_PER_SESSION="many" is invalid`},
 			{"FASTMCP_MAX_LISTENS", "-3", `setting FASTMCP_MAX_LISTENS="-3" is invalid`},
-			{"FASTMCP_SESSION_IDLE_TIMEOUT", "0s", `setting FASTMCP_SESSION_IDLE_TIMEOUT="0s" is invalid: use a positive duration such as 30m, or never`},
+			{"FASTMCP_SESSION_IDLE_TIMEOUT", "0s", `setting FASTMCP_SESSION_IDLE_TIMEOUT="0s" is invalid: use a positive value such as 30s, or none for no limit`},
+			{"FASTMCP_MAX_LISTENS", "unlimited", `setting FASTMCP_MAX_LISTENS="unlimited" is invalid`},
+			{"FASTMCP_SESSION_IDLE_TIMEOUT", "never", `setting FASTMCP_SESSION_IDLE_TIMEOUT="never" is invalid`},
 		} {
 			t.Run(tc.env, func(t *testing.T) {
 				t.Setenv(tc.env, tc.value)

@@ -30,6 +30,11 @@ type listener struct {
 	req    *session.Request
 	filter protocol.SubscriptionFilter
 	stop   chan struct{} // closed by end: the stream ends with its result
+
+	// ack is held while the acknowledgment is written: a listener is
+	// registered before its acknowledgment goes out (a change right after
+	// it is not lost), and no notification overtakes it.
+	ack sync.Mutex
 }
 
 // add registers ln, unless a shutdown already ended listens like it; it
@@ -162,7 +167,9 @@ func (l *listeners) send(method string, params any, wants func(*protocol.Subscri
 		if err != nil {
 			continue
 		}
+		ln.ack.Lock()                                // after the acknowledgment
 		_ = ln.req.Session.Notify(ln.ctx, method, p) // fails only when the stream is gone
+		ln.ack.Unlock()
 	}
 }
 
@@ -195,17 +202,23 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 		Notifications: honoured,
 		Meta:          protocol.Meta{protocol.MetaSubscriptionID: req.ID},
 	}
-	if err := req.Session.Notify(ctx, protocol.NotificationSubscriptionsAcknowledged, ack); err != nil {
-		return nil, err
-	}
 	// The final result of a listen the server ends (2026-07-28
 	// "Graceful Closure"): resultType complete, the subscription id in _meta.
 	final := &protocol.SubscriptionsListenResult{Meta: protocol.Meta{protocol.MetaSubscriptionID: req.ID}, ResultType: protocol.ResultTypeComplete}
 	ln := &listener{ctx: ctx, req: req, filter: honoured, stop: make(chan struct{})}
-	if !s.listen.add(ln) {
+	ln.ack.Lock()
+	added := s.listen.add(ln)
+	if added {
+		defer s.listen.remove(ln)
+	}
+	err := req.Session.Notify(ctx, protocol.NotificationSubscriptionsAcknowledged, ack)
+	ln.ack.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if !added {
 		return final, nil // shutting down
 	}
-	defer s.listen.remove(ln)
 	select {
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
@@ -234,13 +247,11 @@ func (s *Server) stopSessionListeners(sess *session.Session) (undo func()) {
 	return s.listen.end(func(ln *listener) bool { return ln.req.Session == sess })
 }
 
-// stopHTTPListeners ends the listen streams that arrived over HTTP with
-// their final result, now and for listens that arrive later: an HTTP front
-// door is shutting down, and http.Server.Shutdown would otherwise wait for
-// these streams until its deadline.
-func (s *Server) stopHTTPListeners() {
-	s.listen.end(func(ln *listener) bool {
-		_, ok := ln.req.Extra.(*transport.HTTPRequestInfo)
-		return ok
-	})
+// stopHTTPListeners ends the listen streams that arrived through h with
+// their final result, and those that arrive through it until the returned
+// function is called: h is shutting down, and http.Server.Shutdown would
+// otherwise wait for these streams until its deadline. The listens of the
+// server's other handlers go on.
+func (s *Server) stopHTTPListeners(h *transport.StreamableHandler) (undo func()) {
+	return s.listen.end(func(ln *listener) bool { return h.Owns(ln.req.Session.Conn()) })
 }

@@ -43,9 +43,15 @@ import (
 //	MaxListens            MaxListens            -max-listens              FASTMCP_MAX_LISTENS              1000
 //
 // Lists are comma-separated; booleans take the forms of strconv.ParseBool;
-// durations those of time.ParseDuration (0 means no limit); sizes are
-// positive numbers of bytes. An invalid value stops Run with an error
-// naming the setting, where it came from, and what it accepts.
+// durations those of time.ParseDuration. The time and number limits
+// (ReadHeaderTimeout to IdleConnTimeout, and SessionIdleTimeout to
+// MaxListens) follow one rule: a flag or variable takes a positive value
+// or "none" for no limit; an option takes a positive value, a negative one
+// for no limit, or 0 to leave the setting to the flag, the environment or
+// the default; once resolved (Server.Settings) a negative value means no
+// limit. Sizes are positive numbers of bytes, always bounded. An invalid
+// value stops Run with an error naming the setting, where it came from,
+// and what it accepts.
 type Settings struct {
 	// Transport is "stdio" or "http" (Streamable HTTP, with the legacy
 	// HTTP+SSE endpoints beside it).
@@ -68,15 +74,16 @@ type Settings struct {
 	// requests read before end of input are answered within it.
 	ShutdownTimeout time.Duration
 	// ReadHeaderTimeout bounds how long an HTTP client may take to send a
-	// request's headers (the server Run builds; 0: no limit).
+	// request's headers (the server Run builds). Negative: no limit.
 	ReadHeaderTimeout time.Duration
 	// ReadBodyTimeout bounds how long an HTTP client may take to send a
 	// POST body, from the start of the request: a slower client gets 408
-	// and its connection closed (0: no limit). It applies to HTTPHandler
-	// too.
+	// and its connection closed. Negative: no limit. It applies to
+	// HTTPHandler too.
 	ReadBodyTimeout time.Duration
 	// IdleConnTimeout is how long a keep-alive HTTP connection may wait
-	// for its next request before the server closes it (0: no limit).
+	// for its next request before the server closes it. Negative: no
+	// limit.
 	IdleConnTimeout time.Duration
 	// MaxHeaderBytes bounds the size of an HTTP request's headers; larger
 	// requests get 431.
@@ -86,7 +93,7 @@ type Settings struct {
 	MaxBodyBytes int64
 
 	// Limits on what HTTP clients may hold open. A negative value means no
-	// limit (sessions that never expire).
+	// limit (sessions that never expire), as for the time limits above.
 
 	// SessionIdleTimeout ends a legacy HTTP session that has had no request
 	// and no open stream for this long.
@@ -180,25 +187,28 @@ func ShutdownTimeout(d time.Duration) Option {
 }
 
 // ReadHeaderTimeout bounds how long an HTTP client may take to send a
-// request's headers. Default 10 seconds; 0 means no limit.
+// request's headers. Default 10 seconds; a negative d means no limit, 0
+// leaves the setting to the flag, the environment or the default.
 func ReadHeaderTimeout(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.ReadHeaderTimeout, c.set.readHeader = d, true })
+	return serverOption(func(c *serverConfig) { c.settings.ReadHeaderTimeout, c.set.readHeader = d, d != 0 })
 }
 
 // ReadBodyTimeout bounds how long an HTTP client may take to send a POST
 // body, counted from the start of the request; a slower client gets 408
 // Request Timeout and its connection closed, so it cannot hold the
 // connection, or delay a graceful shutdown, for longer. The answer's
-// stream is not limited. Default 30 seconds; 0 means no limit.
+// stream is not limited. Default 30 seconds; a negative d means no limit,
+// 0 leaves the setting to the flag, the environment or the default.
 func ReadBodyTimeout(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.ReadBodyTimeout, c.set.readBody = d, true })
+	return serverOption(func(c *serverConfig) { c.settings.ReadBodyTimeout, c.set.readBody = d, d != 0 })
 }
 
 // IdleConnTimeout is how long a keep-alive HTTP connection may wait for
-// its next request before the server closes it. Default 2 minutes; 0 means
-// no limit.
+// its next request before the server closes it. Default 2 minutes; a
+// negative d means no limit, 0 leaves the setting to the flag, the
+// environment or the default.
 func IdleConnTimeout(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.IdleConnTimeout, c.set.idleConn = d, true })
+	return serverOption(func(c *serverConfig) { c.settings.IdleConnTimeout, c.set.idleConn = d, d != 0 })
 }
 
 // MaxHeaderBytes bounds the size of an HTTP request's headers (the request
@@ -217,30 +227,34 @@ func MaxBodyBytes(n int64) Option {
 
 // SessionIdleTimeout sets how long a legacy HTTP session may stay idle (no
 // request, no open stream) before it ends; its client then gets 404 and
-// must initialize again. A negative d means sessions never expire. Default
-// 30 minutes.
+// must initialize again. Default 30 minutes; a negative d means sessions
+// never expire, 0 leaves the setting to the flag, the environment or the
+// default.
 func SessionIdleTimeout(d time.Duration) Option {
 	return serverOption(func(c *serverConfig) { c.settings.SessionIdleTimeout, c.set.idleTimeout = d, d != 0 })
 }
 
 // MaxSessions bounds the legacy HTTP sessions open at once (Streamable
 // HTTP and HTTP+SSE each); past it a new session is refused with 503.
-// Negative means no limit. Default transport.DefaultMaxSessions (1000).
+// Default transport.DefaultMaxSessions (1000); a negative n means no
+// limit, 0 leaves the setting to the flag, the environment or the default.
 func MaxSessions(n int) Option {
 	return serverOption(func(c *serverConfig) { c.settings.MaxSessions, c.set.maxSessions = n, n != 0 })
 }
 
 // MaxStreamsPerSession bounds the responses one legacy HTTP session has
 // open at once (answers to requests, GET streams); past it a request is
-// refused with 429. Negative means no limit. Default
-// transport.DefaultMaxStreamsPerSession (64).
+// refused with 429. Default transport.DefaultMaxStreamsPerSession (64); a
+// negative n means no limit, 0 leaves the setting to the flag, the
+// environment or the default.
 func MaxStreamsPerSession(n int) Option {
 	return serverOption(func(c *serverConfig) { c.settings.MaxStreamsPerSession, c.set.maxStreams = n, n != 0 })
 }
 
 // MaxListens bounds the subscriptions/listen streams (protocol 2026-07-28)
-// open at once; past it a listen is refused with 503. Negative means no
-// limit. Default transport.DefaultMaxListens (1000).
+// open at once; past it a listen is refused with 503. Default
+// transport.DefaultMaxListens (1000); a negative n means no limit, 0 leaves
+// the setting to the flag, the environment or the default.
 func MaxListens(n int) Option {
 	return serverOption(func(c *serverConfig) { c.settings.MaxListens, c.set.maxListens = n, n != 0 })
 }
@@ -259,16 +273,49 @@ func (s *Server) Flags(fs *flag.FlagSet) {
 	fs.String("allowed-hosts", "", "comma-separated Host names accepted over HTTP (env FASTMCP_ALLOWED_HOSTS)")
 	fs.String("allowed-origins", "", "comma-separated browser origins accepted over HTTP (env FASTMCP_ALLOWED_ORIGINS)")
 	fs.String("shutdown-timeout", "", "how long in-flight requests may take at shutdown, e.g. 10s (env FASTMCP_SHUTDOWN_TIMEOUT)")
-	fs.String("read-header-timeout", "", "how long an HTTP client may take to send its headers; 0 for no limit (env FASTMCP_READ_HEADER_TIMEOUT, default 10s)")
-	fs.String("read-body-timeout", "", "how long an HTTP client may take to send a POST body; 0 for no limit (env FASTMCP_READ_BODY_TIMEOUT, default 30s)")
-	fs.String("idle-conn-timeout", "", "how long an idle keep-alive HTTP connection stays open; 0 for no limit (env FASTMCP_IDLE_CONN_TIMEOUT, default 2m)")
+	fs.String("read-header-timeout", "", "how long an HTTP client may take to send its headers; or none (env FASTMCP_READ_HEADER_TIMEOUT, default 10s)")
+	fs.String("read-body-timeout", "", "how long an HTTP client may take to send a POST body; or none (env FASTMCP_READ_BODY_TIMEOUT, default 30s)")
+	fs.String("idle-conn-timeout", "", "how long an idle keep-alive HTTP connection stays open; or none (env FASTMCP_IDLE_CONN_TIMEOUT, default 2m)")
 	fs.String("max-header-bytes", "", "largest HTTP request headers accepted, in bytes (env FASTMCP_MAX_HEADER_BYTES, default 65536)")
 	fs.String("max-body-bytes", "", "largest POST body accepted, in bytes (env FASTMCP_MAX_BODY_BYTES, default 4194304)")
 
-	fs.String("session-idle-timeout", "", "how long an idle HTTP session lives, e.g. 30m, or never (env FASTMCP_SESSION_IDLE_TIMEOUT)")
-	fs.String("max-sessions", "", "most HTTP sessions open at once, or unlimited (env FASTMCP_MAX_SESSIONS, default 1000)")
-	fs.String("max-streams-per-session", "", "most responses one HTTP session has open at once, or unlimited (env FASTMCP_MAX_STREAMS_PER_SESSION, default 64)")
-	fs.String("max-listens", "", "most subscriptions/listen streams open at once, or unlimited (env FASTMCP_MAX_LISTENS, default 1000)")
+	fs.String("session-idle-timeout", "", "how long an idle HTTP session lives, e.g. 30m, or none (env FASTMCP_SESSION_IDLE_TIMEOUT)")
+	fs.String("max-sessions", "", "most HTTP sessions open at once, or none (env FASTMCP_MAX_SESSIONS, default 1000)")
+	fs.String("max-streams-per-session", "", "most responses one HTTP session has open at once, or none (env FASTMCP_MAX_STREAMS_PER_SESSION, default 64)")
+	fs.String("max-listens", "", "most subscriptions/listen streams open at once, or none (env FASTMCP_MAX_LISTENS, default 1000)")
+}
+
+// noLimit is the value the limit flags and FASTMCP_* variables take for
+// "no limit" (-max-sessions=none, FASTMCP_READ_BODY_TIMEOUT=none); the
+// options take a negative value for it.
+const noLimit = "none"
+
+// resolveLimit resolves one limit setting into dst: the option when given
+// (non-zero), else the flag or environment value (a positive value parsed
+// by parse, or noLimit, which resolves to -1), else def. example is a valid
+// value for the error message.
+func resolveLimit[T int | time.Duration](value func(string) (string, string, bool), bad func(from, v, want string), name string, dst *T, given bool, def T, example string, parse func(string) (T, error)) {
+	if given && *dst != 0 {
+		if *dst < 0 {
+			*dst = -1
+		}
+		return
+	}
+	*dst = def
+	v, from, ok := value(name)
+	if !ok {
+		return
+	}
+	if v == noLimit {
+		*dst = -1
+		return
+	}
+	n, err := parse(v)
+	if err != nil || n <= 0 {
+		bad(from, v, "use a positive value such as "+example+", or "+noLimit+" for no limit")
+		return
+	}
+	*dst = n
 }
 
 // settingSource is one setting's name in each source.
@@ -383,26 +430,26 @@ func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup fun
 			}
 		}
 	}
-	// duration resolves a time limit: option, flag or environment (0
-	// meaning no limit), else def.
+	// Limits, in time and in number, follow one rule: an option of 0
+	// leaves the limit to the flag, the environment or the default, and a
+	// negative option means no limit; a flag or variable takes a positive
+	// value or the word none. Resolved, a limit is positive, or
+	// negative for none.
 	duration := func(name string, dst *time.Duration, given bool, def time.Duration) {
-		if given {
-			return
-		}
-		*dst = def
-		if v, from, ok := value(name); ok {
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 {
-				bad(from, v, "use a non-negative duration such as 30s or 2m (0 for no limit)")
-				return
-			}
-			*dst = d
-		}
+		resolveLimit(value, bad, name, dst, given, def, "30s", func(v string) (time.Duration, error) { return time.ParseDuration(v) })
+	}
+	count := func(name string, dst *int, given bool, def int) {
+		resolveLimit(value, bad, name, dst, given, def, "100", strconv.Atoi)
 	}
 	duration("read-header-timeout", &out.ReadHeaderTimeout, set.readHeader, DefaultReadHeaderTimeout)
 	duration("read-body-timeout", &out.ReadBodyTimeout, set.readBody, DefaultReadBodyTimeout)
 	duration("idle-conn-timeout", &out.IdleConnTimeout, set.idleConn, DefaultIdleConnTimeout)
-	// size resolves a byte limit: option, flag or environment, else def.
+	duration("session-idle-timeout", &out.SessionIdleTimeout, set.idleTimeout, transport.DefaultSessionIdleTimeout)
+	count("max-sessions", &out.MaxSessions, set.maxSessions, transport.DefaultMaxSessions)
+	count("max-streams-per-session", &out.MaxStreamsPerSession, set.maxStreams, transport.DefaultMaxStreamsPerSession)
+	count("max-listens", &out.MaxListens, set.maxListens, transport.DefaultMaxListens)
+	// Sizes are always bounded (http.Server has no unbounded header size):
+	// a positive number of bytes.
 	size := func(name string, def int64) int64 {
 		if v, from, ok := value(name); ok {
 			n, err := strconv.ParseInt(v, 10, 64)
@@ -419,45 +466,6 @@ func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup fun
 	}
 	if !set.maxBody {
 		out.MaxBodyBytes = size("max-body-bytes", DefaultMaxBodyBytes)
-	}
-	// Limits: a positive number (duration), or a word for none; negative
-	// means none once resolved.
-	limit := func(name string, dst *int, given bool, def int) {
-		if !given {
-			if v, from, ok := value(name); ok {
-				n, err := strconv.Atoi(v)
-				switch {
-				case v == "unlimited":
-					*dst = -1
-				case err != nil || n <= 0:
-					bad(from, v, "use a positive number, or unlimited")
-				default:
-					*dst = n
-				}
-			}
-		}
-		if *dst == 0 {
-			*dst = def
-		}
-	}
-	limit("max-sessions", &out.MaxSessions, set.maxSessions, transport.DefaultMaxSessions)
-	limit("max-streams-per-session", &out.MaxStreamsPerSession, set.maxStreams, transport.DefaultMaxStreamsPerSession)
-	limit("max-listens", &out.MaxListens, set.maxListens, transport.DefaultMaxListens)
-	if !set.idleTimeout {
-		if v, from, ok := value("session-idle-timeout"); ok {
-			d, err := time.ParseDuration(v)
-			switch {
-			case v == "never":
-				out.SessionIdleTimeout = -1
-			case err != nil || d <= 0:
-				bad(from, v, "use a positive duration such as 30m, or never")
-			default:
-				out.SessionIdleTimeout = d
-			}
-		}
-	}
-	if out.SessionIdleTimeout == 0 {
-		out.SessionIdleTimeout = transport.DefaultSessionIdleTimeout
 	}
 
 	switch out.Transport {

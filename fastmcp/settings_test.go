@@ -134,12 +134,15 @@ func TestSettingsHTTPLimits(t *testing.T) {
 			"FASTMCP_READ_HEADER_TIMEOUT": "1s", "FASTMCP_READ_BODY_TIMEOUT": "2s", "FASTMCP_IDLE_CONN_TIMEOUT": "3s",
 			"FASTMCP_MAX_HEADER_BYTES": "4096", "FASTMCP_MAX_BODY_BYTES": "8192",
 		}, nil, limits{time.Second, 2 * time.Second, 3 * time.Second, 4096, 8192}},
-		{"zero is no limit", map[string]string{"FASTMCP_READ_BODY_TIMEOUT": "0", "FASTMCP_IDLE_CONN_TIMEOUT": "0s"}, nil,
-			limits{10 * time.Second, 0, 0, 64 << 10, 4 << 20}},
+		{"none is no limit", map[string]string{"FASTMCP_READ_BODY_TIMEOUT": "none", "FASTMCP_IDLE_CONN_TIMEOUT": "none"}, nil,
+			limits{10 * time.Second, -1, -1, 64 << 10, 4 << 20}},
+		{"a negative option is no limit, zero the default", map[string]string{"FASTMCP_READ_HEADER_TIMEOUT": "1s"},
+			[]fastmcp.Option{fastmcp.ReadHeaderTimeout(0), fastmcp.ReadBodyTimeout(-time.Second), fastmcp.IdleConnTimeout(-1)},
+			limits{time.Second, -1, -1, 64 << 10, 4 << 20}},
 		{"options beat the environment", map[string]string{"FASTMCP_READ_BODY_TIMEOUT": "2s", "FASTMCP_MAX_BODY_BYTES": "8192"},
 			[]fastmcp.Option{fastmcp.ReadHeaderTimeout(time.Second), fastmcp.ReadBodyTimeout(5 * time.Second), fastmcp.IdleConnTimeout(0),
 				fastmcp.MaxHeaderBytes(1000), fastmcp.MaxBodyBytes(2000)},
-			limits{time.Second, 5 * time.Second, 0, 1000, 2000}},
+			limits{time.Second, 5 * time.Second, 2 * time.Minute, 1000, 2000}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -156,8 +159,10 @@ func TestSettingsHTTPLimits(t *testing.T) {
 		})
 	}
 	for _, tc := range []struct{ env, value, want string }{
-		{"FASTMCP_READ_BODY_TIMEOUT", "slow", `setting FASTMCP_READ_BODY_TIMEOUT="slow" is invalid: use a non-negative duration`},
+		{"FASTMCP_READ_BODY_TIMEOUT", "slow", `setting FASTMCP_READ_BODY_TIMEOUT="slow" is invalid: use a positive value such as 30s, or none for no limit`},
 		{"FASTMCP_IDLE_CONN_TIMEOUT", "-1s", `setting FASTMCP_IDLE_CONN_TIMEOUT="-1s" is invalid`},
+		{"FASTMCP_READ_BODY_TIMEOUT", "0", `setting FASTMCP_READ_BODY_TIMEOUT="0" is invalid: use a positive value such as 30s, or none`},
+		{"FASTMCP_IDLE_CONN_TIMEOUT", "unlimited", `setting FASTMCP_IDLE_CONN_TIMEOUT="unlimited" is invalid`},
 		{"FASTMCP_READ_HEADER_TIMEOUT", "10", `setting FASTMCP_READ_HEADER_TIMEOUT="10" is invalid`},
 		{"FASTMCP_MAX_HEADER_BYTES", "64KiB", `setting FASTMCP_MAX_HEADER_BYTES="64KiB" is invalid: use a positive number of bytes`},
 		{"FASTMCP_MAX_BODY_BYTES", "0", `setting FASTMCP_MAX_BODY_BYTES="0" is invalid: use a positive number of bytes`},

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -54,10 +55,7 @@ func answeredIDs(out []byte) (map[string]int, error) {
 // be answered, and the answers flushed, before the process exits.
 func TestStdioAnswersRequestsReadBeforeEOF(t *testing.T) {
 	t.Parallel()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	self := testproc.Self(t)
 	const runs, parallel = 100, 4
 	for _, mode := range []string{"serve", "run"} {
 		t.Run(mode, func(t *testing.T) {
@@ -75,7 +73,7 @@ func TestStdioAnswersRequestsReadBeforeEOF(t *testing.T) {
 					ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a guard against a hung server
 					defer cancel()
 					cmd := exec.CommandContext(ctx, self)
-					cmd.Env = append(os.Environ(), stdioServerEnv+"="+mode, "GORACE=atexit_sleep_ms=0")
+					cmd.Env = testproc.Env(append(os.Environ(), stdioServerEnv+"="+mode)...)
 					cmd.Stdin = strings.NewReader(eofScript) // closed once written
 					var stderr bytes.Buffer
 					cmd.Stderr = &stderr
@@ -114,10 +112,7 @@ func TestStdioAnswersRequestsReadBeforeEOF(t *testing.T) {
 // shutdown timeout cuts it off unanswered.
 func TestStdioListenEndsAtEOF(t *testing.T) {
 	t.Parallel()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	self := testproc.Self(t)
 	meta := fmt.Sprintf(`"_meta":{%q:%q,%q:{}}`, protocol.MetaProtocolVersion, protocol.LatestVersion, protocol.MetaClientCapabilities)
 	script := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + meta + `}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta + `}}` + "\n"
@@ -126,7 +121,7 @@ func TestStdioListenEndsAtEOF(t *testing.T) {
 	cmd := exec.CommandContext(ctx, self)
 	// A shutdown timeout longer than the guard: only an answer, not the
 	// timeout, can end the listen stream in time.
-	cmd.Env = append(os.Environ(), stdioServerEnv+"=serve", "FASTMCP_SHUTDOWN_TIMEOUT=1m", "GORACE=atexit_sleep_ms=0")
+	cmd.Env = testproc.Env(append(os.Environ(), stdioServerEnv+"=serve", "FASTMCP_SHUTDOWN_TIMEOUT=1m")...)
 	cmd.Stdin = strings.NewReader(script)
 	out, err := cmd.Output()
 	if err != nil {

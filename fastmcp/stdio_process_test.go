@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -83,15 +84,7 @@ func runStdioServer(mode string) int {
 // server in mode (see runStdioServer).
 func stdioServerCommand(t *testing.T, mode string) *transport.Command {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &transport.Command{
-		Path: self,
-		// GORACE: a race-enabled binary otherwise lingers a second when it exits.
-		Env: []string{stdioServerEnv + "=" + mode, "GORACE=atexit_sleep_ms=0"},
-	}
+	return testproc.Command(t, nil, stdioServerEnv+"="+mode)
 }
 
 // TestStdioServerDeathIsReported checks what a client sees when its server

@@ -262,27 +262,11 @@ func zeroishInside(v reflect.Value) bool {
 
 // runVar validates v by tag with the validator and adds its issues at
 // base (element issues below it, as the plan p reads them).
-func runVar(v reflect.Value, tag string, p *plan, base path, is *issues) (err error) {
+func runVar(v reflect.Value, tag string, p *plan, base path, is *issues) error {
 	if tag == "" {
 		return nil
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("schema: validator failed on %s: %v", p.t, r)
-		}
-	}()
-	verr := validate().Var(v.Interface(), tag)
-	if verr == nil {
-		return nil
-	}
-	var ves validator.ValidationErrors
-	if !errors.As(verr, &ves) {
-		return fmt.Errorf("schema: validator: %w", verr)
-	}
-	for _, fe := range ves {
-		is.addValidator(nsPath(fe.Namespace(), p, base), fe)
-	}
-	return nil
+	return collect(p, "", base, is, func() error { return validate().Var(v.Interface(), tag) })
 }
 
 // validateStructCopy validates the struct v (through pointers) that the

@@ -119,13 +119,20 @@ func markRules(a *analyzer) {
 // runValidator validates v (a pointer to a struct) and adds the issues.
 // A panic inside the validator (a rule that does not fit a value) becomes
 // an error, never a crash.
-func runValidator(v reflect.Value, p *plan, prefix string, base path, is *issues) (err error) {
+func runValidator(v reflect.Value, p *plan, prefix string, base path, is *issues) error {
+	return collect(p, prefix, base, is, func() error { return validate().Struct(v.Interface()) })
+}
+
+// collect runs the validator through run and adds each failure it reports
+// as an issue at its namespace, less prefix, read by the plan p below
+// base. A panic inside the validator becomes an error.
+func collect(p *plan, prefix string, base path, is *issues, run func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("schema: validator failed on %s: %v", p.t, r)
 		}
 	}()
-	verr := validate().Struct(v.Interface())
+	verr := run()
 	if verr == nil {
 		return nil
 	}
@@ -134,9 +141,7 @@ func runValidator(v reflect.Value, p *plan, prefix string, base path, is *issues
 		return fmt.Errorf("schema: validator: %w", verr)
 	}
 	for _, fe := range ves {
-		ns := strings.TrimPrefix(fe.Namespace(), prefix)
-		pth := nsPath(ns, p, base)
-		is.addValidator(pth, fe)
+		is.addValidator(nsPath(strings.TrimPrefix(fe.Namespace(), prefix), p, base), fe)
 	}
 	return nil
 }

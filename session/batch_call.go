@@ -60,11 +60,7 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
 		for i, c := range calls {
 			switch {
 			case waits != nil && waits[i] != nil && isDone(waits[i].done):
-				if r := waits[i].resp; r.Error != nil {
-					c.Err = r.Error
-				} else {
-					c.Err = DecodeResult(c.Method, r.Result, c.Result)
-				}
+				c.Err = waits[i].outcome(c.Result) // a response, or the transport's failure
 			case !sent || !c.Notification:
 				c.Err = err
 			default:
@@ -100,7 +96,8 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
 	}
 	sb := &sentBatch{refused: make(chan struct{})}
 	s.mu.Lock()
-	if s.closed {
+	if s.closed || s.inputErr != nil {
+		// Ended, or the peer's input has: no response could arrive.
 		s.mu.Unlock()
 		return settle(s.closedError())
 	}
@@ -171,6 +168,12 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
 			return settle(fmt.Errorf("%w: batch after %v: %w", ErrTimeout, s.timeout, context.DeadlineExceeded))
 		case <-s.done:
 			if !isDone(w.done) { // else it raced with the end of the session
+				return settle(s.closedError())
+			}
+		case <-s.readerDone:
+			// The peer's input ended (or the session did): every
+			// response that came was delivered before.
+			if !isDone(w.done) {
 				return settle(s.closedError())
 			}
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -83,16 +84,7 @@ func helper(mode string) int {
 // KEY=VALUE environment entries.
 func helperCommand(t *testing.T, mode string, env ...string) *transport.Command {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &transport.Command{
-		Path: self,
-		Args: []string{"-test.run=^TestHelperProcess$"},
-		// GORACE: a race-enabled binary otherwise lingers a second when it exits 0.
-		Env: append([]string{"GO_WANT_HELPER=" + mode, "GORACE=atexit_sleep_ms=0"}, env...),
-	}
+	return testproc.Command(t, []string{"-test.run=^TestHelperProcess$"}, append([]string{"GO_WANT_HELPER=" + mode}, env...)...)
 }
 
 func startHelper(t *testing.T, c *transport.Command) *transport.Process {

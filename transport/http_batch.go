@@ -87,13 +87,7 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 		return
 	}
 	if len(ids) == 0 && len(b.Invalid) == 0 {
-		setExtra(b, requestInfo(r, sess.id, sess.principal))
-		if !sess.deliver(r.Context(), b) {
-			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
-			return
-		}
-		sess.batchCancelled(b)
-		w.WriteHeader(http.StatusAccepted)
+		h.accept(w, r, sess, b)
 		return
 	}
 	if h.isClosing() {
@@ -117,18 +111,8 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 		sess.endBatch(b)
 		return
 	}
-	sess.batchCancelled(b)
+	sess.cancelled(b)
 	h.answer(w, r, sess, st, sk, protocol.ID{})
-}
-
-// batchCancelled ends the streams of the requests that the
-// notifications/cancelled in b name.
-func (s *httpSession) batchCancelled(b *protocol.Batch) {
-	for _, m := range b.Messages {
-		if r, ok := m.(*protocol.Request); ok {
-			s.cancelled(r)
-		}
-	}
 }
 
 // openBatchStream registers the stream of a batch whose calls have ids,
@@ -138,37 +122,14 @@ func (s *httpSession) batchCancelled(b *protocol.Batch) {
 func (s *httpSession) openBatchStream(r *http.Request, b *protocol.Batch, ids []protocol.ID) (*stream, *sink, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	select {
-	case <-s.done:
-		return nil, nil, ErrClosed
-	default:
+	c, err := s.openLocked(r, false, ids...)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, id := range ids {
-		if _, dup := s.streams[id]; dup {
-			return nil, nil, errDuplicateID
-		}
-	}
-	if limit := s.h.opts.MaxStreamsPerSession; limit > 0 && s.live >= limit {
-		return nil, nil, errStreamLimit
-	}
-	c := new(callState)
-	st, sk := &c.st, &c.sk
-	st.sess, st.json, st.batch, st.ids = s, s.h.opts.JSONResponse, b, ids
-	n := 1
-	if !st.json {
-		n = 4 // a full buffer makes the handlers wait for the connection
-	}
-	sk.ch, sk.end = make(chan outEvent, n), make(chan struct{})
-	st.live = sk
-	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id, Principal: s.principal}
+	c.st.batch, c.st.ids = b, ids
 	setExtra(b, &c.info)
-	for _, id := range ids {
-		s.streams[id] = st
-	}
-	s.batches[b] = st
-	s.live++
-	s.h.callStarted()
-	return st, sk, nil
+	s.batches[b] = &c.st
+	return &c.st, &c.sk, nil
 }
 
 // takeBatch unregisters the stream of batch b and returns it (nil when b

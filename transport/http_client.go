@@ -439,19 +439,10 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 		c.mu.Unlock()
 		release()
 	}
-	// Until the answer starts, the caller's ctx bounds the request.
-	stop := context.AfterFunc(ctx, release)
-	resp, err := c.opts.HTTPClient.Do(hr)
-	stop()
+	resp, err := c.post(ctx, hr, release)
 	if err != nil {
 		forget()
-		if e := c.err(); e != nil {
-			return e
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("%w: POST %s: %w", ErrTransport, c.url, err)
+		return err
 	}
 	if m.Method == protocol.MethodInitialize && resp.StatusCode/100 == 2 {
 		if sid := resp.Header.Get(HeaderSessionID); sid != "" {
@@ -477,21 +468,12 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 		// here on is the call's, reported through Read.
 		defer forget()
 		defer resp.Body.Close()
-		data, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageSize)+1))
-		switch {
-		case err != nil:
-			c.fail(&CallError{ID: m.ID, Err: fmt.Errorf("transport: reading the answer to %s: %w", m.Method, err)})
-		case len(data) > c.opts.MaxMessageSize:
-			c.fail(&CallError{ID: m.ID, Err: fmt.Errorf("transport: the answer to %s: %w (%d bytes)", m.Method, ErrMessageTooLarge, c.opts.MaxMessageSize)})
-		default:
-			msg, err := protocol.DecodeMessage(data)
-			if err != nil {
-				// %v: the decoding error's JSON-RPC code is not the server's.
-				c.fail(&CallError{ID: m.ID, Err: fmt.Errorf("transport: decoding the answer to %s: %v", m.Method, err)})
-				return nil
-			}
-			c.deliver(msg, m.ID)
+		msg, err := c.readJSONAnswer(resp.Body, m.Method)
+		if err != nil {
+			c.fail(&CallError{ID: m.ID, Err: err})
+			return nil
 		}
+		c.deliver(msg, m.ID)
 		return nil
 	default:
 		forget()
@@ -501,6 +483,56 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 		}
 		return fmt.Errorf("transport: answer to %s has Content-Type %q", m.Method, resp.Header.Get("Content-Type"))
 	}
+}
+
+// post sends hr, a POST whose context release ends (see bind). Until the
+// answer starts, ctx bounds the request. When it fails, release has been
+// called and the error is the client's own (closed, expired), ctx's, or
+// the POST's, matching ErrTransport.
+func (c *StreamableClient) post(ctx context.Context, hr *http.Request, release func()) (*http.Response, error) {
+	stop := context.AfterFunc(ctx, release)
+	resp, err := c.opts.HTTPClient.Do(hr)
+	stop()
+	if err == nil {
+		return resp, nil
+	}
+	release()
+	if e := c.err(); e != nil {
+		return nil, e
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return nil, fmt.Errorf("%w: POST %s: %w", ErrTransport, c.url, err)
+}
+
+// readJSONAnswer reads and decodes a JSON answer body of at most
+// MaxMessageSize bytes: the answer to a request of method, or to a batch
+// when method is "". Its errors say so; one over the size matches
+// ErrMessageTooLarge.
+func (c *StreamableClient) readJSONAnswer(body io.Reader, method string) (protocol.Message, error) {
+	data, err := io.ReadAll(io.LimitReader(body, int64(c.opts.MaxMessageSize)+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("transport: reading %s: %w", answerTo(method), err)
+	case len(data) > c.opts.MaxMessageSize:
+		return nil, fmt.Errorf("transport: %s: %w (%d bytes)", answerTo(method), ErrMessageTooLarge, c.opts.MaxMessageSize)
+	}
+	msg, err := protocol.DecodeMessage(data)
+	if err != nil {
+		// %v: the decoding error's JSON-RPC code is not the server's.
+		return nil, fmt.Errorf("transport: decoding %s: %v", answerTo(method), err)
+	}
+	return msg, nil
+}
+
+// answerTo names the answer to a request of method, or to a batch when
+// method is "", in an error.
+func answerTo(method string) string {
+	if method == "" {
+		return "the answer to a batch"
+	}
+	return "the answer to " + method
 }
 
 // failedPost turns a non-2xx answer into an error, or delivers it when its

@@ -16,8 +16,8 @@ import (
 // batch POSTs a batch and reads its answer: nothing (202 Accepted, for a
 // batch without calls), one JSON body (the array of responses, or an
 // error refusing the batch), or an SSE stream read until it ends. The
-// answer is not resumed: the calls it did not answer get an error
-// response saying so. A refusal with an error status is returned as an
+// answer is not resumed: the calls it did not answer fail with a
+// transport error (CallError) saying so. A refusal with an error status is returned as an
 // *HTTPError.
 func (c *StreamableClient) batch(ctx context.Context, b *protocol.Batch) error {
 	body, err := encode(b)
@@ -33,19 +33,9 @@ func (c *StreamableClient) batch(ctx context.Context, b *protocol.Batch) error {
 		release()
 		return err
 	}
-	// Until the answer starts, the caller's ctx bounds the request.
-	stop := context.AfterFunc(ctx, release)
-	resp, err := c.opts.HTTPClient.Do(hr)
-	stop()
+	resp, err := c.post(ctx, hr, release)
 	if err != nil {
-		release()
-		if e := c.err(); e != nil {
-			return e
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("transport: POST %s: %w", c.url, err)
+		return err
 	}
 	if resp.StatusCode/100 != 2 {
 		release()
@@ -68,22 +58,18 @@ func (c *StreamableClient) batch(ctx context.Context, b *protocol.Batch) error {
 	case mediaJSON:
 		defer release()
 		defer resp.Body.Close()
-		data, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageSize)+1))
+		// As for a call: a failure from here on is the calls', reported
+		// through Read.
+		msg, err := c.readJSONAnswer(resp.Body, "")
 		if err != nil {
-			return fmt.Errorf("transport: reading the answer to a batch: %w", err)
-		}
-		if len(data) > c.opts.MaxMessageSize {
-			return fmt.Errorf("transport: the answer to a batch exceeds %d bytes", c.opts.MaxMessageSize)
-		}
-		msg, err := protocol.DecodeMessage(data)
-		if err != nil {
-			return fmt.Errorf("transport: decoding the answer to a batch: %w", err)
+			c.lostBatch(pending, err)
+			return nil
 		}
 		c.deliver(msg, protocol.ID{})
 		if r, ok := msg.(*protocol.Response); ok && !r.ID.IsValid() {
 			return nil // the batch was refused as a whole
 		}
-		c.lostBatch(answered(pending, msg), "the answer to its batch did not carry its response")
+		c.lostBatch(answered(pending, msg), errors.New("transport: the answer to its batch did not carry its response"))
 		return nil
 	default:
 		release()
@@ -120,7 +106,7 @@ func (c *StreamableClient) readBatchAnswer(release func(), pending map[protocol.
 		}
 		pending = answered(pending, msg)
 	}
-	c.lostBatch(pending, "the answer stream of its batch ended before its response (batch answers are not resumed)")
+	c.lostBatch(pending, errors.New("transport: the answer stream of its batch ended before its response (batch answers are not resumed)"))
 }
 
 // answered removes from pending the ids of the responses in msg.
@@ -138,11 +124,13 @@ func answered(pending map[protocol.ID]bool, msg protocol.Message) map[protocol.I
 	return pending
 }
 
-// lostBatch delivers an error response for each call of a batch whose
-// response cannot come.
-func (c *StreamableClient) lostBatch(pending map[protocol.ID]bool, why string) {
-	err := errors.New(why)
+// lostBatch fails each call of a batch whose response cannot come, with
+// why.
+func (c *StreamableClient) lostBatch(pending map[protocol.ID]bool, why error) {
+	if len(pending) > 0 {
+		c.logger.Warn("MCP HTTP answers to a batch lost", "calls", len(pending), "reason", why)
+	}
 	for id := range pending {
-		c.lost(id, err)
+		c.failCall(id, why)
 	}
 }

@@ -422,13 +422,7 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !req.IsCall() {
-		req.Extra = requestInfo(r, sess.id, sess.principal)
-		if !sess.deliver(r.Context(), req) {
-			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
-			return
-		}
-		sess.cancelled(req)
-		w.WriteHeader(http.StatusAccepted)
+		h.accept(w, r, sess, req)
 		return
 	}
 	if h.isClosing() {
@@ -482,6 +476,18 @@ type outEvent struct {
 	data  *[]byte // the encoded message (pooled; the receiver puts it back)
 	final bool    // the response that ends the stream
 	code  int64   // error code of a final error response
+}
+
+// accept hands sess msg, a notification or a batch of notifications and
+// responses, which get no answer: 202 Accepted.
+func (h *StreamableHandler) accept(w http.ResponseWriter, r *http.Request, sess *httpSession, msg protocol.Message) {
+	setExtra(msg, requestInfo(r, sess.id, sess.principal))
+	if !sess.deliver(r.Context(), msg) {
+		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+		return
+	}
+	sess.cancelled(msg)
+	w.WriteHeader(http.StatusAccepted)
 }
 
 func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, sess *httpSession, req *protocol.Request, isNew bool) {
@@ -901,4 +907,18 @@ func (h *StreamableHandler) Close() error {
 		c.Close()
 	}
 	return nil
+}
+
+// Owns reports whether c is a Conn that h handed to its connect function
+// (a session, or a stateless request), so that code above the transport
+// can tell the connections of one handler from those of another (as when
+// one of several handlers of a server shuts down).
+func (h *StreamableHandler) Owns(c Conn) bool {
+	switch c := c.(type) {
+	case *httpSession:
+		return c.h == h
+	case *oneShot:
+		return c.h == h
+	}
+	return false
 }

@@ -503,15 +503,22 @@ func (s *httpSession) CloseStream(id protocol.ID) error {
 	return nil
 }
 
-// cancelled ends the stream of the request a notifications/cancelled
-// names, if req is one.
-func (s *httpSession) cancelled(req *protocol.Request) {
-	if req.Method != protocol.NotificationCancelled {
-		return
-	}
-	var p protocol.CancelledParams
-	if protocol.Unmarshal(req.Params, &p) == nil && p.RequestID.IsValid() {
-		s.cancelStream(p.RequestID)
+// cancelled ends the streams of the requests that the
+// notifications/cancelled in msg (a request, or a batch) name.
+func (s *httpSession) cancelled(msg protocol.Message) {
+	switch m := msg.(type) {
+	case *protocol.Request:
+		if m.Method != protocol.NotificationCancelled {
+			return
+		}
+		var p protocol.CancelledParams
+		if protocol.Unmarshal(m.Params, &p) == nil && p.RequestID.IsValid() {
+			s.cancelStream(p.RequestID)
+		}
+	case *protocol.Batch:
+		for _, e := range m.Messages {
+			s.cancelled(e)
+		}
 	}
 }
 
@@ -564,40 +571,59 @@ type callState struct {
 func (s *httpSession) openStream(r *http.Request, req *protocol.Request) (*stream, *sink, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Only SSE streams have event ids, and so a name to resume by.
+	c, err := s.openLocked(r, !s.h.opts.JSONResponse, req.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Extra = &c.info
+	if req.Method == protocol.MethodInitialize {
+		s.initID = req.ID
+	}
+	return &c.st, &c.sk, nil
+}
+
+// openLocked registers a new stream for the requests ids of one POST, with
+// a connection attached, and returns it with the request info of r; s.mu
+// held. It fails with ErrClosed once the session has ended, errDuplicateID
+// when a request in flight has one of the ids, and errStreamLimit past
+// MaxStreamsPerSession. A resumable stream carries event ids, and gets a
+// name to resume by.
+func (s *httpSession) openLocked(r *http.Request, resumable bool, ids ...protocol.ID) (*callState, error) {
 	select {
 	case <-s.done:
-		return nil, nil, ErrClosed
+		return nil, ErrClosed
 	default:
 	}
-	if _, dup := s.streams[req.ID]; dup {
-		return nil, nil, errDuplicateID
+	for _, id := range ids {
+		if _, dup := s.streams[id]; dup {
+			return nil, errDuplicateID
+		}
 	}
 	if limit := s.h.opts.MaxStreamsPerSession; limit > 0 && s.live >= limit {
-		return nil, nil, errStreamLimit
+		return nil, errStreamLimit
 	}
-	json := s.h.opts.JSONResponse
 	c := new(callState)
 	st, sk := &c.st, &c.sk
-	st.sess, st.json, st.resumable = s, json, !json
+	st.sess, st.json, st.resumable = s, s.h.opts.JSONResponse, resumable
 	n := 1
-	if !json {
-		// Only SSE streams have event ids, and so a name to resume by.
+	if !st.json {
+		n = 4 // a full buffer makes the handlers wait for the connection
+	}
+	if resumable {
 		s.nextStream++
 		st.name = strconv.FormatInt(s.nextStream, 10)
 		s.byName[st.name] = st
-		n = 4 // a full buffer makes the handler wait for the connection
 	}
 	sk.ch, sk.end = make(chan outEvent, n), make(chan struct{})
 	st.live = sk
 	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id, Principal: s.principal}
-	req.Extra = &c.info
-	s.streams[req.ID] = st
-	s.live++
-	if req.Method == protocol.MethodInitialize {
-		s.initID = req.ID
+	for _, id := range ids {
+		s.streams[id] = st
 	}
+	s.live++
 	s.h.callStarted()
-	return st, sk, nil
+	return c, nil
 }
 
 // detach disconnects sk from st once its HTTP response is over.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/spectest"
+	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -41,16 +42,7 @@ const guard = 20 * time.Second
 // serverCommand returns the command that runs the demo's server.
 func serverCommand(t *testing.T) *transport.Command {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &transport.Command{
-		Path: self,
-		Args: []string{"serve"},
-		// A race-enabled binary otherwise lingers a second when it exits 0.
-		Env: []string{"GORACE=atexit_sleep_ms=0"},
-	}
+	return testproc.Command(t, []string{"serve"})
 }
 
 // mentionsField reports whether an error text names the argument field.
@@ -249,12 +241,8 @@ func TestServerExitsWhenStdinCloses(t *testing.T) {
 func TestStdoutIsOnlyJSONRPC(t *testing.T) {
 	t.Parallel()
 	checkSchemas := spectest.Available(t)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(self, "serve")
-	cmd.Env = []string{"GORACE=atexit_sleep_ms=0"}
+	cmd := exec.Command(testproc.Self(t), "serve")
+	cmd.Env = testproc.Env()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
