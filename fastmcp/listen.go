@@ -10,7 +10,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // listeners are the open subscriptions/listen streams of modern
@@ -240,7 +239,6 @@ func (s *Server) stopSessionListeners(sess *session.Session) (undo func()) {
 // these streams until its deadline.
 func (s *Server) stopHTTPListeners() {
 	s.listen.end(func(ln *listener) bool {
-		_, ok := ln.req.Extra.(*transport.HTTPRequestInfo)
-		return ok
+		return ln.req.HTTP != nil
 	})
 }
