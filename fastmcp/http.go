@@ -135,9 +135,10 @@ type mounted struct {
 //
 // The endpoints keep every protection (DNS-rebinding host and origin
 // checks, body size limit and read deadline, sessions bound to their
-// caller, the session, stream and listen limits), built from the Settings
-// on the first request; an invalid setting is logged and answered with 503.
-// Call Start first when the server has a Lifespan, and Shutdown to stop
+// caller, the session, stream and listen limits). The first request starts
+// the server (runs its Lifespan, unless Start already did) and builds the
+// endpoints from the Settings; while that fails (an invalid setting, a
+// Lifespan error: both logged) requests get 503. Shutdown stops them
 // gracefully: it ends the listen streams, lets calls in flight finish until
 // its context is done and closes every stream and session. What
 // ListenAndServe adds around the endpoints (/healthz, HandleHTTP routes,
@@ -146,16 +147,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := s.mounted.h.Load()
 	if h == nil {
 		var err error
-		if h, err = s.mount(); err != nil {
-			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		if h, err = s.mount(r.Context()); err != nil {
+			unavailable(w)
 			return
 		}
 	}
 	h.ServeHTTP(w, r)
 }
 
-// mount builds the endpoints ServeHTTP serves, once.
-func (s *Server) mount() (*httpEndpoints, error) {
+// unavailable answers 503 with a JSON-RPC error.
+func unavailable(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", "1")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32603,"message":"Service unavailable: the server is starting or stopping"}}`)
+}
+
+// mount starts the server and builds the endpoints ServeHTTP serves, once.
+func (s *Server) mount(ctx context.Context) (*httpEndpoints, error) {
 	m := &s.mounted
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -171,6 +180,11 @@ func (s *Server) mount() (*httpEndpoints, error) {
 	set, err := s.Settings()
 	if err != nil {
 		m.err = err
+		s.logger.Error("cannot serve MCP over HTTP", "error", err)
+		return nil, err
+	}
+	// A failed start is tried again by the next request.
+	if err := s.Start(context.WithoutCancel(ctx)); err != nil {
 		s.logger.Error("cannot serve MCP over HTTP", "error", err)
 		return nil, err
 	}
@@ -280,10 +294,7 @@ func (s *Server) frontDoor(mcp *httpEndpoints) *http.ServeMux {
 	mux := http.NewServeMux()
 	gated := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.Ready() {
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32603,"message":"Service unavailable: the server is starting or stopping"}}`)
+			unavailable(w)
 			return
 		}
 		mcp.ServeHTTP(w, r)

@@ -24,7 +24,7 @@ var _ http.Handler = (*fastmcp.Server)(nil)
 // refused.
 func TestServerMountedInMux(t *testing.T) {
 	t.Parallel()
-	s := newServer(fastmcp.MaxBodyBytes(1<<10))
+	s := newServer(fastmcp.MaxBodyBytes(1 << 10))
 	s.Tool("add", func(in AddArgs) int { return in.A + in.B }, fastmcp.Description("add"))
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	s.Tool("gate", func() string {
