@@ -2,10 +2,12 @@ package fastmcp_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,5 +166,39 @@ func TestHTTPEndpointsOption(t *testing.T) {
 		if resp.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", path, resp.StatusCode)
 		}
+	}
+}
+
+// TestMountedServerStartsItself checks that the first request to a
+// mounted Server runs its Lifespan, that a Lifespan error answers 503 and
+// is tried again by the next request, and that Shutdown runs the cleanup.
+func TestMountedServerStartsItself(t *testing.T) {
+	t.Parallel()
+	var starts, cleanups atomic.Int32
+	s := newServer(fastmcp.Lifespan(func(ctx context.Context) (*DB, func(context.Context) error, error) {
+		if starts.Add(1) == 1 {
+			return nil, nil, errors.New("database not up yet")
+		}
+		return &DB{Name: "pool"}, func(context.Context) error { cleanups.Add(1); return nil }, nil
+	}))
+	s.Tool("db", func(ctx *fastmcp.Context) string { return fastmcp.State[*DB](ctx).Name }, fastmcp.Description("db"))
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"db","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	hdr := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "db"}
+	if status, body := post(t, ts.URL+"/mcp", call, hdr); status != http.StatusServiceUnavailable {
+		t.Fatalf("first request, lifespan failing: %d %s, want 503", status, body)
+	}
+	if status, body := post(t, ts.URL+"/mcp", call, hdr); status != http.StatusOK || !strings.Contains(body, `"text":"pool"`) {
+		t.Fatalf("second request: %d %s, want the lifespan's state", status, body)
+	}
+	if err := s.Shutdown(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if starts.Load() != 2 || cleanups.Load() != 1 {
+		t.Errorf("lifespan ran %d times, cleanup %d; want 2 and 1", starts.Load(), cleanups.Load())
+	}
+	if status, _ := post(t, ts.URL+"/mcp", call, hdr); status != http.StatusServiceUnavailable {
+		t.Errorf("after Shutdown: %d, want 503", status)
 	}
 }
