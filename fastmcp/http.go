@@ -17,14 +17,12 @@ import (
 
 // HTTPConfig configures the server's MCP endpoints over HTTP, as
 // ServeHTTP, ListenAndServe, ServeListener and Run serve them. Its zero
-// value serves Streamable HTTP at /mcp and the legacy HTTP+SSE transport at
-// /sse and /message, with the server's Settings (Stateless, JSONResponse,
+// value serves Streamable HTTP at the Path setting (HTTPPath, /mcp) and
+// the legacy HTTP+SSE transport at /sse and /message, with the server's Settings (Stateless, JSONResponse,
 // AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout,
 // SessionIdleTimeout and the limits) applied. Change it with the
 // HTTPEndpoints option.
 type HTTPConfig struct {
-	// Path is the Streamable HTTP endpoint. Default: Settings.Path (/mcp).
-	Path string
 	// SSEPath and MessagePath are the legacy HTTP+SSE endpoints (protocol
 	// 2024-11-05). Defaults /sse and /message.
 	SSEPath, MessagePath string
@@ -37,8 +35,8 @@ type HTTPConfig struct {
 }
 
 // HTTPEndpoints gives fn the HTTPConfig of the server's MCP endpoints,
-// with the defaults filled in, before they are built: change their paths,
-// leave the legacy SSE endpoints out, or set transport options (an event
+// with the defaults filled in, before they are built: move the legacy SSE
+// endpoints or leave them out, or set transport options (an event
 // store, keep-alives...). Several HTTPEndpoints options run in order.
 func HTTPEndpoints(fn func(*HTTPConfig)) Option {
 	return serverOption(func(c *serverConfig) { c.http.endpoints = append(c.http.endpoints, fn) })
@@ -79,6 +77,7 @@ type httpEndpoints struct {
 	mux        *http.ServeMux
 	streamable *transport.StreamableHandler
 	sse        *transport.SSEHandler
+	path       string // the Streamable HTTP endpoint (Settings.Path)
 	cfg        HTTPConfig
 }
 
@@ -111,9 +110,9 @@ func (h *httpEndpoints) close() error {
 // legacy SSE and message endpoints unless NoSSE.
 func (h *httpEndpoints) paths() []string {
 	if h.cfg.NoSSE {
-		return []string{h.cfg.Path}
+		return []string{h.path}
 	}
-	return []string{h.cfg.Path, h.cfg.SSEPath, h.cfg.MessagePath}
+	return []string{h.path, h.cfg.SSEPath, h.cfg.MessagePath}
 }
 
 // mounted is the httpEndpoints ServeHTTP serves, built on first use;
@@ -127,7 +126,8 @@ type mounted struct {
 
 // ServeHTTP makes the Server an http.Handler: it serves the MCP endpoints
 // (Streamable HTTP at the Path setting, /mcp, for every protocol revision;
-// the legacy HTTP+SSE transport at /sse and /message; see HTTPEndpoints)
+// the legacy HTTP+SSE transport at /sse and /message; see HTTPPath and
+// HTTPEndpoints)
 // and answers 404 to other paths. Mount it in any mux or router:
 //
 //	mux.Handle("/mcp", s) // Streamable HTTP only
@@ -211,7 +211,7 @@ func (s *Server) shutdownMounted(ctx context.Context) error {
 // httpHandler builds the MCP endpoints with set and the HTTPEndpoints
 // options applied.
 func (s *Server) httpHandler(set Settings) *httpEndpoints {
-	cfg := HTTPConfig{Path: set.Path, SSEPath: "/sse", MessagePath: "/message"}
+	cfg := HTTPConfig{SSEPath: "/sse", MessagePath: "/message"}
 	s.mu.Lock()
 	configure := slices.Clone(s.cfg.http.endpoints)
 	s.mu.Unlock()
@@ -255,9 +255,9 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 		so.MaxListens = set.MaxListens
 	}
 	cfg.Streamable = so
-	h := &httpEndpoints{srv: s, mux: http.NewServeMux(), cfg: cfg}
+	h := &httpEndpoints{srv: s, mux: http.NewServeMux(), path: set.Path, cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
-	h.mux.Handle(cfg.Path, h.streamable)
+	h.mux.Handle(set.Path, h.streamable)
 	if !cfg.NoSSE {
 		h.sse = transport.NewSSEHandler(s.ll.Connect, &transport.SSEOptions{
 			MessagePath:      cfg.MessagePath,

@@ -138,14 +138,11 @@ func TestServerMountedInMux(t *testing.T) {
 	}
 }
 
-// TestHTTPEndpointsOption checks that HTTPEndpoints moves the mounted
-// endpoints and leaves the legacy ones out.
+// TestHTTPEndpointsOption checks that HTTPPath moves the mounted
+// Streamable HTTP endpoint and HTTPEndpoints leaves the legacy ones out.
 func TestHTTPEndpointsOption(t *testing.T) {
 	t.Parallel()
-	s := newServer(fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) {
-		c.Path = "/rpc"
-		c.NoSSE = true
-	}))
+	s := newServer(fastmcp.HTTPPath("/rpc"), fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) { c.NoSSE = true }))
 	s.Tool("add", func(in AddArgs) int { return in.A + in.B }, fastmcp.Description("add"))
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() { closeNow(s); ts.Close() })
