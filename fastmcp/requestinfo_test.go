@@ -19,6 +19,7 @@ type Caller struct {
 	RemoteAddr string `json:"remoteAddr"`
 	Host       string `json:"host"`
 	SessionID  string `json:"sessionId"`
+	Principal  string `json:"principal"`
 }
 
 // whoami reports ctx.HTTPRequest, as a tool reads it.
@@ -27,7 +28,7 @@ func whoami(ctx *fastmcp.Context) (Caller, error) {
 	if r == nil {
 		return Caller{}, nil
 	}
-	return Caller{HTTP: true, Header: r.Header.Get("X-Caller"), RemoteAddr: r.RemoteAddr, Host: r.Host, SessionID: r.SessionID}, nil
+	return Caller{HTTP: true, Header: r.Header.Get("X-Caller"), RemoteAddr: r.RemoteAddr, Host: r.Host, SessionID: r.SessionID, Principal: r.Principal}, nil
 }
 
 // callWhoami calls whoami on c and decodes its structured result.
@@ -48,12 +49,13 @@ func callWhoami(t *testing.T, c *fastmcp.Client) Caller {
 }
 
 // TestContextHTTPRequest checks that a tool reads the caller's headers,
-// remote address, host and session through Context.HTTPRequest on every
-// HTTP way in (Streamable HTTP with a legacy session, stateless 2026-07-28
-// requests, the legacy HTTP+SSE transport) and gets nil over stdio.
+// remote address, host, session and principal through Context.HTTPRequest
+// on every HTTP way in (Streamable HTTP with a legacy session, stateless
+// 2026-07-28 requests, the legacy HTTP+SSE transport) and gets nil over
+// stdio.
 func TestContextHTTPRequest(t *testing.T) {
 	t.Parallel()
-	s := newServer()
+	s := newServer(fastmcp.HTTPPrincipal(func(r *http.Request) string { return "user:" + r.Header.Get("X-Caller") }))
 	s.Tool("whoami", whoami)
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() { closeNow(s); ts.Close() })
@@ -80,8 +82,8 @@ func TestContextHTTPRequest(t *testing.T) {
 				t.Fatalf("negotiated %s, want %s", c.ProtocolVersion(), tc.version)
 			}
 			got := callWhoami(t, c)
-			if !got.HTTP || got.Header != "alice" || got.Host != host {
-				t.Errorf("whoami = %+v, want the X-Caller header alice and host %s", got, host)
+			if !got.HTTP || got.Header != "alice" || got.Host != host || got.Principal != "user:alice" {
+				t.Errorf("whoami = %+v, want the X-Caller header alice, host %s and principal user:alice", got, host)
 			}
 			if ip, _, err := net.SplitHostPort(got.RemoteAddr); err != nil || ip != "127.0.0.1" {
 				t.Errorf("RemoteAddr = %q, want 127.0.0.1:port", got.RemoteAddr)
