@@ -1,6 +1,7 @@
 package bench_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ import (
 // after another. The floor is a net/http handler doing the floor's
 // hand-written work (see floorTools) and answering with a JSON body (json)
 // or a one-event SSE stream (sse); fastmcp is a fastmcp.Server's
-// HTTPHandler in JSON-response mode (json) or its default SSE mode (sse).
+// Server mounted as an http.Handler in JSON-response mode (json) or its default SSE mode (sse).
 // The same net/http client drives both.
 //
 // fastmcp results report thru-vs-floor (the share of the floor's calls/s
@@ -40,13 +41,13 @@ func BenchmarkToolCallHTTP(b *testing.B) {
 				recordFloor(b, key)
 			})
 			b.Run(fmt.Sprintf("%s/clients=%d/fastmcp", mode, clients), func(b *testing.B) {
-				h := newAddServer().HTTPHandler(func(c *fastmcp.HTTPConfig) {
+				h := newAddServer(fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) {
 					c.NoSSE = true
 					c.Streamable.JSONResponse = mode == "json"
-				})
+				}))
 				ts := httptest.NewServer(h)
 				defer ts.Close()
-				defer h.Close()
+				defer h.Shutdown(context.Background())
 				driveHTTP(b, ts.URL+"/mcp", clients)
 				reportThroughput(b, key)
 			})

@@ -23,8 +23,8 @@ type AddArgs struct {
 func add(ctx *fastmcp.Context, in AddArgs) (int, error) { return in.A + in.B, nil }
 
 // newAddServer returns a fastmcp server with the add tool.
-func newAddServer() *fastmcp.Server {
-	s := fastmcp.New("bench", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)))
+func newAddServer(opts ...fastmcp.Option) *fastmcp.Server {
+	s := fastmcp.New("bench", "1", append([]fastmcp.Option{fastmcp.Logger(slog.New(slog.DiscardHandler))}, opts...)...)
 	s.Tool("add", add, fastmcp.Description("Add two integers"))
 	return s
 }

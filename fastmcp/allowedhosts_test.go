@@ -21,7 +21,7 @@ func TestEveryInterfaceNeedsAllowedHosts(t *testing.T) {
 	t.Setenv("FASTMCP_ALLOWED_HOSTS", "")
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
 		t.Run("ServeHTTP "+addr, func(t *testing.T) {
-			err := newServer().ServeHTTP(ctxT(t), addr)
+			err := newServer().ListenAndServe(ctxT(t), addr)
 			checkHostsRequired(t, err)
 		})
 	}

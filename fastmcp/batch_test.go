@@ -321,9 +321,9 @@ func TestBatchOverHTTP(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
 			s := batchServer(fastmcp.JSONResponse(mode.json), fastmcp.Stateless(mode.stateless))
-			h := s.HTTPHandler()
+			h := s
 			ts := httptest.NewServer(h)
-			t.Cleanup(func() { h.Close(); ts.Close() })
+			t.Cleanup(func() { closeNow(h); ts.Close() })
 			url := ts.URL + "/mcp"
 			sid := httpSession(t, url, protocol.Version20250326, mode.stateless)
 			for _, tc := range batchCases {
@@ -357,9 +357,9 @@ func TestBatchOverHTTP(t *testing.T) {
 func TestBatchRefusedOverHTTP(t *testing.T) {
 	t.Parallel()
 	s := batchServer()
-	h := s.HTTPHandler()
+	h := s
 	ts := httptest.NewServer(h)
-	t.Cleanup(func() { h.Close(); ts.Close() })
+	t.Cleanup(func() { closeNow(h); ts.Close() })
 	url := ts.URL + "/mcp"
 	batch := `[` + add12 + `]`
 	only := func(v string) string {
@@ -412,9 +412,9 @@ func TestClientBatch(t *testing.T) {
 			connect func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client
 		}{"http " + mode.name, func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
 			s := batchServer(fastmcp.JSONResponse(mode.json), fastmcp.Stateless(mode.stateless))
-			h := s.HTTPHandler()
+			h := s
 			ts := httptest.NewServer(h)
-			t.Cleanup(func() { h.Close(); ts.Close() })
+			t.Cleanup(func() { closeNow(h); ts.Close() })
 			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", append(opts, fastmcp.WithLogger(quietLogger))...)
 			if err != nil {
 				t.Fatal(err)
@@ -428,9 +428,9 @@ func TestClientBatch(t *testing.T) {
 		connect func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client
 	}{"legacy http+sse", func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
 		s := batchServer()
-		h := s.HTTPHandler()
+		h := s
 		ts := httptest.NewServer(h)
-		t.Cleanup(func() { h.Close(); ts.Close() })
+		t.Cleanup(func() { closeNow(h); ts.Close() })
 		c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/sse", append(opts, fastmcp.WithLogger(quietLogger))...)
 		if err != nil {
 			t.Fatal(err)
@@ -522,9 +522,9 @@ func sseData(body string) []string {
 func TestBatchSSEStream(t *testing.T) {
 	t.Parallel()
 	s := batchServer()
-	h := s.HTTPHandler()
+	h := s
 	ts := httptest.NewServer(h)
-	t.Cleanup(func() { h.Close(); ts.Close() })
+	t.Cleanup(func() { closeNow(h); ts.Close() })
 	url := ts.URL + "/mcp"
 	sid := httpSession(t, url, protocol.Version20250326, false)
 

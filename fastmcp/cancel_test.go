@@ -81,9 +81,9 @@ func TestCancellationOverHTTP(t *testing.T) {
 	t.Parallel()
 	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
 		s, started, ended := blockingServer()
-		h := s.HTTPHandler()
+		h := s
 		ts := httptest.NewServer(h)
-		defer func() { h.Close(); ts.Close() }()
+		defer func() { closeNow(h); ts.Close() }()
 		c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era, fastmcp.WithLogger(quietLogger))
 		if err != nil {
 			t.Fatal(err)

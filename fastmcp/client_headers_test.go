@@ -324,7 +324,7 @@ func TestLegacyClientIgnoresHeaderAnnotations(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	s.Tool("where", func(in RegionArgs) string { return in.Region }, fastmcp.Description("where"))
-	h := s.HTTPHandler()
+	h := s
 	var mu sync.Mutex
 	var headers []http.Header
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -333,7 +333,7 @@ func TestLegacyClientIgnoresHeaderAnnotations(t *testing.T) {
 		mu.Unlock()
 		h.ServeHTTP(w, r)
 	}))
-	t.Cleanup(func() { h.Close(); ts.Close() })
+	t.Cleanup(func() { closeNow(h); ts.Close() })
 	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", legacy, fastmcp.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)

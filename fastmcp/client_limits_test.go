@@ -38,8 +38,8 @@ type BigArgs struct {
 }
 
 // bigServer has a tool "big" answering a text of the size asked.
-func bigServer() *fastmcp.Server {
-	s := newServer()
+func bigServer(opts ...fastmcp.Option) *fastmcp.Server {
+	s := newServer(opts...)
 	s.Tool("big", func(ctx *fastmcp.Context, in BigArgs) (string, error) {
 		return strings.Repeat("x", in.Size), nil
 	})
@@ -120,7 +120,7 @@ func TestClientAnswerTooLargeHTTP(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := bigServer().HTTPHandler(func(c *fastmcp.HTTPConfig) { c.Streamable.JSONResponse = tc.json })
+			h := bigServer(fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) { c.Streamable.JSONResponse = tc.json }))
 			var resumes atomic.Int64
 			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.Header.Get("Last-Event-ID") != "" {
@@ -128,7 +128,7 @@ func TestClientAnswerTooLargeHTTP(t *testing.T) {
 				}
 				h.ServeHTTP(w, r)
 			}))
-			defer func() { h.Close(); ts.Close() }()
+			defer func() { closeNow(h); ts.Close() }()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			opts := append(tc.opts, fastmcp.WithLogger(quietLogger), fastmcp.WithMaxMessageSize(1<<20))

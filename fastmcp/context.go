@@ -11,6 +11,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // Context is what a handler gets for one request: it is a context.Context
@@ -45,6 +46,14 @@ func (c *Context) Session() *session.Session { return c.req.Session }
 
 // Request returns the low-level request being served.
 func (c *Context) Request() *session.Request { return c.req }
+
+// HTTPRequest returns what the HTTP transport knows about the HTTP request
+// that carried this request: its headers, the client's remote address, the
+// Host it was sent to, the session id and the caller's principal (see
+// HTTPPrincipal). It returns nil when the request did not come over HTTP
+// (stdio, in-memory or command transports). The value is shared: do not
+// modify it or its Header.
+func (c *Context) HTTPRequest() *transport.HTTPRequestInfo { return c.req.HTTP }
 
 // ProtocolVersion returns the protocol revision the request is served under.
 func (c *Context) ProtocolVersion() string { return c.req.Version }

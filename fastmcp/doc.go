@@ -75,9 +75,10 @@
 // Run serves on the transport the settings choose (stdio by default,
 // Streamable HTTP with the legacy SSE endpoints when an address is given),
 // around an optional Lifespan whose value handlers read with State, and
-// shuts down gracefully on SIGINT/SIGTERM. ServeStdio, ServeHTTP,
-// HTTPHandler and Serve are the pieces Run is made of. See docs/serving.md
-// and docs/http.md.
+// shuts down gracefully on SIGINT/SIGTERM. ServeStdio, ListenAndServe and
+// Serve are the pieces Run is made of. The Server is also an http.Handler,
+// to mount in one's own mux (mux.Handle("/mcp", s)) and stop with
+// Shutdown. See docs/serving.md and docs/http.md.
 //
 // # Client
 //

@@ -26,8 +26,8 @@ func checkParamHeaders(req *session.Request, headers []schema.Header, args jsont
 	if !req.Modern || len(headers) == 0 {
 		return nil
 	}
-	info, ok := req.Extra.(*transport.HTTPRequestInfo)
-	if !ok {
+	info := req.HTTP
+	if info == nil {
 		return nil // not HTTP: there are no headers to check
 	}
 	for _, h := range headers {

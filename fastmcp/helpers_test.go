@@ -45,6 +45,14 @@ func newServer(opts ...fastmcp.Option) *fastmcp.Server {
 	return fastmcp.New("test", "1.0.0", append([]fastmcp.Option{fastmcp.Logger(quietLogger)}, opts...)...)
 }
 
+// closeNow shuts s down without waiting for the calls in flight: the
+// endpoints ServeHTTP serves close every stream and session.
+func closeNow(s *fastmcp.Server) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s.Shutdown(ctx)
+}
+
 func ctxT(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)

@@ -10,18 +10,19 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// HTTPConfig configures the handler HTTPHandler returns. Its zero value
-// serves Streamable HTTP at /mcp and the legacy HTTP+SSE transport at /sse
-// and /message, with the server's Settings (Stateless, JSONResponse,
+// HTTPConfig configures the server's MCP endpoints over HTTP, as
+// ServeHTTP, ListenAndServe, ServeListener and Run serve them. Its zero
+// value serves Streamable HTTP at the Path setting (HTTPPath, /mcp) and
+// the legacy HTTP+SSE transport at /sse and /message, with the server's Settings (Stateless, JSONResponse,
 // AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout,
-// SessionIdleTimeout and the limits) applied.
+// SessionIdleTimeout and the limits) applied. Change it with the
+// HTTPEndpoints option.
 type HTTPConfig struct {
-	// Path is the Streamable HTTP endpoint. Default: Settings.Path (/mcp).
-	Path string
 	// SSEPath and MessagePath are the legacy HTTP+SSE endpoints (protocol
 	// 2024-11-05). Defaults /sse and /message.
 	SSEPath, MessagePath string
@@ -33,16 +34,22 @@ type HTTPConfig struct {
 	Streamable transport.HTTPOptions
 }
 
-// An HTTPOption adjusts an HTTPConfig.
-type HTTPOption func(*HTTPConfig)
+// HTTPEndpoints gives fn the HTTPConfig of the server's MCP endpoints,
+// with the defaults filled in, before they are built: move the legacy SSE
+// endpoints or leave them out, or set transport options (an event
+// store, keep-alives...). Several HTTPEndpoints options run in order.
+func HTTPEndpoints(fn func(*HTTPConfig)) Option {
+	return serverOption(func(c *serverConfig) { c.http.endpoints = append(c.http.endpoints, fn) })
+}
 
 // httpConfig holds HTTP front-door state set by options.
 type httpConfig struct {
 	routes    []route
 	configure []func(*http.Server)
+	endpoints []func(*HTTPConfig)
 }
 
-// HTTPServer gives fn the *http.Server that Run, ServeHTTP and
+// HTTPServer gives fn the *http.Server that Run, ListenAndServe and
 // ServeListener build, with the settings applied (ReadHeaderTimeout,
 // IdleConnTimeout, MaxHeaderBytes), before it serves: set TLSConfig (with
 // certificates or GetCertificate; the server then serves HTTPS), ErrorLog,
@@ -50,9 +57,9 @@ type httpConfig struct {
 // Leave Addr alone (use the Addr setting) and do not start or stop the
 // server yourself. Several HTTPServer options run in order.
 //
-// To own the http.Server entirely, serve HTTPHandler in it instead; the
-// body limits and DNS-rebinding protection come with the handler, the
-// connection timeouts are then yours to set.
+// To own the http.Server entirely, mount the Server in it instead (it is an
+// http.Handler); the body limits and DNS-rebinding protection come with it,
+// the connection timeouts are then yours to set.
 func HTTPServer(fn func(*http.Server)) Option {
 	return serverOption(func(c *serverConfig) { c.http.configure = append(c.http.configure, fn) })
 }
@@ -62,28 +69,28 @@ type route struct {
 	handler http.Handler
 }
 
-// HTTPHandler is the server's MCP endpoints as an http.Handler, to mount in
-// any mux or router. It protects them against DNS rebinding (see
-// transport.HostPolicy) and shuts down gracefully with Shutdown.
-type HTTPHandler struct {
+// httpEndpoints are the server's MCP endpoints as an http.Handler: the
+// Streamable HTTP handler and, beside it, the legacy SSE handler. Each way
+// of serving HTTP builds its own and shuts it down.
+type httpEndpoints struct {
 	srv        *Server
 	mux        *http.ServeMux
 	streamable *transport.StreamableHandler
 	sse        *transport.SSEHandler
+	path       string // the Streamable HTTP endpoint (Settings.Path)
 	cfg        HTTPConfig
 }
 
-// ServeHTTP implements http.Handler.
-func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+func (h *httpEndpoints) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
-// Shutdown stops taking new sessions and calls, ends the server's
+// shutdown stops taking new sessions and calls, ends the server's
 // subscriptions/listen streams that arrived over HTTP with their final
 // result (as the 2026-07-28 revision asks of a server that ends them), lets
 // other calls in flight finish until ctx is done, and closes every stream
-// and session. Listens that arrive meanwhile end at once; those of the
-// server's other handlers (and of stdio) go on.
-func (h *HTTPHandler) Shutdown(ctx context.Context) error {
-	// Undone once the handler is closed: it takes no listen any more.
+// and session. Listens that arrive meanwhile end at once; those of stdio
+// sessions go on.
+func (h *httpEndpoints) shutdown(ctx context.Context) error {
+	// Undone once the endpoints are closed: they take no listen any more.
 	defer h.srv.stopHTTPListeners(h.streamable)()
 	err := h.streamable.Shutdown(ctx)
 	if h.sse != nil {
@@ -92,8 +99,8 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	return err
 }
 
-// Close closes every stream and session at once.
-func (h *HTTPHandler) Close() error {
+// close closes every stream and session at once.
+func (h *httpEndpoints) close() error {
 	err := h.streamable.Close()
 	if h.sse != nil {
 		err = errors.Join(err, h.sse.Close())
@@ -101,37 +108,117 @@ func (h *HTTPHandler) Close() error {
 	return err
 }
 
-// Paths returns the paths the handler serves: the Streamable HTTP endpoint,
-// then the legacy SSE and message endpoints unless NoSSE.
-func (h *HTTPHandler) Paths() []string {
+// paths returns the paths served: the Streamable HTTP endpoint, then the
+// legacy SSE and message endpoints unless NoSSE.
+func (h *httpEndpoints) paths() []string {
 	if h.cfg.NoSSE {
-		return []string{h.cfg.Path}
+		return []string{h.path}
 	}
-	return []string{h.cfg.Path, h.cfg.SSEPath, h.cfg.MessagePath}
+	return []string{h.path, h.cfg.SSEPath, h.cfg.MessagePath}
 }
 
-// HTTPHandler returns the server's MCP endpoints as an http.Handler:
-// Streamable HTTP (all protocol revisions, legacy sessions and 2026-07-28
-// stateless requests on one endpoint) and, beside it, the legacy HTTP+SSE
-// transport. Mount it in any mux:
+// mounted is the httpEndpoints ServeHTTP serves, built on first use;
+// Shutdown shuts it down.
+type mounted struct {
+	h      atomic.Pointer[httpEndpoints]
+	mu     sync.Mutex // serialises building and shutting down
+	err    error      // the settings error that prevents building
+	closed bool
+}
+
+// ServeHTTP makes the Server an http.Handler: it serves the MCP endpoints
+// (Streamable HTTP at the Path setting, /mcp, for every protocol revision;
+// the legacy HTTP+SSE transport at /sse and /message; see HTTPPath and
+// HTTPEndpoints)
+// and answers 404 to other paths. Mount it in any mux or router:
 //
-//	mux.Handle("/", s.HTTPHandler())
+//	mux.Handle("/mcp", s) // Streamable HTTP only
+//	mux.Handle("/", s)    // /mcp, /sse and /message
 //
-// or give its paths to a router. Settings (from options and environment)
-// apply; opts adjust the rest. An invalid setting panics here, as a
-// programmer error; Run reports it as an error instead.
-func (s *Server) HTTPHandler(opts ...HTTPOption) *HTTPHandler {
+// The endpoints keep every protection (DNS-rebinding host and origin
+// checks, body size limit and read deadline, sessions bound to their
+// caller, the session, stream and listen limits). The first request starts
+// the server (runs its Lifespan, unless Start already did) and builds the
+// endpoints from the Settings; while that fails (an invalid setting, a
+// Lifespan error: both logged) requests get 503. Shutdown stops them
+// gracefully: it ends the listen streams, lets calls in flight finish until
+// its context is done and closes every stream and session. What
+// ListenAndServe adds around the endpoints (/healthz, HandleHTTP routes,
+// the http.Server timeouts) is then yours to provide.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := s.mounted.h.Load()
+	if h == nil {
+		var err error
+		if h, err = s.mount(r.Context()); err != nil {
+			unavailable(w)
+			return
+		}
+	}
+	h.ServeHTTP(w, r)
+}
+
+// unavailable answers 503 with a JSON-RPC error.
+func unavailable(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", "1")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32603,"message":"Service unavailable: the server is starting or stopping"}}`)
+}
+
+// mount starts the server and builds the endpoints ServeHTTP serves, once.
+func (s *Server) mount(ctx context.Context) (*httpEndpoints, error) {
+	m := &s.mounted
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if h := m.h.Load(); h != nil {
+		return h, nil
+	}
+	switch {
+	case m.closed:
+		return nil, ErrServerClosed
+	case m.err != nil:
+		return nil, m.err
+	}
 	set, err := s.Settings()
 	if err != nil {
-		panic(err)
+		m.err = err
+		s.logger.Error("cannot serve MCP over HTTP", "error", err)
+		return nil, err
 	}
-	return s.httpHandler(set, opts...)
+	// A failed start is tried again by the next request.
+	if err := s.Start(context.WithoutCancel(ctx)); err != nil {
+		s.logger.Error("cannot serve MCP over HTTP", "error", err)
+		return nil, err
+	}
+	h := s.httpHandler(set)
+	m.h.Store(h)
+	return h, nil
 }
 
-func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
-	cfg := HTTPConfig{Path: set.Path, SSEPath: "/sse", MessagePath: "/message"}
-	for _, o := range opts {
-		o(&cfg)
+// shutdownMounted shuts down the endpoints ServeHTTP serves, if it built
+// them, and keeps it from building them afterwards.
+func (s *Server) shutdownMounted(ctx context.Context) error {
+	m := &s.mounted
+	m.mu.Lock()
+	m.closed = true
+	h := m.h.Load()
+	m.mu.Unlock()
+	if h == nil {
+		return nil
+	}
+	err := h.shutdown(ctx)
+	return errors.Join(err, h.close())
+}
+
+// httpHandler builds the MCP endpoints with set and the HTTPEndpoints
+// options applied.
+func (s *Server) httpHandler(set Settings) *httpEndpoints {
+	cfg := HTTPConfig{SSEPath: "/sse", MessagePath: "/message"}
+	s.mu.Lock()
+	configure := slices.Clone(s.cfg.http.endpoints)
+	s.mu.Unlock()
+	for _, fn := range configure {
+		fn(&cfg)
 	}
 	so := cfg.Streamable
 	so.Stateless = so.Stateless || set.Stateless
@@ -167,9 +254,9 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 		so.MaxListens = set.MaxListens
 	}
 	cfg.Streamable = so
-	h := &HTTPHandler{srv: s, mux: http.NewServeMux(), cfg: cfg}
+	h := &httpEndpoints{srv: s, mux: http.NewServeMux(), path: set.Path, cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
-	h.mux.Handle(cfg.Path, h.streamable)
+	h.mux.Handle(set.Path, h.streamable)
 	if !cfg.NoSSE {
 		h.sse = transport.NewSSEHandler(s.ll.Connect, &transport.SSEOptions{
 			MessagePath:      cfg.MessagePath,
@@ -189,8 +276,8 @@ func (s *Server) httpHandler(set Settings, opts ...HTTPOption) *HTTPHandler {
 	return h
 }
 
-// HandleHTTP adds a route to the HTTP front door that Run and ServeHTTP
-// serve, beside the MCP endpoints and /healthz: a health check, metrics,
+// HandleHTTP adds a route to the HTTP front door that Run, ListenAndServe
+// and ServeListener serve, beside the MCP endpoints and /healthz: a health check, metrics,
 // an OAuth callback. pattern is an http.ServeMux pattern. The MCP endpoints
 // keep their own protections whatever the route does; wrap h with
 // transport.HostPolicy's Handler to give it the same DNS-rebinding
@@ -201,20 +288,17 @@ func (s *Server) HandleHTTP(pattern string, h http.Handler) {
 	s.cfg.http.routes = append(s.cfg.http.routes, route{pattern, h})
 }
 
-// frontDoor builds the mux Run and ServeHTTP serve.
-func (s *Server) frontDoor(mcp *HTTPHandler) *http.ServeMux {
+// frontDoor builds the mux Run and ListenAndServe serve.
+func (s *Server) frontDoor(mcp *httpEndpoints) *http.ServeMux {
 	mux := http.NewServeMux()
 	gated := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.Ready() {
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32603,"message":"Service unavailable: the server is starting or stopping"}}`)
+			unavailable(w)
 			return
 		}
 		mcp.ServeHTTP(w, r)
 	})
-	for _, p := range mcp.Paths() {
+	for _, p := range mcp.paths() {
 		mux.Handle(p, gated)
 	}
 	healthz := true
@@ -241,14 +325,16 @@ func (s *Server) frontDoor(mcp *HTTPHandler) *http.ServeMux {
 	return mux
 }
 
-// ServeHTTP serves the HTTP front door (the MCP endpoints, /healthz and the
-// routes added with HandleHTTP) on addr until ctx is done, then shuts down
-// gracefully: the listener stops, calls in flight finish within the
-// ShutdownTimeout setting, SSE streams close, and the Lifespan cleanup runs.
-// It returns nil after a graceful shutdown. Listening on every interface
-// (":8000") needs the AllowedHosts setting; without it ServeHTTP fails with
-// ErrAllowedHostsRequired.
-func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
+// ListenAndServe listens on addr and serves the HTTP front door there (the
+// MCP endpoints, /healthz and the routes added with HandleHTTP) until ctx
+// is done, then shuts down gracefully: the listener stops, calls in flight
+// finish within the ShutdownTimeout setting, SSE streams close, and the
+// Lifespan cleanup runs. It returns nil after a graceful shutdown.
+// Listening on every interface (":8000") needs the AllowedHosts setting;
+// without it ListenAndServe fails with ErrAllowedHostsRequired. Run does
+// the same when the Addr setting is given, and also stops on SIGINT and
+// SIGTERM.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 	set, err := s.Settings()
 	if err != nil {
 		return err
@@ -257,7 +343,7 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	return s.serveHTTP(ctx, set, nil)
 }
 
-// ServeListener is ServeHTTP on a listener the caller opened (for tests, or
+// ServeListener is ListenAndServe on a listener the caller opened (for tests, or
 // a socket handed over by the system).
 func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
 	set, err := s.Settings()
@@ -310,7 +396,7 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 	})
 	if err := s.Start(ctx); err != nil {
 		srv.Close()
-		mcp.Close()
+		mcp.close()
 		wg.Wait()
 		return err
 	}
@@ -324,12 +410,12 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 	defer cancel()
 	// The MCP handler ends its streams and drains its calls first: long
 	// streams would otherwise hold http.Server.Shutdown until the deadline.
-	shutErr := mcp.Shutdown(sctx)
+	shutErr := mcp.shutdown(sctx)
 	if err := srv.Shutdown(sctx); err != nil {
 		srv.Close()
 		shutErr = errors.Join(shutErr, err)
 	}
-	mcp.Close()
+	mcp.close()
 	wg.Wait()
 	if serveErr == nil {
 		serveErr = <-errc

@@ -37,9 +37,9 @@ func httpServer(t *testing.T) (*fastmcp.Server, *httptest.Server) {
 		}
 		return "done", nil
 	}, fastmcp.Description("slow"))
-	h := s.HTTPHandler()
+	h := s
 	ts := httptest.NewServer(h)
-	t.Cleanup(func() { h.Close(); ts.Close() })
+	t.Cleanup(func() { closeNow(h); ts.Close() })
 	return s, ts
 }
 

@@ -30,8 +30,9 @@ type LifespanFunc[T any] func(ctx context.Context) (state T, cleanup func(contex
 //		...
 //	})
 //
-// The lifespan runs when the server starts (Run, ServeStdio, ServeHTTP,
-// Start); an error stops start-up. Its cleanup runs at Shutdown (also on
+// The lifespan runs when the server starts (Run, ServeStdio,
+// ListenAndServe, the first request to ServeHTTP, Start); an error stops
+// start-up. Its cleanup runs at Shutdown (also on
 // SIGINT/SIGTERM under Run); a cleanup error is logged.
 //
 // Why a generic option and a generic accessor rather than a typed server:
@@ -146,8 +147,10 @@ func (s *Server) Ready() bool {
 	return s.life.started && !s.life.stopped
 }
 
-// Shutdown ends the server's life: open subscriptions/listen streams end,
-// and the Lifespan cleanup runs (its error is logged and returned). The
+// Shutdown ends the server's life: the MCP endpoints mounted with
+// ServeHTTP stop taking requests and let those in flight finish until ctx
+// is done, open subscriptions/listen streams end, and the Lifespan cleanup
+// runs (its error is logged and returned). The
 // serving methods call it when they return; call it yourself after Start.
 // Later calls return nil.
 func (s *Server) Shutdown(ctx context.Context) error {
@@ -160,6 +163,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	l.stopped = true
 	cleanup := l.cleanup
 	l.mu.Unlock()
+	// The endpoints mounted with ServeHTTP drain first: their listen
+	// streams end with their result and calls in flight finish within ctx.
+	if err := s.shutdownMounted(ctx); err != nil {
+		s.logger.Warn("graceful HTTP shutdown cut short", "error", err)
+	}
 	s.stopListeners()
 	if cleanup == nil {
 		return nil

@@ -113,9 +113,9 @@ func TestLimitSettingsReachTheTransport(t *testing.T) {
 	}
 	t.Setenv("FASTMCP_MAX_SESSIONS", "1")
 	s := newServer()
-	h := s.HTTPHandler()
+	h := s
 	ts := httptest.NewServer(h)
-	t.Cleanup(func() { h.Close(); ts.Close() })
+	t.Cleanup(func() { closeNow(h); ts.Close() })
 	const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 	if status, body := post(t, ts.URL+"/mcp", init, nil); status != http.StatusOK {
 		t.Fatalf("first initialize: %d %s", status, body)

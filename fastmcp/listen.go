@@ -250,8 +250,8 @@ func (s *Server) stopSessionListeners(sess *session.Session) (undo func()) {
 // stopHTTPListeners ends the listen streams that arrived through h with
 // their final result, and those that arrive through it until the returned
 // function is called: h is shutting down, and http.Server.Shutdown would
-// otherwise wait for these streams until its deadline. The listens of the
-// server's other handlers go on.
+// otherwise wait for these streams until its deadline. Listens of other
+// sessions (stdio) go on.
 func (s *Server) stopHTTPListeners(h *transport.StreamableHandler) (undo func()) {
 	return s.listen.end(func(ln *listener) bool { return h.Owns(ln.req.Session.Conn()) })
 }

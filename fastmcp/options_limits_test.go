@@ -165,7 +165,7 @@ func TestWithHTTPClientAndHeader(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	s.Tool("hi", func() string { return "hi" })
-	h := s.HTTPHandler()
+	h := s
 	var mu sync.Mutex
 	var seen []string
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -174,7 +174,7 @@ func TestWithHTTPClientAndHeader(t *testing.T) {
 		mu.Unlock()
 		h.ServeHTTP(w, r)
 	}))
-	t.Cleanup(func() { h.Close(); ts.Close() })
+	t.Cleanup(func() { closeNow(h); ts.Close() })
 	rt := &countingTransport{}
 	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithLogger(quietLogger),
 		fastmcp.WithHTTPClient(&http.Client{Transport: rt}), fastmcp.WithHTTPHeader(http.Header{"X-Test": {"yes"}}))
@@ -211,7 +211,7 @@ func TestRequestStateSecret(t *testing.T) {
 		{"a secret each", nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var hs [2]*fastmcp.HTTPHandler
+			var hs [2]*fastmcp.Server
 			for i := range hs {
 				s := newServer(fastmcp.RequestStateSecret(tc.secret), fastmcp.Stateless(true))
 				s.Tool("ask", func(c *fastmcp.Context) (string, error) {
@@ -223,13 +223,13 @@ func TestRequestStateSecret(t *testing.T) {
 					}
 					return "done", nil
 				})
-				hs[i] = s.HTTPHandler()
+				hs[i] = s
 			}
 			var next atomic.Int32
 			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				hs[next.Add(1)%2].ServeHTTP(w, r)
 			}))
-			t.Cleanup(func() { hs[0].Close(); hs[1].Close(); ts.Close() })
+			t.Cleanup(func() { closeNow(hs[0]); closeNow(hs[1]); ts.Close() })
 			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithLogger(quietLogger), eras[1].opt,
 				fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
 					return &fastmcp.ElicitResult{Action: "accept", Content: jsontext.Value(`{"ok":true}`)}, nil

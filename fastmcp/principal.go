@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/fastmcp-go/fastmcp/session"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // HTTPPrincipal sets how the HTTP transports identify the caller of a
@@ -25,9 +24,8 @@ func HTTPPrincipal(fn func(*http.Request) string) Option {
 // does not open for another. Requests that did not come over HTTP have
 // the empty principal.
 func defaultPrincipal(req *session.Request) string {
-	info, ok := req.Extra.(*transport.HTTPRequestInfo)
-	if !ok {
+	if req.HTTP == nil {
 		return ""
 	}
-	return info.Principal
+	return req.HTTP.Principal
 }

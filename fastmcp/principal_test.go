@@ -27,9 +27,9 @@ func TestHTTPPrincipal(t *testing.T) {
 		}
 		return p.Username, nil
 	})
-	h := s.HTTPHandler()
+	h := s
 	ts := httptest.NewServer(h)
-	t.Cleanup(func() { h.Close(); ts.Close() })
+	t.Cleanup(func() { closeNow(h); ts.Close() })
 	url := ts.URL + "/mcp"
 
 	t.Run("legacy session", func(t *testing.T) {

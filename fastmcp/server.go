@@ -34,6 +34,7 @@ type Server struct {
 
 	listen      listeners
 	life        lifespan
+	mounted     mounted // the MCP endpoints ServeHTTP serves
 	sealer      *stateSealer
 	level       *slog.LevelVar // the default logger's level (Settings.LogLevel)
 	elicitTypes sync.Map       // reflect.Type → *schema.Type: elicitation forms, built once per type

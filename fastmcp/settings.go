@@ -78,8 +78,8 @@ type Settings struct {
 	ReadHeaderTimeout time.Duration
 	// ReadBodyTimeout bounds how long an HTTP client may take to send a
 	// POST body, from the start of the request: a slower client gets 408
-	// and its connection closed. Negative: no limit. It applies to
-	// HTTPHandler too.
+	// and its connection closed. Negative: no limit. It applies to the
+	// Server mounted as an http.Handler too.
 	ReadBodyTimeout time.Duration
 	// IdleConnTimeout is how long a keep-alive HTTP connection may wait
 	// for its next request before the server closes it. Negative: no
@@ -89,7 +89,7 @@ type Settings struct {
 	// requests get 431.
 	MaxHeaderBytes int
 	// MaxBodyBytes bounds the size of a POST body; larger bodies get 413.
-	// It applies to HTTPHandler too.
+	// It applies to the Server mounted as an http.Handler too.
 	MaxBodyBytes int64
 
 	// Limits on what HTTP clients may hold open. A negative value means no
@@ -166,7 +166,7 @@ func JSONResponse(b bool) Option {
 // address itself when listening on another specific IP address; the name
 // in the Addr setting (and the address it resolved to) when it names a
 // host. Listening on every interface (":8000", "0.0.0.0:8000") requires
-// this setting: Run, ServeHTTP and ServeListener fail with
+// this setting: Run, ListenAndServe and ServeListener fail with
 // ErrAllowedHostsRequired without it.
 func AllowedHosts(hosts ...string) Option {
 	return serverOption(func(c *serverConfig) { c.settings.AllowedHosts, c.set.hosts = hosts, true })

@@ -33,8 +33,8 @@ type SlowArgs struct {
 //     server that does not stop when its stdin closes)
 //
 // Its tools: slow (sleeps ms milliseconds, reporting progress, then
-// answers), exit (exits the process at once with status code) and kill
-// (kills the process).
+// answers), exit (exits the process at once with status code), kill
+// (kills the process) and whoami (see requestinfo_test.go).
 func runStdioServer(mode string) int {
 	s := fastmcp.New("stdio-test", "1.0.0")
 	s.Tool("slow", func(ctx *fastmcp.Context, in SlowArgs) (string, error) {
@@ -61,6 +61,7 @@ func runStdioServer(mode string) int {
 		}
 		return "", err
 	})
+	s.Tool("whoami", whoami)
 	var err error
 	switch mode {
 	case "serve", "ignore-eof":

@@ -120,8 +120,8 @@ type callerKey struct{}
 func Auth(next lowlevel.Handler) lowlevel.Handler {
 	return lowlevel.HandlerFunc(func(ctx context.Context, req *lowlevel.Request) (any, error) {
 		var caller string
-		if info, ok := req.Extra.(*transport.HTTPRequestInfo); ok { // nil over stdio
-			token, _ := strings.CutPrefix(info.Header.Get("Authorization"), "Bearer ")
+		if req.HTTP != nil { // nil over stdio
+			token, _ := strings.CutPrefix(req.HTTP.Header.Get("Authorization"), "Bearer ")
 			for t, name := range tokens {
 				if subtle.ConstantTimeCompare([]byte(token), []byte(t)) == 1 {
 					caller = name

@@ -31,8 +31,11 @@ type Request struct {
 	Params jsontext.Value
 
 	// Extra carries what the transport knows about an incoming request
-	// beyond the message itself (for HTTP, the request headers). It is never
-	// encoded; outgoing requests leave it nil.
+	// beyond the message itself: the HTTP transports set a
+	// *transport.HTTPRequestInfo, which handlers read, typed, as
+	// session.Request.HTTP (or fastmcp's Context.HTTPRequest). It is never
+	// encoded; outgoing requests leave it nil. It is transport plumbing,
+	// untyped only because this package sits below the transports.
 	Extra any
 
 	// index locates the top-level members of Params when DecodeMessage

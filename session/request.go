@@ -6,6 +6,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // Request is an incoming request or notification as a Handler sees it. It
@@ -25,9 +26,11 @@ type Request struct {
 	// revision named in _meta for a modern request, else the session's
 	// negotiated revision ("" before initialize).
 	Version string
-	// Extra is what the transport knows about the request beyond the message
-	// (see protocol.Request.Extra); nil for transports with nothing to add.
-	Extra any
+	// HTTP is what the HTTP transports know about the HTTP request that
+	// carried the message: its headers, remote address, host, session id
+	// and the caller's principal. It is nil for requests that did not come
+	// over HTTP (stdio, in-memory and command transports).
+	HTTP *transport.HTTPRequestInfo
 	// Modern reports whether the request is a self-describing 2026-07-28 (or
 	// later) request, served without the initialize handshake.
 	Modern bool
@@ -122,3 +125,10 @@ type HandlerFunc func(ctx context.Context, req *Request) (any, error)
 func (f HandlerFunc) Handle(ctx context.Context, req *Request) (any, error) { return f(ctx, req) }
 
 var _ Handler = HandlerFunc(nil)
+
+// httpInfo returns the HTTP request information the transport attached to
+// m (see protocol.Request.Extra), or nil.
+func httpInfo(m *protocol.Request) *transport.HTTPRequestInfo {
+	info, _ := m.Extra.(*transport.HTTPRequestInfo)
+	return info
+}

@@ -619,7 +619,7 @@ func (s *Session) admitCall(m *protocol.Request, b *batchReply) (job, bool) {
 	a := &struct {
 		req  Request
 		resp protocol.Response
-	}{req: Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra, msg: m}}
+	}{req: Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, HTTP: httpInfo(m), msg: m}}
 	req := &a.req
 	if perr := s.admit(req); perr != nil {
 		s.respondError(b, m.ID, perr)
@@ -866,7 +866,7 @@ func (s *Session) notification(m *protocol.Request) {
 		return
 	}
 	meta, _ := protocol.ParseRequestMeta(m.Params)
-	req := &Request{Session: s, Method: m.Method, Params: m.Params, Meta: meta, Extra: m.Extra}
+	req := &Request{Session: s, Method: m.Method, Params: m.Params, Meta: meta, HTTP: httpInfo(m)}
 	s.mu.Lock()
 	req.Version = s.version
 	s.mu.Unlock()

@@ -49,9 +49,10 @@ type ConnInfo struct {
 }
 
 // HTTPRequestInfo is what the HTTP transports know about the HTTP request
-// that carried an incoming JSON-RPC message. The server handlers set it as
-// the message's protocol.Request.Extra (and so session.Request.Extra), so
-// handlers can check custom headers (Mcp-Param-*, Authorization, ...).
+// that carried an incoming JSON-RPC message. The server handlers attach it
+// to the message; handlers read it as session.Request.HTTP, and fastmcp
+// tools, resources and prompts as Context.HTTPRequest, to check custom
+// headers (Mcp-Param-*, Authorization, ...) or the caller's address.
 //
 // It is shared by every reader of the message and must not be modified.
 type HTTPRequestInfo struct {

@@ -90,8 +90,10 @@ func WithHeader(ctx context.Context, h http.Header) context.Context {
 	return context.WithValue(ctx, headerKey{}, h)
 }
 
-// HeaderFromContext returns the headers added by WithHeader, or nil.
-func HeaderFromContext(ctx context.Context) http.Header {
+// headerFromContext returns the headers WithHeader added to ctx for an
+// outgoing request, or nil. (A server handler reads the headers of the
+// incoming request from session.Request.HTTP instead.)
+func headerFromContext(ctx context.Context) http.Header {
 	h, _ := ctx.Value(headerKey{}).(http.Header)
 	return h
 }
@@ -364,7 +366,7 @@ func (c *StreamableClient) newPost(ctx context.Context, body []byte, req *protoc
 	}
 	hdr := hr.Header
 	addHeaders(hdr, c.opts.Header)
-	addHeaders(hdr, HeaderFromContext(ctx))
+	addHeaders(hdr, headerFromContext(ctx))
 	hdr.Set("Content-Type", mediaJSON)
 	hdr.Set("Accept", mediaJSON+", "+mediaSSE)
 	var version string

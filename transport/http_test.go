@@ -464,8 +464,8 @@ func TestStreamableCustomHeadersReachHandler(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(nil, nil)
 	srv.HandleFunc("whoami", func(ctx context.Context, req *session.Request) (any, error) {
-		info, ok := req.Extra.(*transport.HTTPRequestInfo)
-		if !ok {
+		info := req.HTTP
+		if info == nil {
 			return nil, errors.New("no HTTPRequestInfo")
 		}
 		return map[string]string{"auth": info.Header.Get("Authorization"), "param": info.Header.Get("Mcp-Param-Region"), "session": info.SessionID}, nil

@@ -269,7 +269,7 @@ func (c *SSEClient) Write(ctx context.Context, msg protocol.Message) error {
 		return fmt.Errorf("transport: %w", err)
 	}
 	addHeaders(hr.Header, c.opts.Header)
-	addHeaders(hr.Header, HeaderFromContext(ctx))
+	addHeaders(hr.Header, headerFromContext(ctx))
 	hr.Header.Set("Content-Type", mediaJSON)
 	resp, err := c.opts.HTTPClient.Do(hr)
 	if err != nil {

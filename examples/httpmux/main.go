@@ -29,15 +29,14 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // whoami answers with the X-Tenant header of the HTTP request that carried
 // the call (empty over stdio).
 func whoami(ctx *fastmcp.Context) (string, error) {
 	tenant := ""
-	if info, ok := ctx.Request().Extra.(*transport.HTTPRequestInfo); ok {
-		tenant = info.Header.Get("X-Tenant")
+	if r := ctx.HTTPRequest(); r != nil { // nil over stdio
+		tenant = r.Header.Get("X-Tenant")
 	}
 	return "tenant " + tenant, nil
 }
@@ -50,12 +49,12 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	s := fastmcp.New("mux-demo", "1.0.0")
+	s := fastmcp.New("mux-demo", "1.0.0",
+		fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) { c.NoSSE = true })) // Streamable HTTP at /mcp only
 	s.Tool("whoami", whoami, fastmcp.Description("Say which tenant is calling"))
 
-	mcp := s.HTTPHandler(func(c *fastmcp.HTTPConfig) { c.NoSSE = true }) // Streamable HTTP at /mcp only
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp)
+	mux.Handle("/mcp", s) // the Server is an http.Handler
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "ok")
 	})
@@ -71,10 +70,12 @@ func run(ctx context.Context, out io.Writer) error {
 
 	err = use(ctx, base, out)
 
-	// Shut down: end the MCP sessions and streams first, then the server.
+	// Shut down: end the MCP sessions and streams first (calls in flight
+	// may finish; open SSE streams would otherwise hold http.Server.Shutdown
+	// until its deadline), then the server.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	mcp.Shutdown(sctx)
+	s.Shutdown(sctx)
 	srv.Shutdown(sctx)
 	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
 		err = errors.Join(err, serr)

@@ -42,7 +42,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // tokens maps the bearer tokens the server accepts to their callers.
@@ -54,8 +53,8 @@ type callerKey struct{}
 // header returns a header of the HTTP request that carried req ("" over
 // stdio).
 func header(req *lowlevel.Request, name string) string {
-	if info, ok := req.Extra.(*transport.HTTPRequestInfo); ok {
-		return info.Header.Get(name)
+	if req.HTTP != nil { // nil over stdio
+		return req.HTTP.Header.Get(name)
 	}
 	return ""
 }

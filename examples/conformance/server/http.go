@@ -9,5 +9,5 @@ import (
 // serveHTTP serves Streamable HTTP at /mcp (both protocol eras on the one
 // endpoint) and the legacy HTTP+SSE transport at /sse, until ctx is done.
 func serveHTTP(ctx context.Context, s *fastmcp.Server, addr string) error {
-	return s.ServeHTTP(ctx, addr)
+	return s.ListenAndServe(ctx, addr)
 }
