@@ -2,6 +2,7 @@ package fastmcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -489,7 +490,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		return err
 	}
 	for round := 0; ; round++ {
-		var res jsontext.Value
+		var res json.RawMessage
 		if err := c.sess.Call(ctx, method, raw, &res, opts...); err != nil {
 			return err
 		}
@@ -530,7 +531,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 // (removing a stale requestState when the server sent none). The other
 // members, and state, the requestState exactly as the server wrote it, are
 // copied byte for byte.
-func retryParams(params jsontext.Value, answers protocol.InputResponses, state jsontext.Value) (jsontext.Value, error) {
+func retryParams(params json.RawMessage, answers protocol.InputResponses, state jsontext.Value) (json.RawMessage, error) {
 	members, err := objectMembers(params)
 	if err != nil {
 		return nil, fmt.Errorf("fastmcp: request params: %w", err)
@@ -564,15 +565,20 @@ func retryParams(params jsontext.Value, answers protocol.InputResponses, state j
 
 // encodeObject encodes request params, which must be a JSON object; nil
 // encodes as {}.
-func encodeObject(params any) (jsontext.Value, error) {
+func encodeObject(params any) (json.RawMessage, error) {
 	switch p := params.(type) {
 	case nil:
-		return jsontext.Value("{}"), nil
-	case jsontext.Value:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
 		if len(p) == 0 {
-			return jsontext.Value("{}"), nil
+			return json.RawMessage("{}"), nil
 		}
 		return p, nil
+	case jsontext.Value:
+		if len(p) == 0 {
+			return json.RawMessage("{}"), nil
+		}
+		return json.RawMessage(p), nil
 	}
 	b, err := protocol.Marshal(params)
 	if err != nil {
@@ -673,7 +679,7 @@ func WithTimeout(d time.Duration) CallOption {
 }
 
 // CallTool calls the tool name with args (a struct or map encoded as the
-// arguments object, or a jsontext.Value sent as it is; nil for none). A
+// arguments object, or a json.RawMessage sent as it is; nil for none). A
 // failure of the tool itself comes back as a result with IsError set; a
 // protocol failure (unknown tool, invalid params) as an error matching the
 // protocol sentinels with errors.Is. Cancelling ctx cancels the call on the
@@ -693,7 +699,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	for _, o := range opts {
 		o(&cfg)
 	}
-	var rawArgs jsontext.Value
+	var rawArgs json.RawMessage
 	if args != nil {
 		b, err := protocol.Marshal(args)
 		if err != nil {

@@ -3,6 +3,7 @@ package fastmcp
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -81,7 +82,7 @@ func (e *CapabilityError) required() protocol.ClientCapabilities {
 	case "roots":
 		caps.Roots = &protocol.RootsCapability{}
 	default:
-		caps.Experimental = map[string]jsontext.Value{e.Capability: jsontext.Value("{}")}
+		caps.Experimental = map[string]json.RawMessage{e.Capability: json.RawMessage("{}")}
 	}
 	return caps
 }
@@ -178,7 +179,7 @@ func (c *Context) Elicit(message string, v any, opts ...InputOption) (ElicitActi
 	if caps.Elicitation == nil || (caps.Elicitation.Form == nil && caps.Elicitation.URL != nil) {
 		return "", &CapabilityError{Capability: "elicitation"}
 	}
-	params := &protocol.ElicitParams{Message: message, RequestedSchema: st.Schema()}
+	params := &protocol.ElicitParams{Message: message, RequestedSchema: json.RawMessage(st.Schema())}
 	if protocol.AtLeast(c.req.Version, protocol.Version20251125) {
 		params.Mode = protocol.ElicitModeForm
 	}
@@ -189,7 +190,7 @@ func (c *Context) Elicit(message string, v any, opts ...InputOption) (ElicitActi
 	action := ElicitAction(res.Action)
 	switch action {
 	case Accept:
-		content := res.Content
+		content := jsontext.Value(res.Content)
 		if len(content) == 0 {
 			content = jsontext.Value("{}")
 		}
@@ -335,7 +336,7 @@ func (c *Context) startInputs(method, target string, args jsontext.Value, respon
 			in.answers = map[string]jsontext.Value{}
 		}
 		for k, v := range responses {
-			in.answers[k] = v
+			in.answers[k] = jsontext.Value(v)
 		}
 	}
 	c.in = in
