@@ -468,11 +468,26 @@ func (c *Client) Ping(ctx context.Context) error {
 	return c.sess.Call(ctx, protocol.MethodPing, nil, nil)
 }
 
-// Call sends any request and decodes its result into result (nil discards
-// it; a *jsontext.Value keeps it raw). On 2026-07-28 the request gets the
-// client's _meta, and input_required results are answered and retried.
+// Call sends any request (params: a struct or map encoded as JSON, or a
+// json.RawMessage sent as it is; nil for none) and decodes its result into
+// result (nil discards it; a *json.RawMessage keeps it raw).
+//
+// On 2026-07-28 the request gets the client's _meta, and input_required
+// results are answered and retried. That revision also adds members to
+// every result: resultType, and the server's identity in _meta. Call
+// removes them (and _meta when nothing else is left in it) before decoding,
+// so result receives the same JSON on every revision: what the server's
+// handler returned. The typed methods (CallTool, ReadResource, …) keep them
+// in their results' ResultType and Meta fields.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
-	return c.call(ctx, method, params, result)
+	if !c.modern {
+		return c.sess.Call(ctx, method, params, result)
+	}
+	var raw json.RawMessage
+	if err := c.call(ctx, method, params, &raw); err != nil {
+		return err
+	}
+	return session.DecodeResult(method, withoutProtocolMembers(raw), result)
 }
 
 // call sends a request the way the protocol in use wants it: on a modern
