@@ -36,7 +36,7 @@ func TestCallToolResultTextAndStructured(t *testing.T) {
 			res:  protocol.CallToolResult{Content: protocol.ContentList{text("boom")}, IsError: true, StructuredContent: json.RawMessage(`{"x":1}`)},
 			text: "boom", wantErr: "the tool failed: boom", failed: true},
 		{name: "structured content of another shape",
-			res:  protocol.CallToolResult{StructuredContent: json.RawMessage(`{"x":"one"}`)},
+			res:     protocol.CallToolResult{StructuredContent: json.RawMessage(`{"x":"one"}`)},
 			wantErr: "decoding the structured content"},
 		{name: "empty", res: protocol.CallToolResult{}, wantErr: "has no structured content"},
 	} {
