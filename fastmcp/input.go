@@ -179,7 +179,7 @@ func (c *Context) Elicit(message string, v any, opts ...InputOption) (ElicitActi
 	if caps.Elicitation == nil || (caps.Elicitation.Form == nil && caps.Elicitation.URL != nil) {
 		return "", &CapabilityError{Capability: "elicitation"}
 	}
-	params := &protocol.ElicitParams{Message: message, RequestedSchema: json.RawMessage(st.Schema())}
+	params := &protocol.ElicitParams{Message: message, RequestedSchema: st.Schema()}
 	if protocol.AtLeast(c.req.Version, protocol.Version20251125) {
 		params.Mode = protocol.ElicitModeForm
 	}
@@ -190,9 +190,9 @@ func (c *Context) Elicit(message string, v any, opts ...InputOption) (ElicitActi
 	action := ElicitAction(res.Action)
 	switch action {
 	case Accept:
-		content := jsontext.Value(res.Content)
+		content := res.Content
 		if len(content) == 0 {
-			content = jsontext.Value("{}")
+			content = json.RawMessage("{}")
 		}
 		got, err := st.Bind(content)
 		if err != nil {

@@ -157,7 +157,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		}
 	}
 	if t.input != nil {
-		def.InputSchema = json.RawMessage(t.input.Schema())
+		def.InputSchema = t.input.Schema()
 		t.headers = t.input.Headers()
 	}
 	switch {
@@ -168,7 +168,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		if err != nil {
 			return nil, fmt.Errorf("fastmcp: tool %q: result type %s: %w", name, h.out, err)
 		}
-		def.OutputSchema = json.RawMessage(out)
+		def.OutputSchema = out
 	}
 	t.def = def
 	if t.enc, err = encodeToolDef(def, cfg.inputSchema == nil && cfg.outputSchema == nil); err != nil {
@@ -221,7 +221,7 @@ func encodeToolDef(def *protocol.Tool, generated bool) (jsontext.Value, error) {
 // outputSchema derives the outputSchema for results of type t: its own
 // schema for a struct, or {"result": <schema of t>} for values that are
 // wrapped. Types without a useful schema (maps, interfaces) publish none.
-func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (jsontext.Value, error) {
+func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (json.RawMessage, error) {
 	opts.Strict = false
 	opts.Output = true
 	base := t
@@ -319,7 +319,7 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolResult, err error) {
 	var arg reflect.Value
 	if t.input != nil {
-		v, err := t.input.Bind(args)
+		v, err := t.input.Bind(json.RawMessage(args))
 		if err != nil {
 			if verr, ok := errors.AsType[*schema.ValidationError](err); ok {
 				return errorResult("invalid arguments for tool " + t.def.Name + ": " + verr.Error()), nil
