@@ -5,11 +5,10 @@ package bench_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"strconv"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/bench/internal/floortools"
 	"github.com/fastmcp-go/fastmcp/bench/internal/tools100"
@@ -47,7 +46,7 @@ func floorSearch(args []byte) (string, error) { return string(args), nil }
 
 // fastmcpStartup builds the same server with fastmcp and serves one
 // tools/list, so that the answer is encoded once as in the floor.
-func fastmcpStartup() (*fastmcp.Server, jsontext.Value, error) {
+func fastmcpStartup() (*fastmcp.Server, json.RawMessage, error) {
 	s := fastmcp.New("bench", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	tools100.Register(s)
 	list, err := listTools(s)
@@ -56,7 +55,7 @@ func fastmcpStartup() (*fastmcp.Server, jsontext.Value, error) {
 
 // listTools serves tools/list through the server's method table, as a
 // session would, and returns the encoded result.
-func listTools(s *fastmcp.Server) (jsontext.Value, error) {
+func listTools(s *fastmcp.Server) ([]byte, error) {
 	res, err := s.Lowlevel().Handler().Handle(context.Background(), &session.Request{ID: protocol.Int64ID(1), Method: protocol.MethodToolsList})
 	if err != nil {
 		return nil, err

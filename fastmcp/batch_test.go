@@ -465,7 +465,7 @@ func TestClientBatch(t *testing.T) {
 				}
 			}
 			for i := range sums {
-				if got := sums[i].StructuredContent.String(); got != fmt.Sprintf(`{"result":%d}`, i+10) {
+				if got := string(sums[i].StructuredContent); got != fmt.Sprintf(`{"result":%d}`, i+10) {
 					t.Errorf("add %d: structured content %s", i, got)
 				}
 			}

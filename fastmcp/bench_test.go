@@ -2,11 +2,10 @@ package fastmcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
@@ -39,7 +38,7 @@ func benchCall(b *testing.B, fn any, args string, want string) {
 // benchHandler measures h serving tools/call of add with args, checking
 // the first answer's result against want.
 func benchHandler(b *testing.B, h session.Handler, args string, want string) {
-	params := jsontext.Value(`{"name":"add","arguments":` + args + `}`)
+	params := json.RawMessage(`{"name":"add","arguments":` + args + `}`)
 	ctx := context.Background()
 	var out []byte
 	call := func(id int64) {
@@ -128,7 +127,7 @@ func rawAddServer() *lowlevel.Server {
 		sum := strconv.Itoa(*a + *bb)
 		return &protocol.CallToolResult{
 			Content:           []protocol.Content{&protocol.TextContent{Text: sum}},
-			StructuredContent: jsontext.Value(`{"result":` + sum + `}`),
+			StructuredContent: json.RawMessage(`{"result":` + sum + `}`),
 		}, nil
 	})
 	return srv

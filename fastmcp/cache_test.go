@@ -1,10 +1,9 @@
 package fastmcp_test
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -49,7 +48,7 @@ func TestCacheHints(t *testing.T) {
 	}
 	// Legacy results carry no hints.
 	old := connect(t, s, legacy)
-	var raw jsontext.Value
+	var raw json.RawMessage
 	if err := old.Call(ctxT(t), "resources/read", map[string]string{"uri": "x://mine"}, &raw); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package fastmcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -464,11 +465,26 @@ func (c *Client) Ping(ctx context.Context) error {
 	return c.sess.Call(ctx, protocol.MethodPing, nil, nil)
 }
 
-// Call sends any request and decodes its result into result (nil discards
-// it; a *jsontext.Value keeps it raw). On 2026-07-28 the request gets the
-// client's _meta, and input_required results are answered and retried.
+// Call sends any request (params: a struct or map encoded as JSON, or a
+// json.RawMessage sent as it is; nil for none) and decodes its result into
+// result (nil discards it; a *json.RawMessage keeps it raw).
+//
+// On 2026-07-28 the request gets the client's _meta, and input_required
+// results are answered and retried. That revision also adds members to
+// every result: resultType, and the server's identity in _meta. Call
+// removes them (and _meta when nothing else is left in it) before decoding,
+// so result receives the same JSON on every revision: what the server's
+// handler returned. The typed methods (CallTool, ReadResource, …) keep them
+// in their results' ResultType and Meta fields.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
-	return c.call(ctx, method, params, result)
+	if !c.modern {
+		return c.sess.Call(ctx, method, params, result)
+	}
+	var raw json.RawMessage
+	if err := c.call(ctx, method, params, &raw); err != nil {
+		return err
+	}
+	return session.DecodeResult(method, withoutProtocolMembers(raw), result)
 }
 
 // call sends a request the way the protocol in use wants it: on a modern
@@ -486,7 +502,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		return err
 	}
 	for round := 0; ; round++ {
-		var res jsontext.Value
+		var res json.RawMessage
 		if err := c.sess.Call(ctx, method, raw, &res, opts...); err != nil {
 			return err
 		}
@@ -527,7 +543,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 // (removing a stale requestState when the server sent none). The other
 // members, and state, the requestState exactly as the server wrote it, are
 // copied byte for byte.
-func retryParams(params jsontext.Value, answers protocol.InputResponses, state jsontext.Value) (jsontext.Value, error) {
+func retryParams(params json.RawMessage, answers protocol.InputResponses, state jsontext.Value) (json.RawMessage, error) {
 	members, err := objectMembers(params)
 	if err != nil {
 		return nil, fmt.Errorf("fastmcp: request params: %w", err)
@@ -561,15 +577,20 @@ func retryParams(params jsontext.Value, answers protocol.InputResponses, state j
 
 // encodeObject encodes request params, which must be a JSON object; nil
 // encodes as {}.
-func encodeObject(params any) (jsontext.Value, error) {
+func encodeObject(params any) (json.RawMessage, error) {
 	switch p := params.(type) {
 	case nil:
-		return jsontext.Value("{}"), nil
-	case jsontext.Value:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
 		if len(p) == 0 {
-			return jsontext.Value("{}"), nil
+			return json.RawMessage("{}"), nil
 		}
 		return p, nil
+	case jsontext.Value:
+		if len(p) == 0 {
+			return json.RawMessage("{}"), nil
+		}
+		return json.RawMessage(p), nil
 	}
 	b, err := protocol.Marshal(params)
 	if err != nil {
@@ -666,7 +687,7 @@ func WithMeta(meta protocol.Meta) CallOption {
 }
 
 // CallTool calls the tool name with args (a struct or map encoded as the
-// arguments object, or a jsontext.Value sent as it is; nil for none). A
+// arguments object, or a json.RawMessage sent as it is; nil for none). A
 // failure of the tool itself comes back as a result with IsError set; a
 // protocol failure (unknown tool, invalid params) as an error matching the
 // protocol sentinels with errors.Is. Cancelling ctx cancels the call on the
@@ -686,7 +707,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	for _, o := range opts {
 		o(&cfg)
 	}
-	var rawArgs jsontext.Value
+	var rawArgs json.RawMessage
 	if args != nil {
 		b, err := protocol.Marshal(args)
 		if err != nil {

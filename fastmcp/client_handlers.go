@@ -122,7 +122,7 @@ func (c *Client) NotifyRootsChanged(ctx context.Context) error {
 // serveRequest answers a server-to-client request (or, on 2026-07-28, an
 // input request) with the registered handlers; v is the revision in use,
 // which decides what may be asked (as capabilities declared it).
-func (c *Client) serveRequest(ctx context.Context, v, method string, params jsontext.Value) (any, error) {
+func (c *Client) serveRequest(ctx context.Context, v, method string, params []byte) (any, error) {
 	h := c.cfg.handlers
 	switch method {
 	case protocol.MethodSamplingCreateMessage:
@@ -185,7 +185,7 @@ func (c *Client) serveRequest(ctx context.Context, v, method string, params json
 // applyElicitDefaults fills, in an accepted elicitation's content, every
 // property the user's handler left out that has a default in the requested
 // schema (SEP-1034).
-func applyElicitDefaults(requested, content jsontext.Value) (jsontext.Value, error) {
+func applyElicitDefaults(requested, content []byte) ([]byte, error) {
 	var schema struct {
 		Properties map[string]struct {
 			Default jsontext.Value `json:"default"`

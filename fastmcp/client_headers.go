@@ -114,7 +114,7 @@ func (c *Client) toolHeaders(ctx context.Context, name string) ([]paramHeader, e
 // arguments: a string as it is, an integer as written, a boolean as true or
 // false, each encoded with transport.EncodeHeaderValue. A parameter that
 // is absent or null gets no header.
-func paramHeaderValues(hs []paramHeader, args jsontext.Value) (http.Header, error) {
+func paramHeaderValues(hs []paramHeader, args []byte) (http.Header, error) {
 	if len(hs) == 0 {
 		return nil, nil
 	}
@@ -162,7 +162,7 @@ var (
 // own tools, but only as part of compiling them (schema.FromJSON), which
 // refuses schemas a client must still accept, such as ones with network
 // "$ref"s; hence this walk over the raw JSON.
-func toolParamHeaders(schema jsontext.Value) ([]paramHeader, error) {
+func toolParamHeaders(schema []byte) ([]paramHeader, error) {
 	if len(schema) == 0 {
 		return nil, nil
 	}
@@ -273,7 +273,7 @@ func (ms members) get(key string) (jsontext.Value, bool) {
 }
 
 // objectMembers returns the members of a JSON object in document order.
-func objectMembers(v jsontext.Value) (members, error) {
+func objectMembers(v []byte) (members, error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(v))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return nil, fmt.Errorf("not a JSON object")

@@ -2,6 +2,7 @@ package fastmcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -11,8 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -20,16 +20,16 @@ import (
 
 // fakeRequest is one JSON-RPC request a fakeServer received.
 type fakeRequest struct {
-	ID     jsontext.Value
+	ID     json.RawMessage
 	Method string
-	Params jsontext.Value
+	Params json.RawMessage
 	Header http.Header
 }
 
 // param returns the raw member name of the request's params, or nil.
-func (r fakeRequest) param(name string) jsontext.Value {
-	var m map[string]jsontext.Value
-	_ = json.Unmarshal(r.Params, &m)
+func (r fakeRequest) param(name string) json.RawMessage {
+	var m map[string]json.RawMessage
+	_ = jsonv2.Unmarshal(r.Params, &m)
 	return m[name]
 }
 
@@ -59,11 +59,11 @@ func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := io.ReadAll(r.Body)
 	var msg struct {
-		ID     jsontext.Value `json:"id"`
-		Method string         `json:"method"`
-		Params jsontext.Value `json:"params"`
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
 	}
-	if err := json.Unmarshal(body, &msg); err != nil {
+	if err := jsonv2.Unmarshal(body, &msg); err != nil {
 		f.t.Errorf("fake server: bad body %s: %v", body, err)
 		w.WriteHeader(http.StatusBadRequest)
 		return
@@ -157,7 +157,7 @@ func TestClientMirrorsParamHeaders(t *testing.T) {
 		{"null and absent", `{"region":null,"verbose":true}`, map[string]string{"Verbose": "true"}},
 	} {
 		before := len(f.requests(protocol.MethodToolsCall))
-		if _, err := c.CallTool(ctxT(t), "q", jsontext.Value(tc.args)); err != nil {
+		if _, err := c.CallTool(ctxT(t), "q", json.RawMessage(tc.args)); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		calls := f.requests(protocol.MethodToolsCall)
@@ -439,7 +439,7 @@ func TestClientInputRequiredRetries(t *testing.T) {
 		var p struct {
 			Name string `json:"name"`
 		}
-		_ = json.Unmarshal(req.Params, &p)
+		_ = jsonv2.Unmarshal(req.Params, &p)
 		answered := req.param("inputResponses") != nil
 		switch {
 		case p.Name == "echo_state" && !answered:
@@ -457,7 +457,7 @@ func TestClientInputRequiredRetries(t *testing.T) {
 		// A call made meanwhile carries neither answers nor state.
 		var err error
 		once.Do(func() { _, err = c.CallTool(ctx, "unrelated", nil) })
-		return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept, Content: jsontext.Value(`{"confirmed":true}`)}, err
+		return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept, Content: json.RawMessage(`{"confirmed":true}`)}, err
 	}))
 	for _, name := range []string{"echo_state", "no_state", "no_result_type"} {
 		res, err := c.CallTool(ctxT(t), name, nil)
@@ -473,7 +473,7 @@ func TestClientInputRequiredRetries(t *testing.T) {
 		var p struct {
 			Name string `json:"name"`
 		}
-		_ = json.Unmarshal(r.Params, &p)
+		_ = jsonv2.Unmarshal(r.Params, &p)
 		byName[p.Name] = append(byName[p.Name], r)
 	}
 	echo := byName["echo_state"]

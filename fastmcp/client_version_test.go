@@ -2,14 +2,13 @@ package fastmcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -23,7 +22,7 @@ import (
 type rawServer struct {
 	sess *session.Session
 	mu   sync.Mutex
-	caps jsontext.Value
+	caps json.RawMessage
 }
 
 func newRawServer(t *testing.T, version string) (*rawServer, transport.Conn) {

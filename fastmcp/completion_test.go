@@ -1,6 +1,7 @@
 package fastmcp_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -8,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -170,7 +169,7 @@ func TestCompletion(t *testing.T) {
 	t.Run("empty result on the wire", func(t *testing.T) {
 		t.Parallel()
 		c := connect(t, s, legacyRevision)
-		var raw jsontext.Value
+		var raw json.RawMessage
 		params := &protocol.CompleteParams{Ref: fastmcp.PromptRef("plain"), Argument: protocol.CompleteArgument{Name: "code"}}
 		if err := c.Call(ctxT(t), protocol.MethodCompletionComplete, params, &raw); err != nil {
 			t.Fatal(err)

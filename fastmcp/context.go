@@ -3,6 +3,7 @@ package fastmcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"time"
@@ -108,7 +109,7 @@ func (c *Context) Log(level protocol.LoggingLevel, msg string, args ...any) {
 		c.Logger().Warn("log data could not be encoded", "error", err)
 		return
 	}
-	p := &protocol.LoggingMessageParams{Level: level, Logger: c.name, Data: raw}
+	p := &protocol.LoggingMessageParams{Level: level, Logger: c.name, Data: json.RawMessage(raw)}
 	if err := c.req.Session.Notify(c, protocol.NotificationMessage, p); err != nil {
 		c.Logger().Debug("log notification not sent", "error", err)
 	}

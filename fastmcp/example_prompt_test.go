@@ -37,7 +37,7 @@ func ExampleServer_Prompt() {
 		}
 	}
 	res, _ := client.GetPrompt(ctx, "review", map[string]string{"code": "x := 1", "language": "Go", "max_notes": "3"})
-	fmt.Printf("%s: %s\n", res.Messages[0].Role, res.Messages[0].Content.(*fastmcp.TextContent).Text)
+	fmt.Printf("%s: %s\n", res.Messages[0].Role, res.Messages[0].Text())
 
 	_, err := client.GetPrompt(ctx, "review", map[string]string{"max_notes": "many"})
 	fmt.Println(err)

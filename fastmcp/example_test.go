@@ -44,10 +44,10 @@ func Example() {
 	fmt.Printf("%s: %s\n", page.Tools[0].Name, page.Tools[0].InputSchema)
 
 	res, _ := client.CallTool(ctx, "add", map[string]int{"a": 2, "b": 3})
-	fmt.Println("result:", res.Content[0].(*fastmcp.TextContent).Text, string(res.StructuredContent))
+	fmt.Println("result:", res.Text(), string(res.StructuredContent))
 
 	res, _ = client.CallTool(ctx, "add", map[string]int{"a": 2, "b": -3})
-	fmt.Println("isError:", res.IsError, res.Content[0].(*fastmcp.TextContent).Text)
+	fmt.Println("isError:", res.IsError, res.Text())
 	// Output:
 	// add: {"type":"object","properties":{"a":{"type":"integer","description":"first addend"},"b":{"type":"integer","description":"second addend","minimum":0}},"required":["a","b"]}
 	// log: "adding"
@@ -74,11 +74,11 @@ func ExampleContext_Elicit() {
 	client, stop := serveInMemory(s, fastmcp.WithElicitation(
 		func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
 			fmt.Println("asked:", req.Message)
-			return &fastmcp.ElicitResult{Action: "accept", Content: []byte(`{"ok":true}`)}, nil
+			return fastmcp.AcceptElicitation(map[string]bool{"ok": true})
 		}))
 	defer stop()
 	res, _ := client.CallTool(context.Background(), "deploy", nil)
-	fmt.Println(res.Content[0].(*fastmcp.TextContent).Text)
+	fmt.Println(res.Text())
 	// Output:
 	// asked: Deploy to production?
 	// deployed

@@ -49,7 +49,7 @@ func ExampleServer_Tool() {
 	fmt.Println(string(res.StructuredContent))
 
 	res, _ = client.CallTool(ctx, "search", map[string]any{"query": "g", "tags": []string{"cobol"}})
-	fmt.Println(res.IsError, res.Content[0].(*fastmcp.TextContent).Text)
+	fmt.Println(res.IsError, res.Text())
 	// Output:
 	// {"type":"object","properties":{"query":{"type":"string","description":"what to look for","minLength":2},"limit":{"type":"integer","description":"most results to return","minimum":1,"maximum":100,"default":10},"tags":{"type":"array","items":{"type":"string","enum":["go","rust","zig"]}}},"required":["query"]}
 	// {"result":[{"title":"Go concurrency","score":9},{"title":"Go generics","score":7}]}
@@ -79,7 +79,7 @@ func ExampleContext_Progress() {
 	defer stop()
 	res, _ := client.CallTool(context.Background(), "build", map[string]string{"target": "app"},
 		fastmcp.WithProgress(func(p *protocol.ProgressParams) { fmt.Printf("progress %g/%g %s\n", p.Progress, p.Total, p.Message) }))
-	fmt.Println(res.Content[0].(*fastmcp.TextContent).Text)
+	fmt.Println(res.Text())
 	// Output:
 	// log info: {"msg":"building","target":"app"}
 	// progress 1/3 fetch
@@ -115,11 +115,11 @@ func ExampleContext_Elicit_form() {
 		func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
 			fmt.Println(string(req.RequestedSchema))
 			// The user leaves "express" empty: the client fills its default.
-			return &fastmcp.ElicitResult{Action: "accept", Content: []byte(`{"name":"Ada","country":"FR"}`)}, nil
+			return fastmcp.AcceptElicitation(map[string]string{"name": "Ada", "country": "FR"})
 		}))
 	defer stop()
 	res, _ := client.CallTool(context.Background(), "ship", nil)
-	fmt.Println(res.Content[0].(*fastmcp.TextContent).Text)
+	fmt.Println(res.Text())
 	// Output:
 	// {"type":"object","properties":{"name":{"type":"string","description":"Full name"},"express":{"type":"boolean","default":false},"country":{"type":"string","enum":["FR","DE","US"]}},"required":["name","country"]}
 	// shipping to Ada in FR (express: false)

@@ -1,6 +1,7 @@
 package fastmcp
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math"
@@ -8,8 +9,6 @@ import (
 	"reflect"
 	"sync"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
@@ -66,7 +65,7 @@ func FuzzReadCallParams(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		raw := jsontext.Value(in)
+		raw := json.RawMessage(in)
 		tl, args, ok := s.readCallParams(raw)
 		if !ok {
 			return
@@ -190,7 +189,7 @@ func TestEncodeToolDefMatchesMarshal(t *testing.T) {
 	texts := []string{"", "plain", "quote \" backslash \\ slash /", "<tag> & \u2028 \u2029", "tab\tnl\n\x00\x1f", "ünïcødé 🙂", "bad \xff utf8"}
 	for _, name := range texts {
 		for _, text := range texts {
-			for _, schemas := range [][2]jsontext.Value{{nil, nil}, {in.Schema(), nil}, {in.Schema(), outS.Schema()}} {
+			for _, schemas := range [][2][]byte{{nil, nil}, {in.Schema(), nil}, {in.Schema(), outS.Schema()}} {
 				def := &protocol.Tool{Name: name, Title: text, Description: text + "!", InputSchema: schemas[0], OutputSchema: schemas[1]}
 				want, werr := protocol.Marshal(def)
 				got, gerr := encodeToolDef(def, true)

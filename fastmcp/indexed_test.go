@@ -3,13 +3,12 @@ package fastmcp_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"strconv"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -105,8 +104,8 @@ func TestIndexedCallParams(t *testing.T) {
 		if !ok {
 			t.Fatalf("params %s: answer %#v", p, m)
 		}
-		var res jsontext.Value
-		err := cli.Call(ctx, protocol.MethodToolsCall, jsontext.Value(p), &res)
+		var res json.RawMessage
+		err := cli.Call(ctx, protocol.MethodToolsCall, json.RawMessage(p), &res)
 		var perr *protocol.Error
 		switch {
 		case resp.Error != nil && errors.As(err, &perr):

@@ -3,6 +3,7 @@ package fastmcp
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -81,7 +82,7 @@ func (e *CapabilityError) required() protocol.ClientCapabilities {
 	case "roots":
 		caps.Roots = &protocol.RootsCapability{}
 	default:
-		caps.Experimental = map[string]jsontext.Value{e.Capability: jsontext.Value("{}")}
+		caps.Experimental = map[string]json.RawMessage{e.Capability: json.RawMessage("{}")}
 	}
 	return caps
 }
@@ -191,7 +192,7 @@ func (c *Context) Elicit(message string, v any, opts ...InputOption) (ElicitActi
 	case ElicitAccept:
 		content := res.Content
 		if len(content) == 0 {
-			content = jsontext.Value("{}")
+			content = json.RawMessage("{}")
 		}
 		got, err := st.Bind(content)
 		if err != nil {
@@ -335,7 +336,7 @@ func (c *Context) startInputs(method, target string, args jsontext.Value, respon
 			in.answers = map[string]jsontext.Value{}
 		}
 		for k, v := range responses {
-			in.answers[k] = v
+			in.answers[k] = jsontext.Value(v)
 		}
 	}
 	c.in = in

@@ -2,11 +2,10 @@ package fastmcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -69,7 +68,7 @@ func inputServer() *fastmcp.Server {
 func TestServerToClientRequests(t *testing.T) {
 	t.Parallel()
 	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
-		var sawSchema jsontext.Value
+		var sawSchema json.RawMessage
 		c := connect(t, inputServer(), era,
 			fastmcp.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
 				return &fastmcp.SamplingResult{Role: protocol.RoleAssistant, Model: "m", Content: protocol.SamplingContent{fastmcp.Text("hi " + req.Messages[0].Content[0].(*fastmcp.TextContent).Text)}}, nil
@@ -77,7 +76,7 @@ func TestServerToClientRequests(t *testing.T) {
 			fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
 				sawSchema = req.RequestedSchema
 				// age left out: the client fills its default (SEP-1034).
-				return &fastmcp.ElicitResult{Action: "accept", Content: jsontext.Value(`{"username":"ada","email":"ada@example.com"}`)}, nil
+				return &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"username":"ada","email":"ada@example.com"}`)}, nil
 			}),
 			fastmcp.WithURLElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
 				if req.URL != "https://example.com/login" || (req.ElicitationID == "") != modern {
@@ -171,7 +170,7 @@ func TestElicitDeclineAndBadAnswer(t *testing.T) {
 	if err != nil || textOf(t, res) != "action decline" {
 		t.Fatalf("decline: %v %v", res, err)
 	}
-	answer <- &fastmcp.ElicitResult{Action: "accept", Content: jsontext.Value(`{"username":"x","email":"not-an-email","age":"old"}`)}
+	answer <- &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"username":"x","email":"not-an-email","age":"old"}`)}
 	res, err = c.CallTool(ctxT(t), "elicit", nil)
 	if err != nil || !res.IsError || !strings.Contains(textOf(t, res), "age") {
 		t.Fatalf("bad answer: %v %v", textOf(t, res), err)
@@ -179,8 +178,8 @@ func TestElicitDeclineAndBadAnswer(t *testing.T) {
 }
 
 // modernParams builds tools/call params for a 2026-07-28 request.
-func modernParams(name, extra string) jsontext.Value {
-	return jsontext.Value(`{"name":"` + name + `","arguments":{}` + extra + `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{},"roots":{}}}}`)
+func modernParams(name, extra string) json.RawMessage {
+	return json.RawMessage(`{"name":"` + name + `","arguments":{}` + extra + `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{},"roots":{}}}}`)
 }
 
 func TestMultiRoundTrip(t *testing.T) {
@@ -254,7 +253,7 @@ func TestMultiRoundTrip(t *testing.T) {
 func TestModernMissingCapability(t *testing.T) {
 	t.Parallel()
 	c := connect(t, inputServer(), legacy) // sends the modern request by hand
-	params := jsontext.Value(`{"name":"sample","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)
+	params := json.RawMessage(`{"name":"sample","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)
 	err := c.Call(ctxT(t), "tools/call", params, nil)
 	var perr *protocol.Error
 	if !errors.As(err, &perr) || perr.Code != protocol.CodeMissingRequiredClientCapability || !strings.Contains(string(perr.Data), `"requiredCapabilities":{"sampling":{}}`) {

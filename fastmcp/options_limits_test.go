@@ -13,7 +13,6 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/session"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // blockTool registers a tool that returns only when its context ends.
@@ -133,7 +132,7 @@ func TestWithMaxInputRounds(t *testing.T) {
 		return "done", nil
 	})
 	answer := fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-		return &fastmcp.ElicitResult{Action: "accept", Content: jsontext.Value(`{"ok":true}`)}, nil
+		return fastmcp.AcceptElicitation(map[string]bool{"ok": true})
 	})
 	for _, tc := range []struct {
 		rounds int
@@ -232,7 +231,7 @@ func TestRequestStateSecret(t *testing.T) {
 			t.Cleanup(func() { closeNow(hs[0]); closeNow(hs[1]); ts.Close() })
 			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithLogger(quietLogger), eras[1].opt,
 				fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-					return &fastmcp.ElicitResult{Action: "accept", Content: jsontext.Value(`{"ok":true}`)}, nil
+					return fastmcp.AcceptElicitation(map[string]bool{"ok": true})
 				}))
 			if err != nil {
 				t.Fatal(err)

@@ -1,12 +1,11 @@
 package fastmcp_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -79,7 +78,7 @@ func TestHTTPPrincipal(t *testing.T) {
 				RequestState string `json:"requestState"`
 			} `json:"result"`
 		}
-		if err := protocol.Unmarshal(jsontext.Value(body), &r1); err != nil || status != http.StatusOK || r1.Result.RequestState == "" {
+		if err := protocol.Unmarshal(json.RawMessage(body), &r1); err != nil || status != http.StatusOK || r1.Result.RequestState == "" {
 			t.Fatalf("round 1: %d %s (%v)", status, body, err)
 		}
 		extra := `,"inputResponses":{"elicit-1":{"action":"accept","content":{"username":"ada","email":"a@b.c"}}},"requestState":"` + r1.Result.RequestState + `"`

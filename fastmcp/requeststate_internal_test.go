@@ -1,12 +1,12 @@
 package fastmcp
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // TestRequestStateOptions: RequestStateTTL sets how long a sealed state
@@ -32,7 +32,7 @@ func TestRequestStateOptions(t *testing.T) {
 	if _, err := s.sealer.open(state, "b", "p"); err == nil {
 		t.Fatal("a state opened after its TTL was accepted")
 	}
-	req := &session.Request{Meta: protocol.RequestMeta{Other: map[string]jsontext.Value{"com.example/user": jsontext.Value(`"ada"`)}}}
+	req := &session.Request{Meta: protocol.RequestMeta{Other: map[string]json.RawMessage{"com.example/user": json.RawMessage(`"ada"`)}}}
 	if got := s.principal(req); got != `"ada"` {
 		t.Fatalf("principal = %q, want the function's", got)
 	}

@@ -3,6 +3,7 @@ package fastmcp
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -131,6 +132,7 @@ var (
 	resourceContentsListType = reflect.TypeFor[[]ResourceContents]()
 	resourceContentsPtrsType = reflect.TypeFor[[]*ResourceContents]()
 	jsontextValueType        = reflect.TypeFor[jsontext.Value]()
+	rawMessageType           = reflect.TypeFor[json.RawMessage]()
 )
 
 // classifyContents decides how results of type t are sent.
@@ -140,7 +142,7 @@ func classifyContents(t reflect.Type) contentsKind {
 		return contentsOne
 	case t == resourceContentsListType || t == resourceContentsPtrsType:
 		return contentsList
-	case t == jsontextValueType:
+	case t == jsontextValueType || t == rawMessageType:
 		return contentsJSON
 	case t.Kind() == reflect.String:
 		return contentsText

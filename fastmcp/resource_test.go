@@ -2,6 +2,7 @@ package fastmcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,8 +11,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -99,7 +98,7 @@ func resourceServer(t *testing.T) *fastmcp.Server {
 	s.Resource("blob://empty", func() []byte { return nil })
 	s.Resource("blob://text", func() []byte { return []byte("hello") })
 	s.Resource("json://profile", func(ctx context.Context) (UserProfile, error) { return UserProfile{ID: 1, Name: "Ada"}, nil })
-	s.Resource("json://raw", func() jsontext.Value { return jsontext.Value(`{"raw":true}`) })
+	s.Resource("json://raw", func() json.RawMessage { return json.RawMessage(`{"raw":true}`) })
 	s.Resource("contents://one", func() fastmcp.ResourceContents {
 		return fastmcp.ResourceContents{Text: "one"}
 	}, fastmcp.MIMEType("text/x-one"))
@@ -233,7 +232,7 @@ func TestResourceReadBadParams(t *testing.T) {
 	s := resourceServer(t)
 	c := connect(t, s, legacyRevision)
 	for _, params := range []string{`{}`, `{"uri":""}`, `{"uri":5}`, `[]`} {
-		err := c.Call(ctxT(t), protocol.MethodResourcesRead, jsontext.Value(params), nil)
+		err := c.Call(ctxT(t), protocol.MethodResourcesRead, json.RawMessage(params), nil)
 		if !errors.Is(err, protocol.ErrInvalidParams) {
 			t.Errorf("resources/read %s: err = %v, want invalid params", params, err)
 		}

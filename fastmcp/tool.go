@@ -3,6 +3,7 @@ package fastmcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -161,7 +162,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 	}
 	switch {
 	case cfg.outputSchema != nil:
-		def.OutputSchema = cfg.outputSchema
+		def.OutputSchema = json.RawMessage(cfg.outputSchema)
 	case t.result == resultStructured || t.result == resultWrapped:
 		out, err := outputSchema(h.out, t.result == resultWrapped, sopts)
 		if err != nil {
@@ -188,7 +189,7 @@ func encodeToolDef(def *protocol.Tool, generated bool) (jsontext.Value, error) {
 	}
 	in := def.InputSchema
 	if len(in) == 0 {
-		in = jsontext.Value(`{"type":"object"}`)
+		in = json.RawMessage(`{"type":"object"}`)
 	}
 	b := make([]byte, 0, 64+len(def.Name)+len(def.Title)+len(def.Description)+len(in)+len(def.OutputSchema))
 	b = append(b, `{"name":`...)
@@ -220,7 +221,7 @@ func encodeToolDef(def *protocol.Tool, generated bool) (jsontext.Value, error) {
 // outputSchema derives the outputSchema for results of type t: its own
 // schema for a struct, or {"result": <schema of t>} for values that are
 // wrapped. Types without a useful schema (maps, interfaces) publish none.
-func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (jsontext.Value, error) {
+func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (json.RawMessage, error) {
 	opts.Strict = false
 	opts.Output = true
 	base := t
@@ -318,7 +319,7 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolResult, err error) {
 	var arg reflect.Value
 	if t.input != nil {
-		v, err := t.input.Bind(args)
+		v, err := t.input.Bind(json.RawMessage(args))
 		if err != nil {
 			if verr, ok := errors.AsType[*schema.ValidationError](err); ok {
 				return errorResult(argumentsMessage("tool", t.def.Name, verr)), nil
@@ -360,7 +361,7 @@ func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolRes
 // for anything readCallParams would not accept.
 func (s *Server) indexedCallParams(req *lowlevel.Request) (t *tool, args jsontext.Value, ok bool) {
 	name, named, indexed := req.ParamsMember("name")
-	if !indexed || !named || name.Kind() != '"' || bytes.IndexByte(name, '\\') >= 0 {
+	if !indexed || !named || jsontext.Value(name).Kind() != '"' || bytes.IndexByte(name, '\\') >= 0 {
 		return nil, nil, false
 	}
 	if _, ok, _ := req.ParamsMember("inputResponses"); ok {
@@ -372,8 +373,8 @@ func (s *Server) indexedCallParams(req *lowlevel.Request) (t *tool, args jsontex
 	if t, ok = s.tools.get(string(name[1 : len(name)-1])); !ok {
 		return nil, nil, false
 	}
-	args, _, _ = req.ParamsMember("arguments")
-	return t, args, true
+	a, _, _ := req.ParamsMember("arguments")
+	return t, jsontext.Value(a), true
 }
 
 // callDecoder reads tools/call params without reflection.
@@ -391,7 +392,7 @@ var callDecoders = sync.Pool{New: func() any { return new(callDecoder) }}
 // without reflection or copying, and false for anything else, which
 // protocol.Unmarshal then decodes (or words the error of). raw must not
 // change while the arguments are in use.
-func (s *Server) readCallParams(raw jsontext.Value) (t *tool, args jsontext.Value, ok bool) {
+func (s *Server) readCallParams(raw []byte) (t *tool, args jsontext.Value, ok bool) {
 	if len(raw) == 0 {
 		return nil, nil, false
 	}
@@ -446,7 +447,7 @@ func (s *Server) readCallParams(raw jsontext.Value) (t *tool, args jsontext.Valu
 	return t, args, named
 }
 
-func orEmptyObject(v jsontext.Value) jsontext.Value {
+func orEmptyObject(v []byte) []byte {
 	if len(v) == 0 {
 		return jsontext.Value("{}")
 	}

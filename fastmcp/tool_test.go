@@ -2,14 +2,13 @@ package fastmcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -225,12 +224,12 @@ func TestErrorPaths(t *testing.T) {
 		}
 	})
 	c := connect(t, s, legacy)
-	var raw jsontext.Value
-	err := c.Call(ctxT(t), "tools/call", jsontext.Value(`{"name":"add","arguments":[1,2]}`), &raw)
+	var raw json.RawMessage
+	err := c.Call(ctxT(t), "tools/call", json.RawMessage(`{"name":"add","arguments":[1,2]}`), &raw)
 	if !errors.Is(err, protocol.ErrInvalidParams) {
 		t.Errorf("array arguments: %v", err)
 	}
-	err = c.Call(ctxT(t), "tools/call", jsontext.Value(`["add"]`), &raw)
+	err = c.Call(ctxT(t), "tools/call", json.RawMessage(`["add"]`), &raw)
 	if !errors.Is(err, protocol.ErrInvalidParams) {
 		t.Errorf("array params: %v", err)
 	}
@@ -259,7 +258,7 @@ func TestArgumentValidation(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var res fastmcp.ToolResult
-		err := c.Call(ctxT(t), "tools/call", jsontext.Value(`{"name":"`+tc.tool+`","arguments":`+tc.args+`}`), &res)
+		err := c.Call(ctxT(t), "tools/call", json.RawMessage(`{"name":"`+tc.tool+`","arguments":`+tc.args+`}`), &res)
 		if err != nil {
 			t.Errorf("%s %s: protocol error %v, want an isError result", tc.tool, tc.args, err)
 			continue
@@ -276,7 +275,7 @@ func TestArgumentValidation(t *testing.T) {
 	}
 	// Duplicate keys are rejected.
 	var res fastmcp.ToolResult
-	err := c.Call(ctxT(t), "tools/call", jsontext.Value(`{"name":"add","arguments":{"a":1,"a":2,"b":0}}`), &res)
+	err := c.Call(ctxT(t), "tools/call", json.RawMessage(`{"name":"add","arguments":{"a":1,"a":2,"b":0}}`), &res)
 	if err == nil && !res.IsError {
 		t.Errorf("duplicate keys accepted: %s", textOf(t, &res))
 	}

@@ -2,10 +2,9 @@ package lowlevel_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -22,7 +21,7 @@ func Example() {
 		return &protocol.ListToolsResult{Tools: []*protocol.Tool{{
 			Name:        "shout",
 			Description: "Upper-cases its text",
-			InputSchema: jsontext.Value(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
 		}}}, nil
 	})
 	srv.HandleFunc(protocol.MethodToolsCall, func(ctx context.Context, req *lowlevel.Request) (any, error) {

@@ -2,12 +2,12 @@ package lowlevel_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"go.uber.org/goleak"
 
 	"github.com/fastmcp-go/fastmcp/lowlevel"
@@ -76,8 +76,8 @@ func TestModernResultsAreDecorated(t *testing.T) {
 		return &protocol.ListToolsResult{Tools: []*protocol.Tool{}}, nil
 	})
 	cli := connect(t, srv, true)
-	params := jsontext.Value(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)
-	var raw jsontext.Value
+	params := json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)
+	var raw json.RawMessage
 	if err := cli.Call(context.Background(), "tools/list", params, &raw); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestLegacyResultsAreNotDecorated(t *testing.T) {
 	t.Parallel()
 	srv := newServer()
 	cli := connect(t, srv, false)
-	var raw jsontext.Value
+	var raw json.RawMessage
 	if err := cli.Call(context.Background(), "logging/setLevel", map[string]string{"level": "info"}, &raw); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package lowlevel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -11,8 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -324,12 +323,12 @@ var cacheable = map[string]bool{
 }
 
 // insertMember inserts the member text ("name":value) first in the object.
-func insertMember(obj jsontext.Value, member string) jsontext.Value {
+func insertMember(obj json.RawMessage, member string) json.RawMessage {
 	i := 0
 	for i < len(obj) && obj[i] != '{' {
 		i++
 	}
-	out := make(jsontext.Value, 0, len(obj)+len(member)+1)
+	out := make(json.RawMessage, 0, len(obj)+len(member)+1)
 	out = append(out, obj[:i+1]...)
 	out = append(out, member...)
 	rest := obj[i+1:]
@@ -348,9 +347,9 @@ func firstNonSpace(b []byte) int {
 	return len(b)
 }
 
-func orEmpty(v jsontext.Value) jsontext.Value {
+func orEmpty(v json.RawMessage) json.RawMessage {
 	if len(v) == 0 {
-		return jsontext.Value("{}")
+		return json.RawMessage("{}")
 	}
 	return v
 }

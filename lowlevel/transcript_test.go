@@ -2,14 +2,13 @@ package lowlevel_test
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strconv"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/internal/transcript"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
@@ -47,7 +46,7 @@ func transcriptServer() *lowlevel.Server {
 		return &protocol.ListToolsResult{Tools: []*protocol.Tool{{
 			Name:        "add",
 			Description: "Add two integers",
-			InputSchema: jsontext.Value(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
 		}}}, nil
 	})
 	srv.HandleFunc(protocol.MethodToolsCall, func(ctx context.Context, req *lowlevel.Request) (any, error) {

@@ -1,10 +1,11 @@
 package protocol
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
-	"github.com/go-json-experiment/json"
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -127,7 +128,7 @@ type ToolUseContent struct {
 	// Name is the tool to call.
 	Name string `json:"name"`
 	// Input holds the arguments, a JSON object.
-	Input jsontext.Value `json:"input"`
+	Input json.RawMessage `json:"input"`
 	// Meta is the object's _meta; clients should keep it when replaying the message.
 	Meta Meta `json:"_meta,omitzero"`
 }
@@ -141,7 +142,7 @@ type ToolResultContent struct {
 	Content ContentList `json:"content"`
 	// StructuredContent is the structured result: a JSON object in
 	// 2025-11-25, any JSON value in 2026-07-28.
-	StructuredContent jsontext.Value `json:"structuredContent,omitzero"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitzero"`
 	// IsError reports that the tool use failed.
 	IsError bool `json:"isError,omitzero"`
 	// Meta is the object's _meta; clients should keep it when replaying the message.
@@ -169,7 +170,7 @@ type (
 )
 
 func marshalTyped[B any](enc *jsontext.Encoder, typ string, b *B) error {
-	return json.MarshalEncode(enc, struct {
+	return jsonv2.MarshalEncode(enc, struct {
 		Type string `json:"type"`
 		Body *B     `json:",embed"`
 	}{typ, b})
@@ -180,7 +181,7 @@ func unmarshalTyped[B any](dec *jsontext.Decoder, typ string, b *B) error {
 		Type string `json:"type"`
 		Body *B     `json:",embed"`
 	}{Body: b}
-	if err := json.UnmarshalDecode(dec, &w); err != nil {
+	if err := jsonv2.UnmarshalDecode(dec, &w); err != nil {
 		return err
 	}
 	if w.Type != typ {
@@ -263,7 +264,7 @@ func (c *ToolResultContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return unmarshalTyped(dec, ContentTypeToolResult, (*toolResultBody)(c))
 }
 
-var emptyObject = jsontext.Value("{}")
+var emptyObject = json.RawMessage("{}")
 
 // newContent returns an empty block of the given type.
 func newContent(typ string) (Content, error) {
@@ -342,7 +343,7 @@ func writeContent(enc *jsontext.Encoder, c Content) error {
 	if c == nil {
 		return errors.New("protocol: nil content block")
 	}
-	return json.MarshalEncode(enc, c)
+	return jsonv2.MarshalEncode(enc, c)
 }
 
 // ContentList is a list of content blocks. It encodes as a JSON array
@@ -457,13 +458,13 @@ func (r ResourceContents) MarshalJSONTo(enc *jsontext.Encoder) error {
 	} else {
 		w.Text = &r.Text
 	}
-	return json.MarshalEncode(enc, &w)
+	return jsonv2.MarshalEncode(enc, &w)
 }
 
 // UnmarshalJSONFrom decodes TextResourceContents or BlobResourceContents.
 func (r *ResourceContents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	var w resourceContentsWire
-	if err := json.UnmarshalDecode(dec, &w); err != nil {
+	if err := jsonv2.UnmarshalDecode(dec, &w); err != nil {
 		return err
 	}
 	if w.Text == nil && w.Blob == nil {

@@ -17,7 +17,7 @@
 //
 // One Go type per concept carries the union of the fields of every
 // revision; optional fields are omitted when zero and doc comments say
-// which revision introduced a field. Params stay raw (jsontext.Value) until
+// which revision introduced a field. Params stay raw (json.RawMessage) until
 // a handler knows their type. Content is a sealed interface implemented by
 // *TextContent, *ImageContent, *AudioContent, *ResourceLink,
 // *EmbeddedResource, *ToolUseContent and *ToolResultContent.

@@ -1,6 +1,8 @@
 package protocol
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"encoding/json"
+)
 
 // Elicitation modes.
 const (
@@ -24,7 +26,7 @@ type ElicitParams struct {
 	Message string `json:"message"`
 	// RequestedSchema is the form's schema, a restricted JSON Schema: an
 	// object with primitive properties only (form mode). Kept as raw JSON.
-	RequestedSchema jsontext.Value `json:"requestedSchema,omitzero"`
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitzero"`
 	// URL is where to send the user (URL mode, since 2025-11-25).
 	URL string `json:"url,omitzero"`
 	// ElicitationID identifies a URL-mode elicitation, for
@@ -58,7 +60,7 @@ type ElicitResult struct {
 	// JSON object whose members are strings, numbers, booleans or (since
 	// 2025-11-25) arrays of strings. The JSON schemas admit only integer
 	// numbers. It is kept as raw JSON so numbers stay exactly as sent.
-	Content jsontext.Value `json:"content,omitzero"`
+	Content json.RawMessage `json:"content,omitzero"`
 }
 
 // URLElicitationRequiredData is the data of an [ErrURLElicitationRequired]

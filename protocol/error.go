@@ -1,10 +1,9 @@
 package protocol
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // JSON-RPC 2.0 error codes.
@@ -41,9 +40,9 @@ const (
 // decoded from a peer's response. The message is sent to the peer: do not put
 // secrets in it.
 type Error struct {
-	Code    int64          `json:"code"`
-	Message string         `json:"message"`
-	Data    jsontext.Value `json:"data,omitzero"`
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitzero"`
 }
 
 // Sentinel errors, one per standard code. Wrap them to add detail:

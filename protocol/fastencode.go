@@ -14,7 +14,7 @@ import (
 // json.Marshal would copy unchanged (compact, without escapes). ok is false
 // when r has another shape; b is then unspecified.
 func appendCallToolResult(b []byte, r *CallToolResult) (_ []byte, ok bool) {
-	if r.Meta != nil || (r.StructuredContent != nil && !copiedVerbatim(r.StructuredContent)) {
+	if r.Meta != nil || (r.StructuredContent != nil && !copiedVerbatim(jsontext.Value(r.StructuredContent))) {
 		return b, false
 	}
 	b = append(b, '{')

@@ -1,17 +1,17 @@
 package protocol_test
 
 import (
+	"encoding/json"
 	"testing"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-// reference is what json.Marshal writes, which protocol.Marshal's
+// reference is what jsonv2.Marshal writes, which protocol.Marshal's
 // hand-written encodings must match byte for byte.
-func reference(v any) ([]byte, error) { return json.Marshal(v, json.Deterministic(true)) }
+func reference(v any) ([]byte, error) { return jsonv2.Marshal(v, jsonv2.Deterministic(true)) }
 
 func checkSameEncoding(t *testing.T, r *protocol.CallToolResult) {
 	t.Helper()
@@ -28,8 +28,8 @@ func TestMarshalCallToolResultMatchesJSON(t *testing.T) {
 	for _, r := range []*protocol.CallToolResult{
 		{},
 		{Content: protocol.ContentList{}},
-		{Content: protocol.ContentList{&protocol.TextContent{Text: "5"}}, StructuredContent: jsontext.Value(`{"result":5}`)},
-		{Content: protocol.ContentList{&protocol.TextContent{Text: `{"sum":5}`}}, StructuredContent: jsontext.Value(`{"sum":5}`)},
+		{Content: protocol.ContentList{&protocol.TextContent{Text: "5"}}, StructuredContent: json.RawMessage(`{"result":5}`)},
+		{Content: protocol.ContentList{&protocol.TextContent{Text: `{"sum":5}`}}, StructuredContent: json.RawMessage(`{"sum":5}`)},
 		{Content: protocol.ContentList{&protocol.TextContent{Text: "a"}, &protocol.TextContent{Text: ""}}, IsError: true},
 		{Content: protocol.ContentList{&protocol.TextContent{Text: "<a&b>\u2028\u2029 \x01\x1f\t\n\"\\ é 🙂"}}},
 		{Content: protocol.ContentList{&protocol.TextContent{Text: "bad \xff utf-8"}}},
@@ -42,24 +42,24 @@ func TestMarshalCallToolResultMatchesJSON(t *testing.T) {
 		{Content: protocol.ContentList{&protocol.TextContent{Text: "x"}, &protocol.ResourceLink{URI: "u", Name: "n"}}},
 		{Meta: protocol.Meta{}},
 		{Meta: protocol.Meta{"b": 1, "a": &f}},
-		{StructuredContent: jsontext.Value(`{}`)},
-		{StructuredContent: jsontext.Value(``)},
-		{StructuredContent: jsontext.Value(`{ "a" : 1 }`)},
-		{StructuredContent: jsontext.Value(`{"a":"x y","b":[1,2.50,-0,1e3,true,null]}`)},
-		{StructuredContent: jsontext.Value(`{"a":"\u0041\/"}`)},
-		{StructuredContent: jsontext.Value(`{"a":"\""}`)},
-		{StructuredContent: jsontext.Value(`{"a":1,"a":2}`)},
-		{StructuredContent: jsontext.Value(`{"a":`)},
-		{StructuredContent: jsontext.Value(`{"a":"\xff"}`)},
-		{StructuredContent: jsontext.Value(`[1,2]`)},
-		{StructuredContent: jsontext.Value(`7`)},
+		{StructuredContent: json.RawMessage(`{}`)},
+		{StructuredContent: json.RawMessage(``)},
+		{StructuredContent: json.RawMessage(`{ "a" : 1 }`)},
+		{StructuredContent: json.RawMessage(`{"a":"x y","b":[1,2.50,-0,1e3,true,null]}`)},
+		{StructuredContent: json.RawMessage(`{"a":"\u0041\/"}`)},
+		{StructuredContent: json.RawMessage(`{"a":"\""}`)},
+		{StructuredContent: json.RawMessage(`{"a":1,"a":2}`)},
+		{StructuredContent: json.RawMessage(`{"a":`)},
+		{StructuredContent: json.RawMessage(`{"a":"\xff"}`)},
+		{StructuredContent: json.RawMessage(`[1,2]`)},
+		{StructuredContent: json.RawMessage(`7`)},
 	} {
 		checkSameEncoding(t, r)
 	}
 }
 
 // FuzzMarshalCallToolResult checks that protocol.Marshal encodes a
-// CallToolResult of text blocks exactly as json.Marshal does.
+// CallToolResult of text blocks exactly as jsonv2.Marshal does.
 func FuzzMarshalCallToolResult(f *testing.F) {
 	f.Add("5", []byte(`{"result":5}`), false, "")
 	f.Add("a\"b\\c\u2028<>&", []byte(`{"a":"b c","d":[1,{"e":null}]}`), true, "complete")

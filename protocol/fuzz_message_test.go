@@ -2,12 +2,11 @@ package protocol_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -220,7 +219,7 @@ func checkParamsIndex(t *testing.T, r *protocol.Request) {
 	if _, _, indexed := r.ParamsMember("x"); !indexed {
 		return
 	}
-	var members map[string]jsontext.Value
+	var members map[string]json.RawMessage
 	if err := protocol.Unmarshal(r.Params, &members); err != nil {
 		t.Fatalf("indexed params %s do not decode: %v", r.Params, err)
 	}
@@ -251,7 +250,7 @@ func req(id, method, params string) *protocol.Request {
 		r.ID = mustID(id)
 	}
 	if params != "" {
-		r.Params = jsontext.Value(params)
+		r.Params = json.RawMessage(params)
 	}
 	return r
 }
@@ -316,7 +315,7 @@ func TestDecodeMessage(t *testing.T) {
 		{name: "result and null error", in: `{"jsonrpc":"2.0","id":1,"result":{},"error":null}`, code: ir, msg: "both", id: "1"},
 		{name: "null result and error", in: `{"jsonrpc":"2.0","id":1,"result":null,"error":{"code":1,"message":"m"}}`, code: ir, msg: "both", id: "1"},
 		{name: "request with result", in: `{"jsonrpc":"2.0","id":1,"method":"m","result":{}}`, code: ir, msg: "cannot carry", id: "1"},
-		{name: "null result", in: `{"jsonrpc":"2.0","id":1,"result":null}`, want: &protocol.Response{ID: protocol.Int64ID(1), Result: jsontext.Value("null")}},
+		{name: "null result", in: `{"jsonrpc":"2.0","id":1,"result":null}`, want: &protocol.Response{ID: protocol.Int64ID(1), Result: json.RawMessage("null")}},
 
 		// The error object.
 		{name: "code fraction", in: `{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}`, code: ir, msg: `"error.code"`, id: "1"},
@@ -333,13 +332,13 @@ func TestDecodeMessage(t *testing.T) {
 		{name: "largest code", in: `{"jsonrpc":"2.0","id":1,"error":{"code":-9223372036854775808,"message":"\u00e9"}}`,
 			want: &protocol.Response{ID: protocol.Int64ID(1), Error: protocol.NewError(-9223372036854775808, "é")}},
 		{name: "error data kept", in: `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","data":{"a": [1, 2]}}}`,
-			want: &protocol.Response{ID: protocol.Int64ID(1), Error: &protocol.Error{Code: 1, Message: "m", Data: jsontext.Value(`{"a": [1, 2]}`)}}},
+			want: &protocol.Response{ID: protocol.Int64ID(1), Error: &protocol.Error{Code: 1, Message: "m", Data: json.RawMessage(`{"a": [1, 2]}`)}}},
 
 		// Ids keep their exact text.
 		{name: "huge integer id", in: `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"m"}`, want: req("123456789012345678901234567890", "m", "")},
 		{name: "id beyond float64", in: `{"jsonrpc":"2.0","id":1e400,"method":"m"}`, want: req("1e400", "m", "")},
 		{name: "id with exponent", in: `{"jsonrpc":"2.0","id":1E+2,"method":"m"}`, want: req("1E+2", "m", "")},
-		{name: "id 1.0", in: `{"jsonrpc":"2.0","id":1.0,"result":{}}`, want: &protocol.Response{ID: mustID("1.0"), Result: jsontext.Value("{}")}},
+		{name: "id 1.0", in: `{"jsonrpc":"2.0","id":1.0,"result":{}}`, want: &protocol.Response{ID: mustID("1.0"), Result: json.RawMessage("{}")}},
 		{name: "id -0", in: `{"jsonrpc":"2.0","id":-0,"method":"m"}`, want: req("-0", "m", "")},
 		{name: "escaped string id", in: `{"jsonrpc":"2.0","id":"\u0031","method":"m"}`, want: req(`"\u0031"`, "m", "")},
 		{name: "id with spaces around", in: `{"jsonrpc":"2.0","id" :  7  ,"method":"m"}`, want: req("7", "m", "")},
@@ -407,8 +406,8 @@ func TestAppendMessageError(t *testing.T) {
 		want string
 	}{
 		{"plain", protocol.NewError(-32601, "Method not found: x"), `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: x"}}`},
-		{"data as given", &protocol.Error{Code: 1, Message: "m", Data: jsontext.Value(`{"b": 2, "a": 1}`)}, `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","data":{"b": 2, "a": 1}}}`},
-		{"null data", &protocol.Error{Code: 1, Message: "m", Data: jsontext.Value(`null`)}, `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","data":null}}`},
+		{"data as given", &protocol.Error{Code: 1, Message: "m", Data: json.RawMessage(`{"b": 2, "a": 1}`)}, `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","data":{"b": 2, "a": 1}}}`},
+		{"null data", &protocol.Error{Code: 1, Message: "m", Data: json.RawMessage(`null`)}, `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","data":null}}`},
 		{"escapes", protocol.NewError(-32603, "a \"quoted\"\n<tag> é"), `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"a \"quoted\"\n<tag> é"}}`},
 		{"invalid UTF-8", protocol.NewError(-32603, "file \xff not found"), `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"file \uFFFD not found"}}`},
 	}
@@ -459,7 +458,7 @@ func TestParamsMember(t *testing.T) {
 			t.Errorf("params %s are indexed; want no index", params)
 		}
 	}
-	if _, _, indexed := (&protocol.Request{Params: jsontext.Value(`{"name":"add"}`)}).ParamsMember("name"); indexed {
+	if _, _, indexed := (&protocol.Request{Params: json.RawMessage(`{"name":"add"}`)}).ParamsMember("name"); indexed {
 		t.Error("a request made by hand has an index")
 	}
 }

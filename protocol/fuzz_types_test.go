@@ -1,12 +1,13 @@
 package protocol_test
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/fastmcp-go/fastmcp/protocol"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // FuzzCallToolResult checks that any CallToolResult that decodes encodes
@@ -48,20 +49,20 @@ func FuzzRequestMeta(f *testing.F) {
 	f.Add(` { "a" : [ {"_meta":1} ] , "_meta" : null } `)
 	f.Add(`{"_meta":{"\u0070rogressToken":"t","x":{}}}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		params := jsontext.Value(in)
+		params := json.RawMessage(in)
 		_, _ = protocol.ParseRequestMeta(params)
-		var obj map[string]jsontext.Value
+		var obj map[string]json.RawMessage
 		if err := protocol.Unmarshal(params, &obj); err != nil || obj == nil {
 			return // SetMeta requires a valid object
 		}
 		out, err := protocol.SetMeta(params, protocol.MetaProgressToken, "tok")
 		if err != nil {
-			if m := obj["_meta"]; m.Kind() == '{' || m.Kind() == 'n' || m == nil {
+			if m := jsontext.Value(obj["_meta"]); m.Kind() == '{' || m.Kind() == 'n' || m == nil {
 				t.Fatalf("SetMeta(%s): %v", in, err)
 			}
 			return
 		}
-		var got map[string]jsontext.Value
+		var got map[string]json.RawMessage
 		if err := protocol.Unmarshal(out, &got); err != nil {
 			t.Fatalf("SetMeta(%s) = %s: %v", in, out, err)
 		}

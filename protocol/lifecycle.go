@@ -1,6 +1,8 @@
 package protocol
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"encoding/json"
+)
 
 // Implementation describes an MCP client or server program: clientInfo and
 // serverInfo.
@@ -42,7 +44,7 @@ const (
 // without settings encodes as {}.
 type Capability struct {
 	// Settings holds the members of the capability object.
-	Settings map[string]jsontext.Value `json:",embed"`
+	Settings map[string]json.RawMessage `json:",embed"`
 }
 
 // ClientCapabilities are the optional features a client supports. Before
@@ -50,7 +52,7 @@ type Capability struct {
 // sent with every request in _meta (see [MetaClientCapabilities]).
 type ClientCapabilities struct {
 	// Experimental holds non-standard capabilities, each a JSON object.
-	Experimental map[string]jsontext.Value `json:"experimental,omitzero"`
+	Experimental map[string]json.RawMessage `json:"experimental,omitzero"`
 	// Roots is present if the client can list roots (deprecated in 2026-07-28).
 	Roots *RootsCapability `json:"roots,omitzero"`
 	// Sampling is present if the client can sample an LLM (deprecated in 2026-07-28).
@@ -63,7 +65,7 @@ type ClientCapabilities struct {
 	Tasks *TasksCapability `json:"tasks,omitzero"`
 	// Extensions lists the MCP extensions supported, by identifier, each
 	// with a JSON object of settings (since 2026-07-28).
-	Extensions map[string]jsontext.Value `json:"extensions,omitzero"`
+	Extensions map[string]json.RawMessage `json:"extensions,omitzero"`
 }
 
 // RootsCapability declares support for roots/list.
@@ -94,7 +96,7 @@ type ElicitationCapability struct {
 // by initialize (before 2026-07-28) or server/discover (2026-07-28).
 type ServerCapabilities struct {
 	// Experimental holds non-standard capabilities, each a JSON object.
-	Experimental map[string]jsontext.Value `json:"experimental,omitzero"`
+	Experimental map[string]json.RawMessage `json:"experimental,omitzero"`
 	// Logging is present if the server sends log messages (deprecated in 2026-07-28).
 	Logging *Capability `json:"logging,omitzero"`
 	// Completions is present if the server offers argument completion (since 2025-03-26).
@@ -110,7 +112,7 @@ type ServerCapabilities struct {
 	Tasks *TasksCapability `json:"tasks,omitzero"`
 	// Extensions lists the MCP extensions supported, by identifier, each
 	// with a JSON object of settings (since 2026-07-28).
-	Extensions map[string]jsontext.Value `json:"extensions,omitzero"`
+	Extensions map[string]json.RawMessage `json:"extensions,omitzero"`
 }
 
 // PromptsCapability declares that the server offers prompts.

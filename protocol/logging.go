@@ -1,6 +1,8 @@
 package protocol
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"encoding/json"
+)
 
 // LoggingLevel is the severity of a log message, one of the eight syslog
 // severities of RFC 5424 (deprecated with logging in 2026-07-28). The zero
@@ -76,5 +78,5 @@ type LoggingMessageParams struct {
 	Logger string `json:"logger,omitzero"`
 	// Data is the message: any JSON value, such as a string or an object.
 	// Nil encodes as null.
-	Data jsontext.Value `json:"data"`
+	Data json.RawMessage `json:"data"`
 }

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"encoding/json"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -9,7 +10,7 @@ import (
 // Member returns the exact text of the value of the top-level member name
 // of the JSON object obj, and whether it is there. It reads obj only as far
 // as that member, so what follows is not checked.
-func Member(obj jsontext.Value, name string) (jsontext.Value, bool) {
+func Member(obj json.RawMessage, name string) (json.RawMessage, bool) {
 	dec := jsontext.NewDecoder(bytes.NewReader(obj))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return nil, false
@@ -25,7 +26,7 @@ func Member(obj jsontext.Value, name string) (jsontext.Value, bool) {
 			return nil, false
 		}
 		if key == name {
-			return v, true
+			return json.RawMessage(v), true
 		}
 	}
 	return nil, false

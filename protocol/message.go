@@ -2,13 +2,14 @@ package protocol
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"math"
 	"strconv"
 	"sync"
 
-	"github.com/go-json-experiment/json"
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -28,7 +29,7 @@ type Message interface {
 type Request struct {
 	ID     ID
 	Method string
-	Params jsontext.Value
+	Params json.RawMessage
 
 	// Extra carries what the transport knows about an incoming request
 	// beyond the message itself: the HTTP transports set a
@@ -65,7 +66,7 @@ type paramsIndex struct {
 // is not an object, has a member name with escapes, more members than
 // are indexed or is large): the caller must then decode Params itself. The value
 // aliases Params.
-func (r *Request) ParamsMember(name string) (v jsontext.Value, ok, indexed bool) {
+func (r *Request) ParamsMember(name string) (v json.RawMessage, ok, indexed bool) {
 	x := &r.index
 	if x.n == 0 {
 		return nil, false, false
@@ -81,7 +82,7 @@ func (r *Request) ParamsMember(name string) (v jsontext.Value, ok, indexed bool)
 
 // ParamsIndexed reports whether r carries an index of its params for
 // ParamsMember, describing params (the same bytes, not a copy).
-func (r *Request) ParamsIndexed(params jsontext.Value) bool {
+func (r *Request) ParamsIndexed(params json.RawMessage) bool {
 	return r.index.n > 0 && len(params) == len(r.Params) && len(params) > 0 && &params[0] == &r.Params[0]
 }
 
@@ -92,7 +93,7 @@ func (r *Request) IsCall() bool { return r.ID.IsValid() }
 // A Response with the zero ID encodes its id as null.
 type Response struct {
 	ID     ID
-	Result jsontext.Value
+	Result json.RawMessage
 	Error  *Error
 }
 
@@ -309,13 +310,13 @@ func unquoteString(quoted jsontext.Value) (string, error) {
 
 // decodeOptions make member names case-sensitive and reject duplicate names
 // and invalid UTF-8 (the defaults of json v2, stated for the reader).
-var decodeOptions = json.JoinOptions(
-	json.MatchCaseInsensitiveNames(false),
+var decodeOptions = jsonv2.JoinOptions(
+	jsonv2.MatchCaseInsensitiveNames(false),
 	jsontext.AllowDuplicateNames(false),
 	jsontext.AllowInvalidUTF8(false),
 )
 
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v, decodeOptions) }
+func jsonUnmarshal(b []byte, v any) error { return jsonv2.Unmarshal(b, v, decodeOptions) }
 
 func jsonMarshal(v any) ([]byte, error) {
 	if r, ok := v.(*CallToolResult); ok && r != nil {
@@ -323,7 +324,7 @@ func jsonMarshal(v any) ([]byte, error) {
 			return b, nil
 		}
 	}
-	return json.Marshal(v, json.Deterministic(true))
+	return jsonv2.Marshal(v, jsonv2.Deterministic(true))
 }
 
 // Unmarshal decodes JSON into v with the wire rules: member names match
@@ -430,9 +431,9 @@ func DecodeMessage(data []byte) (Message, error) {
 		}
 		var msg string
 		_ = jsonUnmarshal(e.Message, &msg)
-		var data jsontext.Value
+		var data json.RawMessage
 		if len(e.Data) > 0 {
-			data = e.Data
+			data = json.RawMessage(e.Data)
 		}
 		return &Response{ID: id, Error: &Error{Code: code, Message: msg, Data: data}}, nil
 	default:
@@ -459,7 +460,7 @@ func asError(err error) *Error {
 	return NewError(CodeInvalidRequest, "Invalid Request: "+err.Error())
 }
 
-func isNull(v jsontext.Value) bool { return string(v) == "null" }
+func isNull(v []byte) bool { return string(v) == "null" }
 
 // AppendMessage appends the JSON encoding of m to b. Params, results and
 // error data are written as given; they must be valid JSON. An empty *Batch
@@ -491,7 +492,7 @@ func AppendMessage(b []byte, m Message) ([]byte, error) {
 			b = append(b, "null"...)
 		}
 		if m.Error != nil {
-			// Written by hand: the data is kept as given (json.Marshal would
+			// Written by hand: the data is kept as given (jsonv2.Marshal would
 			// reformat it), and invalid UTF-8 in the message is replaced
 			// rather than failing, so an error response can always be sent.
 			b = append(b, `,"error":{"code":`...)

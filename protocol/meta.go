@@ -2,12 +2,13 @@ package protocol
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"sync"
 
-	"github.com/go-json-experiment/json"
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -69,7 +70,7 @@ type RequestMeta struct {
 	// LogLevel is the minimum level of log notifications wanted (2026-07-28).
 	LogLevel LoggingLevel `json:"io.modelcontextprotocol/logLevel,omitzero"`
 	// Other holds every other key with its raw JSON value.
-	Other map[string]jsontext.Value `json:",embed"`
+	Other map[string]json.RawMessage `json:",embed"`
 }
 
 // UnmarshalJSONFrom decodes a _meta object. It reads the reserved keys
@@ -113,7 +114,7 @@ func (m *RequestMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 				_, err = dec.ReadToken()
 			} else {
 				m.ClientInfo = new(Implementation)
-				err = json.UnmarshalDecode(dec, m.ClientInfo)
+				err = jsonv2.UnmarshalDecode(dec, m.ClientInfo)
 			}
 			if err != nil {
 				return err
@@ -124,7 +125,7 @@ func (m *RequestMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 				_, err = dec.ReadToken()
 			} else {
 				m.ClientCapabilities = new(ClientCapabilities)
-				err = json.UnmarshalDecode(dec, m.ClientCapabilities)
+				err = jsonv2.UnmarshalDecode(dec, m.ClientCapabilities)
 			}
 			if err != nil {
 				return err
@@ -139,9 +140,9 @@ func (m *RequestMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 				return err
 			}
 			if m.Other == nil {
-				m.Other = make(map[string]jsontext.Value)
+				m.Other = make(map[string]json.RawMessage)
 			}
-			m.Other[string(name)] = v.Clone()
+			m.Other[string(name)] = json.RawMessage(v.Clone())
 		}
 	}
 	_, err = dec.ReadToken()
@@ -233,7 +234,7 @@ var metaName = []byte(`"_meta"`)
 // _meta has been read, so params must already be valid JSON without
 // duplicate names (as [DecodeMessage] guarantees). Absent or null params, or
 // params without _meta, give the zero RequestMeta.
-func ParseRequestMeta(params jsontext.Value) (RequestMeta, error) {
+func ParseRequestMeta(params json.RawMessage) (RequestMeta, error) {
 	var m RequestMeta
 	if len(params) == 0 || isNull(params) {
 		return m, nil
@@ -262,7 +263,7 @@ func ParseRequestMeta(params jsontext.Value) (RequestMeta, error) {
 	default:
 		return m, fmt.Errorf("%w: _meta must be an object", ErrInvalidParams)
 	}
-	// Called directly rather than through json.UnmarshalDecode, which would
+	// Called directly rather than through jsonv2.UnmarshalDecode, which would
 	// move m to the heap on every call; the method never returns sentinels.
 	if err := m.UnmarshalJSONFrom(&s.dec); err != nil {
 		return RequestMeta{}, fmt.Errorf("%w: _meta: %v", ErrInvalidParams, err)
@@ -273,10 +274,11 @@ func ParseRequestMeta(params jsontext.Value) (RequestMeta, error) {
 // SetMeta returns a copy of the JSON object params (request or notification
 // params, or a result) with _meta[key] set to value, added or replaced.
 // Absent or null params become {"_meta":{key:value}}; a missing _meta is
-// added. value is encoded as JSON, except that a [jsontext.Value] is used as
-// it is. The other members are copied unchanged, and no member name is ever
-// duplicated. params itself is not modified.
-func SetMeta(params jsontext.Value, key string, value any) (jsontext.Value, error) {
+// added. value is encoded as JSON, except that a [json.RawMessage] (or a
+// jsontext.Value) is used as it is. The other members are copied
+// unchanged, and no member name is ever duplicated. params itself is not
+// modified.
+func SetMeta(params json.RawMessage, key string, value any) (json.RawMessage, error) {
 	v, err := encodeMetaValue(value)
 	if err != nil {
 		return nil, fmt.Errorf("protocol: encoding _meta[%q]: %w", key, err)
@@ -287,7 +289,7 @@ func SetMeta(params jsontext.Value, key string, value any) (jsontext.Value, erro
 // MergeMeta is like [SetMeta] for every entry of m: each key of m is added
 // to, or replaced in, the _meta of params. New keys are written in sorted
 // order, so the result is deterministic.
-func MergeMeta(params jsontext.Value, m Meta) (jsontext.Value, error) {
+func MergeMeta(params json.RawMessage, m Meta) (json.RawMessage, error) {
 	entries := make([]metaEntry, 0, len(m))
 	for k, val := range m {
 		v, err := encodeMetaValue(val)
@@ -314,13 +316,20 @@ type metaEntry struct {
 }
 
 func encodeMetaValue(v any) ([]byte, error) {
-	if raw, ok := v.(jsontext.Value); ok {
+	var raw jsontext.Value
+	switch r := v.(type) {
+	case json.RawMessage:
+		raw = jsontext.Value(r)
+	case jsontext.Value:
+		raw = r
+	}
+	if raw != nil {
 		if !raw.IsValid() {
 			return nil, errors.New("invalid JSON value")
 		}
 		return raw, nil
 	}
-	return json.Marshal(v, json.Deterministic(true))
+	return jsonv2.Marshal(v, jsonv2.Deterministic(true))
 }
 
 // appendMetaObject appends the members of the existing _meta object old
@@ -374,7 +383,7 @@ func appendMetaObject(b []byte, old jsontext.Value, entries []metaEntry) ([]byte
 	return append(b, '}'), nil
 }
 
-func setMeta(params jsontext.Value, entries []metaEntry) (jsontext.Value, error) {
+func setMeta(params []byte, entries []metaEntry) (json.RawMessage, error) {
 	if len(params) == 0 || isNull(params) {
 		b := append(make([]byte, 0, 16+metaSize(entries)), `{"_meta":`...)
 		b, err := appendMetaObject(b, nil, entries)

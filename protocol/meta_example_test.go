@@ -1,15 +1,14 @@
 package protocol_test
 
 import (
+	"encoding/json"
 	"fmt"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 func ExampleParseRequestMeta() {
-	params := jsontext.Value(`{"name":"get_weather","arguments":{"location":"New York"},
+	params := json.RawMessage(`{"name":"get_weather","arguments":{"location":"New York"},
 		"_meta":{"progressToken":17,"io.modelcontextprotocol/protocolVersion":"2026-07-28",
 		"io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"}}`)
 	m, err := protocol.ParseRequestMeta(params)
@@ -25,7 +24,7 @@ func ExampleParseRequestMeta() {
 }
 
 func ExampleSetMeta() {
-	params := jsontext.Value(`{"name":"get_weather","_meta":{"progressToken":1}}`)
+	params := json.RawMessage(`{"name":"get_weather","_meta":{"progressToken":1}}`)
 	params, err := protocol.SetMeta(params, protocol.MetaProtocolVersion, protocol.Version20260728)
 	if err != nil {
 		fmt.Println(err)

@@ -1,12 +1,11 @@
 package protocol_test
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -26,7 +25,7 @@ func TestParseRequestMeta(t *testing.T) {
 			"com.example/flag": true
 		}
 	}`
-	m, err := protocol.ParseRequestMeta(jsontext.Value(modern))
+	m, err := protocol.ParseRequestMeta(json.RawMessage(modern))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,28 +44,28 @@ func TestParseRequestMeta(t *testing.T) {
 	if m.LogLevel != protocol.LevelWarning {
 		t.Errorf("LogLevel = %q", m.LogLevel)
 	}
-	want := map[string]jsontext.Value{
-		"traceparent":      jsontext.Value(`"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"`),
-		"com.example/flag": jsontext.Value(`true`),
+	want := map[string]json.RawMessage{
+		"traceparent":      json.RawMessage(`"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"`),
+		"com.example/flag": json.RawMessage(`true`),
 	}
 	if !reflect.DeepEqual(m.Other, want) {
 		t.Errorf("Other = %q, want %q", m.Other, want)
 	}
 
 	// A string token keeps its quotes; an absent one is the zero ID.
-	m, err = protocol.ParseRequestMeta(jsontext.Value(`{"_meta":{"progressToken":"abc"}}`))
+	m, err = protocol.ParseRequestMeta(json.RawMessage(`{"_meta":{"progressToken":"abc"}}`))
 	if err != nil || m.ProgressToken != protocol.StringID("abc") {
 		t.Errorf("string token: %+v, %v", m.ProgressToken, err)
 	}
 
 	// Escaped member names are matched after unescaping.
-	m, err = protocol.ParseRequestMeta(jsontext.Value(`{"\u005fmeta":{"progress\u0054oken":5}}`))
+	m, err = protocol.ParseRequestMeta(json.RawMessage(`{"\u005fmeta":{"progress\u0054oken":5}}`))
 	if err != nil || m.ProgressToken.Raw() != "5" {
 		t.Errorf("escaped names: %+v, %v", m, err)
 	}
 
 	for _, params := range []string{``, `null`, `{}`, `{"name":"x"}`, `{"_meta":null}`, `[1,2]`, `{"a":{"_meta":{"progressToken":1}}}`} {
-		m, err := protocol.ParseRequestMeta(jsontext.Value(params))
+		m, err := protocol.ParseRequestMeta(json.RawMessage(params))
 		if err != nil {
 			t.Errorf("ParseRequestMeta(%s): %v", params, err)
 		}
@@ -83,7 +82,7 @@ func TestParseRequestMeta(t *testing.T) {
 		`{"_meta":{"io.modelcontextprotocol/clientInfo":"me"}}`,
 		`{"_meta":{"a":1,"a":2}}`,
 	} {
-		if _, err := protocol.ParseRequestMeta(jsontext.Value(params)); err == nil {
+		if _, err := protocol.ParseRequestMeta(json.RawMessage(params)); err == nil {
 			t.Errorf("ParseRequestMeta(%s) succeeded, want an error", params)
 		} else if !errors.Is(err, protocol.ErrInvalidParams) {
 			t.Errorf("ParseRequestMeta(%s) = %v, want an invalid params error", params, err)
@@ -93,7 +92,7 @@ func TestParseRequestMeta(t *testing.T) {
 
 func TestRequestMetaCaseSensitive(t *testing.T) {
 	t.Parallel()
-	m, err := protocol.ParseRequestMeta(jsontext.Value(`{"_meta":{"ProgressToken":1,"IO.modelcontextprotocol/protocolVersion":"x"}}`))
+	m, err := protocol.ParseRequestMeta(json.RawMessage(`{"_meta":{"ProgressToken":1,"IO.modelcontextprotocol/protocolVersion":"x"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +103,7 @@ func TestRequestMetaCaseSensitive(t *testing.T) {
 		t.Errorf("Other = %q, want both keys kept raw", m.Other)
 	}
 	// "_Meta" is not "_meta".
-	m, err = protocol.ParseRequestMeta(jsontext.Value(`{"_Meta":{"progressToken":1}}`))
+	m, err = protocol.ParseRequestMeta(json.RawMessage(`{"_Meta":{"progressToken":1}}`))
 	if err != nil || m.ProgressToken.IsValid() {
 		t.Errorf(`"_Meta" was read as _meta: %+v, %v`, m, err)
 	}
@@ -118,7 +117,7 @@ func TestRequestMetaRoundTrip(t *testing.T) {
 		ClientInfo:         &protocol.Implementation{Name: "c", Version: "1"},
 		ClientCapabilities: &protocol.ClientCapabilities{},
 		LogLevel:           protocol.LevelInfo,
-		Other:              map[string]jsontext.Value{"com.example/x": jsontext.Value(`[1,2]`)},
+		Other:              map[string]json.RawMessage{"com.example/x": json.RawMessage(`[1,2]`)},
 	}
 	b, err := protocol.Marshal(in)
 	if err != nil {
@@ -128,7 +127,7 @@ func TestRequestMetaRoundTrip(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("Marshal = %s\nwant      %s", b, want)
 	}
-	out, err := protocol.ParseRequestMeta(jsontext.Value(`{"_meta":` + string(b) + `}`))
+	out, err := protocol.ParseRequestMeta(json.RawMessage(`{"_meta":` + string(b) + `}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +156,7 @@ func TestSetMeta(t *testing.T) {
 		{"replace escaped name", `{"_meta":{"\u0061":1}}`, "a", 2, `{"_meta":{"a":2}}`},
 		{"null _meta", `{"_meta":null,"x":1}`, "a", 1, `{"_meta":{"a":1},"x":1}`},
 		{"empty _meta", `{"_meta":{}}`, "a", 1, `{"_meta":{"a":1}}`},
-		{"raw value", `{}`, "a", jsontext.Value(`{"z": 1}`), `{"_meta":{"a":{"z": 1}}}`},
+		{"raw value", `{}`, "a", json.RawMessage(`{"z": 1}`), `{"_meta":{"a":{"z": 1}}}`},
 		{"ID value", `{}`, protocol.MetaSubscriptionID, protocol.StringID("s-1"), `{"_meta":{"io.modelcontextprotocol/subscriptionId":"s-1"}}`},
 		{"struct value", `{}`, protocol.MetaServerInfo, protocol.Implementation{Name: "s", Version: "2"}, `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"2"}}}`},
 	}
@@ -188,21 +187,21 @@ func TestSetMeta(t *testing.T) {
 func TestSetMetaErrors(t *testing.T) {
 	t.Parallel()
 	for _, params := range []string{`[]`, `"x"`, `1`, `{"_meta":1}`, `{"_meta":[]}`} {
-		if got, err := protocol.SetMeta(jsontext.Value(params), "k", 1); err == nil {
+		if got, err := protocol.SetMeta(json.RawMessage(params), "k", 1); err == nil {
 			t.Errorf("SetMeta(%s) = %s, want an error", params, got)
 		}
 	}
-	if _, err := protocol.SetMeta(jsontext.Value(`{}`), "k", jsontext.Value(`{`)); err == nil {
+	if _, err := protocol.SetMeta(json.RawMessage(`{}`), "k", json.RawMessage(`{`)); err == nil {
 		t.Error("SetMeta with an invalid raw value succeeded")
 	}
-	if _, err := protocol.SetMeta(jsontext.Value(`{}`), "k", func() {}); err == nil {
+	if _, err := protocol.SetMeta(json.RawMessage(`{}`), "k", func() {}); err == nil {
 		t.Error("SetMeta with an unencodable value succeeded")
 	}
 }
 
 func TestMergeMeta(t *testing.T) {
 	t.Parallel()
-	in := jsontext.Value(`{"name":"t","_meta":{"progressToken":1,"io.modelcontextprotocol/logLevel":"debug"}}`)
+	in := json.RawMessage(`{"name":"t","_meta":{"progressToken":1,"io.modelcontextprotocol/logLevel":"debug"}}`)
 	got, err := protocol.MergeMeta(in, protocol.Meta{
 		protocol.MetaProtocolVersion:    "2026-07-28",
 		protocol.MetaLogLevel:           "error",
@@ -223,7 +222,7 @@ func TestMergeMeta(t *testing.T) {
 		t.Errorf("parsed back: %+v", m)
 	}
 	// An empty merge still adds _meta.
-	got, err = protocol.MergeMeta(jsontext.Value(`{"a":1}`), nil)
+	got, err = protocol.MergeMeta(json.RawMessage(`{"a":1}`), nil)
 	if err != nil || string(got) != `{"_meta":{},"a":1}` {
 		t.Errorf("MergeMeta(nil) = %s, %v", got, err)
 	}
@@ -231,7 +230,7 @@ func TestMergeMeta(t *testing.T) {
 
 // benchParams is a typical tools/call params object of 2026-07-28, with the
 // arguments before _meta so the scan must skip them.
-var benchParams = jsontext.Value(`{"name":"get_weather","arguments":{"location":"New York","units":"metric","days":[1,2,3,4,5],"detail":{"hourly":true,"alerts":false}},` +
+var benchParams = json.RawMessage(`{"name":"get_weather","arguments":{"location":"New York","units":"metric","days":[1,2,3,4,5],"detail":{"hourly":true,"alerts":false}},` +
 	`"_meta":{"progressToken":42,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},` +
 	`"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"sampling":{}},"io.modelcontextprotocol/logLevel":"info"}}`)
 
@@ -247,7 +246,7 @@ func BenchmarkParseRequestMeta(b *testing.B) {
 
 // BenchmarkParseRequestMetaNoMeta is the legacy case: params without _meta.
 func BenchmarkParseRequestMetaNoMeta(b *testing.B) {
-	params := jsontext.Value(`{"name":"get_weather","arguments":{"location":"New York","units":"metric","days":[1,2,3,4,5]}}`)
+	params := json.RawMessage(`{"name":"get_weather","arguments":{"location":"New York","units":"metric","days":[1,2,3,4,5]}}`)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := protocol.ParseRequestMeta(params); err != nil {
@@ -263,7 +262,7 @@ type naiveMeta struct {
 	ClientInfo         *protocol.Implementation     `json:"io.modelcontextprotocol/clientInfo,omitzero"`
 	ClientCapabilities *protocol.ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities,omitzero"`
 	LogLevel           protocol.LoggingLevel        `json:"io.modelcontextprotocol/logLevel,omitzero"`
-	Other              map[string]jsontext.Value    `json:",embed"`
+	Other              map[string]json.RawMessage   `json:",embed"`
 }
 
 // BenchmarkParseRequestMetaFloor decodes the whole params object into a
@@ -284,7 +283,7 @@ func BenchmarkParseRequestMetaFloor(b *testing.B) {
 
 // BenchmarkParseRequestMetaLargeArguments has 16 KiB of arguments before _meta.
 func BenchmarkParseRequestMetaLargeArguments(b *testing.B) {
-	params := jsontext.Value(`{"name":"write_file","arguments":{"path":"/tmp/x","content":"` + strings.Repeat("lorem ipsum ", 16<<10/12) + `"},` +
+	params := json.RawMessage(`{"name":"write_file","arguments":{"path":"/tmp/x","content":"` + strings.Repeat("lorem ipsum ", 16<<10/12) + `"},` +
 		`"_meta":{"progressToken":"p","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(params)))
@@ -296,7 +295,7 @@ func BenchmarkParseRequestMetaLargeArguments(b *testing.B) {
 }
 
 func BenchmarkSetMeta(b *testing.B) {
-	withoutMeta := jsontext.Value(`{"name":"get_weather","arguments":{"location":"New York","units":"metric","days":[1,2,3,4,5]}}`)
+	withoutMeta := json.RawMessage(`{"name":"get_weather","arguments":{"location":"New York","units":"metric","days":[1,2,3,4,5]}}`)
 	b.Run("add", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -308,13 +307,13 @@ func BenchmarkSetMeta(b *testing.B) {
 	b.Run("replace", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := protocol.SetMeta(benchParams, protocol.MetaLogLevel, jsontext.Value(`"error"`)); err != nil {
+			if _, err := protocol.SetMeta(benchParams, protocol.MetaLogLevel, json.RawMessage(`"error"`)); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("merge", func(b *testing.B) {
-		m := protocol.Meta{protocol.MetaProtocolVersion: "2026-07-28", protocol.MetaClientCapabilities: jsontext.Value(`{}`)}
+		m := protocol.Meta{protocol.MetaProtocolVersion: "2026-07-28", protocol.MetaClientCapabilities: json.RawMessage(`{}`)}
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := protocol.MergeMeta(withoutMeta, m); err != nil {

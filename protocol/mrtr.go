@@ -1,6 +1,8 @@
 package protocol
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"encoding/json"
+)
 
 // InputRequest is a request the server needs the client to fulfil before
 // it retries the original request (2026-07-28): elicitation/create with
@@ -10,7 +12,7 @@ type InputRequest struct {
 	// Method is MethodElicitationCreate, MethodSamplingCreateMessage or MethodRootsList.
 	Method string `json:"method"`
 	// Params are the request's params; nil omits them.
-	Params jsontext.Value `json:"params,omitzero"`
+	Params json.RawMessage `json:"params,omitzero"`
 }
 
 // InputRequests maps server-chosen keys to the requests the client must
@@ -21,7 +23,7 @@ type InputRequests map[string]InputRequest
 // results: an [ElicitResult], a [CreateMessageResult] or a
 // [ListRootsResult], kept raw because the type follows from the request
 // with the same key (2026-07-28).
-type InputResponses map[string]jsontext.Value
+type InputResponses map[string]json.RawMessage
 
 // InputRequiredResult is the interim result of tools/call, prompts/get or
 // resources/read when the server needs more input (2026-07-28). Its

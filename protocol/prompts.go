@@ -3,7 +3,7 @@ package protocol
 import (
 	"errors"
 
-	"github.com/go-json-experiment/json"
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -98,7 +98,7 @@ func (m PromptMessage) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if m.Content == nil {
 		return errors.New(`protocol: prompt message without "content"`)
 	}
-	return json.MarshalEncode(enc, (*promptMessageBody)(&m))
+	return jsonv2.MarshalEncode(enc, (*promptMessageBody)(&m))
 }
 
 // UnmarshalJSONFrom decodes the message, choosing the Go type of Content
@@ -108,7 +108,7 @@ func (m *PromptMessage) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		Role    Role           `json:"role"`
 		Content jsontext.Value `json:"content"`
 	}
-	if err := json.UnmarshalDecode(dec, &w); err != nil {
+	if err := jsonv2.UnmarshalDecode(dec, &w); err != nil {
 		return err
 	}
 	if len(w.Content) == 0 {

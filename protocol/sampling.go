@@ -1,6 +1,8 @@
 package protocol
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"encoding/json"
+)
 
 // SamplingMessage is a message sent to or received from an LLM
 // (deprecated with sampling in 2026-07-28).
@@ -78,7 +80,7 @@ type CreateMessageParams struct {
 	// StopSequences end sampling when produced.
 	StopSequences []string `json:"stopSequences,omitzero"`
 	// Metadata is a provider-specific JSON object passed to the LLM provider.
-	Metadata jsontext.Value `json:"metadata,omitzero"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
 	// Tools the model may use (since 2025-11-25; needs the sampling.tools capability).
 	Tools []*Tool `json:"tools,omitzero"`
 	// ToolChoice controls tool use (since 2025-11-25; needs the sampling.tools capability).

@@ -1,10 +1,9 @@
 package protocol_test
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/internal/spectest"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -40,7 +39,7 @@ var (
 	}
 	serverMeta = protocol.Meta{protocol.MetaServerInfo: map[string]any{"name": "ExampleServer", "version": "1.0.0"}}
 	ttl        = new(int64(300000))
-	rawObj     = func(s string) jsontext.Value { return jsontext.Value(s) }
+	rawObj     = func(s string) json.RawMessage { return json.RawMessage(s) }
 )
 
 // Content blocks and other objects used in several cases.
@@ -68,16 +67,16 @@ var (
 		Meta:         protocol.Meta{"com.example/version": "2"},
 	}
 	clientCaps = protocol.ClientCapabilities{
-		Experimental: map[string]jsontext.Value{"com.example/feature": rawObj(`{"on":true}`)},
+		Experimental: map[string]json.RawMessage{"com.example/feature": rawObj(`{"on":true}`)},
 		Roots:        &protocol.RootsCapability{ListChanged: true},
 		Sampling:     &protocol.SamplingCapability{Context: &protocol.Capability{}, Tools: &protocol.Capability{}},
 		Elicitation:  &protocol.ElicitationCapability{Form: &protocol.Capability{}, URL: &protocol.Capability{}},
 		Tasks: &protocol.TasksCapability{List: &protocol.Capability{}, Cancel: &protocol.Capability{},
 			Requests: map[string]map[string]protocol.Capability{"sampling": {"createMessage": {}}, "elicitation": {"create": {}}}},
-		Extensions: map[string]jsontext.Value{"io.modelcontextprotocol/ui": rawObj(`{"mimeTypes":["text/html;profile=mcp-app"]}`)},
+		Extensions: map[string]json.RawMessage{"io.modelcontextprotocol/ui": rawObj(`{"mimeTypes":["text/html;profile=mcp-app"]}`)},
 	}
 	serverCaps = protocol.ServerCapabilities{
-		Experimental: map[string]jsontext.Value{"com.example/feature": rawObj(`{}`)},
+		Experimental: map[string]json.RawMessage{"com.example/feature": rawObj(`{}`)},
 		Logging:      &protocol.Capability{},
 		Completions:  &protocol.Capability{},
 		Prompts:      &protocol.PromptsCapability{ListChanged: true},
@@ -85,7 +84,7 @@ var (
 		Tools:        &protocol.ToolsCapability{ListChanged: true},
 		Tasks: &protocol.TasksCapability{List: &protocol.Capability{}, Cancel: &protocol.Capability{},
 			Requests: map[string]map[string]protocol.Capability{"tools": {"call": {}}}},
-		Extensions: map[string]jsontext.Value{"io.modelcontextprotocol/tasks": rawObj(`{}`)},
+		Extensions: map[string]json.RawMessage{"io.modelcontextprotocol/tasks": rawObj(`{}`)},
 	}
 	implementation = protocol.Implementation{Name: "ExampleServer", Title: "Example Server", Version: "1.0.0", Description: "An example",
 		WebsiteURL: "https://example.com", Icons: []protocol.Icon{icon}}
@@ -149,7 +148,7 @@ func specCases() []specCase {
 			PromptsListChanged: true, ResourcesListChanged: true, ResourceSubscriptions: []string{"file:///project/config.json"}}),
 		c("RequestMeta", "RequestMetaObject", only(protocol.Version20260728), object, "", protocol.RequestMeta{ProgressToken: protocol.Int64ID(1),
 			ProtocolVersion: protocol.Version20260728, ClientInfo: &implementation, ClientCapabilities: &clientCaps, LogLevel: protocol.LevelNotice,
-			Other: map[string]jsontext.Value{protocol.MetaTraceParent: rawObj(`"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"`)}}),
+			Other: map[string]json.RawMessage{protocol.MetaTraceParent: rawObj(`"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"`)}}),
 
 		// Lifecycle.
 		c("initialize", "InitializeRequest", upTo(protocol.Version20251125), request, protocol.MethodInitialize, &protocol.InitializeParams{
@@ -308,7 +307,7 @@ func specCases() []specCase {
 	}
 }
 
-func mustMarshal(v any) jsontext.Value {
+func mustMarshal(v any) json.RawMessage {
 	b, err := protocol.Marshal(v)
 	if err != nil {
 		panic(err)
@@ -327,7 +326,7 @@ func TestSpecSchemas(t *testing.T) {
 	for _, tc := range specCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var body jsontext.Value
+			var body json.RawMessage
 			if tc.value != nil {
 				body = mustMarshal(tc.value)
 			}
@@ -350,7 +349,7 @@ func TestSpecSchemas(t *testing.T) {
 	}
 }
 
-func checkSpec(t *testing.T, rev string, tc specCase, body jsontext.Value) {
+func checkSpec(t *testing.T, rev string, tc specCase, body json.RawMessage) {
 	t.Helper()
 	switch tc.kind {
 	case object:
@@ -445,7 +444,7 @@ func TestSpecModernRequirements(t *testing.T) {
 			t.Errorf("%s: incomplete modern result passed validation", tc.def)
 		}
 	}
-	msg, _ := protocol.EncodeMessage(&protocol.Request{ID: protocol.Int64ID(1), Method: protocol.MethodToolsList, Params: jsontext.Value(`{}`)})
+	msg, _ := protocol.EncodeMessage(&protocol.Request{ID: protocol.Int64ID(1), Method: protocol.MethodToolsList, Params: json.RawMessage(`{}`)})
 	ft := &fakeT{TB: t}
 	spectest.ValidateMessage(ft, rev, msg)
 	if !ft.failed {

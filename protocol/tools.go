@@ -1,7 +1,8 @@
 package protocol
 
 import (
-	"github.com/go-json-experiment/json"
+	"encoding/json"
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -16,10 +17,10 @@ type Tool struct {
 	// InputSchema is the JSON Schema of the arguments, an object schema with
 	// "type":"object". It is kept as raw JSON; nil encodes as
 	// {"type":"object"}.
-	InputSchema jsontext.Value `json:"inputSchema"`
+	InputSchema json.RawMessage `json:"inputSchema"`
 	// OutputSchema is the JSON Schema of StructuredContent in the result
 	// (since 2025-06-18; an object schema before 2026-07-28).
-	OutputSchema jsontext.Value `json:"outputSchema,omitzero"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitzero"`
 	// Annotations are hints about the tool's behaviour (since 2025-03-26).
 	Annotations *ToolAnnotations `json:"annotations,omitzero"`
 	// Icons can be shown in a user interface (since 2025-11-25).
@@ -32,14 +33,14 @@ type Tool struct {
 
 type toolBody Tool
 
-var objectSchema = jsontext.Value(`{"type":"object"}`)
+var objectSchema = json.RawMessage(`{"type":"object"}`)
 
 // MarshalJSONTo encodes the tool, writing {"type":"object"} for a nil InputSchema.
 func (t Tool) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if len(t.InputSchema) == 0 {
 		t.InputSchema = objectSchema
 	}
-	return json.MarshalEncode(enc, (*toolBody)(&t))
+	return jsonv2.MarshalEncode(enc, (*toolBody)(&t))
 }
 
 // ToolAnnotations are hints about a tool's behaviour (since 2025-03-26).
@@ -109,7 +110,7 @@ type CallToolParams struct {
 	// Name is the tool to call.
 	Name string `json:"name"`
 	// Arguments is a JSON object of arguments, kept raw until bound.
-	Arguments jsontext.Value `json:"arguments,omitzero"`
+	Arguments json.RawMessage `json:"arguments,omitzero"`
 	// Task asks for the call to run as a task (2025-11-25 only).
 	Task *TaskMetadata `json:"task,omitzero"`
 	// InputResponses answer the InputRequests of a previous
@@ -133,7 +134,7 @@ type CallToolResult struct {
 	// StructuredContent is the structured result, conforming to the tool's
 	// OutputSchema (since 2025-06-18; a JSON object before 2026-07-28, any
 	// JSON value from 2026-07-28).
-	StructuredContent jsontext.Value `json:"structuredContent,omitzero"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitzero"`
 	// IsError reports that the tool failed.
 	IsError bool `json:"isError,omitzero"`
 }

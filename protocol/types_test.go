@@ -1,6 +1,7 @@
 package protocol_test
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -243,7 +244,7 @@ func TestEncoding(t *testing.T) {
 			`{"content":[{"type":"text","text":"hi"}],"isError":true}`},
 		{"Tool without schema", &protocol.Tool{Name: "ping"}, `{"name":"ping","inputSchema":{"type":"object"}}`},
 		{"Tool value", protocol.Tool{Name: "ping"}, `{"name":"ping","inputSchema":{"type":"object"}}`},
-		{"Tool raw schema", &protocol.Tool{Name: "x", InputSchema: jsontext.Value(`{"type":"object","properties":{"b":{},"a":{}}}`)},
+		{"Tool raw schema", &protocol.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"b":{},"a":{}}}`)},
 			`{"name":"x","inputSchema":{"type":"object","properties":{"b":{},"a":{}}}}`},
 		{"text block value", protocol.TextContent{Text: "x"}, `{"type":"text","text":"x"}`},
 		{"image base64", &protocol.ImageContent{Data: []byte{0xff, 0x00}, MIMEType: "image/png"}, `{"type":"image","data":"/wA=","mimeType":"image/png"}`},
@@ -289,8 +290,8 @@ func TestEncodingErrors(t *testing.T) {
 		"nil content in list":     &protocol.CallToolResult{Content: []protocol.Content{nil}},
 		"nil prompt content":      &protocol.PromptMessage{Role: protocol.RoleUser},
 		"nil sampling content":    &protocol.SamplingMessage{Role: protocol.RoleUser, Content: protocol.SamplingContent{nil}},
-		"invalid raw arguments":   &protocol.CallToolParams{Name: "x", Arguments: jsontext.Value(`{`)},
-		"invalid raw inputSchema": &protocol.Tool{Name: "x", InputSchema: jsontext.Value(`{"type":}`)},
+		"invalid raw arguments":   &protocol.CallToolParams{Name: "x", Arguments: json.RawMessage(`{`)},
+		"invalid raw inputSchema": &protocol.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":}`)},
 	} {
 		if b, err := protocol.Marshal(v); err == nil {
 			t.Errorf("%s: Marshal = %s, want an error", name, b)

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -44,8 +45,9 @@ import (
 // The returned value has type GoType (a pointer if GoType is one). For a
 // Type from FromJSON it is a map[string]any. Bind is safe for concurrent use
 // and never panics: a panic inside a type's own unmarshal method comes back
-// as an error that is not a *ValidationError. It does not keep args.
-func (t *Type) Bind(args jsontext.Value) (_ reflect.Value, err error) {
+// as an error that is not a *ValidationError. It does not keep rawArgs.
+func (t *Type) Bind(rawArgs json.RawMessage) (_ reflect.Value, err error) {
+	args := jsontext.Value(rawArgs)
 	defer func() {
 		// Only a type's own UnmarshalText (or JSONSchema-described
 		// UnmarshalJSON) method can panic here; that is a server bug, not

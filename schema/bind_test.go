@@ -1,13 +1,12 @@
 package schema_test
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/schema"
 )
@@ -157,7 +156,7 @@ func TestBindErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			ty := mustFor(t, tt.typ, tt.opts)
-			_, err := ty.Bind(jsontext.Value(tt.args))
+			_, err := ty.Bind(json.RawMessage(tt.args))
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("Bind(%s) = %v, want no error", tt.args, err)
@@ -231,13 +230,13 @@ func TestBindValues(t *testing.T) {
 		t.Parallel()
 		ty := mustFor(t, reflect.TypeFor[Defaults](), schema.Options{})
 		for _, args := range []string{"", "null", " \n", "{}"} {
-			_, err := ty.Bind(jsontext.Value(args))
+			_, err := ty.Bind(json.RawMessage(args))
 			if err == nil || err.Error() != "query: is required" {
 				t.Errorf("Bind(%q) = %v, want query: is required", args, err)
 			}
 		}
 		e := mustFor(t, reflect.TypeFor[Empty](), schema.Options{Strict: true})
-		for _, args := range []jsontext.Value{nil, jsontext.Value(""), jsontext.Value("null"), jsontext.Value("{}")} {
+		for _, args := range []json.RawMessage{nil, json.RawMessage(""), json.RawMessage("null"), json.RawMessage("{}")} {
 			if _, err := e.Bind(args); err != nil {
 				t.Errorf("Bind(%q) = %v", args, err)
 			}

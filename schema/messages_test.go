@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/schema"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The message zoo: each constraint written three ways (a validate rule, a
@@ -99,7 +99,7 @@ func TestMessages(t *testing.T) {
 	for _, r := range rows {
 		msg := ""
 		for _, k := range strings.Fields(r.in) {
-			_, err := kinds[k].Bind(jsontext.Value(r.args))
+			_, err := kinds[k].Bind(json.RawMessage(r.args))
 			verr, ok := errors.AsType[*schema.ValidationError](err)
 			if !ok {
 				t.Errorf("%s (%s): %s: got %v, want a *ValidationError", r.name, k, r.args, err)

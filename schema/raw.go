@@ -87,7 +87,7 @@ func FromJSON(schema []byte, opts Options) (*Type, error) {
 	if props := root.getObject("properties"); props != nil {
 		for _, m := range props.members {
 			rs.known[m.key] = true
-			f := Field{Name: m.key, Required: required[m.key], Type: anyType, Schema: encodeTree(m.val)}
+			f := Field{Name: m.key, Required: required[m.key], Type: anyType, Schema: json.RawMessage(encodeTree(m.val))}
 			if ps, ok := m.val.(*object); ok {
 				f.Description = ps.getString("description")
 				f.Type = rawGoType(ps.getString("type"))

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -87,12 +88,12 @@ type Field struct {
 	Index []int
 	// Schema is the property's schema. It may hold "$ref"s into the
 	// top-level "$defs" (KeepRefs, recursive types), or "#" for the root.
-	Schema jsontext.Value
+	Schema json.RawMessage
 }
 
 // Schema returns the JSON Schema (draft 2020-12, "type":"object"). The bytes
 // are computed once and shared: callers must not modify them.
-func (t *Type) Schema() jsontext.Value { return t.schema }
+func (t *Type) Schema() json.RawMessage { return json.RawMessage(t.schema) }
 
 // GoType returns the type Bind produces: the type given to For, or
 // map[string]any for FromJSON.
@@ -231,7 +232,7 @@ func fieldsOf(tree *object, root *plan) []Field {
 			Required:    required[f.name],
 			Type:        f.typ,
 			Index:       f.index,
-			Schema:      encodeTree(ps),
+			Schema:      json.RawMessage(encodeTree(ps)),
 		})
 	}
 	return out

@@ -17,7 +17,7 @@ var ErrBatchUnsupported = errors.New("session: JSON-RPC batches are only support
 // BatchCall is one request, or notification, of a batch sent with Batch.
 type BatchCall struct {
 	// Method and Params are the request's method and params (encoded as
-	// JSON; a jsontext.Value is sent as is; nil sends no params).
+	// JSON; a json.RawMessage is sent as is; nil sends no params).
 	Method string
 	Params any
 	// Notification sends the call as a notification: no response, no

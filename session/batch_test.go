@@ -2,14 +2,13 @@ package session_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -20,7 +19,7 @@ import (
 func initRaw(p *rawPeer, version string) {
 	p.t.Helper()
 	p.send(&protocol.Request{ID: protocol.Int64ID(0), Method: protocol.MethodInitialize,
-		Params: jsontext.Value(`{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`)})
+		Params: json.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`)})
 	if r := p.recv().(*protocol.Response); r.Error != nil {
 		p.t.Fatalf("initialize: %v", r.Error)
 	}
@@ -28,7 +27,7 @@ func initRaw(p *rawPeer, version string) {
 }
 
 func echoCall(id int64, n, delay int) *protocol.Request {
-	return &protocol.Request{ID: protocol.Int64ID(id), Method: "echo", Params: jsontext.Value(`{"n":` + strconv.Itoa(n) + `,"delay":` + strconv.Itoa(delay) + `}`)}
+	return &protocol.Request{ID: protocol.Int64ID(id), Method: "echo", Params: json.RawMessage(`{"n":` + strconv.Itoa(n) + `,"delay":` + strconv.Itoa(delay) + `}`)}
 }
 
 // responseIDs returns the ids of the responses in a batch, sorted.
@@ -58,7 +57,7 @@ func TestBatchCallCancelledByPeer(t *testing.T) {
 	p, _ := newRaw(t, echo)
 	initRaw(p, protocol.Version20250326)
 	p.send(&protocol.Batch{Messages: []protocol.Message{echoCall(1, 1, 60000), echoCall(2, 2, 0), echoCall(3, 3, 50)}})
-	p.send(&protocol.Request{Method: protocol.NotificationCancelled, Params: jsontext.Value(`{"requestId":1}`)})
+	p.send(&protocol.Request{Method: protocol.NotificationCancelled, Params: json.RawMessage(`{"requestId":1}`)})
 	if got := responseIDs(t, p.recv()); !slices.Equal(got, []string{"2", "3"}) {
 		t.Fatalf("batch answered ids %v, want [2 3]", got)
 	}
@@ -75,7 +74,7 @@ func TestBatchAllCancelledWritesNothing(t *testing.T) {
 	p := &rawPeer{t: t, conn: cc}
 	initRaw(p, protocol.Version20250326)
 	p.send(&protocol.Batch{Messages: []protocol.Message{echoCall(1, 1, 60000)}})
-	p.send(&protocol.Request{Method: protocol.NotificationCancelled, Params: jsontext.Value(`{"requestId":1}`)})
+	p.send(&protocol.Request{Method: protocol.NotificationCancelled, Params: json.RawMessage(`{"requestId":1}`)})
 	m := p.recv()
 	if b, ok := m.(*protocol.Batch); !ok || len(b.Messages) != 0 {
 		t.Fatalf("answer %#v, want the empty batch", m)
@@ -101,7 +100,7 @@ func rawClientPeer(t *testing.T, version string) (*rawPeer, *session.Session) {
 		done <- err
 	}()
 	init := p.recv().(*protocol.Request)
-	p.send(&protocol.Response{ID: init.ID, Result: jsontext.Value(`{"protocolVersion":"` + version + `","capabilities":{},"serverInfo":{"name":"s","version":"1"}}`)})
+	p.send(&protocol.Response{ID: init.ID, Result: json.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{},"serverInfo":{"name":"s","version":"1"}}`)})
 	if err := <-done; err != nil {
 		t.Fatalf("Initialize: %v", err)
 	}
@@ -154,7 +153,7 @@ func TestClientBatchCancelled(t *testing.T) {
 	go func() { res <- cli.Batch(ctx, calls) }()
 	b := p.recv().(*protocol.Batch)
 	a := b.Messages[0].(*protocol.Request)
-	p.send(&protocol.Batch{Messages: []protocol.Message{&protocol.Response{ID: a.ID, Result: jsontext.Value(`{"n":1}`)}}})
+	p.send(&protocol.Batch{Messages: []protocol.Message{&protocol.Response{ID: a.ID, Result: json.RawMessage(`{"n":1}`)}}})
 	// The client reads in order: once it answers a ping sent after the
 	// response, the response has been delivered.
 	p.send(&protocol.Request{ID: protocol.StringID("ping"), Method: protocol.MethodPing})

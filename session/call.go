@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -42,8 +43,8 @@ func applyCallOptions(cfg callConfig, opts []CallOption) callConfig {
 }
 
 // Call sends a request and waits for its response, decoding the result into
-// result (which may be nil to discard it, or a *jsontext.Value to keep it
-// raw). params is encoded as JSON; a jsontext.Value is sent as is; nil sends
+// result (which may be nil to discard it, or a *json.RawMessage to keep it
+// raw). params is encoded as JSON; a json.RawMessage is sent as is; nil sends
 // no params.
 //
 // A JSON-RPC error from the peer is returned as a *protocol.Error. When the
@@ -154,14 +155,17 @@ func (c *call) outcome(result any) error {
 }
 
 // DecodeResult decodes the raw result of a call to method into result, as
-// Call does: nil discards it, a *jsontext.Value receives it as is, anything
-// else is decoded strictly (protocol.Unmarshal).
-func DecodeResult(method string, raw jsontext.Value, result any) error {
+// Call does: nil discards it, a *json.RawMessage (or *jsontext.Value)
+// receives it as is, anything else is decoded strictly (protocol.Unmarshal).
+func DecodeResult(method string, raw json.RawMessage, result any) error {
 	switch r := result.(type) {
 	case nil:
 		return nil
-	case *jsontext.Value:
+	case *json.RawMessage:
 		*r = raw
+		return nil
+	case *jsontext.Value:
+		*r = jsontext.Value(raw)
 		return nil
 	}
 	if err := protocol.Unmarshal(raw, result); err != nil {
@@ -205,12 +209,14 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	return nil
 }
 
-func encodeParams(params any) (jsontext.Value, error) {
+func encodeParams(params any) (json.RawMessage, error) {
 	switch p := params.(type) {
 	case nil:
 		return nil, nil
-	case jsontext.Value:
+	case json.RawMessage:
 		return p, nil
+	case jsontext.Value:
+		return json.RawMessage(p), nil
 	}
 	return protocol.Marshal(params)
 }

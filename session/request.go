@@ -2,8 +2,7 @@ package session
 
 import (
 	"context"
-
-	"github.com/go-json-experiment/json/jsontext"
+	"encoding/json"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -19,7 +18,7 @@ type Request struct {
 	// Method is the JSON-RPC method.
 	Method string
 	// Params is the raw params object (nil when absent).
-	Params jsontext.Value
+	Params json.RawMessage
 	// Meta is the parsed params._meta.
 	Meta protocol.RequestMeta
 	// Version is the protocol revision the request is served under: the
@@ -44,7 +43,7 @@ type Request struct {
 // without decoding them again. indexed is false when there is no such
 // index (the message was not decoded from bytes, or Params is not what
 // was decoded): the caller must then decode Params itself.
-func (r *Request) ParamsMember(name string) (v jsontext.Value, ok, indexed bool) {
+func (r *Request) ParamsMember(name string) (v json.RawMessage, ok, indexed bool) {
 	if r.msg == nil || !r.msg.ParamsIndexed(r.Params) {
 		return nil, false, false
 	}
@@ -102,7 +101,7 @@ func (r *Request) ProgressToken() (protocol.ProgressToken, bool) {
 // A Handler serves incoming requests and notifications.
 //
 // For a request, the returned result is encoded as the response's result
-// (nil encodes as {}, a jsontext.Value is sent as is); a returned error
+// (nil encodes as {}, a json.RawMessage is sent as is); a returned error
 // becomes an error response (see protocol.ToWire: an error wrapping a
 // *protocol.Error keeps its code, anything else is an internal error). For a
 // notification the return values are ignored.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -687,7 +688,7 @@ func (s *Session) serveDirect(m *protocol.Request, inline bool) bool {
 	return true
 }
 
-var emptyObject = jsontext.Value("{}")
+var emptyObject = json.RawMessage("{}")
 
 // admit applies the lifecycle rules to an incoming call and settles which
 // revision it is served under. It returns the error to answer with, if any.
@@ -747,7 +748,7 @@ func unsupportedVersion(v string) *protocol.Error {
 		WithData(map[string]any{"supported": protocol.SupportedVersions(), "requested": v})
 }
 
-func orEmpty(v jsontext.Value) jsontext.Value {
+func orEmpty(v json.RawMessage) json.RawMessage {
 	if len(v) == 0 {
 		return emptyObject
 	}
@@ -813,17 +814,22 @@ func (s *Session) invoke(ctx context.Context, req *Request) (result any, err err
 	return s.handler.Handle(ctx, req)
 }
 
-// EncodeResult encodes a handler's result: nil becomes {}, a jsontext.Value
-// is used as is, anything else is encoded as JSON.
-func EncodeResult(v any) (jsontext.Value, error) {
+// EncodeResult encodes a handler's result: nil becomes {}, a json.RawMessage
+// (or a jsontext.Value) is used as is, anything else is encoded as JSON.
+func EncodeResult(v any) (json.RawMessage, error) {
 	switch r := v.(type) {
 	case nil:
 		return emptyObject, nil
-	case jsontext.Value:
+	case json.RawMessage:
 		if len(r) == 0 {
 			return emptyObject, nil
 		}
 		return r, nil
+	case jsontext.Value:
+		if len(r) == 0 {
+			return emptyObject, nil
+		}
+		return json.RawMessage(r), nil
 	}
 	return protocol.Marshal(v)
 }

@@ -3,6 +3,7 @@ package session_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"go.uber.org/goleak"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -353,7 +353,7 @@ func (p *rawPeer) recv() protocol.Message {
 func TestRequestBeforeInitialize(t *testing.T) {
 	t.Parallel()
 	p, _ := newRaw(t, echo)
-	p.send(&protocol.Request{ID: protocol.Int64ID(1), Method: "echo", Params: jsontext.Value(`{"n":1}`)})
+	p.send(&protocol.Request{ID: protocol.Int64ID(1), Method: "echo", Params: json.RawMessage(`{"n":1}`)})
 	resp := p.recv().(*protocol.Response)
 	if resp.Error == nil || resp.Error.Code != protocol.CodeInvalidRequest {
 		t.Fatalf("response = %+v, want invalid request", resp)
@@ -374,7 +374,7 @@ func TestModernRequestWithoutHandshake(t *testing.T) {
 		return nil, nil
 	})
 	p, _ := newRaw(t, h)
-	p.send(&protocol.Request{ID: protocol.Int64ID(1), Method: "tools/list", Params: jsontext.Value(
+	p.send(&protocol.Request{ID: protocol.Int64ID(1), Method: "tools/list", Params: []byte(
 		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)})
 	if resp := p.recv().(*protocol.Response); resp.Error != nil {
 		t.Fatalf("modern request refused: %v", resp.Error)
@@ -382,7 +382,7 @@ func TestModernRequestWithoutHandshake(t *testing.T) {
 	if gotVersion != protocol.Version20260728 || !gotModern {
 		t.Fatalf("handler saw version %q modern %v", gotVersion, gotModern)
 	}
-	p.send(&protocol.Request{ID: protocol.Int64ID(2), Method: "tools/list", Params: jsontext.Value(
+	p.send(&protocol.Request{ID: protocol.Int64ID(2), Method: "tools/list", Params: []byte(
 		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`)})
 	resp := p.recv().(*protocol.Response)
 	if resp.Error == nil || resp.Error.Code != protocol.CodeUnsupportedProtocolVersion {
@@ -397,7 +397,7 @@ func TestModernRequestWithoutHandshake(t *testing.T) {
 func TestResponseForUnknownIDIsIgnored(t *testing.T) {
 	t.Parallel()
 	p, _ := newRaw(t, echo)
-	p.send(&protocol.Response{ID: protocol.Int64ID(999), Result: jsontext.Value(`{}`)})
+	p.send(&protocol.Response{ID: protocol.Int64ID(999), Result: json.RawMessage(`{}`)})
 	p.send(&protocol.Request{ID: protocol.Int64ID(1), Method: "ping"})
 	if resp := p.recv().(*protocol.Response); resp.ID != protocol.Int64ID(1) || resp.Error != nil {
 		t.Fatalf("ping after stray response = %+v", resp)
@@ -428,7 +428,7 @@ func TestDuplicateInFlightID(t *testing.T) {
 		return nil, nil
 	})
 	p, srv := newRaw(t, h)
-	p.send(&protocol.Request{ID: protocol.Int64ID(1), Method: protocol.MethodInitialize, Params: jsontext.Value(`{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`)})
+	p.send(&protocol.Request{ID: protocol.Int64ID(1), Method: protocol.MethodInitialize, Params: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`)})
 	p.recv()
 	_ = srv
 	p.send(&protocol.Request{ID: protocol.Int64ID(7), Method: "block"})
@@ -452,7 +452,7 @@ func TestNegotiation(t *testing.T) {
 		{"2026-07-28", protocol.LatestLegacyVersion},
 	} {
 		p, srv := newRaw(t, nil)
-		p.send(&protocol.Request{ID: protocol.Int64ID(1), Method: protocol.MethodInitialize, Params: jsontext.Value(
+		p.send(&protocol.Request{ID: protocol.Int64ID(1), Method: protocol.MethodInitialize, Params: []byte(
 			`{"protocolVersion":"` + tc.asked + `","capabilities":{"sampling":{}},"clientInfo":{"name":"c","version":"1"}}`)})
 		resp := p.recv().(*protocol.Response)
 		var res protocol.InitializeResult

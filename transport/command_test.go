@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,8 +17,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -237,7 +236,7 @@ func TestCommandEcho(t *testing.T) {
 	ctx := context.Background()
 	// A message larger than a pipe's buffer must be written while it is
 	// read back.
-	big := &protocol.Request{ID: protocol.Int64ID(1), Method: "big", Params: jsontext.Value(`{"pad":"` + strings.Repeat("p", 300_000) + `"}`)}
+	big := &protocol.Request{ID: protocol.Int64ID(1), Method: "big", Params: json.RawMessage(`{"pad":"` + strings.Repeat("p", 300_000) + `"}`)}
 	errc := make(chan error, 1)
 	go func() { errc <- p.Write(ctx, big) }()
 	m := readGuarded(t, p)

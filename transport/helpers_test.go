@@ -2,6 +2,7 @@ package transport_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,8 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -61,14 +60,14 @@ func newTestServer(release <-chan struct{}, started chan<- string) *lowlevel.Ser
 					return nil, err
 				}
 			}
-			if err := req.Session.Notify(ctx, protocol.NotificationMessage, &protocol.LoggingMessageParams{Level: protocol.LevelInfo, Data: jsontext.Value(fmt.Sprintf(`"log %d"`, i))}); err != nil {
+			if err := req.Session.Notify(ctx, protocol.NotificationMessage, &protocol.LoggingMessageParams{Level: protocol.LevelInfo, Data: []byte(fmt.Sprintf(`"log %d"`, i))}); err != nil {
 				return nil, err
 			}
 		}
 		return addResult{Sum: p.N}, nil
 	})
 	srv.HandleFunc("sample", func(ctx context.Context, req *lowlevel.Request) (any, error) {
-		var res jsontext.Value
+		var res json.RawMessage
 		if err := req.Session.Call(ctx, protocol.MethodSamplingCreateMessage, map[string]any{"messages": []any{}, "maxTokens": 1}, &res); err != nil {
 			return nil, err
 		}
@@ -93,7 +92,7 @@ func newTestServer(release <-chan struct{}, started chan<- string) *lowlevel.Ser
 		if err := cs.CloseStream(req.ID); err != nil {
 			return nil, err
 		}
-		if err := req.Session.Notify(ctx, protocol.NotificationMessage, &protocol.LoggingMessageParams{Level: protocol.LevelInfo, Data: jsontext.Value(`"after close"`)}); err != nil {
+		if err := req.Session.Notify(ctx, protocol.NotificationMessage, &protocol.LoggingMessageParams{Level: protocol.LevelInfo, Data: []byte(`"after close"`)}); err != nil {
 			return nil, err
 		}
 		return addResult{Sum: 42}, nil

@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -376,7 +374,7 @@ func (s *httpSession) Write(ctx context.Context, msg protocol.Message) error {
 }
 
 // peekVersion reads protocolVersion from an initialize result.
-func peekVersion(result jsontext.Value) string {
+func peekVersion(result []byte) string {
 	var r struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -139,7 +137,7 @@ func checkStandardHeaders(hdr http.Header, req *protocol.Request) *protocol.Erro
 
 // nameParam returns the body value Mcp-Name mirrors for method, whether
 // the header is required, and whether the method has one at all.
-func nameParam(method string, params jsontext.Value) (value string, required, ok bool) {
+func nameParam(method string, params []byte) (value string, required, ok bool) {
 	var field string
 	switch method {
 	case protocol.MethodToolsCall, protocol.MethodPromptsGet:

@@ -2,6 +2,7 @@ package transport_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -9,8 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -520,7 +519,7 @@ func TestStreamableResultWithNewlinesStaysOnOneDataLine(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(nil, nil)
 	srv.HandleFunc("pretty", func(ctx context.Context, req *session.Request) (any, error) {
-		return jsontext.Value("{\n  \"a\": \"x\\ny\"\r\n}"), nil
+		return json.RawMessage("{\n  \"a\": \"x\\ny\"\r\n}"), nil
 	})
 	f := newFixture(t, nil, srv)
 	sid := rawSession(t, f.url)

@@ -3,14 +3,13 @@ package transport_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -191,8 +190,8 @@ func modernClient(t *testing.T, url string) *session.Session {
 	return cli
 }
 
-func modernParams(name string) jsontext.Value {
-	return jsontext.Value(`{"name":"` + name + `",` + modernMeta + `}`)
+func modernParams(name string) json.RawMessage {
+	return json.RawMessage(`{"name":"` + name + `",` + modernMeta + `}`)
 }
 
 func TestModernClientCallAndCancel(t *testing.T) {
@@ -211,7 +210,7 @@ func TestModernClientCallAndCancel(t *testing.T) {
 	if res.Content[0]["text"] != "échø" || res.ResultType != "complete" {
 		t.Fatalf("result %+v", res)
 	}
-	err := cli.Call(testCtx(t), "nope/nope", jsontext.Value(`{`+modernMeta+`}`), nil)
+	err := cli.Call(testCtx(t), "nope/nope", json.RawMessage(`{`+modernMeta+`}`), nil)
 	if !errors.Is(err, protocol.ErrMethodNotFound) {
 		t.Fatalf("unknown method: %v", err)
 	}
@@ -261,7 +260,7 @@ func TestModernClientLateCancelNotSent(t *testing.T) {
 		t.Fatalf("answer %#v", msg)
 	}
 	before := len(f.log.all())
-	cancelled := jsontext.Value(`{"requestId":7,"reason":"too late"}`)
+	cancelled := json.RawMessage(`{"requestId":7,"reason":"too late"}`)
 	if err := conn.Write(ctx, &protocol.Request{Method: protocol.NotificationCancelled, Params: cancelled}); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +13,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -49,7 +48,7 @@ func stressMessage(key string, size int) *protocol.Response {
 	for _, c := range []byte(key) {
 		fill = 'a' + (fill-'a'+c)%26
 	}
-	return &protocol.Response{ID: protocol.StringID(key), Result: jsontext.Value(`{"pad":"` + strings.Repeat(string(fill), size) + `"}`)}
+	return &protocol.Response{ID: protocol.StringID(key), Result: json.RawMessage(`{"pad":"` + strings.Repeat(string(fill), size) + `"}`)}
 }
 
 // stallingCheck reads the lines written to r, stalling now and then (so

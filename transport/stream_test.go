@@ -3,6 +3,7 @@ package transport_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +13,6 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -347,7 +346,7 @@ func TestStreamConcurrentWrites(t *testing.T) {
 		wg.Go(func() {
 			for i := range each {
 				id := protocol.StringID(fmt.Sprintf("%d-%d", g, i))
-				params := jsontext.Value(fmt.Sprintf(`{"writer":%d,"n":%d,"pad":%q}`, g, i, strings.Repeat("z", 10*i)))
+				params := json.RawMessage(fmt.Sprintf(`{"writer":%d,"n":%d,"pad":%q}`, g, i, strings.Repeat("z", 10*i)))
 				if err := s.Write(context.Background(), &protocol.Request{ID: id, Method: "m", Params: params}); err != nil {
 					t.Error(err)
 					return

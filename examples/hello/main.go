@@ -10,15 +10,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"strings"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -180,15 +180,15 @@ func printResult(res *fastmcp.ToolResult) {
 	fmt.Println()
 }
 
-func indent(v jsontext.Value) string {
+func indent(v json.RawMessage) string {
 	if v == nil {
 		return "{}"
 	}
-	c := v.Clone()
-	if err := c.Indent(jsontext.WithIndentPrefix("    "), jsontext.WithIndent("  ")); err != nil {
+	var b bytes.Buffer
+	if err := json.Indent(&b, v, "    ", "  "); err != nil {
 		return string(v)
 	}
-	return strings.TrimSpace(string(c))
+	return strings.TrimSpace(b.String())
 }
 
 var _ = errors.New

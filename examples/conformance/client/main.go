@@ -250,7 +250,7 @@ func requestState(ctx context.Context, r *run) error {
 		// A call made while another waits for its retry must carry
 		// neither the other's answers nor its state.
 		once.Do(func() { _, unrelated = callTool(ctx, r, client, "test_mrtr_unrelated", nil) })
-		return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept, Content: jsontext.Value(`{"confirmed":true}`)}, nil
+		return fastmcp.AcceptElicitation(map[string]bool{"confirmed": true})
 	}
 	return r.session(ctx, func(c *fastmcp.Client, _ []*protocol.Tool) error {
 		client = c
