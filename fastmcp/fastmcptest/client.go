@@ -2,6 +2,7 @@ package fastmcptest
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http/httptest"
 	"testing"
@@ -67,7 +68,9 @@ func connect(t testing.TB, s *fastmcp.Server, cc, sc transport.Conn, opts []fast
 	go func() { done <- s.Serve(ctx, sc) }()
 	stop := func() {
 		cancel()
-		if err := <-done; err != nil {
+		// Over the in-memory pipe the server sees the client's Close as
+		// its own connection closing.
+		if err := <-done; err != nil && !errors.Is(err, transport.ErrClosed) {
 			t.Errorf("fastmcptest: serving: %v", err)
 		}
 	}

@@ -19,8 +19,9 @@ import (
 // use.
 //
 // A test that makes its calls one after another gets the same transcript on
-// every run. Values that change from run to run (a requestState, a
-// timestamp) are hidden with Mask.
+// every run. Values that change from run to run are hidden with Mask; the
+// requestState of 2026-07-28 multi round-trip requests, sealed with a
+// fresh key by each server, is hidden from the start.
 type Transcript struct {
 	mu      sync.Mutex
 	lines   []string
@@ -32,7 +33,7 @@ type Transcript struct {
 // on, into the Transcript returned.
 func Record(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) (*fastmcp.Client, *Transcript) {
 	t.Helper()
-	tr := &Transcript{}
+	tr := &Transcript{masked: []string{"requestState"}}
 	cc, sc := transport.NewPipe()
 	c := connect(t, s, &recordingConn{Conn: cc, tr: tr}, sc, opts)
 	tr.mu.Lock()

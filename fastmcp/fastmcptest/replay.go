@@ -65,7 +65,7 @@ func ReplayDir(t *testing.T, dir string, serve ServeFunc, opts *ReplayOptions) {
 // Its comment must name the revision with a line "revision: 2026-07-28";
 // the client lines must speak it (an initialize request first on a legacy
 // revision). opts may be nil.
-func Replay(t *testing.T, file string, serve ServeFunc, opts *ReplayOptions) {
+func Replay(t testing.TB, file string, serve ServeFunc, opts *ReplayOptions) {
 	t.Helper()
 	if opts == nil {
 		opts = &ReplayOptions{}
@@ -118,6 +118,7 @@ func Replay(t *testing.T, file string, serve ServeFunc, opts *ReplayOptions) {
 			opts.Check(t, revision, answeredMethod(line, methods), []byte(line))
 		}
 	}
+	var owed owed
 	for line := range strings.Lines(string(g.wire.Data)) {
 		line = strings.TrimSuffix(line, "\n")
 		switch {
@@ -129,15 +130,23 @@ func Replay(t *testing.T, file string, serve ServeFunc, opts *ReplayOptions) {
 			if _, err := io.WriteString(inW, sent+"\n"); err != nil {
 				t.Fatalf("fastmcptest: sending %s: %v", sent, err)
 			}
-			for range answers(sent, revision, methods) {
+			owed.add(sent, revision, methods)
+			// Read until the server has answered everything, or asks the
+			// client something (the next client line answers it).
+			for !owed.none() {
+				var l string
 				select {
-				case l, ok := <-lines:
+				case next, ok := <-lines:
 					if !ok {
 						t.Fatalf("fastmcptest: the server closed its output after %s", sent)
 					}
-					check(l)
+					l = next
 				case <-time.After(replyTimeout):
 					t.Fatalf("fastmcptest: no answer to %s within %v", sent, replyTimeout)
+				}
+				check(l)
+				if owed.got(l) {
+					break
 				}
 			}
 		default: // comments and blank lines
@@ -167,35 +176,73 @@ func Replay(t *testing.T, file string, serve ServeFunc, opts *ReplayOptions) {
 	t.Errorf("fastmcptest: %s: the server's lines differ (run with -update to accept):\n%s", file, lineDiff(string(g.wire.Data), got.String()))
 }
 
-// answers returns how many lines the server sends back for the client line
-// sent, on revision, and records the method of a request by id.
-func answers(sent, revision string, methods map[protocol.ID]string) int {
+// owed is what the server still owes the client lines sent so far: the
+// responses to requests, by id, and a number of lines answering messages
+// whose id cannot be known (undecodable lines, batches).
+type owed struct {
+	ids  map[protocol.ID]bool
+	anon int
+}
+
+func (o *owed) none() bool { return len(o.ids) == 0 && o.anon == 0 }
+
+// add notes the answers owed for the client line sent, on revision, and
+// records the method of each request by id.
+func (o *owed) add(sent, revision string, methods map[protocol.ID]string) {
+	if o.ids == nil {
+		o.ids = map[protocol.ID]bool{}
+	}
 	m, err := protocol.DecodeMessage([]byte(sent))
 	if err != nil {
-		return 1 // an error response
+		o.anon++ // an error response
+		return
 	}
 	switch m := m.(type) {
 	case *protocol.Request:
 		if m.IsCall() {
 			methods[m.ID] = m.Method
-			return 1
+			o.ids[m.ID] = true
 		}
 	case *protocol.Batch:
 		if revision != protocol.BatchVersion {
-			return 1 // refused
+			o.anon++ // refused
+			return
 		}
-		n := len(m.Invalid)
+		calls := len(m.Invalid)
 		for _, e := range m.Messages {
-			b, err := protocol.EncodeMessage(e)
-			if err != nil {
-				n++
-				continue
+			if r, ok := e.(*protocol.Request); ok && r.IsCall() {
+				methods[r.ID] = r.Method
+				calls++
 			}
-			n += answers(string(b), revision, methods)
 		}
-		return min(n, 1) // one array of responses, or nothing
+		if calls > 0 {
+			o.anon++ // one array of responses
+		}
 	}
-	return 0
+}
+
+// got notes a line the server sent. It reports whether the client must
+// send its next line before more can come: the line is a request to the
+// client.
+func (o *owed) got(line string) (clientsTurn bool) {
+	m, err := protocol.DecodeMessage([]byte(line))
+	if err != nil {
+		o.anon = max(o.anon-1, 0)
+		return false
+	}
+	switch m := m.(type) {
+	case *protocol.Response:
+		if o.ids[m.ID] {
+			delete(o.ids, m.ID)
+		} else {
+			o.anon = max(o.anon-1, 0)
+		}
+	case *protocol.Batch:
+		o.anon = max(o.anon-1, 0)
+	case *protocol.Request:
+		return m.IsCall()
+	}
+	return false
 }
 
 // answeredMethod returns the method of the request a server line answers,
