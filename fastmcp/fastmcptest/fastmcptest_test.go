@@ -181,3 +181,11 @@ func TestNewHTTPServer(t *testing.T) {
 		t.Errorf("status %d, body %s", resp.StatusCode, b)
 	}
 }
+
+// TestExample runs the test functions of the package Example.
+func TestExample(t *testing.T) {
+	t.Parallel()
+	t.Run("add", testAdd)
+	t.Run("golden", testAddGolden)
+	t.Run("http", testAddHTTP)
+}

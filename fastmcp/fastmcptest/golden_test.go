@@ -1,7 +1,6 @@
 package fastmcptest_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")
 
 // TestRecordGolden records a session in each era and compares it with
 // testdata/exchange_<revision>.txtar (run with -update to rewrite them).
@@ -48,7 +46,7 @@ type fakeTB struct {
 	fatal  bool
 }
 
-func (f *fakeTB) Helper() {}
+func (f *fakeTB) Helper()             {}
 func (f *fakeTB) Logf(string, ...any) {}
 func (f *fakeTB) Errorf(format string, args ...any) {
 	f.mu.Lock()
