@@ -7,39 +7,15 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/transport"
+	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 )
 
 // quietLogger discards log output.
 var quietLogger = slog.New(slog.DiscardHandler)
 
-// connect serves s over an in-memory pipe and returns a connected client;
-// both are closed when the test ends.
-func connect(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) *fastmcp.Client {
-	t.Helper()
-	cc, sc := transport.NewPipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.Serve(ctx, sc)
-	}()
-	opts = append([]fastmcp.ClientOption{fastmcp.ClientLogger(quietLogger)}, opts...)
-	hctx, hcancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer hcancel()
-	c, err := fastmcp.Connect(hctx, cc, opts...)
-	if err != nil {
-		cancel()
-		<-done
-		t.Fatalf("Connect: %v", err)
-	}
-	t.Cleanup(func() {
-		c.Close()
-		cancel()
-		<-done
-	})
-	return c
-}
+// connect returns a client connected in memory to s, closed with s's
+// connection when the test ends.
+var connect = fastmcptest.NewClient
 
 func newServer(opts ...fastmcp.Option) *fastmcp.Server {
 	return fastmcp.New("test", "1.0.0", append([]fastmcp.Option{fastmcp.Logger(quietLogger)}, opts...)...)
@@ -57,8 +33,8 @@ var eras = []struct {
 	name string
 	opt  fastmcp.ClientOption
 }{
-	{"legacy", fastmcp.ProtocolVersion("2025-11-25")},
-	{"modern", fastmcp.ProtocolVersion("2026-07-28")},
+	{"legacy", fastmcp.ProtocolVersion(fastmcptest.Legacy)},
+	{"modern", fastmcp.ProtocolVersion(fastmcptest.Modern)},
 }
 
 // bothEras runs fn once per era, in parallel subtests.

@@ -2,11 +2,14 @@ package fastmcptest_test
 
 import (
 	"flag"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // update rewrites the golden files: go test -update.
@@ -14,14 +17,25 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 type AddArgs struct {
 	A int `json:"a"`
-	B int `json:"b"`
+	B int `json:"b" validate:"gte=0"`
 }
+
+// add is the tool's handler: a plain function.
+func add(in AddArgs) int { return in.A + in.B }
 
 // newCalc builds the server under test.
 func newCalc() *fastmcp.Server {
 	s := fastmcp.New("calc", "1.0.0")
-	s.Tool("add", func(in AddArgs) int { return in.A + in.B }, fastmcp.Description("Add two integers"))
+	s.Tool("add", add, fastmcp.Description("Add two integers"))
 	return s
+}
+
+// testAddDirectly (TestAddDirectly) calls the handler as the function it
+// is: no server, no client, no validation.
+func testAddDirectly(t *testing.T) {
+	if got := add(AddArgs{A: 2, B: 3}); got != 5 {
+		t.Errorf("add(2, 3) = %d, want 5", got)
+	}
 }
 
 // In your package this is func TestAdd(t *testing.T); here TestExample runs
@@ -38,6 +52,19 @@ func testAdd(t *testing.T) {
 				t.Errorf("add(2, 3) = %s, want 5", got)
 			}
 		})
+	}
+}
+
+// testAddValidation (TestAddValidation) checks what only the server does:
+// arguments are validated before the handler runs.
+func testAddValidation(t *testing.T) {
+	c := fastmcptest.NewClient(t, newCalc())
+	res, err := c.CallTool(t.Context(), "add", AddArgs{A: 2, B: -3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError {
+		t.Errorf("add(2, -3) = %v, want an error result", res.Content)
 	}
 }
 
@@ -65,7 +92,27 @@ func testAddHTTP(t *testing.T) {
 	}
 }
 
-// Tests of a server: in memory in both protocol eras, against golden
-// transcripts, and over HTTP. The test functions are run by go test (here
+// testStdio (TestStdio) builds a server program and talks to it over
+// stdio, as a host would. The program here is examples/hello, which serves
+// over stdio when started as "hello serve".
+func testStdio(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "server")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/hello").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	c, err := fastmcp.ConnectCommand(t.Context(), &transport.Command{Path: bin, Args: []string{"serve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	res, err := c.CallTool(t.Context(), "greet", map[string]string{"name": "Ada"})
+	if err != nil || !strings.Contains(res.Content[0].(*fastmcp.TextContent).Text, "Ada") {
+		t.Fatalf("greet: %v, %v", res, err)
+	}
+}
+
+// Tests of a server: its handler called directly, through a client in
+// memory in both protocol eras, against golden transcripts, over HTTP and
+// over stdio. The test functions are run by go test (here
 // by TestExample).
 func Example() {}

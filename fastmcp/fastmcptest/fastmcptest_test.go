@@ -185,7 +185,10 @@ func TestNewHTTPServer(t *testing.T) {
 // TestExample runs the test functions of the package Example.
 func TestExample(t *testing.T) {
 	t.Parallel()
+	t.Run("directly", testAddDirectly)
 	t.Run("add", testAdd)
+	t.Run("validation", testAddValidation)
 	t.Run("golden", testAddGolden)
 	t.Run("http", testAddHTTP)
+	t.Run("stdio", testStdio)
 }

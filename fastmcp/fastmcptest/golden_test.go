@@ -13,7 +13,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 )
 
-
 // TestRecordGolden records a session in each era and compares it with
 // testdata/exchange_<revision>.txtar (run with -update to rewrite them).
 func TestRecordGolden(t *testing.T) {
