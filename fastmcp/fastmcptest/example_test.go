@@ -1,6 +1,7 @@
 package fastmcptest_test
 
 import (
+	"context"
 	"flag"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
+	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -65,6 +67,33 @@ func testAddValidation(t *testing.T) {
 	}
 	if !res.IsError {
 		t.Errorf("add(2, -3) = %v, want an error result", res.Content)
+	}
+}
+
+// testAnswers (TestAnswers) answers what a tool asks the client and shows
+// the tool's log messages in the test's output.
+func testAnswers(t *testing.T) {
+	s := newCalc()
+	s.Tool("reset", func(ctx *fastmcp.Context) (string, error) {
+		ctx.Info("asking before a reset")
+		var answer struct {
+			OK bool `json:"ok"`
+		}
+		if action, err := ctx.Elicit("Reset everything?", &answer); err != nil || action != fastmcp.Accept || !answer.OK {
+			return "kept", err
+		}
+		return "reset", nil
+	}, fastmcp.Description("Reset, once the user agrees"))
+	c := fastmcptest.NewClient(t, s,
+		fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+			return &fastmcp.ElicitResult{Action: "accept", Content: []byte(`{"ok":true}`)}, nil
+		}),
+		fastmcp.LogLevel(protocol.LevelInfo),
+		fastmcp.OnLog(func(m *protocol.LoggingMessageParams) { t.Log(m.Data) }),
+	)
+	res, err := c.CallTool(t.Context(), "reset", nil)
+	if err != nil || res.Content[0].(*fastmcp.TextContent).Text != "reset" {
+		t.Fatalf("reset: %v, %v", res, err)
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -188,7 +191,82 @@ func TestExample(t *testing.T) {
 	t.Run("directly", testAddDirectly)
 	t.Run("add", testAdd)
 	t.Run("validation", testAddValidation)
+	t.Run("answers", testAnswers)
 	t.Run("golden", testAddGolden)
 	t.Run("http", testAddHTTP)
 	t.Run("stdio", testStdio)
+}
+
+// TestDocs checks that every Go snippet of docs/testing.md is taken from a
+// file go test compiles and runs (its lines appear there, together and in
+// order, leading tabs aside), and that no page of docs/ calls the
+// unexported helpers of our own tests.
+func TestDocs(t *testing.T) {
+	t.Parallel()
+	var source []string
+	for _, f := range []string{"example_test.go", "../example_prompt_test.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		source = append(source, trimmed(string(b))...)
+	}
+	md, err := os.ReadFile("../../docs/testing.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snippets []string
+	var cur *strings.Builder
+	for line := range strings.Lines(string(md)) {
+		switch {
+		case cur == nil && strings.TrimSpace(line) == "```go":
+			cur = &strings.Builder{}
+		case cur != nil && strings.TrimSpace(line) == "```":
+			snippets = append(snippets, cur.String())
+			cur = nil
+		case cur != nil:
+			cur.WriteString(line)
+		}
+	}
+	if len(snippets) < 5 {
+		t.Fatalf("docs/testing.md has %d Go snippets", len(snippets))
+	}
+	for _, snip := range snippets {
+		if !containsRun(source, trimmed(snip)) {
+			t.Errorf("docs/testing.md: this snippet is not in the examples:\n%s", snip)
+		}
+	}
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("docs/*.md: %v", err)
+	}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, helper := range []string{"serveInMemory", "connect(t,"} {
+			if strings.Contains(string(b), helper) {
+				t.Errorf("%s calls %s, a helper of our tests that readers cannot call", p, helper)
+			}
+		}
+	}
+}
+
+func trimmed(s string) []string {
+	var out []string
+	for line := range strings.Lines(s) {
+		out = append(out, strings.TrimRight(strings.TrimLeft(line, "\t"), "\n"))
+	}
+	return out
+}
+
+// containsRun reports whether want appears in lines as a contiguous run.
+func containsRun(lines, want []string) bool {
+	for i := 0; i+len(want) <= len(lines); i++ {
+		if slices.Equal(lines[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
 }
