@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -126,6 +127,9 @@ func testAddHTTP(t *testing.T) {
 // over stdio when started as "hello serve".
 func testStdio(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "server")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
 	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/hello").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
