@@ -8,6 +8,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 type CodeReview struct {
@@ -149,11 +150,18 @@ func ExampleClient_SetLogLevel() {
 		return "ok"
 	})
 
-	client, stop := serveInMemory(s,
+	// Serve s in memory and connect a client to it (in a test,
+	// fastmcptest.NewClient(t, s, opts...) does this in one call).
+	ctx := context.Background()
+	cc, sc := transport.NewPipe()
+	go s.Serve(ctx, sc)
+	client, err := fastmcp.Connect(ctx, cc,
 		fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion),
 		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) { fmt.Printf("%s: %s\n", m.Level, m.Data) }))
-	defer stop()
-	ctx := context.Background()
+	if err != nil {
+		panic(err)
+	}
+	defer client.Close()
 	client.SetLogLevel(ctx, protocol.LevelWarning)
 	res, _ := client.ReadResource(ctx, "chatty://status")
 	fmt.Println(res.Contents[0].Text)

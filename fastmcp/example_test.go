@@ -10,7 +10,9 @@ import (
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// serveInMemory serves s over an in-memory pipe and connects a client to it.
+// serveInMemory serves s over an in-memory pipe and connects a client to it:
+// the recipe of docs/testing.md, for Examples, which have no *testing.T (a
+// test uses fastmcptest.NewClient).
 func serveInMemory(s *fastmcp.Server, opts ...fastmcp.ClientOption) (*fastmcp.Client, func()) {
 	cc, sc := transport.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -7,38 +7,17 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/transport"
+	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 )
 
 // quietLogger discards log output.
 var quietLogger = slog.New(slog.DiscardHandler)
 
-// connect serves s over an in-memory pipe and returns a connected client;
-// both are closed when the test ends.
+// connect returns a client connected in memory to s (fastmcptest.NewClient,
+// logging nothing), closed with s's connection when the test ends.
 func connect(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) *fastmcp.Client {
 	t.Helper()
-	cc, sc := transport.NewPipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.Serve(ctx, sc)
-	}()
-	opts = append([]fastmcp.ClientOption{fastmcp.WithLogger(quietLogger)}, opts...)
-	hctx, hcancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer hcancel()
-	c, err := fastmcp.Connect(hctx, cc, opts...)
-	if err != nil {
-		cancel()
-		<-done
-		t.Fatalf("Connect: %v", err)
-	}
-	t.Cleanup(func() {
-		c.Close()
-		cancel()
-		<-done
-	})
-	return c
+	return fastmcptest.NewClient(t, s, append([]fastmcp.ClientOption{fastmcp.WithLogger(quietLogger)}, opts...)...)
 }
 
 func newServer(opts ...fastmcp.Option) *fastmcp.Server {
@@ -65,8 +44,8 @@ var eras = []struct {
 	name string
 	opt  fastmcp.ClientOption
 }{
-	{"legacy", fastmcp.WithProtocolVersion("2025-11-25")},
-	{"modern", fastmcp.WithProtocolVersion("2026-07-28")},
+	{"legacy", fastmcp.WithProtocolVersion(fastmcptest.Legacy)},
+	{"modern", fastmcp.WithProtocolVersion(fastmcptest.Modern)},
 }
 
 // bothEras runs fn once per era, in parallel subtests.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/internal/transcript"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -56,13 +57,11 @@ var wireResults = map[string]string{
 }
 
 // TestWireTranscripts replays the transcripts in testdata/wire (see
-// package internal/transcript for their format) against wireServer. Run
+// fastmcptest.Replay for their format) against wireServer. Run
 // with -update to rewrite the server lines from what the server now sends.
 func TestWireTranscripts(t *testing.T) {
 	t.Parallel()
-	transcript.RunDir(t, filepath.Join("testdata", "wire"), transcript.Config{
-		Serve:   func(ctx context.Context, conn transport.Conn) error { return wireServer().Serve(ctx, conn) },
-		Results: wireResults,
-		Update:  *update,
-	})
+	fastmcptest.ReplayDir(t, filepath.Join("testdata", "wire"), func(ctx context.Context, conn transport.Conn) error {
+		return wireServer().Serve(ctx, conn)
+	}, transcript.Options(t, wireResults, *update))
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/internal/transcript"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -19,19 +20,15 @@ import (
 var update = flag.Bool("update", false, "rewrite the server lines of the golden transcripts in testdata/transcripts")
 
 // TestTranscripts replays the wire transcripts in testdata/transcripts
-// (see package internal/transcript for their format) against a
+// (see fastmcptest.Replay for their format) against a
 // lowlevel.Server served over a newline-delimited stream, as a stdio server
 // is. Run with -update to rewrite the server lines from what the server now
 // sends.
 func TestTranscripts(t *testing.T) {
 	t.Parallel()
-	transcript.RunDir(t, filepath.Join("testdata", "transcripts"), transcript.Config{
-		Serve: func(ctx context.Context, conn transport.Conn) error {
-			return transcriptServer().ServeConn(ctx, conn)
-		},
-		Results: resultDefs,
-		Update:  *update,
-	})
+	fastmcptest.ReplayDir(t, filepath.Join("testdata", "transcripts"), func(ctx context.Context, conn transport.Conn) error {
+		return transcriptServer().ServeConn(ctx, conn)
+	}, transcript.Options(t, resultDefs, *update))
 }
 
 // transcriptServer is the server every transcript talks to: it declares
