@@ -59,3 +59,16 @@ func bothEras(t *testing.T, fn func(t *testing.T, era fastmcp.ClientOption, mode
 }
 
 var legacy = eras[0].opt
+
+// recvT receives from ch, failing the test when nothing comes within 10
+// seconds (a lost message fails instead of hanging the package).
+func recvT[T any](t testing.TB, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing received within 10s")
+		panic("unreachable")
+	}
+}

@@ -197,13 +197,13 @@ func TestPromptListChanged(t *testing.T) {
 	changed := make(chan string, 4)
 	c := connect(t, s, legacyRevision, fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
 	s.Prompt("p", func() string { return "" })
-	if got := <-changed; got != protocol.NotificationPromptsListChanged {
+	if got := recvT(t, changed); got != protocol.NotificationPromptsListChanged {
 		t.Fatalf("notification %q", got)
 	}
 	if !s.RemovePrompt("p") || s.RemovePrompt("p") {
 		t.Fatal("RemovePrompt did not report what it removed")
 	}
-	<-changed
+	recvT(t, changed)
 	res, err := c.ListPrompts(ctxT(t), "")
 	if err != nil || len(res.Prompts) != 0 {
 		t.Fatalf("after removal: %+v, %v", res, err)

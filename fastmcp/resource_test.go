@@ -387,13 +387,13 @@ func TestResourceCapabilitiesAndListChanged(t *testing.T) {
 		t.Fatal("resources capability declared before any resource")
 	}
 	s.Resource("x://a", func() string { return "a" })
-	if got := <-changed; got != protocol.NotificationResourcesListChanged {
+	if got := recvT(t, changed); got != protocol.NotificationResourcesListChanged {
 		t.Fatalf("notification %q", got)
 	}
 	s.Resource("x://{name}", func(in NoteName) string { return "" })
-	<-changed
+	recvT(t, changed)
 	s.RemoveResource("x://a")
-	<-changed
+	recvT(t, changed)
 	res, err := c.ListResources(ctxT(t), "")
 	if err != nil || len(res.Resources) != 0 {
 		t.Fatalf("after removal: %v, %v", res, err)

@@ -392,8 +392,11 @@ func (s *Server) newSession(conn transport.Conn, version string, opts ...Session
 	for _, o := range opts {
 		o(&so)
 	}
-	sess := session.New(conn, so)
+	// The session is registered under the same lock it starts under: it
+	// may answer initialize at once, and a Broadcast that follows the
+	// answer (a list change right after the client connected) must find it.
 	s.mu.Lock()
+	sess := session.New(conn, so)
 	s.sessions[sess] = struct{}{}
 	s.mu.Unlock()
 	context.AfterFunc(sess.Context(), func() {
