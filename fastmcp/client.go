@@ -377,10 +377,18 @@ func (c *Client) initialize(ctx context.Context, v string) error {
 	return nil
 }
 
+// Command describes a stdio server to start as a subprocess: the program's
+// Path and Args, the environment it gets (a small inherited set plus Env),
+// its working Dir, where its stderr goes, and how long Close waits for it
+// to exit (GracePeriod). See transport.Command for every field.
+type Command = transport.Command
+
 // ConnectCommand starts the server described by cmd as a subprocess and
 // connects to it over its standard input and output. Close stops the
-// subprocess.
-func ConnectCommand(ctx context.Context, cmd *transport.Command, opts ...ClientOption) (*Client, error) {
+// subprocess:
+//
+//	c, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: "./my-server", Args: []string{"serve"}})
+func ConnectCommand(ctx context.Context, cmd *Command, opts ...ClientOption) (*Client, error) {
 	var cfg clientConfig
 	for _, o := range opts {
 		o.applyClient(&cfg)

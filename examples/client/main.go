@@ -25,7 +25,6 @@ import (
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // CountArgs are the arguments of the count tool.
@@ -63,7 +62,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	stdio, err := fastmcp.ConnectCommand(ctx, &transport.Command{Path: self, Args: []string{"serve"}})
+	stdio, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: self, Args: []string{"serve"}})
 	if err != nil {
 		return fmt.Errorf("starting the stdio server: %w", err)
 	}

@@ -22,7 +22,6 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // AddArgs are the arguments of the add tool: the struct is the schema.
@@ -111,7 +110,7 @@ func demo(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 
-	client, err := fastmcp.ConnectCommand(ctx, &transport.Command{Path: self, Args: []string{"serve"}},
+	client, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: self, Args: []string{"serve"}},
 		fastmcp.WithClientInfo("hello-demo", "1.0.0"),
 		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			fmt.Printf("    log [%s] %s\n", m.Level, m.Data)

@@ -12,7 +12,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // update rewrites the golden files: go test -update.
@@ -133,7 +132,7 @@ func testStdio(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/hello").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	c, err := fastmcp.ConnectCommand(t.Context(), &transport.Command{Path: bin, Args: []string{"serve"}})
+	c, err := fastmcp.ConnectCommand(t.Context(), &fastmcp.Command{Path: bin, Args: []string{"serve"}})
 	if err != nil {
 		t.Fatal(err)
 	}

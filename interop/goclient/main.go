@@ -29,7 +29,6 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 const (
@@ -126,7 +125,7 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 		if url != "" {
 			c, err = fastmcp.ConnectHTTP(ctx, url, opts...)
 		} else {
-			c, err = fastmcp.ConnectCommand(ctx, &transport.Command{Path: command[0], Args: command[1:], Stderr: os.Stderr}, opts...)
+			c, err = fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: command[0], Args: command[1:], Stderr: os.Stderr}, opts...)
 		}
 		return err
 	}) {
