@@ -557,17 +557,9 @@ func retryParams(params json.RawMessage, answers protocol.InputResponses, state 
 		return nil, fmt.Errorf("fastmcp: request params: %w", err)
 	}
 	b := []byte{'{'}
-	add := func(key string, val []byte) {
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b, _ = jsontext.AppendQuote(b, key)
-		b = append(b, ':')
-		b = append(b, val...)
-	}
 	for _, m := range members {
 		if m.key != "requestState" && m.key != "inputResponses" {
-			add(m.key, m.val)
+			b = appendMember(b, m.key, m.val)
 		}
 	}
 	if len(answers) > 0 {
@@ -575,10 +567,10 @@ func retryParams(params json.RawMessage, answers protocol.InputResponses, state 
 		if err != nil {
 			return nil, err
 		}
-		add("inputResponses", enc)
+		b = appendMember(b, "inputResponses", enc)
 	}
 	if len(state) > 0 && state.Kind() != 'n' {
-		add("requestState", state)
+		b = appendMember(b, "requestState", state)
 	}
 	return append(b, '}'), nil
 }

@@ -26,14 +26,6 @@ func withoutProtocolMembers(res json.RawMessage) json.RawMessage {
 	b := make([]byte, 0, len(res))
 	b = append(b, '{')
 	changed := false
-	add := func(key string, val []byte) {
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b, _ = jsontext.AppendQuote(b, key)
-		b = append(b, ':')
-		b = append(b, val...)
-	}
 	for _, m := range ms {
 		switch {
 		case m.key == "resultType" && string(m.val) == `"`+protocol.ResultTypeComplete+`"`:
@@ -47,10 +39,10 @@ func withoutProtocolMembers(res json.RawMessage) json.RawMessage {
 					continue
 				}
 			}
-			add(m.key, meta)
+			b = appendMember(b, m.key, meta)
 			continue
 		}
-		add(m.key, m.val)
+		b = appendMember(b, m.key, m.val)
 	}
 	if !changed {
 		return res
@@ -72,12 +64,7 @@ func withoutServerInfo(meta jsontext.Value) (_ []byte, dropped bool) {
 			dropped = true
 			continue
 		}
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b, _ = jsontext.AppendQuote(b, m.key)
-		b = append(b, ':')
-		b = append(b, m.val...)
+		b = appendMember(b, m.key, m.val)
 	}
 	switch {
 	case !dropped:
@@ -86,4 +73,16 @@ func withoutServerInfo(meta jsontext.Value) (_ []byte, dropped bool) {
 		return nil, true
 	}
 	return append(b, '}'), true
+}
+
+// appendMember appends the member key: val to b, a JSON object being
+// written ("{" and the members so far), with the comma it needs. val must
+// be a valid JSON value; key is quoted (invalid UTF-8 replaced).
+func appendMember(b []byte, key string, val []byte) []byte {
+	if len(b) > 1 {
+		b = append(b, ',')
+	}
+	b, _ = jsontext.AppendQuote(b, key)
+	b = append(b, ':')
+	return append(b, val...)
 }

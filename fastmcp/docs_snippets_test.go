@@ -1,10 +1,9 @@
 package fastmcp_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/fastmcp-go/fastmcp/internal/docsnippets"
 )
 
 // TestDocSnippets checks that every Go snippet in docs/resources.md,
@@ -13,70 +12,7 @@ import (
 // aside).
 func TestDocSnippets(t *testing.T) {
 	t.Parallel()
-	var source []string
-	for _, f := range []string{"example_resource_test.go", "example_prompt_test.go", "example_tool_test.go", "example_test.go", "../examples/conformance/server/tools.go"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		source = append(source, trimmedLines(string(b))...)
-	}
-	for _, doc := range []string{"resources.md", "prompts.md", "tools.md", "context.md"} {
-		b, err := os.ReadFile(filepath.Join("..", "docs", doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		snippets := goSnippets(string(b))
-		if len(snippets) == 0 {
-			t.Errorf("%s has no Go snippets", doc)
-		}
-		for _, snip := range snippets {
-			if !containsRun(source, trimmedLines(snip)) {
-				t.Errorf("docs/%s: this snippet is not in the examples:\n%s", doc, snip)
-			}
-		}
-	}
-}
-
-// goSnippets returns the bodies of the ```go blocks of a Markdown text.
-func goSnippets(md string) []string {
-	var out []string
-	var cur *strings.Builder
-	for line := range strings.Lines(md) {
-		switch {
-		case cur == nil && strings.TrimSpace(line) == "```go":
-			cur = &strings.Builder{}
-		case cur != nil && strings.TrimSpace(line) == "```":
-			out = append(out, cur.String())
-			cur = nil
-		case cur != nil:
-			cur.WriteString(line)
-		}
-	}
-	return out
-}
-
-func trimmedLines(s string) []string {
-	var out []string
-	for line := range strings.Lines(s) {
-		out = append(out, strings.TrimLeft(strings.TrimRight(line, "\n"), "\t"))
-	}
-	return out
-}
-
-// containsRun reports whether run appears as consecutive lines of lines.
-func containsRun(lines, run []string) bool {
-	for i := 0; i+len(run) <= len(lines); i++ {
-		match := true
-		for j := range run {
-			if lines[i+j] != run[j] {
-				match = false
-				break
-			}
-		}
-		if match {
-			return true
-		}
-	}
-	return false
+	docsnippets.Check(t,
+		[]string{"../docs/resources.md", "../docs/prompts.md", "../docs/tools.md", "../docs/context.md"},
+		[]string{"example_resource_test.go", "example_prompt_test.go", "example_tool_test.go", "example_test.go", "../examples/conformance/server/tools.go"})
 }

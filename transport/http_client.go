@@ -724,12 +724,8 @@ func (c *StreamableClient) readEvents(body io.Reader, id protocol.ID, lastID *st
 			}
 			continue
 		}
-		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
-			continue
-		}
-		msg, err := protocol.DecodeMessage(ev.Data)
-		if err != nil {
-			c.logger.Warn("ignoring malformed message from MCP server", "error", err)
+		msg, ok := ev.message(c.logger)
+		if !ok {
 			continue
 		}
 		c.deliver(msg, id)

@@ -92,12 +92,8 @@ func (c *StreamableClient) readBatchAnswer(release func(), pending map[protocol.
 		if err != nil {
 			break
 		}
-		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
-			continue
-		}
-		msg, err := protocol.DecodeMessage(ev.Data)
-		if err != nil {
-			c.logger.Warn("ignoring malformed message from MCP server", "error", err)
+		msg, ok := ev.message(c.logger)
+		if !ok {
 			continue
 		}
 		c.deliver(msg, protocol.ID{})

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -33,6 +34,23 @@ type sseEvent struct {
 	// size limit: the event was skipped, and TooLarge says what its message
 	// was (its id, whether it was a response), as far as a scan could tell.
 	TooLarge *protocol.DecodeError
+}
+
+// message decodes the JSON-RPC message the event carries, for a client to
+// hand to Read. It reports false for an event that carries none: one with
+// no data (a priming event, or one over the size limit), one of another
+// type than "message", or one whose data is not a JSON-RPC message, which
+// is logged to logger and skipped.
+func (ev *sseEvent) message(logger *slog.Logger) (protocol.Message, bool) {
+	if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
+		return nil, false
+	}
+	msg, err := protocol.DecodeMessage(ev.Data)
+	if err != nil {
+		logger.Warn("ignoring malformed message from MCP server", "error", err)
+		return nil, false
+	}
+	return msg, true
 }
 
 // errLineSkipped is readLine's report of a line over the limit, which is

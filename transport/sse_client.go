@@ -194,12 +194,8 @@ func (c *SSEClient) readStream(br *bodyReader) {
 			}
 			continue
 		}
-		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
-			continue
-		}
-		msg, derr := protocol.DecodeMessage(ev.Data)
-		if derr != nil {
-			c.logger.Warn("ignoring malformed message from MCP server", "error", derr)
+		msg, ok := ev.message(c.logger)
+		if !ok {
 			continue
 		}
 		select {

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/fastmcp-go/fastmcp/internal/exampletest"
 )
 
 // TestMain lets the test binary play the stdio server: run() starts
@@ -22,12 +21,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestRun(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var out bytes.Buffer
-	if err := run(ctx, &out); err != nil {
-		t.Fatalf("run: %v\noutput:\n%s", err, out.String())
-	}
+	out := exampletest.Run(t, run)
 	want := `stdio: connected to words 1.0.0
 stdio: tool count: Count the words of a text
 stdio: count → 3
@@ -35,7 +29,5 @@ http: connected to words 1.0.0
 http: tool count: Count the words of a text
 http: count → 3
 `
-	if out.String() != want {
-		t.Errorf("output:\n%s\nwant:\n%s", out.String(), want)
-	}
+	exampletest.Equal(t, out, want)
 }

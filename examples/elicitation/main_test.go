@@ -1,23 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/fastmcp-go/fastmcp/internal/exampletest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRun(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var out bytes.Buffer
-	if err := run(ctx, &out); err != nil {
-		t.Fatalf("run: %v\noutput:\n%s", err, out.String())
-	}
+	out := exampletest.Run(t, run)
 	want := `asked: Delete /tmp/cache? (fields: confirm, reason)
 answered: accept
 result: deleted /tmp/cache (reason: stale)
@@ -25,7 +19,5 @@ asked: Delete /home/ada? (fields: confirm, reason)
 answered: decline
 result: kept /home/ada: the user declined
 `
-	if out.String() != want {
-		t.Errorf("output:\n%s\nwant:\n%s", out.String(), want)
-	}
+	exampletest.Equal(t, out, want)
 }

@@ -5,20 +5,16 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/fastmcp-go/fastmcp/internal/exampletest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRun(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var out bytes.Buffer
-	if err := run(ctx, &out); err != nil {
-		t.Fatalf("run: %v\noutput:\n%s", err, out.String())
-	}
+	out := exampletest.Run(t, run)
 	want := `db: opened memory://notes
 put greeting → 1 row(s)
 put farewell → 2 row(s)
@@ -26,9 +22,7 @@ get greeting → hello
 get missing → error: no row with key "missing"
 db: closed with 2 row(s)
 `
-	if out.String() != want {
-		t.Errorf("output:\n%s\nwant:\n%s", out.String(), want)
-	}
+	exampletest.Equal(t, out, want)
 }
 
 // TestOpenFails checks that a lifespan error stops the server from

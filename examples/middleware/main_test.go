@@ -1,26 +1,19 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/fastmcp-go/fastmcp/internal/exampletest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRun(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var out bytes.Buffer
-	if err := run(ctx, &out); err != nil {
-		t.Fatalf("run: %v\noutput:\n%s", err, out.String())
-	}
-	text := out.String()
+	text := exampletest.Run(t, run)
 	// In this order; other lines (the other methods' log) may come between.
 	rest := text
 	for _, want := range []string{

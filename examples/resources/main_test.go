@@ -1,26 +1,20 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/fastmcp-go/fastmcp/internal/exampletest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRun(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var out bytes.Buffer
-	if err := run(ctx, &out); err != nil {
-		t.Fatalf("run: %v\noutput:\n%s", err, out.String())
-	}
-	t.Logf("output:\n%s", out.String())
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	out := exampletest.Run(t, run)
+	t.Logf("output:\n%s", out)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	want := []string{
 		"resource config://app (app config, application/json)",
 		"resource docs://readme (readme, text/markdown)",

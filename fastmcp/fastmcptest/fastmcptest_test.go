@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
+	"github.com/fastmcp-go/fastmcp/internal/docsnippets"
 )
 
 type addArgs struct {
@@ -203,38 +203,8 @@ func TestExample(t *testing.T) {
 // unexported helpers of our own tests.
 func TestDocs(t *testing.T) {
 	t.Parallel()
-	var source []string
-	for _, f := range []string{"example_test.go", "../example_prompt_test.go"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		source = append(source, trimmed(string(b))...)
-	}
-	md, err := os.ReadFile("../../docs/testing.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var snippets []string
-	var cur *strings.Builder
-	for line := range strings.Lines(string(md)) {
-		switch {
-		case cur == nil && strings.TrimSpace(line) == "```go":
-			cur = &strings.Builder{}
-		case cur != nil && strings.TrimSpace(line) == "```":
-			snippets = append(snippets, cur.String())
-			cur = nil
-		case cur != nil:
-			cur.WriteString(line)
-		}
-	}
-	if len(snippets) < 5 {
-		t.Fatalf("docs/testing.md has %d Go snippets", len(snippets))
-	}
-	for _, snip := range snippets {
-		if !containsRun(source, trimmed(snip)) {
-			t.Errorf("docs/testing.md: this snippet is not in the examples:\n%s", snip)
-		}
+	if n := docsnippets.Check(t, []string{"../../docs/testing.md"}, []string{"example_test.go", "../example_prompt_test.go"}); n < 5 {
+		t.Fatalf("docs/testing.md has %d Go snippets", n)
 	}
 	pages, err := filepath.Glob("../../docs/*.md")
 	if err != nil || len(pages) == 0 {
@@ -251,22 +221,4 @@ func TestDocs(t *testing.T) {
 			}
 		}
 	}
-}
-
-func trimmed(s string) []string {
-	var out []string
-	for line := range strings.Lines(s) {
-		out = append(out, strings.TrimRight(strings.TrimLeft(line, "\t"), "\n"))
-	}
-	return out
-}
-
-// containsRun reports whether want appears in lines as a contiguous run.
-func containsRun(lines, want []string) bool {
-	for i := 0; i+len(want) <= len(lines); i++ {
-		if slices.Equal(lines[i:i+len(want)], want) {
-			return true
-		}
-	}
-	return false
 }
