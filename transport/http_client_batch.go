@@ -87,10 +87,25 @@ func (c *StreamableClient) readBatchAnswer(release func(), pending map[protocol.
 	defer release()
 	defer body.Close()
 	r := newSSEReader(body, c.opts.MaxMessageSize)
+	why := errors.New("transport: the answer stream of its batch ended before its response (batch answers are not resumed)")
 	for len(pending) > 0 {
 		ev, err := r.next()
 		if err != nil {
 			break
+		}
+		if de := ev.TooLarge; de != nil {
+			if de.NotRequest && de.ID.IsValid() && pending[de.ID] {
+				// One response of the batch, sent on its own.
+				c.failCall(de.ID, de.Cause)
+				delete(pending, de.ID)
+				continue
+			}
+			// Most likely the array of responses itself (or a notification
+			// about the calls): the calls still pending when the stream
+			// ends fail saying so, not as a stream cut short.
+			c.logger.Warn("an event of a batch's answer stream over the size limit", "error", de.Cause)
+			why = de.Cause
+			continue
 		}
 		msg, ok := ev.message(c.logger)
 		if !ok {
@@ -102,7 +117,7 @@ func (c *StreamableClient) readBatchAnswer(release func(), pending map[protocol.
 		}
 		pending = answered(pending, msg)
 	}
-	c.lostBatch(pending, errors.New("transport: the answer stream of its batch ended before its response (batch answers are not resumed)"))
+	c.lostBatch(pending, why)
 }
 
 // answered removes from pending the ids of the responses in msg.

@@ -132,45 +132,57 @@ func TestSSEClientEventTooLarge(t *testing.T) {
 // a single call, rather than an error of Batch that says nothing of it.
 func TestStreamableClientBatchAnswerTooLarge(t *testing.T) {
 	t.Parallel()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			return
-		}
-		body, _ := io.ReadAll(r.Body)
-		msg, err := protocol.DecodeMessage(body)
-		switch m := msg.(type) {
-		case *protocol.Request:
-			if !m.IsCall() {
-				w.WriteHeader(http.StatusAccepted)
-				return
+	for _, sse := range []bool{false, true} {
+		name := map[bool]string{false: "json", true: "sse"}[sse]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method != http.MethodPost {
+					w.WriteHeader(http.StatusMethodNotAllowed)
+					return
+				}
+				body, _ := io.ReadAll(r.Body)
+				msg, err := protocol.DecodeMessage(body)
+				switch m := msg.(type) {
+				case *protocol.Request:
+					if !m.IsCall() {
+						w.WriteHeader(http.StatusAccepted)
+						return
+					}
+					w.Header().Set("Content-Type", "application/json")
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"mock","version":"1"}}}`, m.ID.Raw())
+				case *protocol.Batch:
+					answer := fmt.Sprintf(`[{"jsonrpc":"2.0","id":%s,"result":{"text":%q}}]`, m.Messages[0].(*protocol.Request).ID.Raw(), strings.Repeat("x", 8192))
+					if sse {
+						w.Header().Set("Content-Type", "text/event-stream")
+						fmt.Fprintf(w, "event: message\ndata: %s\n\n", answer)
+						return
+					}
+					w.Header().Set("Content-Type", "application/json")
+					io.WriteString(w, answer)
+				default:
+					t.Errorf("unexpected POST %q: %v", body, err)
+					w.WriteHeader(http.StatusBadRequest)
+				}
+			}))
+			defer ts.Close()
+			opts := *clientOpts
+			opts.MaxMessageSize = 4096
+			cli := session.New(transport.NewStreamableClient(ts.URL, &opts), session.Options{Role: session.RoleClient, Logger: quiet})
+			t.Cleanup(func() { cli.Close() })
+			if _, err := cli.Initialize(testCtx(t), &protocol.InitializeParams{ProtocolVersion: protocol.BatchVersion,
+				ClientInfo: protocol.Implementation{Name: "c", Version: "1"}}); err != nil {
+				t.Fatalf("Initialize: %v", err)
 			}
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"mock","version":"1"}}}`, m.ID.Raw())
-		case *protocol.Batch:
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `[{"jsonrpc":"2.0","id":%s,"result":{"text":%q}}]`, m.Messages[0].(*protocol.Request).ID.Raw(), strings.Repeat("x", 8192))
-		default:
-			t.Errorf("unexpected POST %q: %v", body, err)
-			w.WriteHeader(http.StatusBadRequest)
-		}
-	}))
-	defer ts.Close()
-	opts := *clientOpts
-	opts.MaxMessageSize = 4096
-	cli := session.New(transport.NewStreamableClient(ts.URL, &opts), session.Options{Role: session.RoleClient, Logger: quiet})
-	t.Cleanup(func() { cli.Close() })
-	if _, err := cli.Initialize(testCtx(t), &protocol.InitializeParams{ProtocolVersion: protocol.BatchVersion,
-		ClientInfo: protocol.Implementation{Name: "c", Version: "1"}}); err != nil {
-		t.Fatalf("Initialize: %v", err)
-	}
-	calls := []*session.BatchCall{{Method: "tools/list"}, {Method: "prompts/list"}}
-	if err := cli.Batch(testCtx(t), calls); err != nil {
-		t.Fatalf("Batch: %v, want the calls to fail one by one", err)
-	}
-	for _, c := range calls {
-		if !errors.Is(c.Err, transport.ErrMessageTooLarge) || !errors.Is(c.Err, transport.ErrTransport) {
-			t.Errorf("%s: %v, want ErrMessageTooLarge and ErrTransport", c.Method, c.Err)
-		}
+			calls := []*session.BatchCall{{Method: "tools/list"}, {Method: "prompts/list"}}
+			if err := cli.Batch(testCtx(t), calls); err != nil {
+				t.Fatalf("Batch: %v, want the calls to fail one by one", err)
+			}
+			for _, c := range calls {
+				if !errors.Is(c.Err, transport.ErrMessageTooLarge) || !errors.Is(c.Err, transport.ErrTransport) {
+					t.Errorf("%s: %v, want ErrMessageTooLarge and ErrTransport", c.Method, c.Err)
+				}
+			}
+		})
 	}
 }
