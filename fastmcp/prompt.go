@@ -22,7 +22,8 @@ type PromptMessage = protocol.PromptMessage
 
 // PromptResult is a complete prompts/get result: the messages and an
 // optional description. A prompt handler that returns one has it sent as
-// is (with the prompt's registered description when it has none).
+// is (with the prompt's registered description when it has none). A client
+// reads its text with p.Text() (a method of protocol.GetPromptResult).
 type PromptResult = protocol.GetPromptResult
 
 // UserMessage returns a prompt message from the user holding content, such

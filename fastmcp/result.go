@@ -10,7 +10,8 @@ import (
 )
 
 // ToolResult is a complete tools/call result; a tool that returns one has
-// it sent as is.
+// it sent as is. A client reads one with res.Text() and res.Structured(&v)
+// (methods of protocol.CallToolResult, which go doc lists there).
 type ToolResult = protocol.CallToolResult
 
 // Content is one block of a tool result or prompt message: *TextContent,

@@ -50,7 +50,7 @@ func testAdd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := res.Content[0].(*fastmcp.TextContent).Text; got != "5" {
+			if got := res.Text(); got != "5" {
 				t.Errorf("add(2, 3) = %s, want 5", got)
 			}
 		})
@@ -86,13 +86,13 @@ func testAnswers(t *testing.T) {
 	}, fastmcp.Description("Reset, once the user agrees"))
 	c := fastmcptest.NewClient(t, s,
 		fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-			return &fastmcp.ElicitResult{Action: "accept", Content: []byte(`{"ok":true}`)}, nil
+			return fastmcp.AcceptElicitation(map[string]bool{"ok": true})
 		}),
 		fastmcp.WithLogLevel(protocol.LevelInfo),
 		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) { t.Log(m.Data) }),
 	)
 	res, err := c.CallTool(t.Context(), "reset", nil)
-	if err != nil || res.Content[0].(*fastmcp.TextContent).Text != "reset" {
+	if err != nil || res.Text() != "reset" {
 		t.Fatalf("reset: %v, %v", res, err)
 	}
 }
@@ -138,7 +138,7 @@ func testStdio(t *testing.T) {
 	}
 	t.Cleanup(func() { c.Close() })
 	res, err := c.CallTool(t.Context(), "greet", map[string]string{"name": "Ada"})
-	if err != nil || !strings.Contains(res.Content[0].(*fastmcp.TextContent).Text, "Ada") {
+	if err != nil || !strings.Contains(res.Text(), "Ada") {
 		t.Fatalf("greet: %v, %v", res, err)
 	}
 }
