@@ -686,8 +686,9 @@ func WithMeta(meta protocol.Meta) CallOption {
 	return func(c *callConfig) { c.meta = meta }
 }
 
-// CallTool calls the tool name with args (a struct or map encoded as the
-// arguments object, or a json.RawMessage sent as it is; nil for none). A
+// CallTool calls the tool name with args (a struct or map, encoded by
+// encoding/json as the arguments object, so a struct's omitempty drops its
+// zero values; or a json.RawMessage sent as it is; nil for none). A
 // failure of the tool itself comes back as a result with IsError set; a
 // protocol failure (unknown tool, invalid params) as an error matching the
 // protocol sentinels with errors.Is. Cancelling ctx cancels the call on the
@@ -709,7 +710,10 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	}
 	var rawArgs json.RawMessage
 	if args != nil {
-		b, err := protocol.Marshal(args)
+		// The arguments are the user's value, often the tool's own argument
+		// struct: encoded by encoding/json's rules (omitempty drops a zero
+		// number), as the struct's tags mean them.
+		b, err := json.Marshal(args)
 		if err != nil {
 			return nil, fmt.Errorf("fastmcp: encoding arguments of %s: %w", name, err)
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
 type presenceArgs struct {
@@ -71,4 +73,28 @@ func TestToolArgumentPresence(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCallToolStructArguments: the client encodes a struct of arguments as
+// encoding/json does, so the tool's own argument struct, with omitempty
+// fields left zero, is sent without them and gets the defaults, instead of
+// being refused for a present 0.
+func TestCallToolStructArguments(t *testing.T) {
+	t.Parallel()
+	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+		s := newServer()
+		s.Tool("search", func(in presenceArgs) (presenceArgs, error) { return in, nil })
+		c := connect(t, s, era)
+		res, err := c.CallTool(ctxT(t), "search", presenceArgs{Mode: "fast"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got presenceArgs
+		if err := res.Structured(&got); err != nil {
+			t.Fatalf("result %+v: %v", res, err)
+		}
+		if want := (presenceArgs{Limit: 10, Mode: "fast"}); got != want {
+			t.Errorf("the tool got %+v, want %+v", got, want)
+		}
+	})
 }
