@@ -1,0 +1,117 @@
+package fastmcp
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/schema"
+)
+
+// resourceTemplate is a registered resource template.
+type resourceTemplate struct {
+	def         *protocol.ResourceTemplate
+	enc         jsontext.Value
+	tmpl        *uriTemplate
+	handler     *handlerFunc
+	args        *textBinder
+	kind        contentsKind
+	mimeType    string
+	allowDotDot bool
+	completers  map[string]Completer // by variable name
+	cache       *cacheHint
+}
+
+func (t *resourceTemplate) key() string             { return t.def.URITemplate }
+func (t *resourceTemplate) encoded() jsontext.Value { return t.enc }
+
+const (
+	resourceExample = "use func(ctx *fastmcp.Context) (R, error), with R a string, []byte, fastmcp.ResourceContents or any JSON value"
+	templateExample = "use func(ctx *fastmcp.Context, in Args) (R, error), with Args a struct with one field per template variable"
+)
+
+func (r *resourceState) orderedTemplates() []*resourceTemplate {
+	if p := r.ordered.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// newResourceTemplate checks a resource template registration.
+func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*resourceTemplate, error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("fastmcp: resource template %q: "+format, append([]any{raw}, args...)...)
+	}
+	tmpl, err := parseTemplate(raw)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	if cfg.size != nil {
+		return nil, fail("ResourceSize describes one resource: give it to static resources only")
+	}
+	h, err := analyzeHandler(fn, "resource template", raw, templateExample, true)
+	if err != nil {
+		return nil, err
+	}
+	if h.in == nil || !isStructish(h.in) {
+		return nil, fail("handler %s takes no argument struct to receive the template variables: %s", h.display, templateExample)
+	}
+	if h.out == nil {
+		return nil, fail("handler %s returns only an error: return the contents too: %s", h.display, templateExample)
+	}
+	st, err := schema.For(h.in, schema.Options{})
+	if err != nil {
+		return nil, fail("%w", err)
+	}
+	if err := checkTemplateFields(tmpl, st, h.in); err != nil {
+		return nil, fail("%v", err)
+	}
+	for name, c := range cfg.completers {
+		if !slices.ContainsFunc(tmpl.vars, func(v templateVar) bool { return v.name == name }) {
+			return nil, fail("CompleteArg(%q): the template has no variable %q", name, name)
+		}
+		if c == nil {
+			return nil, fail("CompleteArg(%q): the completer is nil", name)
+		}
+	}
+	name := cfg.name
+	if name == "" {
+		name = raw
+	}
+	t := &resourceTemplate{
+		tmpl: tmpl, handler: h, args: newTextBinder(st, true), kind: classifyContents(h.out),
+		mimeType: cfg.mimeType, allowDotDot: cfg.allowDotDot, completers: cfg.completers, cache: cfg.cache,
+	}
+	t.def = &protocol.ResourceTemplate{
+		URITemplate: raw, Name: name, Title: cfg.title, Description: cfg.description,
+		MIMEType: listedMIMEType(cfg.mimeType, t.kind), Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
+	}
+	if t.enc, err = protocol.Marshal(t.def); err != nil {
+		return nil, fail("encoding its definition: %w", err)
+	}
+	return t, nil
+}
+
+// checkTemplateFields checks that the template's variables and the
+// argument struct's fields are the same names, and that every field can be
+// filled from URI text.
+func checkTemplateFields(tmpl *uriTemplate, st *schema.Type, in reflect.Type) error {
+	fields := st.Fields()
+	for _, v := range tmpl.vars {
+		if !slices.ContainsFunc(fields, func(f schema.Field) bool { return f.Name == v.name }) {
+			return fmt.Errorf("variable %q has no field in %s: add a field tagged json:%q", v.name, in, v.name)
+		}
+	}
+	for _, f := range fields {
+		if !slices.ContainsFunc(tmpl.vars, func(v templateVar) bool { return v.name == f.Name }) {
+			return fmt.Errorf("field %q of %s is not a template variable: add {%s} to the template or remove the field", f.Name, in, f.Name)
+		}
+		if tf := fieldOfText(f.Type); tf.kind == textJSON && !tf.list {
+			return fmt.Errorf("field %q of %s has type %s, which a URI variable cannot fill: use a string, a number, a bool, a type with an UnmarshalText method, or a slice of them", f.Name, in, f.Type)
+		}
+	}
+	return nil
+}

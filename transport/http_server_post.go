@@ -1,0 +1,258 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// readBody reads the request body into a pooled buffer, enforcing max.
+func readBody(w http.ResponseWriter, r *http.Request, max int64) (*[]byte, error) {
+	buf := getBuf()
+	b := *buf
+	if n := r.ContentLength; n > 0 && n <= max && int64(cap(b)) < n {
+		b = make([]byte, 0, n+1)
+	}
+	body := http.MaxBytesReader(w, r.Body, max)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*buf = b
+			putBuf(buf)
+			return nil, err
+		}
+	}
+	*buf = b
+	return buf, nil
+}
+
+// readMessage checks that r carries JSON, reads its body (at most max
+// bytes) and decodes the one message in it. On failure it has written the
+// error response and returns false.
+func readMessage(w http.ResponseWriter, r *http.Request, max int64) (protocol.Message, bool) {
+	if mediaType(r.Header.Get("Content-Type")) != mediaJSON {
+		writeJSONError(w, http.StatusUnsupportedMediaType, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Unsupported Media Type: Content-Type must be application/json"))
+		return nil, false
+	}
+	buf, err := readBody(w, r, max)
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) { // see limitBodyTime
+			w.Header().Set("Connection", "close")
+			writeJSONError(w, http.StatusRequestTimeout, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Request Timeout: the request body did not arrive in time"))
+			return nil, false
+		}
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, protocol.ID{}, protocol.Errorf(protocol.CodeInvalidRequest, "Request Entity Too Large: the body exceeds %d bytes", max))
+			return nil, false
+		}
+		badRequest(w, protocol.ID{}, "reading body: "+err.Error())
+		return nil, false
+	}
+	msg, err := protocol.DecodeMessage(*buf)
+	putBuf(buf)
+	if err != nil {
+		de, ok := errors.AsType[*protocol.DecodeError](err)
+		if !ok {
+			de = &protocol.DecodeError{Err: protocol.NewError(protocol.CodeParseError, "Parse error")}
+		}
+		writeJSONError(w, http.StatusBadRequest, de.ID, de.Err)
+		return nil, false
+	}
+	return msg, true
+}
+
+func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
+	// A wrong Content-Type (415, from readMessage) is reported before a
+	// wrong Accept (406).
+	accept := r.Header.Values("Accept")
+	if mediaType(r.Header.Get("Content-Type")) == mediaJSON &&
+		(!accepts(accept, mediaJSON) || (!h.opts.JSONResponse && !accepts(accept, mediaSSE))) {
+		writeJSONError(w, http.StatusNotAcceptable, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Not Acceptable: the client must accept both application/json and text/event-stream"))
+		return
+	}
+	msg, ok := readMessage(w, r, h.opts.MaxBodyBytes)
+	if !ok {
+		return
+	}
+	req, _ := msg.(*protocol.Request)
+	sid := r.Header.Get(HeaderSessionID)
+	hv := r.Header.Get(HeaderProtocolVersion)
+	if b, ok := msg.(*protocol.Batch); ok {
+		h.serveBatch(w, r, b, sid, hv)
+		return
+	}
+	if sid == "" && isModernRequest(req, hv) {
+		h.serveModern(w, r, msg, hv)
+		return
+	}
+	principal := h.opts.Principal(r)
+	id := protocol.ID{}
+	if req != nil {
+		id = req.ID
+	}
+	if hv != "" && !protocol.IsSupported(hv) {
+		badRequest(w, id, fmt.Sprintf("unsupported MCP-Protocol-Version %q (supported: %s)", hv, strings.Join(protocol.SupportedVersions(), ", ")))
+		return
+	}
+	if h.opts.Stateless {
+		if req == nil {
+			w.WriteHeader(http.StatusAccepted) // a response to nothing we sent
+			return
+		}
+		info := ConnInfo{Stateless: true, Version: hv}
+		if info.Version == "" {
+			info.Version = protocol.Version20250326
+		}
+		if req.Method == protocol.MethodInitialize {
+			info.Version = ""
+		}
+		req.Extra = requestInfo(r, "", principal)
+		h.serveOneShot(w, r, req, info, false)
+		return
+	}
+	var (
+		sess  *httpSession
+		isNew bool
+	)
+	if sid == "" {
+		if req == nil || !req.IsCall() || req.Method != protocol.MethodInitialize {
+			badRequest(w, id, "missing "+HeaderSessionID+" header (send initialize first to start a session)")
+			return
+		}
+		var err error
+		switch sess, err = h.newSession(principal); {
+		case errors.Is(err, errSessionLimit):
+			h.refuseSession(w, id)
+			return
+		case err != nil:
+			writeJSONError(w, http.StatusServiceUnavailable, id, errShuttingDown)
+			return
+		}
+		isNew = true
+	} else if sess = h.lookup(sid, principal); sess == nil {
+		// Another caller's session is answered as one that does not exist.
+		writeJSONError(w, http.StatusNotFound, id, errNoSession)
+		return
+	}
+	if req == nil { // a response to a request the server sent
+		if !sess.deliver(r.Context(), msg) {
+			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if !req.IsCall() {
+		h.accept(w, r, sess, req)
+		return
+	}
+	if h.isClosing() {
+		writeJSONError(w, http.StatusServiceUnavailable, req.ID, errShuttingDown)
+		return
+	}
+	h.serveCall(w, r, sess, req, isNew)
+}
+
+func writeJSONBody(w http.ResponseWriter, status int, data []byte) {
+	hdr := w.Header()
+	v := &[3]string{mediaJSON, "no-store", strconv.Itoa(len(data))}
+	hdr["Content-Type"] = v[0:1:1]
+	hdr["Cache-Control"] = v[1:2:2]
+	hdr["Content-Length"] = v[2:3:3]
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// accept hands sess msg, a notification or a batch of notifications and
+// responses, which get no answer: 202 Accepted.
+func (h *StreamableHandler) accept(w http.ResponseWriter, r *http.Request, sess *httpSession, msg protocol.Message) {
+	setExtra(msg, requestInfo(r, sess.id, sess.principal))
+	if !sess.deliver(r.Context(), msg) {
+		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+		return
+	}
+	sess.cancelled(msg)
+	w.WriteHeader(http.StatusAccepted)
+}
+
+func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, sess *httpSession, req *protocol.Request, isNew bool) {
+	st, sk, err := sess.openStream(r, req) // sets req.Extra
+	switch {
+	case errors.Is(err, errDuplicateID):
+		badRequest(w, req.ID, fmt.Sprintf("request id %s is already in use by a request in flight", req.ID.Raw()))
+		return
+	case errors.Is(err, errStreamLimit):
+		h.refuseStream(w, req.ID)
+		return
+	case err != nil:
+		writeJSONError(w, http.StatusNotFound, req.ID, errNoSession)
+		return
+	}
+	defer st.detach(sk)
+	if isNew {
+		w.Header().Set(HeaderSessionID, sess.id)
+		defer func() {
+			if sess.negotiated() == "" { // initialize failed: the session is useless
+				sess.Close()
+			}
+		}()
+	}
+	if !sess.deliverCall(r.Context(), req, st.json) {
+		sess.cancelStream(req.ID)
+		return
+	}
+	h.answer(w, r, sess, st, sk, req.ID)
+}
+
+// answer writes what the session sends on st, the stream of a POST
+// carrying the request id (the zero ID for a batch): one JSON body, or an
+// SSE stream.
+func (h *StreamableHandler) answer(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, id protocol.ID) {
+	if st.json {
+		select {
+		case ev := <-sk.ch: // served inline: the answer is already there
+			writeJSONBody(w, http.StatusOK, *ev.data)
+			putBuf(ev.data)
+			return
+		default:
+		}
+		select {
+		case ev := <-sk.ch:
+			writeJSONBody(w, http.StatusOK, *ev.data)
+			putBuf(ev.data)
+		case <-sk.end:
+			w.WriteHeader(http.StatusNoContent) // cancelled by the client
+		case <-r.Context().Done():
+		case <-sess.done:
+			select {
+			case ev := <-sk.ch: // answered just before the session ended
+				writeJSONBody(w, http.StatusOK, *ev.data)
+				putBuf(ev.data)
+			default:
+				writeJSONError(w, http.StatusNotFound, id, errNoSession)
+			}
+		}
+		return
+	}
+	setSSEHeaders(w)
+	w.WriteHeader(http.StatusOK)
+	out := getBuf()
+	defer putBuf(out)
+	if sess.primes() {
+		*out = appendSSEPriming((*out)[:0], st.name, 0, h.opts.RetryInterval)
+	}
+	h.pump(w, r, sess, st, sk, out, nil)
+}

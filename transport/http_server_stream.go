@@ -1,0 +1,184 @@
+package transport
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// setSSEHeaders sets the headers of an SSE answer. Like writeJSONBody, it
+// assigns canonical keys directly, with the values in one allocation (each
+// a slice of its own, capacity 1, so appending to one cannot touch the
+// next).
+func setSSEHeaders(w http.ResponseWriter) {
+	hdr := w.Header()
+	v := &[3]string{mediaSSE, "no-cache", "no"}
+	hdr["Content-Type"] = v[0:1:1]
+	hdr["Cache-Control"] = v[1:2:2]
+	hdr["X-Accel-Buffering"] = v[2:3:3]
+}
+
+// outEvent is one message on its way to an HTTP response.
+type outEvent struct {
+	seq   int64   // event sequence number; 0 when the stream has no event ids
+	data  *[]byte // the encoded message (pooled; the receiver puts it back)
+	final bool    // the response that ends the stream
+	code  int64   // error code of a final error response
+}
+
+// coalesceWindow is how long a new SSE response may hold back its headers
+// (and priming event) waiting for its first message, so that a quick
+// answer travels in one write.
+const coalesceWindow = 2 * time.Millisecond
+
+// timers holds stopped timers for pump, which needs one per response.
+var timers sync.Pool
+
+// getTimer returns a timer firing after d.
+func getTimer(d time.Duration) *time.Timer {
+	if t, ok := timers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
+
+// putTimer stops t and keeps it for getTimer. With Go 1.23's synchronous
+// timer channels a stopped timer never delivers a stale tick; the drain
+// covers programs that ask for the older asynchronous channels
+// (GODEBUG asynctimerchan=1).
+func putTimer(t *time.Timer) {
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
+		}
+	}
+	timers.Put(t)
+}
+
+// pump writes a stream's events to an SSE response until the stream ends,
+// the client goes away, the stream is closed early or the session ends.
+// out holds bytes to write first (it is reused as the write buffer), then
+// the replayed events in pre. Writes are flushed once per batch of queued
+// events; the final event is not flushed explicitly, so net/http sends it
+// together with the end of the response.
+func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, out *[]byte, pre []outEvent) {
+	rc := http.NewResponseController(w)
+	var lastSeq int64
+	write := func() bool {
+		if len(*out) == 0 {
+			return true
+		}
+		_, err := w.Write(*out)
+		*out = (*out)[:0]
+		return err == nil
+	}
+	flush := func() bool {
+		if !write() || rc.Flush() != nil {
+			return false
+		}
+		if lastSeq > 0 && st == sess.standalone {
+			st.delivered.Store(lastSeq)
+		}
+		return true
+	}
+	frame := func(ev outEvent) bool {
+		if ev.seq > 0 {
+			*out = appendSSEEventID(*out, st.name, ev.seq)
+			lastSeq = ev.seq
+		}
+		*out = appendSSEMessage(*out, "", *ev.data)
+		putBuf(ev.data)
+		return ev.final
+	}
+	for i, ev := range pre {
+		if frame(ev) {
+			for _, rest := range pre[i+1:] {
+				putBuf(rest.data)
+			}
+			write()
+			return
+		}
+	}
+	pending := true // headers (and priming) not flushed yet
+	if len(pre) > 0 {
+		if !flush() {
+			return
+		}
+		pending = false
+	}
+	wait := coalesceWindow
+	if !pending {
+		wait = h.opts.KeepAlive
+	}
+	var timer *time.Timer
+	var tick <-chan time.Time
+	if wait > 0 {
+		timer = getTimer(wait)
+		defer putTimer(timer)
+		tick = timer.C
+	}
+	for {
+		select {
+		case ev := <-sk.ch:
+			final := frame(ev)
+			for !final && len(*out) < 32<<10 {
+				select {
+				case ev = <-sk.ch:
+					final = frame(ev)
+					continue
+				default:
+				}
+				break
+			}
+			if final {
+				write()
+				return
+			}
+			if !flush() {
+				return
+			}
+			pending = false
+		case <-tick:
+			if !pending {
+				*out = append(*out, sseKeepAlive...)
+			}
+			if !flush() {
+				return
+			}
+			pending = false
+			if h.opts.KeepAlive > 0 {
+				timer.Reset(h.opts.KeepAlive)
+			} else {
+				tick = nil
+			}
+		case <-sk.end:
+			if sk.resume.Load() {
+				*out = appendSSERetry(*out, h.opts.RetryInterval)
+				*out = append(*out, '\n')
+			}
+			flush()
+			return
+		case <-r.Context().Done():
+			return
+		case <-sess.done:
+			// Write what was queued before the session ended (a response
+			// sent just before Shutdown closed the session).
+			for {
+				select {
+				case ev := <-sk.ch:
+					if frame(ev) {
+						write()
+						return
+					}
+					continue
+				default:
+				}
+				break
+			}
+			flush()
+			return
+		}
+	}
+}
