@@ -167,7 +167,7 @@ func (sc *scanner) element(p *plan, is *issues) (bool, error) {
 
 func nullMessage(p *plan) string {
 	if p.jsonType == "" {
-		return "must not be null"
+		return msgNotNull
 	}
 	return "must be " + p.jsonType + ", got null"
 }

@@ -25,6 +25,10 @@ const msgRequired = "is required"
 // msgUnknown is the message for a member the arguments do not take.
 const msgUnknown = "unknown field"
 
+// msgNotNull is the message for a null where a value of no one JSON type
+// is wanted.
+const msgNotNull = "must not be null"
+
 // Units of size counted by the length rules.
 const (
 	unitCharacter = "character"

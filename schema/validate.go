@@ -333,7 +333,9 @@ func validatorMessage(fe validator.FieldError, tag, param, ruleText string) stri
 		case classBool:
 			return "must be true"
 		}
-		return "required"
+		// Left for the validator: a null interface (the scan refuses a
+		// null pointer to a typed value itself).
+		return msgNotNull
 	case "min", "gte":
 		if isTime {
 			return "must not be in the past"
