@@ -84,11 +84,6 @@ func (r *ReadResourceResult) Text() string {
 
 // contentText joins the text of the text blocks in cs with newlines.
 func contentText(cs []Content) string {
-	if len(cs) == 1 {
-		if t, ok := cs[0].(*TextContent); ok {
-			return t.Text
-		}
-	}
 	var b strings.Builder
 	first := true
 	for _, c := range cs {

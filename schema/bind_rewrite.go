@@ -34,6 +34,9 @@ func (sc *scanner) copyToken() error {
 	return sc.enc.WriteToken(tok)
 }
 
+// copyValue copies one value of plan p, filling in defaults inside it. A
+// value of another JSON kind than p expects (null among them) has no
+// defaults to fill in and is copied as it is.
 func (sc *scanner) copyValue(p *plan) error {
 	switch p.kind {
 	case planStruct:
@@ -71,12 +74,6 @@ func (sc *scanner) copyValue(p *plan) error {
 				continue
 			}
 			mark(&seenSmall, seenBig, f.ordinal)
-			if sc.dec.PeekKind() == 'n' {
-				if err := sc.copyRaw(); err != nil {
-					return err
-				}
-				continue
-			}
 			if err := sc.copyValue(f.plan); err != nil {
 				return err
 			}
@@ -93,41 +90,22 @@ func (sc *scanner) copyValue(p *plan) error {
 			}
 		}
 		return sc.copyToken()
-	case planArray:
-		if sc.dec.PeekKind() != '[' {
+	case planArray, planMap:
+		opening, closing := jsontext.Kind('['), jsontext.Kind(']')
+		if p.kind == planMap {
+			opening, closing = '{', '}'
+		}
+		if sc.dec.PeekKind() != opening {
 			return sc.copyRaw()
 		}
 		if err := sc.copyToken(); err != nil {
 			return err
 		}
-		for sc.dec.PeekKind() != ']' {
-			if sc.dec.PeekKind() == 'n' {
-				if err := sc.copyRaw(); err != nil {
+		for sc.dec.PeekKind() != closing {
+			if p.kind == planMap {
+				if err := sc.copyToken(); err != nil { // the key
 					return err
 				}
-				continue
-			}
-			if err := sc.copyValue(p.elem); err != nil {
-				return err
-			}
-		}
-		return sc.copyToken()
-	case planMap:
-		if sc.dec.PeekKind() != '{' {
-			return sc.copyRaw()
-		}
-		if err := sc.copyToken(); err != nil {
-			return err
-		}
-		for sc.dec.PeekKind() != '}' {
-			if err := sc.copyToken(); err != nil {
-				return err
-			}
-			if sc.dec.PeekKind() == 'n' {
-				if err := sc.copyRaw(); err != nil {
-					return err
-				}
-				continue
 			}
 			if err := sc.copyValue(p.elem); err != nil {
 				return err

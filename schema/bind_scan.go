@@ -167,7 +167,7 @@ func (sc *scanner) element(p *plan, is *issues) (bool, error) {
 
 func nullMessage(p *plan) string {
 	if p.jsonType == "" {
-		return "must not be null"
+		return msgNotNull
 	}
 	return "must be " + p.jsonType + ", got null"
 }
@@ -309,10 +309,10 @@ func (sc *scanner) checked(f *fieldPlan, is *issues) error {
 		return err
 	}
 	if tc.minItems >= 0 && n < tc.minItems {
-		report("minItems", "must have at least "+countInt(tc.minItems, unitItem))
+		report("minItems", msgAtLeast(countInt(tc.minItems, unitItem)))
 	}
 	if tc.maxItems >= 0 && n > tc.maxItems {
-		report("maxItems", "must have at most "+countInt(tc.maxItems, unitItem))
+		report("maxItems", msgAtMost(countInt(tc.maxItems, unitItem)))
 	}
 	return nil
 }

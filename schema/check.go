@@ -252,31 +252,31 @@ func describe(e *jsonschemav6.ValidationError) string {
 	case *kind.Type:
 		return fmt.Sprintf("must be %s, got %s", strings.Join(k.Want, " or "), k.Got)
 	case *kind.Minimum:
-		return "must be >= " + rat(k.Want)
+		return msgCompare(">=", rat(k.Want))
 	case *kind.Maximum:
-		return "must be <= " + rat(k.Want)
+		return msgCompare("<=", rat(k.Want))
 	case *kind.ExclusiveMinimum:
-		return "must be > " + rat(k.Want)
+		return msgCompare(">", rat(k.Want))
 	case *kind.ExclusiveMaximum:
-		return "must be < " + rat(k.Want)
+		return msgCompare("<", rat(k.Want))
 	case *kind.MultipleOf:
 		return "must be a multiple of " + rat(k.Want)
 	case *kind.MinLength:
-		return "must have at least " + countInt(k.Want, unitCharacter)
+		return msgAtLeast(countInt(k.Want, unitCharacter))
 	case *kind.MaxLength:
-		return "must have at most " + countInt(k.Want, unitCharacter)
+		return msgAtMost(countInt(k.Want, unitCharacter))
 	case *kind.MinItems:
-		return "must have at least " + countInt(k.Want, unitItem)
+		return msgAtLeast(countInt(k.Want, unitItem))
 	case *kind.MaxItems:
-		return "must have at most " + countInt(k.Want, unitItem)
+		return msgAtMost(countInt(k.Want, unitItem))
 	case *kind.MinProperties:
-		return "must have at least " + countInt(k.Want, unitEntry)
+		return msgAtLeast(countInt(k.Want, unitEntry))
 	case *kind.MaxProperties:
-		return "must have at most " + countInt(k.Want, unitEntry)
+		return msgAtMost(countInt(k.Want, unitEntry))
 	case *kind.UniqueItems:
-		return "must not contain duplicates"
+		return msgUnique
 	case *kind.Pattern:
-		return "must match the pattern " + k.Want
+		return msgPattern(k.Want)
 	case *kind.Format:
 		return "must be a valid " + k.Want
 	case *kind.Enum:

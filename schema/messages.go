@@ -25,6 +25,10 @@ const msgRequired = "is required"
 // msgUnknown is the message for a member the arguments do not take.
 const msgUnknown = "unknown field"
 
+// msgNotNull is the message for a null where a value of no one JSON type
+// is wanted.
+const msgNotNull = "must not be null"
+
 // Units of size counted by the length rules.
 const (
 	unitCharacter = "character"
@@ -61,3 +65,19 @@ func jsonString(s string) string {
 func msgRule(rule string) string {
 	return "must satisfy the rule " + rule
 }
+
+// msgAtLeast and msgAtMost are the messages for a size bound; n is the
+// bound already counted in its unit (count, countInt).
+func msgAtLeast(n string) string { return "must have at least " + n }
+func msgAtMost(n string) string  { return "must have at most " + n }
+
+// msgCompare is the message for a numeric bound: op is one of >=, <=, >
+// and <, bound the number as written.
+func msgCompare(op, bound string) string { return "must be " + op + " " + bound }
+
+// msgUnique is the message for a list with repeated items.
+const msgUnique = "must not contain duplicates"
+
+// msgPattern is the message for a string that does not match the regular
+// expression src.
+func msgPattern(src string) string { return "must match the pattern " + src }

@@ -132,3 +132,23 @@ func TestMessages(t *testing.T) {
 		t.Errorf("messages differ from %s (run go test -run TestMessages -update-messages if intended)\ngot:\n%s\nwant:\n%s", file, golden.String(), want)
 	}
 }
+
+// TestMessageRequiredNull: a required member that may hold null in Go (a
+// pointer, an interface) and is sent as null reads like any other null,
+// not as the bare rule name.
+func TestMessageRequiredNull(t *testing.T) {
+	type args struct {
+		P *int `json:"p" validate:"required"`
+		A any  `json:"a" validate:"required"`
+	}
+	ty := mustFor(t, reflect.TypeFor[args](), schema.Options{})
+	for _, r := range []struct{ args, want string }{
+		{`{"p":null,"a":1}`, "p: must be integer, got null"},
+		{`{"p":1,"a":null}`, "a: must not be null"},
+	} {
+		_, err := ty.Bind(json.RawMessage(r.args))
+		if err == nil || err.Error() != r.want {
+			t.Errorf("%s: got %v, want %q", r.args, err, r.want)
+		}
+	}
+}

@@ -162,13 +162,13 @@ func buildTagChecks(f *fieldPlan) (tc *tagChecks, ok bool) {
 				enum = append(enum, v)
 				enumRats = append(enumRats, r)
 			case "minimum":
-				target.nums = append(target.nums, numCheck{k, "must be >= " + ratText(r), bound(target.class, r, true, false, isF32)})
+				target.nums = append(target.nums, numCheck{k, msgCompare(">=", ratText(r)), bound(target.class, r, true, false, isF32)})
 			case "maximum":
-				target.nums = append(target.nums, numCheck{k, "must be <= " + ratText(r), bound(target.class, r, false, false, isF32)})
+				target.nums = append(target.nums, numCheck{k, msgCompare("<=", ratText(r)), bound(target.class, r, false, false, isF32)})
 			case "exclusiveMinimum":
-				target.nums = append(target.nums, numCheck{k, "must be > " + ratText(r), bound(target.class, r, true, true, isF32)})
+				target.nums = append(target.nums, numCheck{k, msgCompare(">", ratText(r)), bound(target.class, r, true, true, isF32)})
 			case "exclusiveMaximum":
-				target.nums = append(target.nums, numCheck{k, "must be < " + ratText(r), bound(target.class, r, false, true, isF32)})
+				target.nums = append(target.nums, numCheck{k, msgCompare("<", ratText(r)), bound(target.class, r, false, true, isF32)})
 			default:
 				continue
 			}
@@ -221,14 +221,14 @@ func (vc *valueChecks) checkString(str string, add func(rule, msg string)) {
 	if vc.minLen >= 0 || vc.maxLen >= 0 {
 		n := utf8.RuneCountInString(str)
 		if vc.minLen >= 0 && n < vc.minLen {
-			add("minLength", "must have at least "+countInt(vc.minLen, unitCharacter))
+			add("minLength", msgAtLeast(countInt(vc.minLen, unitCharacter)))
 		}
 		if vc.maxLen >= 0 && n > vc.maxLen {
-			add("maxLength", "must have at most "+countInt(vc.maxLen, unitCharacter))
+			add("maxLength", msgAtMost(countInt(vc.maxLen, unitCharacter)))
 		}
 	}
 	if vc.pattern != nil && !vc.pattern.MatchString(str) {
-		add("pattern", "must match the pattern "+vc.patternSrc)
+		add("pattern", msgPattern(vc.patternSrc))
 	}
 }
 

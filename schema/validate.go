@@ -333,23 +333,25 @@ func validatorMessage(fe validator.FieldError, tag, param, ruleText string) stri
 		case classBool:
 			return "must be true"
 		}
-		return "required"
+		// Left for the validator: a null interface (the scan refuses a
+		// null pointer to a typed value itself).
+		return msgNotNull
 	case "min", "gte":
 		if isTime {
 			return "must not be in the past"
 		}
 		if sized {
-			return "must have at least " + unit(param)
+			return msgAtLeast(unit(param))
 		}
-		return "must be >= " + param
+		return msgCompare(">=", param)
 	case "max", "lte":
 		if isTime {
 			return "must not be in the future"
 		}
 		if sized {
-			return "must have at most " + unit(param)
+			return msgAtMost(unit(param))
 		}
-		return "must be <= " + param
+		return msgCompare("<=", param)
 	case "gt":
 		if isTime {
 			return "must be in the future"
@@ -357,7 +359,7 @@ func validatorMessage(fe validator.FieldError, tag, param, ruleText string) stri
 		if sized {
 			return "must have more than " + unit(param)
 		}
-		return "must be > " + param
+		return msgCompare(">", param)
 	case "lt":
 		if isTime {
 			return "must be in the past"
@@ -365,7 +367,7 @@ func validatorMessage(fe validator.FieldError, tag, param, ruleText string) stri
 		if sized {
 			return "must have fewer than " + unit(param)
 		}
-		return "must be < " + param
+		return msgCompare("<", param)
 	case "len":
 		if sized {
 			return "must have exactly " + unit(param)
@@ -387,7 +389,7 @@ func validatorMessage(fe validator.FieldError, tag, param, ruleText string) stri
 		}
 		return msgOneOf(vals)
 	case "unique":
-		return "must not contain duplicates"
+		return msgUnique
 	case "email":
 		return "must be an email address"
 	case "url", "uri":
