@@ -136,14 +136,7 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
 	}
 
 	if err := s.conn.Write(ctx, &protocol.Batch{Messages: msgs}); err != nil {
-		if s.Err() != nil {
-			return settle(s.closedError())
-		}
-		if ctx.Err() != nil {
-			abandon(context.Cause(ctx).Error())
-			return settle(ctx.Err())
-		}
-		return settle(fmt.Errorf("session: sending a batch: %w", err))
+		return settle(s.sendFailed(ctx, err, "a batch", abandon))
 	}
 	sent = true
 	var timer <-chan time.Time

@@ -94,17 +94,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 	}()
 
 	if err := s.conn.Write(ctx, &protocol.Request{ID: id, Method: method, Params: raw}); err != nil {
-		if s.Err() != nil {
-			return s.closedError()
-		}
-		if ctx.Err() != nil {
-			// The request may have reached the peer before the write was
-			// interrupted (an HTTP transport's Write waits for the answer's
-			// headers): tell it the call is abandoned.
-			s.cancelCall(ctx, id, context.Cause(ctx).Error())
-			return ctx.Err()
-		}
-		return fmt.Errorf("session: sending %s: %w", method, err)
+		return s.sendFailed(ctx, err, method, func(reason string) { s.cancelCall(ctx, id, reason) })
 	}
 	var timer <-chan time.Time
 	if cfg.timeout > 0 {
@@ -128,6 +118,22 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		// that came was delivered before.
 		return s.callEnded(c, result)
 	}
+}
+
+// sendFailed is what Call or Batch returns when writing the request(s)
+// of what failed with err: the session's end, ctx's error (after abandon
+// has told the peer: the request may have reached it before the write was
+// interrupted, as an HTTP transport's Write waits for the answer's
+// headers), or the transport's error.
+func (s *Session) sendFailed(ctx context.Context, err error, what string, abandon func(reason string)) error {
+	if s.Err() != nil {
+		return s.closedError()
+	}
+	if ctx.Err() != nil {
+		abandon(context.Cause(ctx).Error())
+		return ctx.Err()
+	}
+	return fmt.Errorf("session: sending %s: %w", what, err)
 }
 
 // callEnded is what Call returns when the session, or its input, ended

@@ -20,17 +20,8 @@ import (
 // transport error (CallError) saying so. A refusal with an error status is returned as an
 // *HTTPError.
 func (c *StreamableClient) batch(ctx context.Context, b *protocol.Batch) error {
-	body, err := encode(b)
+	hr, release, _, withSession, err := c.newPost(ctx, b, nil)
 	if err != nil {
-		return err
-	}
-	rctx, release, err := c.bind(ctx)
-	if err != nil {
-		return err
-	}
-	hr, _, withSession, err := c.newPost(rctx, body, nil)
-	if err != nil {
-		release()
 		return err
 	}
 	resp, err := c.post(ctx, hr, release)

@@ -11,12 +11,25 @@ import (
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-// newPost builds the POST carrying body. req is the message when it is a
-// request or notification.
-func (c *StreamableClient) newPost(ctx context.Context, body []byte, req *protocol.Request) (*http.Request, bool, bool, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
+// newPost encodes m and builds the POST carrying it, bound to the client
+// (see bind): its context, hr.Context(), ends when release is called or
+// the client closes. req is m when it is a request or notification. On
+// success the caller owns release; on failure it has been called. modern
+// reports a request of a stateless protocol revision, withSession that the
+// POST carries the session id.
+func (c *StreamableClient) newPost(ctx context.Context, m protocol.Message, req *protocol.Request) (hr *http.Request, release func(), modern, withSession bool, err error) {
+	body, err := encode(m)
 	if err != nil {
-		return nil, false, false, fmt.Errorf("transport: %w", err)
+		return nil, nil, false, false, err
+	}
+	bctx, release, err := c.bind(ctx)
+	if err != nil {
+		return nil, nil, false, false, err
+	}
+	hr, err = http.NewRequestWithContext(bctx, http.MethodPost, c.url, bytes.NewReader(body))
+	if err != nil {
+		release()
+		return nil, nil, false, false, fmt.Errorf("transport: %w", err)
 	}
 	hdr := hr.Header
 	addHeaders(hdr, c.opts.Header)
@@ -24,7 +37,6 @@ func (c *StreamableClient) newPost(ctx context.Context, body []byte, req *protoc
 	hdr.Set("Content-Type", mediaJSON)
 	hdr.Set("Accept", mediaJSON+", "+mediaSSE)
 	var version string
-	modern := false
 	if req != nil && len(req.Params) > 0 {
 		if meta, err := protocol.ParseRequestMeta(req.Params); err == nil && meta.ProtocolVersion != "" {
 			version = meta.ProtocolVersion
@@ -37,7 +49,7 @@ func (c *StreamableClient) newPost(ctx context.Context, body []byte, req *protoc
 		version = c.version
 	}
 	c.mu.Unlock()
-	withSession := sid != "" && !modern
+	withSession = sid != "" && !modern
 	if withSession {
 		hdr.Set(HeaderSessionID, sid)
 	}
@@ -50,7 +62,7 @@ func (c *StreamableClient) newPost(ctx context.Context, body []byte, req *protoc
 			hdr.Set(HeaderName, EncodeHeaderValue(v))
 		}
 	}
-	return hr, modern, withSession, nil
+	return hr, release, modern, withSession, nil
 }
 
 func encode(m protocol.Message) ([]byte, error) {
@@ -63,17 +75,8 @@ func encode(m protocol.Message) ([]byte, error) {
 
 // call POSTs a request and starts reading its answer.
 func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error {
-	body, err := encode(m)
+	hr, release, modern, withSession, err := c.newPost(ctx, m, m)
 	if err != nil {
-		return err
-	}
-	rctx, release, err := c.bind(ctx)
-	if err != nil {
-		return err
-	}
-	hr, modern, withSession, err := c.newPost(rctx, body, m)
-	if err != nil {
-		release()
 		return err
 	}
 	c.mu.Lock()
@@ -107,7 +110,7 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 	}
 	switch mediaType(resp.Header.Get("Content-Type")) {
 	case mediaSSE:
-		if !c.spawn(func() { c.readAnswer(rctx, forget, m.ID, resp.Body) }) {
+		if !c.spawn(func() { c.readAnswer(hr.Context(), forget, m.ID, resp.Body) }) {
 			resp.Body.Close()
 			forget()
 			return ErrClosed
@@ -210,21 +213,13 @@ func (c *StreamableClient) failedPost(resp *http.Response, id protocol.ID, withS
 
 // send POSTs a notification or a response.
 func (c *StreamableClient) send(ctx context.Context, msg protocol.Message, req *protocol.Request) error {
-	body, err := encode(msg)
-	if err != nil {
-		return err
-	}
-	pctx, release, err := c.bind(ctx)
+	hr, release, _, withSession, err := c.newPost(ctx, msg, req)
 	if err != nil {
 		return err
 	}
 	defer release()
 	stop := context.AfterFunc(ctx, release)
 	defer stop()
-	hr, _, withSession, err := c.newPost(pctx, body, req)
-	if err != nil {
-		return err
-	}
 	resp, err := c.opts.HTTPClient.Do(hr)
 	if err != nil {
 		if e := c.err(); e != nil {
