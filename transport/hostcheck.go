@@ -124,12 +124,20 @@ func (p *HostPolicy) Check(r *http.Request) error {
 // func(http.Handler) http.Handler shape.
 func (p *HostPolicy) Handler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := p.Check(r); err != nil {
-			writeJSONError(w, http.StatusForbidden, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Forbidden: "+strings.TrimPrefix(err.Error(), "transport: ")))
-			return
+		if p.admit(w, r) {
+			h.ServeHTTP(w, r)
 		}
-		h.ServeHTTP(w, r)
 	})
+}
+
+// admit reports whether r passes the policy; when it does not, it has
+// answered r with 403 Forbidden and a JSON-RPC error body (without id).
+func (p *HostPolicy) admit(w http.ResponseWriter, r *http.Request) bool {
+	if err := p.Check(r); err != nil {
+		writeJSONError(w, http.StatusForbidden, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Forbidden: "+strings.TrimPrefix(err.Error(), "transport: ")))
+		return false
+	}
+	return true
 }
 
 // localIP returns the IP address r arrived on, or nil when it is unknown

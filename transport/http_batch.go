@@ -2,7 +2,6 @@ package transport
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -95,15 +94,8 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 		return
 	}
 	st, sk, err := sess.openBatchStream(r, b, ids) // sets the requests' Extra
-	switch {
-	case errors.Is(err, errDuplicateID):
-		badRequest(w, protocol.ID{}, "a request id of the batch is already in use by a request in flight")
-		return
-	case errors.Is(err, errStreamLimit):
-		h.refuseStream(w, protocol.ID{})
-		return
-	case err != nil:
-		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+	if err != nil {
+		h.refuseOpen(w, protocol.ID{}, err, "a request id of the batch is already in use by a request in flight")
 		return
 	}
 	defer st.detach(sk)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -245,11 +244,8 @@ const CodeSessionNotFound = -32001
 
 // ServeHTTP implements http.Handler.
 func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.opts.DisableHostCheck {
-		if err := h.policy.Check(r); err != nil {
-			writeJSONError(w, http.StatusForbidden, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Forbidden: "+strings.TrimPrefix(err.Error(), "transport: ")))
-			return
-		}
+	if !h.opts.DisableHostCheck && !h.policy.admit(w, r) {
+		return
 	}
 	switch r.Method {
 	case http.MethodPost:

@@ -190,15 +190,8 @@ func (h *StreamableHandler) accept(w http.ResponseWriter, r *http.Request, sess 
 
 func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, sess *httpSession, req *protocol.Request, isNew bool) {
 	st, sk, err := sess.openStream(r, req) // sets req.Extra
-	switch {
-	case errors.Is(err, errDuplicateID):
-		badRequest(w, req.ID, fmt.Sprintf("request id %s is already in use by a request in flight", req.ID.Raw()))
-		return
-	case errors.Is(err, errStreamLimit):
-		h.refuseStream(w, req.ID)
-		return
-	case err != nil:
-		writeJSONError(w, http.StatusNotFound, req.ID, errNoSession)
+	if err != nil {
+		h.refuseOpen(w, req.ID, err, fmt.Sprintf("request id %s is already in use by a request in flight", req.ID.Raw()))
 		return
 	}
 	defer st.detach(sk)
@@ -215,6 +208,21 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 		return
 	}
 	h.answer(w, r, sess, st, sk, req.ID)
+}
+
+// refuseOpen answers a POST whose stream could not be opened, err being
+// from httpSession.openLocked: 400 with inUse when a request in flight
+// has one of its ids, 503 past MaxStreamsPerSession, 404 once the session
+// has ended.
+func (h *StreamableHandler) refuseOpen(w http.ResponseWriter, id protocol.ID, err error, inUse string) {
+	switch {
+	case errors.Is(err, errDuplicateID):
+		badRequest(w, id, inUse)
+	case errors.Is(err, errStreamLimit):
+		h.refuseStream(w, id)
+	default:
+		writeJSONError(w, http.StatusNotFound, id, errNoSession)
+	}
 }
 
 // answer writes what the session sends on st, the stream of a POST

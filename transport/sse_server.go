@@ -176,11 +176,8 @@ func (s *sseSession) Close() error {
 
 // ServeHTTP implements http.Handler.
 func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.opts.DisableHostCheck {
-		if err := h.policy.Check(r); err != nil {
-			writeJSONError(w, http.StatusForbidden, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Forbidden: "+strings.TrimPrefix(err.Error(), "transport: ")))
-			return
-		}
+	if !h.opts.DisableHostCheck && !h.policy.admit(w, r) {
+		return
 	}
 	switch r.Method {
 	case http.MethodGet:
