@@ -64,13 +64,11 @@ type fieldPlan struct {
 	defTree  any            // def as a tree
 	vtag     string         // validate tag
 	rules    *ruleSet       // vtag parsed (shared: not to be modified)
-	fast     fastField      // the direct check of vtag, if fastOK (index 0)
-	fastOK   bool
-	stags    []string   // jsonschema tag parts
-	jsonOpts []string   // json tag options after the name
-	dive     bool       // validate tag dives into elements
-	extra    bool       // Bind validates this field's elements itself
-	checks   *tagChecks // constraints from the jsonschema tag, if any
+	stags    []string       // jsonschema tag parts
+	jsonOpts []string       // json tag options after the name
+	dive     bool           // validate tag dives into elements
+	extra    bool           // Bind validates this field's elements itself
+	checks   *tagChecks     // constraints from the jsonschema tag, if any
 	ordinal  int
 	// presence is how Bind checks this member when it is present: see
 	// presence.go. Nil when the validate tag has no omit modifier.
@@ -418,15 +416,7 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 		required = true
 	}
 	if !required {
-		// The rules of most fields are simple enough to check here; the
-		// validator answers for the others (and for untagged structs,
-		// which it walks into).
-		if ff, ok := newFastField(0, f.typ, f.vtag); ok && f.vtag != "" {
-			f.fast, f.fastOK = ff, true
-			required = !ff.accepts(reflect.Zero(f.typ))
-		} else {
-			required = rules.failsOnZero(f.typ)
-		}
+		required = rules.failsOnZero(f.typ)
 	}
 	if len(defaults) > 0 {
 		def, tree, err := defaultValue(f, defaults)

@@ -48,8 +48,6 @@ type Type struct {
 	schemaCheck bool
 	// extraCheck makes Bind validate elements the validator skips.
 	extraCheck bool
-	// fast checks the validate rules without the validator, when it can.
-	fast *fastRules
 	// rootPrefix is the struct name the validator puts first in namespaces.
 	rootPrefix string
 
@@ -158,8 +156,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	fast := newFastRulesFor(st, root)
-	if err := preflight(a, st, fast); err != nil {
+	if err := preflight(a); err != nil {
 		return nil, err
 	}
 	headers, err := findHeaders(tree)
@@ -190,7 +187,6 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if st.Name() != "" {
 		ty.rootPrefix = st.Name() + "."
 	}
-	ty.fast = fast
 	ty.full = full
 	if !safe {
 		if _, err := ty.compiled(); err != nil {
