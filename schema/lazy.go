@@ -140,9 +140,6 @@ func keywordSafe(key string, val any, defs *object, depth int) bool {
 		if !ok {
 			return false
 		}
-		if digitsOnly(n) {
-			return true // the common case, without big.Rat
-		}
 		r, ok := parseRat(n)
 		return ok && r.IsInt() && r.Sign() >= 0
 	case "uniqueItems", "deprecated", "readOnly", "writeOnly":
@@ -176,18 +173,4 @@ func keywordSafe(key string, val any, defs *object, depth int) bool {
 	// metaschema, which allows any other member; every other keyword of
 	// the specification is compiled at once.
 	return strings.HasPrefix(key, "x-")
-}
-
-// digitsOnly reports whether n is a non-negative integer written in plain
-// decimal digits.
-func digitsOnly(n number) bool {
-	if n == "" {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		if n[i] < '0' || n[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
