@@ -220,6 +220,15 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 		if f.presence != nil {
 			sc.notePresent(f)
 		}
+		if f.checks != nil {
+			sc.stack = append(sc.stack, segment{name: f.name, index: -1})
+			err := sc.checked(f, is)
+			sc.stack = sc.stack[:len(sc.stack)-1]
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
 		if f.plan.kind == planOpaque || f.plan.kind == planAny {
 			if err := sc.dec.SkipValue(); err != nil {
 				return false, err
@@ -250,6 +259,62 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 		}
 	}
 	return rewrite, nil
+}
+
+// checked scans the value of a field with jsonschema-tag constraints and
+// checks them: a string or number, or a slice of them (element count and
+// each element). A value of the wrong type is left to the decoder.
+func (sc *scanner) checked(f *fieldPlan, is *issues) error {
+	tc := f.checks
+	report := func(rule, msg string) { is.add(sc.here(), rule, msg) }
+	if tc.value != nil {
+		if k := sc.dec.PeekKind(); k != '"' && k != '0' {
+			return sc.dec.SkipValue()
+		}
+		tok, err := sc.dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		tc.value.checkToken(tok, report)
+		return nil
+	}
+	if sc.dec.PeekKind() != '[' {
+		return sc.dec.SkipValue()
+	}
+	if _, err := sc.dec.ReadToken(); err != nil {
+		return err
+	}
+	n := 0
+	for ; sc.dec.PeekKind() != ']'; n++ {
+		sc.stack = append(sc.stack, segment{index: n})
+		var err error
+		switch k := sc.dec.PeekKind(); {
+		case k == 'n':
+			report("type", nullMessage(f.plan.elem))
+			err = sc.dec.SkipValue()
+		case tc.items != nil && (k == '"' || k == '0'):
+			var tok jsontext.Token
+			if tok, err = sc.dec.ReadToken(); err == nil {
+				tc.items.checkToken(tok, report)
+			}
+		default:
+			err = sc.dec.SkipValue()
+		}
+		sc.stack = sc.stack[:len(sc.stack)-1]
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := sc.dec.ReadToken(); err != nil {
+		return err
+	}
+	if tc.minItems >= 0 && n < tc.minItems {
+		report("minItems", msgAtLeast(countInt(tc.minItems, unitItem)))
+	}
+	if tc.maxItems >= 0 && n > tc.maxItems {
+		report("maxItems", msgAtMost(countInt(tc.maxItems, unitItem)))
+	}
+	return nil
 }
 
 func unknownMessage(p *plan) string {
