@@ -396,6 +396,9 @@ func (g *gen) process(s *object, p *plan) error {
 			nonNull(ps).del("default")
 		}
 		target := nonNull(ps)
+		tc, ok := buildTagChecks(f, target)
+		f.checks = tc
+		g.a.schemaCheck = g.a.schemaCheck || !ok
 		if !g.opts.Output {
 			if err := mirror(target, f.typ, f.rules, f.quoted); err != nil {
 				return fmt.Errorf("schema: type %s: field %s: validate tag: %v", p.t, f.goName, err)

@@ -181,7 +181,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 		schema:      published,
 		headers:     headers,
 		plan:        root,
-		schemaCheck: prepareTagChecks(a, opts.KeepRefs || a.recursive) || hasIntegerHeader(tree, headers),
+		schemaCheck: a.schemaCheck || hasIntegerHeader(tree, headers),
 		extraCheck:  root.needsExtra,
 	}
 	if st.Name() != "" {
