@@ -87,7 +87,7 @@ type analyzer struct {
 	// schemaCheck reports that some jsonschema-tag constraint is not
 	// checked natively (see tagcheck.go): Bind checks the whole schema.
 	schemaCheck bool
-	onStack   []reflect.Type // the containers being analyzed, outermost first
+	onStack     []reflect.Type // the containers being analyzed, outermost first
 	// path is the Go path to the value being analyzed, in segments.
 	path []string
 }

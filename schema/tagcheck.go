@@ -16,9 +16,14 @@ import (
 
 // Constraints written in jsonschema tags (enum=, minimum=, pattern=, ...)
 // are not known to the validator, yet the schema states them, so Bind must
-// enforce them. The common ones are checked here, on the decoded Go value,
-// which costs next to nothing; any other constraint makes Bind check the
-// arguments against the whole schema instead (slower, but complete).
+// enforce them. The common ones are checked here, while scanning the
+// arguments, from the keywords invopop wrote into the field's schema (so
+// what is checked is what is published); any other keyword makes Bind
+// check the arguments against the whole schema instead (complete, but
+// dear). The native checks stay for their figure: without them, a
+// tools/call over stdio of a tool with one jsonschema maximum= took 32.8
+// instead of 26.6 us one call at a time and 20.1 instead of 7.9 us with 16
+// in flight (medians of 5 interleaved runs), far over the 10% bar.
 
 // tagChecks holds the checks from one field's jsonschema tag.
 type tagChecks struct {
