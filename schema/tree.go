@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"slices"
 	"strings"
@@ -80,8 +81,11 @@ func parseTree(data []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.ReadToken(); err == nil {
-		return nil, errors.New("unexpected data after the top-level value")
+	if _, err := dec.ReadToken(); err != io.EOF {
+		if err == nil {
+			err = errors.New("unexpected data after the top-level value")
+		}
+		return nil, err
 	}
 	return v, nil
 }
