@@ -106,7 +106,7 @@ func buildTagChecks(f *fieldPlan, s *object) (tc *tagChecks, ok bool) {
 			case "items":
 				continue
 			default:
-				if !annotation(m.key) {
+				if !annotation(m.key, m.val, "array") {
 					return nil, false
 				}
 				continue
@@ -122,7 +122,11 @@ func buildTagChecks(f *fieldPlan, s *object) (tc *tagChecks, ok bool) {
 		}
 		base = elem
 	}
-	vc, ok := newValueChecks(node, classOf(base), base.Kind() == reflect.Float32)
+	elemPlan := f.plan
+	if class == classList {
+		elemPlan = f.plan.elem
+	}
+	vc, ok := newValueChecks(node, classOf(base), elemPlan.jsonType, base.Kind() == reflect.Float32)
 	if !ok {
 		return nil, false
 	}
@@ -146,10 +150,13 @@ func hasConstraintKey(stags []string) bool {
 	return false
 }
 
-// annotation reports whether a keyword constrains nothing.
-func annotation(key string) bool {
+// annotation reports whether a keyword with value val constrains nothing
+// beyond what the decoder enforces for a value of JSON type jsonType.
+func annotation(key string, val any, jsonType string) bool {
 	switch key {
-	case "type", "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly":
+	case "type":
+		return val == jsonType // a type= tag that changes it needs the schema check
+	case "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly":
 		return true
 	}
 	return strings.HasPrefix(key, "x-")
@@ -169,12 +176,13 @@ func countValue(v any) (int, bool) {
 }
 
 // newValueChecks reads the keywords of the schema s of a string or number
-// of class class. ok is false if s has a keyword it does not check.
-func newValueChecks(s *object, class valueClass, f32 bool) (*valueChecks, bool) {
+// of class class and JSON type jsonType. ok is false if s has a keyword it
+// does not check.
+func newValueChecks(s *object, class valueClass, jsonType string, f32 bool) (*valueChecks, bool) {
 	vc := &valueChecks{class: class, minLen: -1, maxLen: -1}
 	var enum []any
 	for _, m := range s.members {
-		if annotation(m.key) {
+		if annotation(m.key, m.val, jsonType) {
 			continue
 		}
 		switch class {

@@ -113,3 +113,26 @@ func TestTagChecksFallback(t *testing.T) {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
 }
+
+// TestTagChecksTypeOverride: a type= tag that changes the JSON type is
+// not checked natively.
+func TestTagChecksTypeOverride(t *testing.T) {
+	t.Parallel()
+	type override struct {
+		N int `json:"n" jsonschema:"type=string,minimum=1"`
+		M int `json:"m" jsonschema:"type=integer,minimum=1"`
+	}
+	ty, err := For(reflect.TypeFor[override](), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ty.schemaCheck {
+		t.Error("type=string on an int field should need the schema check")
+	}
+	type same struct {
+		M int `json:"m" jsonschema:"type=integer,minimum=1"`
+	}
+	if ty, err = For(reflect.TypeFor[same](), Options{}); err != nil || ty.schemaCheck {
+		t.Errorf("type=integer on an int field: schemaCheck %v, %v", ty != nil && ty.schemaCheck, err)
+	}
+}
