@@ -64,13 +64,11 @@ type fieldPlan struct {
 	defTree  any            // def as a tree
 	vtag     string         // validate tag
 	rules    *ruleSet       // vtag parsed (shared: not to be modified)
-	fast     fastField      // the direct check of vtag, if fastOK (index 0)
-	fastOK   bool
-	stags    []string   // jsonschema tag parts
-	jsonOpts []string   // json tag options after the name
-	dive     bool       // validate tag dives into elements
-	extra    bool       // Bind validates this field's elements itself
-	checks   *tagChecks // constraints from the jsonschema tag, if any
+	stags    []string       // jsonschema tag parts
+	jsonOpts []string       // json tag options after the name
+	dive     bool           // validate tag dives into elements
+	extra    bool           // Bind validates this field's elements itself
+	checks   *tagChecks     // constraints from the jsonschema tag, if any
 	ordinal  int
 	// presence is how Bind checks this member when it is present: see
 	// presence.go. Nil when the validate tag has no omit modifier.
@@ -86,7 +84,10 @@ type analyzer struct {
 	structs []reflect.Type
 	// recursive reports that some type contains itself.
 	recursive bool
-	onStack   []reflect.Type // the containers being analyzed, outermost first
+	// schemaCheck reports that some jsonschema-tag constraint is not
+	// checked natively (see tagcheck.go): Bind checks the whole schema.
+	schemaCheck bool
+	onStack     []reflect.Type // the containers being analyzed, outermost first
 	// path is the Go path to the value being analyzed, in segments.
 	path []string
 }
@@ -128,21 +129,6 @@ const (
 )
 
 func shapeOf(t reflect.Type) (shape, string) {
-	switch t.Kind() {
-	case reflect.Struct, reflect.Pointer, reflect.Interface:
-	default:
-		if t.PkgPath() == "" {
-			// A predeclared or unnamed type ([]string, map[string]int):
-			// neither it nor its pointer has methods.
-			return shapeNormal, ""
-		}
-	}
-	return shapeByMethods(t)
-}
-
-// shapeByMethods is shapeOf without its shortcut for types that have no
-// methods.
-func shapeByMethods(t reflect.Type) (shape, string) {
 	switch {
 	case t == timeType:
 		return shapeTime, ""
@@ -418,15 +404,7 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 		required = true
 	}
 	if !required {
-		// The rules of most fields are simple enough to check here; the
-		// validator answers for the others (and for untagged structs,
-		// which it walks into).
-		if ff, ok := newFastField(0, f.typ, f.vtag); ok && f.vtag != "" {
-			f.fast, f.fastOK = ff, true
-			required = !ff.accepts(reflect.Zero(f.typ))
-		} else {
-			required = rules.failsOnZero(f.typ)
-		}
+		required = rules.failsOnZero(f.typ)
 	}
 	if len(defaults) > 0 {
 		def, tree, err := defaultValue(f, defaults)
@@ -472,51 +450,11 @@ func defaultValue(f *fieldPlan, vals []string) (jsontext.Value, any, error) {
 		v = e
 	}
 	b := encodeTree(v)
-	if plainDefault(f, vals) {
-		return b, v, nil
-	}
 	probe := reflect.New(f.typ)
 	if err := jsonv2.Unmarshal(b, probe.Interface()); err != nil {
 		return nil, nil, fmt.Errorf("%s does not decode into %s: fix the default= value", b, f.typ)
 	}
 	return b, v, nil
-}
-
-// plainDefault reports whether the decoder surely accepts the default
-// vals (which scalarDefault accepted) for field f, without trying: f is
-// a predeclared string, bool or integer type, not quoted, and an integer
-// default fits its size.
-func plainDefault(f *fieldPlan, vals []string) bool {
-	t := f.typ
-	if f.quoted || t.PkgPath() != "" || len(vals) != 1 {
-		return false
-	}
-	switch t.Kind() {
-	case reflect.String, reflect.Bool:
-		return true
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		_, err := strconv.ParseInt(vals[0], 10, t.Bits())
-		return err == nil && jsonInteger(vals[0])
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		_, err := strconv.ParseUint(vals[0], 10, t.Bits())
-		return err == nil && jsonInteger(vals[0])
-	}
-	return false
-}
-
-// jsonInteger reports whether s is an integer in JSON's syntax: an
-// optional minus sign and digits without a leading zero.
-func jsonInteger(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	if s == "" || s[0] == '0' && len(s) > 1 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 func scalarDefault(jsonType, s string) (any, error) {

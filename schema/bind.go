@@ -87,7 +87,7 @@ func (t *Type) Bind(rawArgs json.RawMessage) (_ reflect.Value, err error) {
 			skip[x.Path] = true
 		}
 	}
-	if t.plan.hasRules && (skip != nil || t.fast == nil || !t.fast.accepts(ptr.Elem())) {
+	if t.plan.hasRules {
 		if err := runValidatorSkip(ptr, t, skip, &is); err != nil {
 			return reflect.Value{}, err
 		}

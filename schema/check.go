@@ -1,16 +1,12 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"strconv"
 	"strings"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -53,67 +49,11 @@ func compileSchema(doc []byte, assertFormat bool) (*jsonschemav6.Schema, error) 
 // of the package) into map[string]any, []any, string, json.Number, bool
 // and nil, the forms the schema validator understands exactly.
 func decodeInstance(data []byte) (any, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	v, err := readInstance(dec)
+	tree, err := parseTree(data)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.ReadToken(); err != io.EOF {
-		if err == nil {
-			err = errors.New("unexpected data after the top-level value")
-		}
-		return nil, err
-	}
-	return v, nil
-}
-
-func readInstance(dec *jsontext.Decoder) (any, error) {
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return nil, err
-	}
-	switch tok.Kind() {
-	case 'n':
-		return nil, nil
-	case 't', 'f':
-		return tok.Bool(), nil
-	case '"':
-		return tok.String(), nil
-	case '0':
-		return json.Number(tok.String()), nil
-	case '{':
-		obj := map[string]any{}
-		for dec.PeekKind() != '}' {
-			nameTok, err := dec.ReadToken()
-			if err != nil {
-				return nil, err
-			}
-			name := nameTok.String()
-			v, err := readInstance(dec)
-			if err != nil {
-				return nil, err
-			}
-			obj[name] = v
-		}
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, err
-		}
-		return obj, nil
-	case '[':
-		arr := []any{}
-		for dec.PeekKind() != ']' {
-			v, err := readInstance(dec)
-			if err != nil {
-				return nil, err
-			}
-			arr = append(arr, v)
-		}
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, err
-		}
-		return arr, nil
-	}
-	return nil, fmt.Errorf("unexpected token %v", tok)
+	return instanceOf(tree), nil
 }
 
 // floatNumbers replaces json.Number by float64 in place, giving the usual

@@ -134,21 +134,6 @@ func newReflector(names map[reflect.Type]string, useRefs bool) *jsonschema.Refle
 
 var defNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.-]+`) })
 
-// plainDefName reports whether defNames keeps name as it is: it has only
-// the characters defNameChars allows and no '_' at either end.
-func plainDefName(name string) bool {
-	if name == "" || name[0] == '_' || name[len(name)-1] == '_' {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // defNames gives every named type a unique, URI-safe $defs name.
 func defNames(plans map[reflect.Type]*plan) map[reflect.Type]string {
 	types := make([]reflect.Type, 0, len(plans))
@@ -166,10 +151,7 @@ func defNames(plans map[reflect.Type]*plan) map[reflect.Type]string {
 	names := make(map[reflect.Type]string, len(types))
 	used := map[string]bool{}
 	for _, t := range types {
-		base := t.Name()
-		if !plainDefName(base) {
-			base = strings.Trim(defNameChars().ReplaceAllString(base, "_"), "_")
-		}
+		base := strings.Trim(defNameChars().ReplaceAllString(t.Name(), "_"), "_")
 		if base == "" {
 			base = "T"
 		}
@@ -414,6 +396,9 @@ func (g *gen) process(s *object, p *plan) error {
 			nonNull(ps).del("default")
 		}
 		target := nonNull(ps)
+		tc, ok := buildTagChecks(f, target)
+		f.checks = tc
+		g.a.schemaCheck = g.a.schemaCheck || !ok
 		if !g.opts.Output {
 			if err := mirror(target, f.typ, f.rules, f.quoted); err != nil {
 				return fmt.Errorf("schema: type %s: field %s: validate tag: %v", p.t, f.goName, err)

@@ -25,11 +25,10 @@ import (
 // skips the rules. Elements of slices and maps are always present, so an
 // omit modifier after dive skips nothing either.
 //
-// The validator still runs as it always has (the fast rules in
-// fastrules.go answer for it). The scanner notes each present member whose
-// tag has an omit modifier; after the validator, checkPresent validates
-// again the values the validator skipped, with the validator itself, on
-// the tag without its omit modifiers. Rules that compare with other fields
+// The validator still runs as it always has. The scanner notes each
+// present member whose tag has an omit modifier; after the validator,
+// checkPresent validates again the values the validator skipped, with the
+// validator itself, on the tag without its omit modifiers. Rules that compare with other fields
 // (eqfield, required_if, ...) are left out of that second pass: they need
 // the whole struct, and the schema states none of them.
 

@@ -18,7 +18,7 @@ type IssueArgs struct {
 // TestPresenceDecides: a member present in the arguments satisfies every
 // rule its schema states, zero value or not; leaving it out (or sending
 // null) is what optional means, and gets the default. The cases run
-// through the fast rules (IssueArgs.Limit alone), the validator (oneof),
+// through the validator's comparison rules (IssueArgs.Limit alone), oneof,
 // nested structs, struct elements, dive and omitzero.
 func TestPresenceDecides(t *testing.T) {
 	t.Parallel()

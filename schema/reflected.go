@@ -19,7 +19,11 @@ import (
 // keyword it does not expect, an invalid number, a string that is not
 // valid UTF-8, an extra keyword that repeats a field, an empty ordered
 // map), for which the caller encodes and parses instead, so the result and
-// any error stay exactly what they were.
+// any error stay exactly what they were. Encoding and parsing instead
+// made registering the 100 tools of the startup benchmark take about
+// 3 ms more (7.3 ms against 4.2 ms in process, medians of 5 interleaved
+// runs), more than 10% of a process's start to its first tools/list answer
+// (about 19 ms), so this conversion stays.
 func reflectedTree(s *jsonschema.Schema) (any, bool) {
 	c := treeConverter{}
 	v := c.schema(s)

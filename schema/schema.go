@@ -48,8 +48,6 @@ type Type struct {
 	schemaCheck bool
 	// extraCheck makes Bind validate elements the validator skips.
 	extraCheck bool
-	// fast checks the validate rules without the validator, when it can.
-	fast *fastRules
 	// rootPrefix is the struct name the validator puts first in namespaces.
 	rootPrefix string
 
@@ -158,8 +156,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	fast := newFastRulesFor(st, root)
-	if err := preflight(a, st, fast); err != nil {
+	if err := preflight(a); err != nil {
 		return nil, err
 	}
 	headers, err := findHeaders(tree)
@@ -184,13 +181,12 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 		schema:      published,
 		headers:     headers,
 		plan:        root,
-		schemaCheck: prepareTagChecks(a, opts.KeepRefs || a.recursive) || hasIntegerHeader(tree, headers),
+		schemaCheck: a.schemaCheck || hasIntegerHeader(tree, headers),
 		extraCheck:  root.needsExtra,
 	}
 	if st.Name() != "" {
 		ty.rootPrefix = st.Name() + "."
 	}
-	ty.fast = fast
 	ty.full = full
 	if !safe {
 		if _, err := ty.compiled(); err != nil {

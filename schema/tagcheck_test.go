@@ -27,19 +27,50 @@ type tagChecked struct {
 // constraints report exactly what the schema validator reports.
 func TestTagChecksMatchSchema(t *testing.T) {
 	t.Parallel()
-	ty, err := For(reflect.TypeFor[tagChecked](), Options{})
-	if err != nil {
-		t.Fatal(err)
+	for _, opts := range []Options{{}, {KeepRefs: true}} {
+		ty, err := For(reflect.TypeFor[tagChecked](), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ty.schemaCheck {
+			t.Fatalf("%+v: these constraints should be checked natively", opts)
+		}
+		tagChecksMatch(t, ty)
 	}
-	if ty.schemaCheck {
-		t.Fatal("these constraints should be checked natively")
+	// A named slice type becomes a "$ref" under KeepRefs, and invopop
+	// drops the constraints written beside it: what is not published is
+	// not enforced either.
+	for _, opts := range []Options{{}, {KeepRefs: true}} {
+		ty, err := For(reflect.TypeFor[namedSlices](), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tagChecksMatch(t, ty)
+		_, err = ty.Bind([]byte(`{"tags":[]}`))
+		if opts.KeepRefs != (err == nil) {
+			t.Errorf("named slice, %+v: %s: Bind = %v", opts, ty.Schema(), err)
+		}
 	}
+}
+
+type (
+	tagList     []string
+	namedSlices struct {
+		Tags tagList `json:"tags" jsonschema:"minItems=1,maxItems=2"`
+	}
+)
+
+// tagChecksMatch checks that Bind reports what the schema check reports
+// for a set of arguments.
+func tagChecksMatch(t *testing.T, ty *Type) {
+	t.Helper()
 	for _, args := range []string{
 		`{"color":"red"}`,
 		`{"color":"purple","name":"A","level":0,"ratio":1,"small":0.1,"count":3,"prio":4,"tags":[],"scores":[0.4,0.5],"ptr":"y","inner":[{"kind":"k3"}]}`,
 		`{"color":"green","name":"abcdef","level":11,"ratio":0,"small":0.10001,"count":2,"prio":2,"tags":["a","c","b"]}`,
 		`{"color":"blue","name":"ab","level":10,"ratio":0.5,"small":-1,"count":0,"prio":3,"tags":["b"],"scores":[7],"ptr":"x","inner":[{"kind":"k1"},{"kind":"x"}]}`,
 		`{"color":"blue","tags":["a",null],"name":"日本"}`,
+		`{"tags":[]}`, `{"tags":["a","b","c"]}`,
 	} {
 		_, berr := ty.Bind([]byte(args))
 		var native []Issue
@@ -80,5 +111,28 @@ func TestTagChecksFallback(t *testing.T) {
 	want := `mail: must be a valid email; plain: must be one of "a"; step: must be a multiple of 5; uniq: must not contain duplicates`
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
+
+// TestTagChecksTypeOverride: a type= tag that changes the JSON type is
+// not checked natively.
+func TestTagChecksTypeOverride(t *testing.T) {
+	t.Parallel()
+	type override struct {
+		N int `json:"n" jsonschema:"type=string,minimum=1"`
+		M int `json:"m" jsonschema:"type=integer,minimum=1"`
+	}
+	ty, err := For(reflect.TypeFor[override](), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ty.schemaCheck {
+		t.Error("type=string on an int field should need the schema check")
+	}
+	type same struct {
+		M int `json:"m" jsonschema:"type=integer,minimum=1"`
+	}
+	if ty, err = For(reflect.TypeFor[same](), Options{}); err != nil || ty.schemaCheck {
+		t.Errorf("type=integer on an int field: schemaCheck %v, %v", ty != nil && ty.schemaCheck, err)
 	}
 }

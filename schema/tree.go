@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"slices"
 	"strings"
@@ -80,8 +81,11 @@ func parseTree(data []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.ReadToken(); err == nil {
-		return nil, errors.New("unexpected data after the top-level value")
+	if _, err := dec.ReadToken(); err != io.EOF {
+		if err == nil {
+			err = errors.New("unexpected data after the top-level value")
+		}
+		return nil, err
 	}
 	return v, nil
 }
@@ -183,11 +187,6 @@ func appendTree(b []byte, v any) []byte {
 }
 
 func appendQuoted(b []byte, s string) []byte {
-	if plainString(s) {
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
-	}
 	out, err := jsontext.AppendQuote(b, s)
 	if err != nil {
 		// Invalid UTF-8 is replaced, never dropped silently into invalid JSON.
@@ -232,16 +231,6 @@ func cloneTree(v any) any {
 	return v
 }
 
-// Subschema-bearing keywords, used by every walk over a schema.
-var (
-	schemaMapKeywords   = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-	schemaListKeywords  = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
-	schemaValueKeywords = []string{
-		"items", "additionalItems", "additionalProperties", "propertyNames", "not",
-		"if", "then", "else", "contains", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
-	}
-)
-
 // Kinds of keyword, as keywordKind tells them apart.
 const (
 	notSubschema = iota
@@ -250,8 +239,8 @@ const (
 	subschemaValue
 )
 
-// keywordKind says whether key is in schemaMapKeywords, schemaListKeywords
-// or schemaValueKeywords, without searching the lists.
+// keywordKind says whether key holds a map of subschemas, a list of them,
+// or one, for every walk over a schema.
 func keywordKind(key string) int {
 	switch key {
 	case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
@@ -396,15 +385,4 @@ func setBound(s *object, key string, n number, lower bool) {
 		}
 	}
 	s.set(key, n)
-}
-
-// plainString reports whether s is printable ASCII without '"' or '\\',
-// which jsontext.AppendQuote writes as it is.
-func plainString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
 }

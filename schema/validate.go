@@ -36,15 +36,8 @@ func newValidator() *validator.Validate {
 
 // preflight runs the validator once over the zero value of every struct
 // type, so a malformed validate tag fails at registration, not on a call.
-// It skips the structs whose rules newFastRules accepts: their rules are
-// baked-in ones whose parameters parse as the validator parses them, on
-// fields it does not walk into, so the validator cannot fail on them, and
-// its first, dear, reading of the struct's tags waits for the first call.
-func preflight(a *analyzer, root reflect.Type, rootFast *fastRules) (err error) {
+func preflight(a *analyzer) (err error) {
 	for _, st := range a.structs {
-		if st == root && rootFast != nil || st != root && newFastRules(st) != nil {
-			continue
-		}
 		func() {
 			defer func() {
 				if v := recover(); v != nil {
