@@ -31,7 +31,7 @@ type config struct {
 func main() {
 	var cfg config
 	flag.StringVar(&cfg.goCmd, "go", "go", "the go command that builds the servers")
-	flag.IntVar(&cfg.rounds, "rounds", 5, "rounds; each measures every row of every server once, in a rotated order")
+	flag.IntVar(&cfg.rounds, "rounds", 7, "rounds; each measures every row of every server once, in a rotated order")
 	flag.DurationVar(&cfg.warm, "warm", 300*time.Millisecond, "load before a throughput measurement starts")
 	flag.DurationVar(&cfg.dur, "dur", time.Second, "length of one throughput measurement")
 	flag.IntVar(&cfg.starts, "starts", 5, "process starts per server per round for the start-up row")

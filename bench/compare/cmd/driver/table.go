@@ -25,7 +25,7 @@ func megabytes(v float64) string { return fmt.Sprintf("%.1f MB", v/1e6) }
 
 // printTable writes the medians of rows as a markdown table, each with
 // its ratio to the floor (the first server), then the spread of each
-// cell.
+// cell (only the rows with more than one sample).
 func printTable(w io.Writer, srvs []*server, rows []*row) {
 	head := []string{""}
 	for _, s := range srvs {
@@ -57,14 +57,17 @@ func printTable(w io.Writer, srvs []*server, rows []*row) {
 		line(cells)
 	}
 
-	fmt.Fprintln(w, "\nSpread of the samples of each cell ((max − min) / median):")
+	fmt.Fprintln(w, "\nSpread of each cell: interquartile range / median, of n samples:")
 	fmt.Fprintln(w)
 	line(head)
 	line(sep)
 	for _, r := range rows {
+		if len(r.cells[srvs[0].name]) < 2 {
+			continue
+		}
 		cells := []string{r.label}
 		for _, s := range srvs {
-			cells = append(cells, fmt.Sprintf("%.0f%% of %d", 100*r.cells[s.name].spread(), len(r.cells[s.name])))
+			cells = append(cells, fmt.Sprintf("%.0f%% (n=%d)", 100*r.cells[s.name].spread(), len(r.cells[s.name])))
 		}
 		line(cells)
 	}
