@@ -71,8 +71,14 @@ func (s *httpSession) post(msg []byte) ([]byte, error) {
 	case http.StatusAccepted, http.StatusNoContent:
 		return nil, nil
 	}
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		return nil, fmt.Errorf("%w: %.200s", errUnavailable, s.body.Bytes())
+	}
 	return nil, fmt.Errorf("HTTP %s: %.200s", resp.Status, s.body.Bytes())
 }
+
+// errUnavailable is an answer 503 Service Unavailable.
+var errUnavailable = errors.New("HTTP 503 Service Unavailable")
 
 // close closes the session's connection.
 func (s *httpSession) close() {
@@ -86,6 +92,12 @@ func (s *httpSession) close() {
 // notification with the session id and revision the server gave.
 func (s *httpSession) initialize() error {
 	resp, err := s.post(initRequest(1))
+	// A server may open its port before it is ready and answer 503 until
+	// then (fastmcp's ListenAndServe does, with Retry-After): try again.
+	for deadline := time.Now().Add(5 * time.Second); errors.Is(err, errUnavailable) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		resp, err = s.post(initRequest(1))
+	}
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
