@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"debug/buildinfo"
 	"fmt"
 	"os"
@@ -25,7 +26,7 @@ func moduleDir(goCmd string) (string, error) {
 
 // build builds srv into dir twice, with the default flags (the binary
 // that is run) and with -ldflags=-s -w (for its size only).
-func build(goCmd, modDir, dir string, srv *server) error {
+func build(ctx context.Context, goCmd, modDir, dir string, srv *server) error {
 	srv.bin = filepath.Join(dir, srv.name)
 	srv.stripped = srv.bin + "-stripped"
 	for _, b := range []struct {
@@ -37,7 +38,7 @@ func build(goCmd, modDir, dir string, srv *server) error {
 		{srv.stripped, []string{"-ldflags=-s -w"}, &srv.sizeS},
 	} {
 		args := append(append([]string{"build", "-o", b.out}, b.args...), srv.dir)
-		cmd := exec.Command(goCmd, args...)
+		cmd := exec.CommandContext(ctx, goCmd, args...)
 		cmd.Dir = modDir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)

@@ -8,6 +8,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -39,39 +40,47 @@ func main() {
 	flag.IntVar(&cfg.sessions, "sessions", 4, "concurrent sessions in the HTTP row")
 	flag.Parse()
 
-	sig := make(chan os.Signal, 1)
+	// The first SIGINT or SIGTERM cancels the builds and kills the servers,
+	// so that run returns and the binaries are removed; a second one exits.
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() { // lives as long as the driver
 		<-sig
-		killAll()
 		fmt.Fprintln(os.Stderr, "driver: interrupted")
+		cancel()
+		killAll()
+		<-sig
 		os.Exit(2)
 	}()
 
-	err := run(&cfg)
-	killAll()
+	dir, err := os.MkdirTemp("", "bench-compare-")
+	if err == nil {
+		err = run(ctx, &cfg, dir)
+		killAll()
+		os.RemoveAll(dir)
+	}
+	if ctx.Err() != nil {
+		os.Exit(2)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "driver:", err)
 		os.Exit(1)
 	}
 }
 
-func run(cfg *config) error {
+// run builds the servers into dir, measures them and prints the table.
+func run(ctx context.Context, cfg *config, dir string) error {
 	t0 := time.Now()
 	modDir, err := moduleDir(cfg.goCmd)
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "bench-compare-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
 
 	srvs := servers()
 	for _, s := range srvs {
 		progress("building %s", s.name)
-		if err := build(cfg.goCmd, modDir, dir, s); err != nil {
+		if err := build(ctx, cfg.goCmd, modDir, dir, s); err != nil {
 			return err
 		}
 	}

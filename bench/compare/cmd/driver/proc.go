@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,11 +24,16 @@ type proc struct {
 	err    error         // Wait's error, read after exited
 }
 
-// live are the processes not yet reaped, killed by killAll on the way out.
+// live are the processes not yet reaped, killed by killAll on the way out;
+// after killAll no process starts.
 var live = struct {
 	sync.Mutex
-	m map[*proc]struct{}
+	m      map[*proc]struct{}
+	closed bool
 }{m: map[*proc]struct{}{}}
+
+// errStopped is start's error after killAll.
+var errStopped = errors.New("the driver is stopping")
 
 // start runs bin with args; with pipes set, its stdin and stdout are
 // connected to the driver.
@@ -50,7 +56,10 @@ func start(name, bin string, pipes bool, args ...string) (*proc, error) {
 		p.stdout = bufio.NewReaderSize(p.outR, 64<<10)
 	}
 	live.Lock()
-	err := p.cmd.Start()
+	err := errStopped
+	if !live.closed {
+		err = p.cmd.Start()
+	}
 	if err == nil {
 		live.m[p] = struct{}{}
 	}
@@ -118,10 +127,11 @@ func (p *proc) failed(err error) error {
 	return fmt.Errorf("%s: %w", p.name, err)
 }
 
-// killAll kills every process still running.
+// killAll kills every process still running, and any started later.
 func killAll() {
 	live.Lock()
 	defer live.Unlock()
+	live.closed = true
 	for p := range live.m {
 		p.cmd.Process.Kill()
 	}
