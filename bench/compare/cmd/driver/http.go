@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-
 	"net"
 	"net/http"
 	"sync"
