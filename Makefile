@@ -3,7 +3,7 @@ GO ?= go
 FUZZTIME ?= 10s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test vet race fresh cross bench bench-smoke lint fuzz conformance demo
+.PHONY: test vet race fresh cross bench bench-smoke bench-compare lint fuzz conformance demo
 
 test: vet race
 
@@ -38,6 +38,13 @@ cross:
 # Benchmarks print the hand-written floor beside each fastmcp path.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+# The whole-process comparison with a hand-written floor, the go-sdk and
+# mcp-go (docs/performance.md): a few minutes on 2 cores. It lives in the
+# nested module bench/compare, which downloads those SDKs, so it is in no
+# other target and not in CI. Flags: make bench-compare ARGS='-rounds 9'.
+bench-compare:
+	cd bench/compare && $(GO) run ./cmd/driver $(ARGS)
 
 # Every benchmark once, as a test that they still run (CI); no timings.
 bench-smoke:
