@@ -56,6 +56,18 @@ var messageSeeds = []string{
 	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}",
 	`{"jsonrpc":"2.0","id":1,"method":"\ud800"}`,
 	`{"jsonrpc":"2.0","id":1,"result":1} {}`,
+	// Shapes at the edges of the envelope reader.
+	` { "jsonrpc" : "2.0" , "id" : "x" , "method" : "m" , "params" : [ 1 , -2.5e+3 , true , false , null , "é" ] } `,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":{"b":{"c":[[[]]]}}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"a":2}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":{"x":1,"x":2}}}`,
+	`{"jsonrpc":"2.0","id":01,"method":"m"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m",}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m\x01"}`,
+	`{"jsonrpc":"2.0","id":1.5e,"method":"m"}`,
+	`{}`, `{"a":tru}`, `{"a":-}`, `{"a":1.}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat(`[`, 40) + strings.Repeat(`]`, 40) + `}`,
 }
 
 // FuzzDecodeMessage checks that DecodeMessage never panics, that every

@@ -343,15 +343,12 @@ func Marshal(v any) ([]byte, error) { return jsonMarshal(v) }
 // A JSON array is a batch: the result is a *Batch (see there), or an error
 // when the array is empty or not valid JSON.
 func DecodeMessage(data []byte) (Message, error) {
-	w, plain := readPlainEnvelope(data)
-	if !plain {
-		if isArray(data) {
-			return decodeBatch(data)
-		}
-		var err error
-		if w, err = readEnvelope(data); err != nil {
-			return nil, classify(data, err)
-		}
+	if isArray(data) {
+		return decodeBatch(data)
+	}
+	w, err := readEnvelope(data)
+	if err != nil {
+		return nil, classify(data, err)
 	}
 	var id ID
 	if len(w.ID) > 0 && !isNull(w.ID) {
