@@ -318,14 +318,7 @@ var decodeOptions = jsonv2.JoinOptions(
 
 func jsonUnmarshal(b []byte, v any) error { return jsonv2.Unmarshal(b, v, decodeOptions) }
 
-func jsonMarshal(v any) ([]byte, error) {
-	if r, ok := v.(*CallToolResult); ok && r != nil {
-		if b, ok := appendCallToolResult(make([]byte, 0, callToolResultSize(r)), r); ok {
-			return b, nil
-		}
-	}
-	return jsonv2.Marshal(v, jsonv2.Deterministic(true))
-}
+func jsonMarshal(v any) ([]byte, error) { return jsonv2.Marshal(v, jsonv2.Deterministic(true)) }
 
 // Unmarshal decodes JSON into v with the wire rules: member names match
 // exactly (case-sensitive), duplicate names and invalid UTF-8 are rejected,
