@@ -1,9 +1,7 @@
 package fastmcp
 
 import (
-	"encoding/json"
 	"fmt"
-	"log/slog"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -38,46 +36,6 @@ func TestAppendBasicMatchesMarshal(t *testing.T) {
 			t.Errorf("appendBasic(%T %v) = %s, want it declined", v, v, got)
 		}
 	}
-}
-
-// FuzzReadCallParams checks that whenever readCallParams reads tools/call
-// params, protocol.Unmarshal reads the same tool name and arguments.
-func FuzzReadCallParams(f *testing.F) {
-	s := New("t", "1", Logger(slog.New(slog.DiscardHandler)))
-	s.Tool("add", func(in struct {
-		A int `json:"a"`
-	}) (int, error) {
-		return in.A, nil
-	})
-	for _, seed := range []string{
-		`{"name":"add","arguments":{"a":1}}`,
-		`{ "arguments" : {"a" : [1, 2]} , "name" : "add", "_meta": {"progressToken": 1}}`,
-		`{"name":"add","arguments":null}`,
-		`{"name":"add"}`,
-		`{"name":"a\u0064d","arguments":{}}`,
-		`{"name":"add","name":"add"}`,
-		`{"name":"add","arguments":{"a":1,"a":2}}`,
-		`{"name":"other","arguments":{}}`,
-		`{"name":"add","requestState":"x"}`,
-		`{"name":"add","arguments":"\u00e9"} `,
-		`[1]`,
-	} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		raw := json.RawMessage(in)
-		tl, args, ok := s.readCallParams(raw)
-		if !ok {
-			return
-		}
-		var p callParams
-		if err := protocol.Unmarshal(raw, &p); err != nil {
-			t.Fatalf("read %q, but Unmarshal fails: %v", in, err)
-		}
-		if p.Name != tl.def.Name || string(p.Arguments) != string(args) || (p.Arguments == nil) != (args == nil) {
-			t.Fatalf("read %q as %q %q, Unmarshal as %q %q", in, tl.def.Name, args, p.Name, p.Arguments)
-		}
-	})
 }
 
 // TestRegistryKeepsOrder checks the snapshots a registry builds after

@@ -1,15 +1,12 @@
 package fastmcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"runtime/debug"
-	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -275,18 +272,10 @@ type callParams struct {
 // callTool serves tools/call.
 func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p callParams
-	t, args, ok := s.indexedCallParams(req)
-	if !ok {
-		t, args, ok = s.readCallParams(req.Params)
+	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
 	}
-	if ok {
-		p.Name, p.Arguments = t.def.Name, args
-	} else {
-		if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
-			return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
-		}
-		t, ok = s.tools.get(p.Name)
-	}
+	t, ok := s.tools.get(p.Name)
 	if !ok {
 		if p.Name == "" {
 			return nil, fmt.Errorf("%w: tools/call: missing tool name", protocol.ErrInvalidParams)
@@ -352,99 +341,6 @@ func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolRes
 		return errorResult(herr.Error()), nil
 	}
 	return toolResult(t.result, out)
-}
-
-// indexedCallParams is readCallParams for params the session's decoder
-// indexed while reading the message (so they are a valid object without
-// duplicate or escaped member names): it looks the members up instead of
-// scanning the params again. It returns false when there is no index, and
-// for anything readCallParams would not accept.
-func (s *Server) indexedCallParams(req *lowlevel.Request) (t *tool, args jsontext.Value, ok bool) {
-	name, named, indexed := req.ParamsMember("name")
-	if !indexed || !named || jsontext.Value(name).Kind() != '"' || bytes.IndexByte(name, '\\') >= 0 {
-		return nil, nil, false
-	}
-	if _, ok, _ := req.ParamsMember("inputResponses"); ok {
-		return nil, nil, false
-	}
-	if _, ok, _ := req.ParamsMember("requestState"); ok {
-		return nil, nil, false
-	}
-	if t, ok = s.tools.get(string(name[1 : len(name)-1])); !ok {
-		return nil, nil, false
-	}
-	a, _, _ := req.ParamsMember("arguments")
-	return t, jsontext.Value(a), true
-}
-
-// callDecoder reads tools/call params without reflection.
-type callDecoder struct {
-	buf bytes.Buffer
-	dec jsontext.Decoder
-}
-
-var callDecoders = sync.Pool{New: func() any { return new(callDecoder) }}
-
-// readCallParams reads tools/call params of the common shape: an object
-// naming a registered tool, with its arguments, and any other members
-// except inputResponses and requestState, none of whose names are escaped.
-// It returns the tool and the arguments (a slice of raw, nil when absent)
-// without reflection or copying, and false for anything else, which
-// protocol.Unmarshal then decodes (or words the error of). raw must not
-// change while the arguments are in use.
-func (s *Server) readCallParams(raw []byte) (t *tool, args jsontext.Value, ok bool) {
-	if len(raw) == 0 {
-		return nil, nil, false
-	}
-	d := callDecoders.Get().(*callDecoder)
-	defer func() {
-		d.buf = bytes.Buffer{}
-		d.dec.Reset(&d.buf) // let go of raw
-		callDecoders.Put(d)
-	}()
-	d.buf = *bytes.NewBuffer(raw)
-	d.dec.Reset(&d.buf) // the defaults: no duplicate names, valid UTF-8
-	dec := &d.dec
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, nil, false
-	}
-	named := false
-	for dec.PeekKind() == '"' {
-		name, err := dec.ReadValue()
-		if err != nil || bytes.IndexByte(name, '\\') >= 0 {
-			return nil, nil, false
-		}
-		switch string(name[1 : len(name)-1]) {
-		case "name":
-			v, err := dec.ReadValue()
-			if err != nil || v.Kind() != '"' || bytes.IndexByte(v, '\\') >= 0 {
-				return nil, nil, false
-			}
-			if t, named = s.tools.get(string(v[1 : len(v)-1])); !named {
-				return nil, nil, false
-			}
-		case "arguments":
-			v, err := dec.ReadValue()
-			if err != nil {
-				return nil, nil, false
-			}
-			end := int(dec.InputOffset())
-			args = raw[end-len(v) : end : end]
-		case "inputResponses", "requestState":
-			return nil, nil, false
-		default:
-			if err := dec.SkipValue(); err != nil {
-				return nil, nil, false
-			}
-		}
-	}
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '}' {
-		return nil, nil, false
-	}
-	if _, err := dec.ReadToken(); err != io.EOF {
-		return nil, nil, false
-	}
-	return t, args, named
 }
 
 func orEmptyObject(v []byte) []byte {
