@@ -401,4 +401,3 @@ func TestAppendMessageError(t *testing.T) {
 		})
 	}
 }
-
