@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -172,11 +171,6 @@ func toolResult(kind resultKind, v reflect.Value) (*ToolResult, error) {
 		if isNilValue(v) {
 			return &ToolResult{Content: protocol.ContentList{}}, nil
 		}
-		if kind == resultWrapped {
-			if b, ok := appendBasic(make([]byte, 0, 32), v); ok {
-				return wrappedResult(b), nil
-			}
-		}
 		b, err := protocol.Marshal(v.Interface())
 		if err != nil {
 			return nil, fmt.Errorf("fastmcp: encoding the tool's result: %w", err)
@@ -214,25 +208,6 @@ func wrappedResult(b []byte) *ToolResult {
 	structured = append(append(append(structured, `{"result":`...), b...), '}')
 	w.res = ToolResult{Content: w.block[:], StructuredContent: structured}
 	return &w.res
-}
-
-// appendBasic appends the JSON of v when its type is a predeclared integer
-// or boolean type (which has no methods to change its JSON), as
-// protocol.Marshal would write it, without the cost of boxing and
-// reflection; ok is false for any other type.
-func appendBasic(b []byte, v reflect.Value) (_ []byte, ok bool) {
-	if t := v.Type(); t.PkgPath() != "" || t.Name() == "" {
-		return b, false // a named type of a package may marshal itself
-	}
-	switch v.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return strconv.AppendInt(b, v.Int(), 10), true
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return strconv.AppendUint(b, v.Uint(), 10), true
-	case reflect.Bool:
-		return strconv.AppendBool(b, v.Bool()), true
-	}
-	return b, false
 }
 
 func isNilValue(v reflect.Value) bool {

@@ -59,7 +59,7 @@ func TestDecodeBatch(t *testing.T) {
 				t.Fatalf("%d messages, want %d", len(b.Messages), len(tc.messages))
 			}
 			for i, want := range tc.messages {
-				if got := withoutIndex(b.Messages[i]); !reflect.DeepEqual(got, want) {
+				if got := b.Messages[i]; !reflect.DeepEqual(got, want) {
 					t.Errorf("message %d = %#v, want %#v", i, got, want)
 				}
 			}

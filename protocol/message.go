@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"strconv"
 	"sync"
 
@@ -38,52 +37,6 @@ type Request struct {
 	// encoded; outgoing requests leave it nil. It is transport plumbing,
 	// untyped only because this package sits below the transports.
 	Extra any
-
-	// index locates the top-level members of Params when DecodeMessage
-	// read them (see ParamsMember).
-	index paramsIndex
-}
-
-// maxIndexed is how many top-level members of params DecodeMessage
-// indexes; params with more are not indexed.
-const maxIndexed = 6
-
-// paramsIndex locates the top-level members of a params object: for each,
-// the offsets in Params of its quoted name and of its value. n is 0 when
-// nothing is indexed. Members that end beyond 64 KiB are not indexed (large
-// params are rare and costly to decode anyway), which keeps the index
-// small.
-type paramsIndex struct {
-	n   uint8
-	pos [maxIndexed][4]uint16
-}
-
-// ParamsMember returns the raw JSON value of the top-level member name of
-// r.Params, and whether it is there, from the index DecodeMessage made of
-// Params while reading the message (so without decoding Params again;
-// Params was checked then: valid JSON, no duplicate names). indexed is
-// false when r has no index (r was not decoded by DecodeMessage, Params
-// is not an object, has a member name with escapes, more members than
-// are indexed or is large): the caller must then decode Params itself. The value
-// aliases Params.
-func (r *Request) ParamsMember(name string) (v json.RawMessage, ok, indexed bool) {
-	x := &r.index
-	if x.n == 0 {
-		return nil, false, false
-	}
-	for i := range x.n {
-		p := &x.pos[i]
-		if string(r.Params[p[0]+1:p[1]-1]) == name {
-			return r.Params[p[2]:p[3]:p[3]], true, true
-		}
-	}
-	return nil, false, true
-}
-
-// ParamsIndexed reports whether r carries an index of its params for
-// ParamsMember, describing params (the same bytes, not a copy).
-func (r *Request) ParamsIndexed(params json.RawMessage) bool {
-	return r.index.n > 0 && len(params) == len(r.Params) && len(params) > 0 && &params[0] == &r.Params[0]
 }
 
 // IsCall reports whether the request expects a response.
@@ -141,7 +94,6 @@ func (e *DecodeError) Response() *Response { return &Response{ID: e.ID, Error: e
 // input; what a message keeps is copied.
 type wireMessage struct {
 	JSONRPC, ID, Method, Params, Result, Error jsontext.Value
-	index                                      paramsIndex // of Params
 }
 
 // envelopeReader reads the envelope of one message. Reading from a
@@ -196,12 +148,6 @@ func readEnvelope(data []byte) (wireMessage, error) {
 		case "error":
 			field = &w.Error
 		}
-		if field == &w.Params && r.dec.PeekKind() == '{' {
-			if w.Params, w.index, err = readParams(&r.dec, data); err != nil {
-				return w, err
-			}
-			continue
-		}
 		v, err := r.dec.ReadValue()
 		if err != nil {
 			return w, err
@@ -221,46 +167,6 @@ func readEnvelope(data []byte) (wireMessage, error) {
 	default:
 		return w, err
 	}
-}
-
-// readParams reads the params object dec is at, checking it as ReadValue
-// does, and returns it with the index of its top-level members.
-func readParams(dec *jsontext.Decoder, data []byte) (jsontext.Value, paramsIndex, error) {
-	var x paramsIndex
-	if _, err := dec.ReadToken(); err != nil { // '{'
-		return nil, x, err
-	}
-	start := dec.InputOffset() - 1
-	indexed := true
-	for dec.PeekKind() != '}' {
-		name, err := dec.ReadValue() // on error, PeekKind was 0
-		if err != nil {
-			return nil, x, err
-		}
-		nameEnd := dec.InputOffset()
-		v, err := dec.ReadValue()
-		if err != nil {
-			return nil, x, err
-		}
-		if !indexed {
-			continue
-		}
-		if int(x.n) == maxIndexed || bytes.IndexByte(name, '\\') >= 0 || dec.InputOffset()-start > math.MaxUint16 {
-			indexed = false
-			continue
-		}
-		end := dec.InputOffset() - start
-		nameEnd -= start
-		x.pos[x.n] = [4]uint16{uint16(nameEnd) - uint16(len(name)), uint16(nameEnd), uint16(end) - uint16(len(v)), uint16(end)}
-		x.n++
-	}
-	if _, err := dec.ReadToken(); err != nil { // '}'
-		return nil, x, err
-	}
-	if !indexed {
-		x = paramsIndex{}
-	}
-	return data[start:dec.InputOffset()], x, nil
 }
 
 // memberName returns the bytes of a quoted member name: those between the
@@ -318,14 +224,7 @@ var decodeOptions = jsonv2.JoinOptions(
 
 func jsonUnmarshal(b []byte, v any) error { return jsonv2.Unmarshal(b, v, decodeOptions) }
 
-func jsonMarshal(v any) ([]byte, error) {
-	if r, ok := v.(*CallToolResult); ok && r != nil {
-		if b, ok := appendCallToolResult(make([]byte, 0, callToolResultSize(r)), r); ok {
-			return b, nil
-		}
-	}
-	return jsonv2.Marshal(v, jsonv2.Deterministic(true))
-}
+func jsonMarshal(v any) ([]byte, error) { return jsonv2.Marshal(v, jsonv2.Deterministic(true)) }
 
 // Unmarshal decodes JSON into v with the wire rules: member names match
 // exactly (case-sensitive), duplicate names and invalid UTF-8 are rejected,
@@ -343,15 +242,12 @@ func Marshal(v any) ([]byte, error) { return jsonMarshal(v) }
 // A JSON array is a batch: the result is a *Batch (see there), or an error
 // when the array is empty or not valid JSON.
 func DecodeMessage(data []byte) (Message, error) {
-	w, plain := readPlainEnvelope(data)
-	if !plain {
-		if isArray(data) {
-			return decodeBatch(data)
-		}
-		var err error
-		if w, err = readEnvelope(data); err != nil {
-			return nil, classify(data, err)
-		}
+	if isArray(data) {
+		return decodeBatch(data)
+	}
+	w, err := readEnvelope(data)
+	if err != nil {
+		return nil, classify(data, err)
 	}
 	var id ID
 	if len(w.ID) > 0 && !isNull(w.ID) {
@@ -394,7 +290,6 @@ func DecodeMessage(data []byte) (Message, error) {
 				return nil, bad(`"params" must be an object or an array`)
 			}
 			req.Params = bytes.Clone(w.Params)
-			req.index = w.index
 		}
 		return req, nil
 	}

@@ -84,3 +84,38 @@ func TestPromptAndResourceText(t *testing.T) {
 		t.Errorf("ReadResourceResult.Text() = %q", got)
 	}
 }
+
+// TestCallToolResultEncoding checks how a tool result encodes, member by
+// member: order, omitted members, the content blocks' "type", the
+// structured content in canonical form, and errors for what cannot be sent.
+func TestCallToolResultEncoding(t *testing.T) {
+	t.Parallel()
+	p := 0.5
+	for _, tc := range []struct {
+		res  *protocol.CallToolResult
+		want string
+	}{
+		{&protocol.CallToolResult{}, `{"content":[]}`},
+		{&protocol.CallToolResult{Meta: protocol.Meta{"b": 1, "a": true}, ResultType: "complete", Content: protocol.ContentList{
+			&protocol.TextContent{Text: "x", Annotations: &protocol.Annotations{Audience: []protocol.Role{protocol.RoleUser}, Priority: &p}, Meta: protocol.Meta{"k": "v"}},
+			&protocol.ImageContent{Data: []byte{1}, MIMEType: "image/png"},
+		}, StructuredContent: json.RawMessage(`{ "a" : "\u0041\/" }`), IsError: true},
+			`{"_meta":{"a":true,"b":1},"resultType":"complete","content":[{"type":"text","text":"x","annotations":{"audience":["user"],"priority":0.5},"_meta":{"k":"v"}},{"type":"image","data":"AQ==","mimeType":"image/png"}],"structuredContent":{"a":"A/"},"isError":true}`},
+		{&protocol.CallToolResult{Content: protocol.ContentList{&protocol.TextContent{Text: "<a&b>\u2028 \x01\t\"\\ é"}}}, "{\"content\":[{\"type\":\"text\",\"text\":\"<a&b>\u2028 \\u0001\\t\\\"\\\\ é\"}]}"},
+	} {
+		for _, v := range []any{tc.res, *tc.res} {
+			if got, err := protocol.Marshal(v); err != nil || string(got) != tc.want {
+				t.Errorf("Marshal(%T %+v) = %s, %v; want %s", v, tc.res, got, err, tc.want)
+			}
+		}
+	}
+	for _, bad := range []*protocol.CallToolResult{
+		{Content: protocol.ContentList{&protocol.TextContent{Text: "\xff"}}},
+		{StructuredContent: json.RawMessage(`{"a":1,"a":2}`)},
+		{Content: protocol.ContentList{nil}},
+	} {
+		if b, err := protocol.Marshal(bad); err == nil {
+			t.Errorf("Marshal(%+v) = %s, want an error", bad, b)
+		}
+	}
+}

@@ -33,21 +33,6 @@ type Request struct {
 	// Modern reports whether the request is a self-describing 2026-07-28 (or
 	// later) request, served without the initialize handshake.
 	Modern bool
-
-	msg *protocol.Request // the message as the transport delivered it
-}
-
-// ParamsMember returns the raw JSON value of the top-level member name of
-// Params, and whether it is there, from the index the decoder made of the
-// params while reading the message (see protocol.Request.ParamsMember),
-// without decoding them again. indexed is false when there is no such
-// index (the message was not decoded from bytes, or Params is not what
-// was decoded): the caller must then decode Params itself.
-func (r *Request) ParamsMember(name string) (v json.RawMessage, ok, indexed bool) {
-	if r.msg == nil || !r.msg.ParamsIndexed(r.Params) {
-		return nil, false, false
-	}
-	return r.msg.ParamsMember(name)
 }
 
 // IsNotification reports whether the request expects no response.

@@ -28,7 +28,7 @@ func (s *Session) admitCall(m *protocol.Request, b *batchReply) (job, bool) {
 	a := &struct {
 		req  Request
 		resp protocol.Response
-	}{req: Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, HTTP: httpInfo(m), msg: m}}
+	}{req: Request{Session: s, ID: m.ID, Method: m.Method, Params: m.Params, Meta: meta, HTTP: httpInfo(m)}}
 	req := &a.req
 	if perr := s.admit(req); perr != nil {
 		s.respondError(b, m.ID, perr)

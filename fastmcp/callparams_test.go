@@ -16,11 +16,10 @@ import (
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// TestIndexedCallParams checks that tools/call answers the same whether
-// its params come from a stream (where the session reads them from the
-// index the decoder made) or from an in-memory pipe (where they are
-// scanned), for params of every shape.
-func TestIndexedCallParams(t *testing.T) {
+// TestCallParamsAcrossTransports checks that tools/call answers the same
+// whether its params come from a stream (decoded from bytes) or from an
+// in-memory pipe (passed as they are), for params of every shape.
+func TestCallParamsAcrossTransports(t *testing.T) {
 	t.Parallel()
 	newServer := func() *fastmcp.Server {
 		s := fastmcp.New("t", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)))
