@@ -39,6 +39,9 @@ type Request struct {
 	// untyped only because this package sits below the transports.
 	Extra any
 
+	// meta caches the parsed _meta of Params (see [Request.Meta]).
+	meta *parsedMeta
+
 	// index locates the top-level members of Params when DecodeMessage
 	// read them (see ParamsMember).
 	index paramsIndex

@@ -38,7 +38,7 @@ func (c *StreamableClient) newPost(ctx context.Context, m protocol.Message, req 
 	hdr.Set("Accept", mediaJSON+", "+mediaSSE)
 	var version string
 	if req != nil && len(req.Params) > 0 {
-		if meta, err := protocol.ParseRequestMeta(req.Params); err == nil && meta.ProtocolVersion != "" {
+		if meta, err := req.Meta(); err == nil && meta.ProtocolVersion != "" {
 			version = meta.ProtocolVersion
 			modern = protocol.IsModern(version)
 		}

@@ -253,7 +253,7 @@ func (s *httpSession) touchUnlessExpired(now time.Time, timeout time.Duration) b
 func (s *httpSession) primes() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return protocol.AtLeast(s.version, protocol.Version20251125)
+	return protocol.PrimesStreams(s.version)
 }
 
 func (s *httpSession) negotiated() string {
@@ -484,7 +484,7 @@ func (s *httpSession) Close() error {
 func (s *httpSession) CloseStream(id protocol.ID) error {
 	s.mu.Lock()
 	st := s.streams[id]
-	primed := protocol.AtLeast(s.version, protocol.Version20251125)
+	primed := protocol.PrimesStreams(s.version)
 	s.mu.Unlock()
 	if st == nil {
 		return fmt.Errorf("transport: no open stream for request %s", id)
