@@ -205,6 +205,9 @@ func (s *Session) serve(j job) {
 		j.batch.add(resp)
 		return
 	}
+	if req.Method == protocol.MethodInitialize && resp.Error == nil && s.role == RoleServer {
+		s.settled(req.Version)
+	}
 	s.write(context.WithoutCancel(rctx), resp)
 }
 

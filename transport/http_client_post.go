@@ -82,9 +82,6 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 	c.mu.Lock()
 	c.calls[m.ID] = &clientCall{cancel: release, modern: modern}
 	c.modern = modern
-	if m.Method == protocol.MethodInitialize {
-		c.initID = m.ID
-	}
 	c.mu.Unlock()
 	forget := func() {
 		c.mu.Lock()

@@ -1,0 +1,19 @@
+package transport
+
+// VersionedConn is implemented by Conns whose framing depends on the
+// protocol revision the initialize handshake settled: the Streamable HTTP
+// client sends it as the MCP-Protocol-Version header, and a Streamable HTTP
+// server session primes its SSE streams and accepts batches by it. The
+// session engine owns the negotiation and calls SetProtocolVersion once the
+// handshake has settled a revision (a server just before it writes its
+// successful initialize answer, a client once it has accepted the server's);
+// transports do not read revisions from the messages they carry.
+type VersionedConn interface {
+	Conn
+	SetProtocolVersion(v string)
+}
+
+var (
+	_ VersionedConn = (*StreamableClient)(nil)
+	_ VersionedConn = (*httpSession)(nil)
+)
