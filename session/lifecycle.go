@@ -89,7 +89,7 @@ func (s *Session) Initialize(ctx context.Context, params *protocol.InitializePar
 	if err := s.Call(ctx, protocol.MethodInitialize, params, &res); err != nil {
 		return nil, err
 	}
-	if !protocol.IsSupported(res.ProtocolVersion) || protocol.IsModern(res.ProtocolVersion) {
+	if !protocol.IsLegacy(res.ProtocolVersion) {
 		return nil, fmt.Errorf("%w: %q", ErrUnsupportedVersion, res.ProtocolVersion)
 	}
 	s.mu.Lock()
