@@ -7,7 +7,8 @@ package transport
 // session engine owns the negotiation and calls SetProtocolVersion once the
 // handshake has settled a revision (a server just before it writes its
 // successful initialize answer, a client once it has accepted the server's);
-// transports do not read revisions from the messages they carry.
+// transports do not read revisions from the messages they carry. A Conn
+// that wraps one of these passes the call on, as FallbackClient does.
 type VersionedConn interface {
 	Conn
 	SetProtocolVersion(v string)
@@ -16,4 +17,13 @@ type VersionedConn interface {
 var (
 	_ VersionedConn = (*StreamableClient)(nil)
 	_ VersionedConn = (*httpSession)(nil)
+	_ VersionedConn = (*FallbackClient)(nil)
 )
+
+// SetProtocolVersion passes the revision on to the transport chosen, when
+// that one needs it (see VersionedConn).
+func (c *FallbackClient) SetProtocolVersion(v string) {
+	if vc, ok := c.Conn().(VersionedConn); ok {
+		vc.SetProtocolVersion(v)
+	}
+}
