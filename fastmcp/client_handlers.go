@@ -84,13 +84,13 @@ func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 	h := c.cfg.handlers
 	if h.sampling != nil {
 		caps.Sampling = &protocol.SamplingCapability{}
-		if h.samplingTools && protocol.AtLeast(v, protocol.Version20251125) {
+		if h.samplingTools && protocol.HasSamplingTools(v) {
 			caps.Sampling.Tools = &protocol.Capability{}
 		}
 	}
 	switch {
-	case !protocol.AtLeast(v, protocol.Version20250618):
-	case !protocol.AtLeast(v, protocol.Version20251125):
+	case !protocol.HasElicitation(v):
+	case !protocol.HasURLElicitation(v):
 		if h.elicitForm != nil {
 			caps.Elicitation = &protocol.ElicitationCapability{}
 		}
@@ -135,7 +135,7 @@ func (c *Client) serveRequest(ctx context.Context, v, method string, params []by
 		}
 		return h.sampling(ctx, &p)
 	case protocol.MethodElicitationCreate:
-		if !protocol.AtLeast(v, protocol.Version20250618) {
+		if !protocol.HasElicitation(v) {
 			return nil, fmt.Errorf("%w: %s (protocol %s has no elicitation)", protocol.ErrMethodNotFound, method, v)
 		}
 		var p ElicitRequest
@@ -144,7 +144,7 @@ func (c *Client) serveRequest(ctx context.Context, v, method string, params []by
 		}
 		fn := h.elicitForm
 		if p.Mode == protocol.ElicitModeURL {
-			if !protocol.AtLeast(v, protocol.Version20251125) {
+			if !protocol.HasURLElicitation(v) {
 				return nil, fmt.Errorf("%w: URL-mode elicitation needs protocol %s or later; this session speaks %s", protocol.ErrInvalidParams, protocol.Version20251125, v)
 			}
 			fn = h.elicitURL

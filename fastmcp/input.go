@@ -180,7 +180,7 @@ func (c *Context) Elicit(message string, v any, opts ...InputOption) (ElicitActi
 		return "", &CapabilityError{Capability: "elicitation"}
 	}
 	params := &protocol.ElicitParams{Message: message, RequestedSchema: st.Schema()}
-	if protocol.AtLeast(c.req.Version, protocol.Version20251125) {
+	if protocol.HasURLElicitation(c.req.Version) {
 		params.Mode = protocol.ElicitModeForm
 	}
 	var res protocol.ElicitResult

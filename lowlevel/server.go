@@ -214,16 +214,6 @@ func (s *Server) serve(ctx context.Context, req *Request) (any, error) {
 	return s.decorate(req.Method, res)
 }
 
-// modernRemoved lists methods that 2026-07-28 removed; modern requests for
-// them are answered with "method not found".
-var modernRemoved = map[string]bool{
-	protocol.MethodInitialize:           true,
-	protocol.MethodPing:                 true,
-	protocol.MethodLoggingSetLevel:      true,
-	protocol.MethodResourcesSubscribe:   true,
-	protocol.MethodResourcesUnsubscribe: true,
-}
-
 // dispatch routes a request to its handler, falling back to the built-in
 // methods.
 func (s *Server) dispatch(ctx context.Context, req *Request) (any, error) {
@@ -233,7 +223,7 @@ func (s *Server) dispatch(ctx context.Context, req *Request) (any, error) {
 		}
 		return nil, nil
 	}
-	if req.Modern && modernRemoved[req.Method] {
+	if protocol.Dropped(req.Version, req.Method) {
 		return nil, fmt.Errorf("%w: %s is not part of protocol %s", protocol.ErrMethodNotFound, req.Method, req.Version)
 	}
 	if h, ok := (*s.routes.Load())[req.Method]; ok {

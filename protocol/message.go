@@ -37,6 +37,9 @@ type Request struct {
 	// encoded; outgoing requests leave it nil. It is transport plumbing,
 	// untyped only because this package sits below the transports.
 	Extra any
+
+	// meta caches the parsed _meta of Params (see [Request.Meta]).
+	meta *parsedMeta
 }
 
 // IsCall reports whether the request expects a response.

@@ -37,12 +37,51 @@ func IsModern(v string) bool { return v >= Version20260728 }
 // and compare lexically.
 func AtLeast(v, min string) bool { return v >= min }
 
+// IsLegacy reports whether v is a supported revision with the initialize
+// handshake (2024-11-05 to 2025-11-25).
+func IsLegacy(v string) bool { return IsSupported(v) && !IsModern(v) }
+
+// The predicates below name what each revision has, so that the rest of the
+// SDK asks about a feature instead of comparing revisions. Each takes a
+// supported revision (or "" before one is known, which has none of them).
+
+// HasBatches reports whether revision v carries JSON-RPC batches (only
+// [BatchVersion], 2025-03-26).
+func HasBatches(v string) bool { return v == BatchVersion }
+
+// HasElicitation reports whether revision v has elicitation (2025-06-18 on).
+func HasElicitation(v string) bool { return AtLeast(v, Version20250618) }
+
+// HasURLElicitation reports whether revision v has URL-mode elicitation,
+// the elicitation.form and elicitation.url capabilities, and the mode
+// member of form-mode requests (2025-11-25 on).
+func HasURLElicitation(v string) bool { return AtLeast(v, Version20251125) }
+
+// HasSamplingTools reports whether revision v lets sampling requests carry
+// tools (the sampling.tools capability, 2025-11-25 on).
+func HasSamplingTools(v string) bool { return AtLeast(v, Version20251125) }
+
+// PrimesStreams reports whether the SSE streams of revision v start with a
+// priming event, so that a client can resume them (SEP-1699, 2025-11-25 on).
+func PrimesStreams(v string) bool { return AtLeast(v, Version20251125) }
+
+// Dropped reports whether a modern revision v removed the request method
+// without a successor, so that a server answers it with "method not found":
+// initialize, ping, logging/setLevel and resources/(un)subscribe.
+func Dropped(v, method string) bool {
+	switch method {
+	case MethodInitialize, MethodPing, MethodLoggingSetLevel, MethodResourcesSubscribe, MethodResourcesUnsubscribe:
+		return IsModern(v)
+	}
+	return false
+}
+
 // Negotiate picks the revision a server answers to an initialize request that
 // asked for requested: requested itself when it is a supported legacy
 // revision, else the latest legacy revision (the client then decides whether
 // it can speak it).
 func Negotiate(requested string) string {
-	if IsSupported(requested) && !IsModern(requested) {
+	if IsLegacy(requested) {
 		return requested
 	}
 	return LatestLegacyVersion

@@ -52,7 +52,7 @@ func (r *batchReply) add(resp *protocol.Response) {
 // of notifications and responses only gets no answer.
 func (s *Session) batch(b *protocol.Batch) {
 	ctx := transport.WithBatchReply(context.Background(), b)
-	if v := s.ProtocolVersion(); v != protocol.BatchVersion {
+	if v := s.ProtocolVersion(); !protocol.HasBatches(v) {
 		s.logger.Warn("refusing a JSON-RPC batch", "version", v)
 		s.write(ctx, &protocol.Response{Error: protocol.BatchError(v)})
 		return

@@ -69,7 +69,7 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
 		}
 		return err
 	}
-	if v := s.ProtocolVersion(); v != protocol.BatchVersion {
+	if v := s.ProtocolVersion(); !protocol.HasBatches(v) {
 		if v == "" {
 			v = "none negotiated yet"
 		}

@@ -39,7 +39,11 @@
 // capabilities. A request carrying a 2026-07-28 protocol version in its
 // _meta is served without the handshake, with its own capabilities
 // (Request.Modern). A client session performs the handshake with
-// Initialize and refuses a revision it does not speak.
+// Initialize and refuses a revision it does not speak. The session owns the
+// negotiation: once the handshake has settled a revision it tells a
+// transport.VersionedConn (the Streamable HTTP client and server sessions,
+// which need it for the MCP-Protocol-Version header, SSE priming and
+// batches), so transports never read it from the messages.
 //
 // Sessions run over any transport.Conn: newline-delimited stdio, HTTP, or
 // the in-memory pipe.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // ProtocolVersion returns the revision negotiated by the initialize
@@ -88,7 +89,7 @@ func (s *Session) Initialize(ctx context.Context, params *protocol.InitializePar
 	if err := s.Call(ctx, protocol.MethodInitialize, params, &res); err != nil {
 		return nil, err
 	}
-	if !protocol.IsSupported(res.ProtocolVersion) || protocol.IsModern(res.ProtocolVersion) {
+	if !protocol.IsLegacy(res.ProtocolVersion) {
 		return nil, fmt.Errorf("%w: %q", ErrUnsupportedVersion, res.ProtocolVersion)
 	}
 	s.mu.Lock()
@@ -99,8 +100,17 @@ func (s *Session) Initialize(ctx context.Context, params *protocol.InitializePar
 	s.server = &info
 	s.state = stateReady
 	s.mu.Unlock()
+	s.settled(res.ProtocolVersion)
 	if err := s.Notify(ctx, protocol.NotificationInitialized, nil); err != nil {
 		return nil, err
 	}
 	return &res, nil
+}
+
+// settled tells a transport whose framing depends on the revision (a
+// transport.VersionedConn) the revision the handshake settled on.
+func (s *Session) settled(v string) {
+	if vc, ok := s.conn.(transport.VersionedConn); ok {
+		vc.SetProtocolVersion(v)
+	}
 }

@@ -43,7 +43,7 @@ func (s *Session) notification(m *protocol.Request) {
 	if s.handler == nil {
 		return
 	}
-	meta, _ := protocol.ParseRequestMeta(m.Params)
+	meta, _ := m.Meta()
 	req := &Request{Session: s, Method: m.Method, Params: m.Params, Meta: meta, HTTP: httpInfo(m)}
 	s.mu.Lock()
 	req.Version = s.version

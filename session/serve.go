@@ -19,7 +19,7 @@ import (
 // or dropped (the session ended). b is the batch the call came in, if any:
 // its answer goes there, whatever happens to it.
 func (s *Session) admitCall(m *protocol.Request, b *batchReply) (job, bool) {
-	meta, err := protocol.ParseRequestMeta(m.Params)
+	meta, err := m.Meta()
 	if err != nil {
 		s.respondError(b, m.ID, protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: _meta: %v", err))
 		return job{}, false
@@ -204,6 +204,9 @@ func (s *Session) serve(j job) {
 	if j.batch != nil {
 		j.batch.add(resp)
 		return
+	}
+	if req.Method == protocol.MethodInitialize && resp.Error == nil && s.role == RoleServer {
+		s.settled(req.Version)
 	}
 	s.write(context.WithoutCancel(rctx), resp)
 }

@@ -55,7 +55,7 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 	refuse := func(version string) {
 		writeJSONError(w, http.StatusBadRequest, protocol.ID{}, protocol.BatchError(version))
 	}
-	if hv != "" && hv != protocol.BatchVersion {
+	if hv != "" && !protocol.HasBatches(hv) {
 		refuse(hv)
 		return
 	}
@@ -76,7 +76,7 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return
 	}
-	if v := sess.negotiated(); v != protocol.BatchVersion {
+	if v := sess.negotiated(); !protocol.HasBatches(v) {
 		refuse(v)
 		return
 	}

@@ -116,8 +116,7 @@ type StreamableClient struct {
 	closed    bool
 	failErr   error
 	sessionID string
-	version   string
-	initID    protocol.ID
+	version   string // negotiated revision, told by the engine (SetProtocolVersion)
 	calls     map[protocol.ID]*clientCall
 	modern    bool // the last request POSTed was modern (2026-07-28)
 	aborts    map[uint64]context.CancelFunc
@@ -153,6 +152,15 @@ func (c *StreamableClient) SessionID() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sessionID
+}
+
+// SetProtocolVersion records the revision the initialize handshake settled
+// (see VersionedConn); later requests and the GET stream send it as the
+// MCP-Protocol-Version header.
+func (c *StreamableClient) SetProtocolVersion(v string) {
+	c.mu.Lock()
+	c.version = v
+	c.mu.Unlock()
 }
 
 // ProtocolVersion returns the revision negotiated by initialize, or "".
@@ -230,12 +238,6 @@ func (c *StreamableClient) deliver(m protocol.Message, from protocol.ID) {
 	if r, ok := m.(*protocol.Response); ok {
 		var stale *clientCall
 		c.mu.Lock()
-		if c.initID.IsValid() && r.ID == c.initID {
-			c.initID = protocol.ID{}
-			if r.Error == nil {
-				c.version = peekVersion(r.Result)
-			}
-		}
 		if r.ID != from {
 			if stale = c.calls[r.ID]; stale != nil {
 				delete(c.calls, r.ID)

@@ -38,7 +38,7 @@ func (c *StreamableClient) newPost(ctx context.Context, m protocol.Message, req 
 	hdr.Set("Accept", mediaJSON+", "+mediaSSE)
 	var version string
 	if req != nil && len(req.Params) > 0 {
-		if meta, err := protocol.ParseRequestMeta(req.Params); err == nil && meta.ProtocolVersion != "" {
+		if meta, err := req.Meta(); err == nil && meta.ProtocolVersion != "" {
 			version = meta.ProtocolVersion
 			modern = protocol.IsModern(version)
 		}
@@ -82,9 +82,6 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 	c.mu.Lock()
 	c.calls[m.ID] = &clientCall{cancel: release, modern: modern}
 	c.modern = modern
-	if m.Method == protocol.MethodInitialize {
-		c.initID = m.ID
-	}
 	c.mu.Unlock()
 	forget := func() {
 		c.mu.Lock()

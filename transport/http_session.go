@@ -32,8 +32,7 @@ type httpSession struct {
 	direct atomic.Pointer[func(*protocol.Request, bool) bool] // see SetDirect
 
 	mu         sync.Mutex
-	version    string      // negotiated revision, learnt from the initialize result
-	initID     protocol.ID // id of the initialize request while it is pending
+	version    string // negotiated revision, told by the engine (SetProtocolVersion)
 	streams    map[protocol.ID]*stream
 	byName     map[string]*stream
 	batches    map[*protocol.Batch]*stream // the streams of batches not answered yet
@@ -253,7 +252,7 @@ func (s *httpSession) touchUnlessExpired(now time.Time, timeout time.Duration) b
 func (s *httpSession) primes() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return protocol.AtLeast(s.version, protocol.Version20251125)
+	return protocol.PrimesStreams(s.version)
 }
 
 func (s *httpSession) negotiated() string {
@@ -341,12 +340,6 @@ func (s *httpSession) Write(ctx context.Context, msg protocol.Message) error {
 
 	var st *stream
 	s.mu.Lock()
-	if isResp && s.initID.IsValid() && rid == s.initID {
-		s.initID = protocol.ID{}
-		if resp.Error == nil {
-			s.version = peekVersion(resp.Result)
-		}
-	}
 	if related {
 		st = s.streams[rid]
 		if st != nil && isResp {
@@ -374,12 +367,12 @@ func (s *httpSession) Write(ctx context.Context, msg protocol.Message) error {
 }
 
 // peekVersion reads protocolVersion from an initialize result.
-func peekVersion(result []byte) string {
-	var r struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	_ = protocol.Unmarshal(result, &r)
-	return r.ProtocolVersion
+// SetProtocolVersion records the revision the engine negotiated (see
+// VersionedConn): it decides whether streams are primed and batches taken.
+func (s *httpSession) SetProtocolVersion(v string) {
+	s.mu.Lock()
+	s.version = v
+	s.mu.Unlock()
 }
 
 func (st *stream) hasLive() bool {
@@ -484,7 +477,7 @@ func (s *httpSession) Close() error {
 func (s *httpSession) CloseStream(id protocol.ID) error {
 	s.mu.Lock()
 	st := s.streams[id]
-	primed := protocol.AtLeast(s.version, protocol.Version20251125)
+	primed := protocol.PrimesStreams(s.version)
 	s.mu.Unlock()
 	if st == nil {
 		return fmt.Errorf("transport: no open stream for request %s", id)
@@ -575,9 +568,6 @@ func (s *httpSession) openStream(r *http.Request, req *protocol.Request) (*strea
 		return nil, nil, err
 	}
 	req.Extra = &c.info
-	if req.Method == protocol.MethodInitialize {
-		s.initID = req.ID
-	}
 	return &c.st, &c.sk, nil
 }
 

@@ -20,18 +20,17 @@ import (
 // its MCP-Protocol-Version header names a revision that is not a legacy
 // one, or it has no header but carries _meta (other than an initialize).
 func isModernRequest(req *protocol.Request, hv string) bool {
-	legacy := func(v string) bool { return protocol.IsSupported(v) && !protocol.IsModern(v) }
-	if hv != "" && !legacy(hv) {
+	if hv != "" && !protocol.IsLegacy(hv) {
 		return true
 	}
 	if req == nil {
 		return false
 	}
-	meta, err := protocol.ParseRequestMeta(req.Params)
+	meta, err := req.Meta()
 	if err != nil {
 		return hv == "" && req.Method != protocol.MethodInitialize
 	}
-	if v := meta.ProtocolVersion; v != "" && !legacy(v) {
+	if v := meta.ProtocolVersion; v != "" && !protocol.IsLegacy(v) {
 		return true
 	}
 	if hv == "" && req.Method != protocol.MethodInitialize {
@@ -57,7 +56,7 @@ func (h *StreamableHandler) serveModern(w http.ResponseWriter, r *http.Request, 
 			mismatch("the %s header is required", HeaderProtocolVersion)
 			return
 		}
-		meta, err := protocol.ParseRequestMeta(req.Params)
+		meta, err := req.Meta()
 		if err != nil {
 			fail(http.StatusBadRequest, protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: %v", err))
 			return

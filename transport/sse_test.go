@@ -159,8 +159,14 @@ func TestFallbackClient(t *testing.T) {
 		t.Parallel()
 		conn := transport.NewFallbackClient(ts.URL+"/mcp", clientOpts)
 		cli := dial(t, conn, nil)
-		if _, ok := conn.Conn().(*transport.StreamableClient); !ok {
+		sc, ok := conn.Conn().(*transport.StreamableClient)
+		if !ok {
 			t.Fatalf("chose %T, want *StreamableClient", conn.Conn())
+		}
+		// The engine's negotiated revision reaches the chosen transport
+		// through the FallbackClient, for the MCP-Protocol-Version header.
+		if got := sc.ProtocolVersion(); got != protocol.LatestLegacyVersion {
+			t.Errorf("ProtocolVersion() = %q, want %q", got, protocol.LatestLegacyVersion)
 		}
 		add(t, cli, 1, 2)
 	})

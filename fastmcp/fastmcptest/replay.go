@@ -204,7 +204,7 @@ func (o *owed) add(sent, revision string, methods map[protocol.ID]string) {
 			o.ids[m.ID] = true
 		}
 	case *protocol.Batch:
-		if revision != protocol.BatchVersion {
+		if !protocol.HasBatches(revision) {
 			o.anon++ // refused
 			return
 		}
