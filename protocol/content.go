@@ -169,10 +169,13 @@ type (
 	toolResultBody   ToolResultContent
 )
 
-func marshalTyped[B any](enc *jsontext.Encoder, typ string, b *B) error {
-	return jsonv2.MarshalEncode(enc, struct {
+// marshalTyped writes b's members after "type". The wrapper holds b by value
+// and is passed by pointer: one allocation per block (a value would be
+// copied again by MarshalEncode, and a pointer to b moves b to the heap).
+func marshalTyped[B any](enc *jsontext.Encoder, typ string, b B) error {
+	return jsonv2.MarshalEncode(enc, &struct {
 		Type string `json:"type"`
-		Body *B     `json:",embed"`
+		Body B      `json:",embed"`
 	}{typ, b})
 }
 
@@ -192,7 +195,7 @@ func unmarshalTyped[B any](dec *jsontext.Decoder, typ string, b *B) error {
 
 // MarshalJSONTo encodes the block with "type":"text".
 func (c TextContent) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return marshalTyped(enc, ContentTypeText, (*textBody)(&c))
+	return marshalTyped(enc, ContentTypeText, textBody(c))
 }
 
 // UnmarshalJSONFrom decodes a block whose type must be "text".
@@ -202,7 +205,7 @@ func (c *TextContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 // MarshalJSONTo encodes the block with "type":"image".
 func (c ImageContent) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return marshalTyped(enc, ContentTypeImage, (*imageBody)(&c))
+	return marshalTyped(enc, ContentTypeImage, imageBody(c))
 }
 
 // UnmarshalJSONFrom decodes a block whose type must be "image".
@@ -212,7 +215,7 @@ func (c *ImageContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 // MarshalJSONTo encodes the block with "type":"audio".
 func (c AudioContent) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return marshalTyped(enc, ContentTypeAudio, (*audioBody)(&c))
+	return marshalTyped(enc, ContentTypeAudio, audioBody(c))
 }
 
 // UnmarshalJSONFrom decodes a block whose type must be "audio".
@@ -222,7 +225,7 @@ func (c *AudioContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 // MarshalJSONTo encodes the block with "type":"resource_link".
 func (c ResourceLink) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return marshalTyped(enc, ContentTypeResourceLink, (*resourceLinkBody)(&c))
+	return marshalTyped(enc, ContentTypeResourceLink, resourceLinkBody(c))
 }
 
 // UnmarshalJSONFrom decodes a block whose type must be "resource_link".
@@ -232,7 +235,7 @@ func (c *ResourceLink) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 // MarshalJSONTo encodes the block with "type":"resource".
 func (c EmbeddedResource) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return marshalTyped(enc, ContentTypeResource, (*embeddedBody)(&c))
+	return marshalTyped(enc, ContentTypeResource, embeddedBody(c))
 }
 
 // UnmarshalJSONFrom decodes a block whose type must be "resource".
@@ -246,7 +249,7 @@ func (c ToolUseContent) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if len(c.Input) == 0 {
 		c.Input = emptyObject
 	}
-	return marshalTyped(enc, ContentTypeToolUse, (*toolUseBody)(&c))
+	return marshalTyped(enc, ContentTypeToolUse, toolUseBody(c))
 }
 
 // UnmarshalJSONFrom decodes a block whose type must be "tool_use".
@@ -256,7 +259,7 @@ func (c *ToolUseContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 // MarshalJSONTo encodes the block with "type":"tool_result".
 func (c ToolResultContent) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return marshalTyped(enc, ContentTypeToolResult, (*toolResultBody)(&c))
+	return marshalTyped(enc, ContentTypeToolResult, toolResultBody(c))
 }
 
 // UnmarshalJSONFrom decodes a block whose type must be "tool_result".
