@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/fastmcp-go/fastmcp/bench/compare/internal/floordefs"
+	"github.com/fastmcp-go/fastmcp/bench/internal/floortools"
 )
 
 // request is the part of a JSON-RPC request the floor reads.
@@ -74,7 +74,7 @@ func toolsList(many bool) (json.RawMessage, error) {
 	}
 	tools := []tool{{"add", "Add two integers", json.RawMessage(addSchema)}}
 	if many {
-		for _, d := range floordefs.Tools {
+		for _, d := range floortools.Tools {
 			tools = append(tools, tool{d.Name, d.Description, json.RawMessage(d.Schema)})
 		}
 	}
