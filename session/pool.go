@@ -11,6 +11,15 @@ import (
 
 // The worker pool: the goroutines that serve a session's requests (and,
 // with relay, read its messages).
+//
+// Why not a fresh goroutine per request behind a semaphore (issue 14,
+// measured whole-process on tools/call over OS pipes, 2 cores, medians of
+// 10 A/B pairs): a fresh goroutine pays the handler's stack growth every
+// time (copystack was ~40% of CPU), 16 in flight 1.9x the wall time; with
+// goroutines reused but no relay or spinning, one call at a time took
+// 1.23x the wall time (1.32x the CPU) of this pool. The simpler variant
+// is on branch sched-simple of issue 14. goroutines_test.go pins down
+// which goroutines exist in each state.
 
 // workerPool holds the requests waiting for a worker and the workers'
 // accounting, under its own lock (the reading goroutine takes it once per

@@ -39,6 +39,10 @@ type StreamOptions struct {
 // written so far has reached the writer; Close discards output still held
 // back and waits for such a write to end. Writes at any other time are written at
 // once, on the writer's goroutine.
+//
+// (Why not plain mutex-guarded writes, issue 14: with them, 16 tools/call
+// in flight over OS pipes took 1.13x the whole-process wall time, 1.15x
+// the CPU; one at a time was even.)
 type Stream struct {
 	r    *bufio.Reader
 	rc   io.Closer // the reader, when it can be closed
