@@ -9,8 +9,8 @@ import (
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-// The worker pool: the goroutines that serve a session's requests (and,
-// with relay, read its messages).
+// The worker pool: the goroutines that serve a session's requests and
+// read its messages, on every transport.
 //
 // Why not a fresh goroutine per request behind a semaphore (issue 14,
 // measured whole-process on tools/call over OS pipes, 2 cores, medians of
@@ -32,21 +32,17 @@ type workerPool struct {
 	max      int    // most workers at once (MaxConcurrency)
 	workers  int    // workers alive
 	parked   int    // workers waiting on cond that no one has woken yet
-	inline   int    // requests served outside the workers (see serveDirect)
 	shed     int    // workers asked to exit the next time they find no work
-	spin     bool   // idle workers yield for a while before they park
 	spinning bool   // a worker is yielding before it parks, and no request counts on it yet
 	spinGen  uint64 // numbers the spells of spinning, so a worker stops only its own
 	closed   bool   // the session ended: workers exit once the queue is empty
 
-	// With relay set (stdio and other sessions fed by their own reading),
-	// the reading role moves between the workers: the worker reading a
+	// The reading role moves between the workers: the worker reading a
 	// call hands the role to an idle worker and serves the call itself,
 	// so that the response does not wait for another goroutine to wake
 	// up. reading says that one of the workers holds the role (it does not
 	// count as busy), and readPending that the role waits for the worker
 	// it was handed to.
-	relay       bool
 	reading     bool
 	readPending bool
 
@@ -77,7 +73,7 @@ type job struct {
 	batch  *batchReply        // the batch the request came in, if any
 }
 
-// handOff passes the reading role of a relay session to an idle worker
+// handOff passes the reading role to an idle worker
 // (a parked or spinning one, or a new one) when the call just read may be
 // served at once: a turn is free and no request waits for one. It
 // reports whether it did; the caller then serves the call.
@@ -85,7 +81,7 @@ func (s *Session) handOff() bool {
 	p := &s.pool
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.relay || p.closed || p.head != len(p.queue) || p.busy() >= p.max {
+	if p.closed || p.head != len(p.queue) || p.busy() >= p.max {
 		return false
 	}
 	p.readPending = true
@@ -112,31 +108,11 @@ func (p *workerPool) stopReading() {
 // busy is how many requests are being served (or, for a spinning worker,
 // are about to be); p.mu held.
 func (p *workerPool) busy() int {
-	n := p.workers - p.parked + p.inline
+	n := p.workers - p.parked
 	if p.reading {
 		n-- // the worker holding the reading role
 	}
 	return n
-}
-
-// takeTurn counts in a request served outside the workers, when a turn is
-// free and no request is waiting for one.
-func (p *workerPool) takeTurn(wg *sync.WaitGroup) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || p.head != len(p.queue) || p.busy() >= p.max {
-		return false
-	}
-	p.inline++
-	wg.Add(1) // under p.mu, before close: so before Close waits
-	return true
-}
-
-func (p *workerPool) endTurn(wg *sync.WaitGroup) {
-	p.mu.Lock()
-	p.inline--
-	p.mu.Unlock()
-	wg.Done()
 }
 
 // enqueue hands an admitted request to a worker: a parked one if there is
@@ -231,7 +207,7 @@ func (s *Session) work() {
 				p.mu.Unlock()
 				return
 			}
-			if p.spin && spins < maxSpins && (spins > 0 || !p.spinning) {
+			if spins < maxSpins && (spins > 0 || !p.spinning) {
 				// Yield a few times before parking: a request that arrives
 				// meanwhile is taken without waking a parked goroutine, and
 				// the processor does not go idle between close requests.
