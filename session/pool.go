@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"runtime"
 	"sync"
 	"time"
 
@@ -18,24 +17,27 @@ import (
 // time (copystack was ~40% of CPU), 16 in flight 1.9x the wall time; with
 // goroutines reused but no relay or spinning, one call at a time took
 // 1.23x the wall time (1.32x the CPU) of this pool. The simpler variant
-// is on branch sched-simple of issue 14. goroutines_test.go pins down
-// which goroutines exist in each state.
+// is on branch sched-simple of issue 14. Idle workers do not spin before
+// they park (issue 14, bench/ BenchmarkToolCallHTTP and
+// BenchmarkToolCallStdio, 12 interleaved runs, throughput ratio to the
+// floor): spinning gained 6% on stdio one call at a time, under the 10%
+// bar, and cost 15-18% on HTTP with 4 clients and 23% on stdio with 16 in
+// flight. goroutines_test.go pins down which goroutines exist in each
+// state.
 
 // workerPool holds the requests waiting for a worker and the workers'
 // accounting, under its own lock (the reading goroutine takes it once per
 // request).
 type workerPool struct {
-	mu       sync.Mutex
-	cond     sync.Cond // a parked worker waits on it
-	queue    []job     // requests waiting for a worker, oldest first from head
-	head     int
-	max      int    // most workers at once (MaxConcurrency)
-	workers  int    // workers alive
-	parked   int    // workers waiting on cond that no one has woken yet
-	shed     int    // workers asked to exit the next time they find no work
-	spinning bool   // a worker is yielding before it parks, and no request counts on it yet
-	spinGen  uint64 // numbers the spells of spinning, so a worker stops only its own
-	closed   bool   // the session ended: workers exit once the queue is empty
+	mu      sync.Mutex
+	cond    sync.Cond // a parked worker waits on it
+	queue   []job     // requests waiting for a worker, oldest first from head
+	head    int
+	max     int  // most workers at once (MaxConcurrency)
+	workers int  // workers alive
+	parked  int  // workers waiting on cond that no one has woken yet
+	shed    int  // workers asked to exit the next time they find no work
+	closed  bool // the session ended: workers exit once the queue is empty
 
 	// The reading role moves between the workers: the worker reading a
 	// call hands the role to an idle worker and serves the call itself,
@@ -56,9 +58,6 @@ const (
 	// maxParked is how many idle workers a session keeps waiting for work;
 	// more than that exit when they find nothing to do.
 	maxParked = 16
-	// maxSpins is how many times a worker that finds no request yields
-	// before it parks.
-	maxSpins = 20
 	// idleWorkers is how long a session must serve no request before its
 	// parked workers exit.
 	idleWorkers = time.Second
@@ -74,7 +73,7 @@ type job struct {
 }
 
 // handOff passes the reading role to an idle worker
-// (a parked or spinning one, or a new one) when the call just read may be
+// (a parked one, or a new one) when the call just read may be
 // served at once: a turn is free and no request waits for one. It
 // reports whether it did; the caller then serves the call.
 func (s *Session) handOff() bool {
@@ -90,8 +89,6 @@ func (s *Session) handOff() bool {
 	case p.parked > 0:
 		p.parked--
 		p.cond.Signal()
-	case p.spinning:
-		p.spinning = false // the spinning worker takes the role
 	default:
 		s.startWorkerLocked()
 	}
@@ -105,8 +102,7 @@ func (p *workerPool) stopReading() {
 	p.mu.Unlock()
 }
 
-// busy is how many requests are being served (or, for a spinning worker,
-// are about to be); p.mu held.
+// busy is how many requests are being served; p.mu held.
 func (p *workerPool) busy() int {
 	n := p.workers - p.parked
 	if p.reading {
@@ -140,8 +136,6 @@ func (s *Session) enqueue(j job) {
 	case p.parked > 0:
 		p.parked--
 		p.cond.Signal()
-	case p.spinning:
-		p.spinning = false // the spinning worker takes it
 	case p.busy() < p.max:
 		s.startWorkerLocked()
 	}
@@ -196,10 +190,8 @@ func (s *Session) work() {
 	p := &s.pool
 	for {
 		p.mu.Lock()
-		spins, gen := 0, uint64(0)
 		for p.head == len(p.queue) && !p.readPending {
 			if p.closed || p.shed > 0 || p.parked >= maxParked {
-				p.stopSpinning(gen)
 				if p.shed > 0 {
 					p.shed--
 				}
@@ -207,29 +199,9 @@ func (s *Session) work() {
 				p.mu.Unlock()
 				return
 			}
-			if spins < maxSpins && (spins > 0 || !p.spinning) {
-				// Yield a few times before parking: a request that arrives
-				// meanwhile is taken without waking a parked goroutine, and
-				// the processor does not go idle between close requests.
-				// One worker at a time spins; enqueue counts on it for
-				// the next request (instead of starting a worker) until
-				// it claims it by clearing spinning.
-				if spins == 0 {
-					p.spinGen++
-					gen, p.spinning = p.spinGen, true
-				}
-				spins++
-				p.mu.Unlock()
-				runtime.Gosched()
-				p.mu.Lock()
-				continue
-			}
-			p.stopSpinning(gen)
-			spins, gen = 0, 0
 			p.parked++
 			p.cond.Wait() // whoever wakes us has counted us out of parked
 		}
-		p.stopSpinning(gen)
 		if p.readPending {
 			p.readPending = false
 			p.mu.Unlock()
@@ -247,14 +219,6 @@ func (s *Session) work() {
 		}
 		p.mu.Unlock()
 		s.serve(j)
-	}
-}
-
-// stopSpinning ends the spell of spinning gen (0: none), unless a request
-// has claimed it or another began.
-func (p *workerPool) stopSpinning(gen uint64) {
-	if gen != 0 && p.spinning && p.spinGen == gen {
-		p.spinning = false
 	}
 }
 

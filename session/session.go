@@ -100,9 +100,8 @@ const DefaultDrainTimeout = 10 * time.Second
 // hands the reading to an idle worker and serves the call itself, so that
 // its response does not wait for a goroutine to wake up; a slow handler
 // never holds up the reading. A worker that finds no request waiting
-// yields a few times, then stays parked for the next one, so that a busy
-// session does not pay for a new goroutine (and its stack growth) per
-// request; parked workers exit when the session has served no request for
+// stays parked for the next one, so that a busy session does not pay for
+// a new goroutine (and its stack growth) per request; parked workers exit when the session has served no request for
 // a second, and at most 16 stay parked. Close stops reading, cancels every
 // handler's context, fails every pending call and waits for the reader
 // and every worker to exit. When the peer ends its input (io.EOF), the
