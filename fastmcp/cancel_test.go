@@ -14,8 +14,8 @@ import (
 
 // blockingServer has a tool that blocks until its request is cancelled and
 // reports how it ended.
-func blockingServer() (*fastmcp.Server, <-chan struct{}, <-chan error) {
-	s := newServer()
+func blockingServer(opts ...fastmcp.Option) (*fastmcp.Server, <-chan struct{}, <-chan error) {
+	s := newServer(opts...)
 	started := make(chan struct{}, 4)
 	ended := make(chan error, 4)
 	s.Tool("block", func(ctx *fastmcp.Context) (string, error) {

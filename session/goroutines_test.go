@@ -45,8 +45,7 @@ func takeCensus() census {
 }
 
 // TestGoroutinesOfAStdioSession checks, from goroutine dumps, which
-// goroutines a session over a stream (relay and spinning on) has in each
-// state: idle, only the reader; with N slow calls in flight, the reader
+// goroutines a session over a stream has in each state: idle, only the reader; with N slow calls in flight, the reader
 // and N handlers, none spinning; once they finish, the workers parked
 // until the idle timer sheds them; after Close, none.
 func TestGoroutinesOfAStdioSession(t *testing.T) {

@@ -2,15 +2,14 @@ package session
 
 import (
 	"context"
-	"runtime"
 	"sync"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-// The worker pool: the goroutines that serve a session's requests (and,
-// with relay, read its messages).
+// The worker pool: the goroutines that serve a session's requests and
+// read its messages, on every transport.
 //
 // Why not a fresh goroutine per request behind a semaphore (issue 14,
 // measured whole-process on tools/call over OS pipes, 2 cores, medians of
@@ -18,35 +17,34 @@ import (
 // time (copystack was ~40% of CPU), 16 in flight 1.9x the wall time; with
 // goroutines reused but no relay or spinning, one call at a time took
 // 1.23x the wall time (1.32x the CPU) of this pool. The simpler variant
-// is on branch sched-simple of issue 14. goroutines_test.go pins down
-// which goroutines exist in each state.
+// is on branch sched-simple of issue 14. Idle workers do not spin before
+// they park (issue 14, bench/ BenchmarkToolCallHTTP and
+// BenchmarkToolCallStdio, 12 interleaved runs, throughput ratio to the
+// floor): spinning gained 6% on stdio one call at a time, under the 10%
+// bar, and cost 15-18% on HTTP with 4 clients and 23% on stdio with 16 in
+// flight. goroutines_test.go pins down which goroutines exist in each
+// state.
 
 // workerPool holds the requests waiting for a worker and the workers'
 // accounting, under its own lock (the reading goroutine takes it once per
 // request).
 type workerPool struct {
-	mu       sync.Mutex
-	cond     sync.Cond // a parked worker waits on it
-	queue    []job     // requests waiting for a worker, oldest first from head
-	head     int
-	max      int    // most workers at once (MaxConcurrency)
-	workers  int    // workers alive
-	parked   int    // workers waiting on cond that no one has woken yet
-	inline   int    // requests served outside the workers (see serveDirect)
-	shed     int    // workers asked to exit the next time they find no work
-	spin     bool   // idle workers yield for a while before they park
-	spinning bool   // a worker is yielding before it parks, and no request counts on it yet
-	spinGen  uint64 // numbers the spells of spinning, so a worker stops only its own
-	closed   bool   // the session ended: workers exit once the queue is empty
+	mu      sync.Mutex
+	cond    sync.Cond // a parked worker waits on it
+	queue   []job     // requests waiting for a worker, oldest first from head
+	head    int
+	max     int  // most workers at once (MaxConcurrency)
+	workers int  // workers alive
+	parked  int  // workers waiting on cond that no one has woken yet
+	shed    int  // workers asked to exit the next time they find no work
+	closed  bool // the session ended: workers exit once the queue is empty
 
-	// With relay set (stdio and other sessions fed by their own reading),
-	// the reading role moves between the workers: the worker reading a
+	// The reading role moves between the workers: the worker reading a
 	// call hands the role to an idle worker and serves the call itself,
 	// so that the response does not wait for another goroutine to wake
 	// up. reading says that one of the workers holds the role (it does not
 	// count as busy), and readPending that the role waits for the worker
 	// it was handed to.
-	relay       bool
 	reading     bool
 	readPending bool
 
@@ -60,9 +58,6 @@ const (
 	// maxParked is how many idle workers a session keeps waiting for work;
 	// more than that exit when they find nothing to do.
 	maxParked = 16
-	// maxSpins is how many times a worker that finds no request yields
-	// before it parks.
-	maxSpins = 20
 	// idleWorkers is how long a session must serve no request before its
 	// parked workers exit.
 	idleWorkers = time.Second
@@ -77,15 +72,15 @@ type job struct {
 	batch  *batchReply        // the batch the request came in, if any
 }
 
-// handOff passes the reading role of a relay session to an idle worker
-// (a parked or spinning one, or a new one) when the call just read may be
+// handOff passes the reading role to an idle worker
+// (a parked one, or a new one) when the call just read may be
 // served at once: a turn is free and no request waits for one. It
 // reports whether it did; the caller then serves the call.
 func (s *Session) handOff() bool {
 	p := &s.pool
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.relay || p.closed || p.head != len(p.queue) || p.busy() >= p.max {
+	if p.closed || p.head != len(p.queue) || p.busy() >= p.max {
 		return false
 	}
 	p.readPending = true
@@ -94,8 +89,6 @@ func (s *Session) handOff() bool {
 	case p.parked > 0:
 		p.parked--
 		p.cond.Signal()
-	case p.spinning:
-		p.spinning = false // the spinning worker takes the role
 	default:
 		s.startWorkerLocked()
 	}
@@ -109,34 +102,13 @@ func (p *workerPool) stopReading() {
 	p.mu.Unlock()
 }
 
-// busy is how many requests are being served (or, for a spinning worker,
-// are about to be); p.mu held.
+// busy is how many requests are being served; p.mu held.
 func (p *workerPool) busy() int {
-	n := p.workers - p.parked + p.inline
+	n := p.workers - p.parked
 	if p.reading {
 		n-- // the worker holding the reading role
 	}
 	return n
-}
-
-// takeTurn counts in a request served outside the workers, when a turn is
-// free and no request is waiting for one.
-func (p *workerPool) takeTurn(wg *sync.WaitGroup) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || p.head != len(p.queue) || p.busy() >= p.max {
-		return false
-	}
-	p.inline++
-	wg.Add(1) // under p.mu, before close: so before Close waits
-	return true
-}
-
-func (p *workerPool) endTurn(wg *sync.WaitGroup) {
-	p.mu.Lock()
-	p.inline--
-	p.mu.Unlock()
-	wg.Done()
 }
 
 // enqueue hands an admitted request to a worker: a parked one if there is
@@ -164,8 +136,6 @@ func (s *Session) enqueue(j job) {
 	case p.parked > 0:
 		p.parked--
 		p.cond.Signal()
-	case p.spinning:
-		p.spinning = false // the spinning worker takes it
 	case p.busy() < p.max:
 		s.startWorkerLocked()
 	}
@@ -220,10 +190,8 @@ func (s *Session) work() {
 	p := &s.pool
 	for {
 		p.mu.Lock()
-		spins, gen := 0, uint64(0)
 		for p.head == len(p.queue) && !p.readPending {
 			if p.closed || p.shed > 0 || p.parked >= maxParked {
-				p.stopSpinning(gen)
 				if p.shed > 0 {
 					p.shed--
 				}
@@ -231,29 +199,9 @@ func (s *Session) work() {
 				p.mu.Unlock()
 				return
 			}
-			if p.spin && spins < maxSpins && (spins > 0 || !p.spinning) {
-				// Yield a few times before parking: a request that arrives
-				// meanwhile is taken without waking a parked goroutine, and
-				// the processor does not go idle between close requests.
-				// One worker at a time spins; enqueue counts on it for
-				// the next request (instead of starting a worker) until
-				// it claims it by clearing spinning.
-				if spins == 0 {
-					p.spinGen++
-					gen, p.spinning = p.spinGen, true
-				}
-				spins++
-				p.mu.Unlock()
-				runtime.Gosched()
-				p.mu.Lock()
-				continue
-			}
-			p.stopSpinning(gen)
-			spins, gen = 0, 0
 			p.parked++
 			p.cond.Wait() // whoever wakes us has counted us out of parked
 		}
-		p.stopSpinning(gen)
 		if p.readPending {
 			p.readPending = false
 			p.mu.Unlock()
@@ -271,14 +219,6 @@ func (s *Session) work() {
 		}
 		p.mu.Unlock()
 		s.serve(j)
-	}
-}
-
-// stopSpinning ends the spell of spinning gen (0: none), unless a request
-// has claimed it or another began.
-func (p *workerPool) stopSpinning(gen uint64) {
-	if gen != 0 && p.spinning && p.spinGen == gen {
-		p.spinning = false
 	}
 }
 

@@ -183,9 +183,8 @@ func TestIdleWorkersExit(t *testing.T) {
 	})
 }
 
-// TestSlowHandlerDoesNotHoldUpReading checks that on a session whose
-// reading moves between the workers (a transport without DirectConn), a
-// handler that does not return keeps neither other calls nor the
+// TestSlowHandlerDoesNotHoldUpReading checks that, while the reading
+// moves between the workers, a handler that does not return keeps neither other calls nor the
 // cancellation of its own request from being read and served.
 func TestSlowHandlerDoesNotHoldUpReading(t *testing.T) {
 	for _, maxc := range []int{1, 2, 64} {

@@ -10,11 +10,8 @@ import (
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// readLoop is the reading goroutine of a session without relay.
-func (s *Session) readLoop() { s.read() }
-
 // read holds the reading role: it reads messages and routes them until
-// the transport fails or ends, or, with relay, until it has handed the
+// the transport fails or ends, or until it has handed the
 // role to another worker; then it returns the call it kept to serve.
 func (s *Session) read() (job, bool) {
 	for {

@@ -72,30 +72,6 @@ func (s *Session) admitCall(m *protocol.Request, b *batchReply) (job, bool) {
 	return job{ctx: ctx, cancel: cancel, req: req, resp: &a.resp, batch: b}, true
 }
 
-// serveDirect is the engine's side of transport.DirectConn: it admits a
-// call on the goroutine that received it (saving the hop through the
-// reading goroutine) and, when inline is set, a turn is free and no
-// request waits for one, serves it right there (saving the hop to a
-// worker); otherwise it hands the call to a worker. It reports whether it
-// took the message: notifications and responses go through Read, in
-// order, as before.
-func (s *Session) serveDirect(m *protocol.Request, inline bool) bool {
-	if !m.IsCall() {
-		return false
-	}
-	j, ok := s.admitCall(m, nil)
-	if !ok {
-		return true
-	}
-	if inline && s.pool.takeTurn(&s.handlers) {
-		defer s.pool.endTurn(&s.handlers)
-		s.serve(j)
-		return true
-	}
-	s.enqueue(j)
-	return true
-}
-
 var emptyObject = json.RawMessage("{}")
 
 // admit applies the lifecycle rules to an incoming call and settles which

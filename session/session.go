@@ -95,20 +95,19 @@ const DefaultDrainTimeout = 10 * time.Second
 //
 // New starts one goroutine that reads messages. Incoming requests are
 // served by worker goroutines the session starts as requests arrive, up to
-// MaxConcurrency of them. On a transport without DirectConn (stdio, pipes)
-// the reading is itself done by a worker, which, on reading a call that can
-// be served at once, hands the reading to an idle worker and serves the
-// call itself, so that its response does not wait for a goroutine to wake
-// up; a slow handler never holds up the reading. A worker that finds no
-// request waiting stays parked for the next one, so that a busy session
-// does not pay for a new goroutine (and its stack growth) per request;
-// parked workers exit when the session has served no request for a
-// second, and at most 16 stay parked. Close stops reading, cancels every handler's context, fails every
-// pending call and waits for the reader and every worker to exit. When the
-// peer ends its input (io.EOF), the session takes no more requests, fails
-// pending calls, and answers the requests already read (see
-// Options.DrainTimeout) before it closes. All methods are safe for
-// concurrent use.
+// MaxConcurrency of them, on every transport alike. The reading is itself
+// done by a worker, which, on reading a call that can be served at once,
+// hands the reading to an idle worker and serves the call itself, so that
+// its response does not wait for a goroutine to wake up; a slow handler
+// never holds up the reading. A worker that finds no request waiting
+// stays parked for the next one, so that a busy session does not pay for
+// a new goroutine (and its stack growth) per request; parked workers exit when the session has served no request for
+// a second, and at most 16 stay parked. Close stops reading, cancels every
+// handler's context, fails every pending call and waits for the reader
+// and every worker to exit. When the peer ends its input (io.EOF), the
+// session takes no more requests, fails pending calls, and answers the
+// requests already read (see Options.DrainTimeout) before it closes. All
+// methods are safe for concurrent use.
 type Session struct {
 	conn    transport.Conn
 	role    Role
@@ -211,24 +210,10 @@ func New(conn transport.Conn, opts Options) *Session {
 		s.version = opts.Version
 		s.state = stateReady
 	}
-	if dc, ok := conn.(transport.DirectConn); ok {
-		dc.SetDirect(s.serveDirect)
-	} else {
-		// A session fed by its own reading goroutine (stdio, pipes) is
-		// usually one of few in its process, and its workers spin a little
-		// before parking; with calls arriving on goroutines of their own
-		// (HTTP, many sessions) spinning workers would compete with them.
-		s.pool.spin = true
-		s.pool.relay = true
-	}
-	if s.pool.relay {
-		// The first worker takes the reading role.
-		s.pool.workers, s.pool.reading, s.pool.readPending = 1, true, true
-		s.handlers.Add(1)
-		go s.work()
-	} else {
-		go s.readLoop()
-	}
+	// The first worker takes the reading role.
+	s.pool.workers, s.pool.reading, s.pool.readPending = 1, true, true
+	s.handlers.Add(1)
+	go s.work()
 	return s
 }
 

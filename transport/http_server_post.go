@@ -203,7 +203,7 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 			}
 		}()
 	}
-	if !sess.deliverCall(r.Context(), req, st.json) {
+	if !sess.deliver(r.Context(), req) {
 		sess.cancelStream(req.ID)
 		return
 	}
@@ -230,13 +230,6 @@ func (h *StreamableHandler) refuseOpen(w http.ResponseWriter, id protocol.ID, er
 // SSE stream.
 func (h *StreamableHandler) answer(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, id protocol.ID) {
 	if st.json {
-		select {
-		case ev := <-sk.ch: // served inline: the answer is already there
-			writeJSONBody(w, http.StatusOK, *ev.data)
-			putBuf(ev.data)
-			return
-		default:
-		}
 		select {
 		case ev := <-sk.ch:
 			writeJSONBody(w, http.StatusOK, *ev.data)

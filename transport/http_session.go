@@ -29,8 +29,6 @@ type httpSession struct {
 
 	standalone *stream // stream "0": the GET stream
 
-	direct atomic.Pointer[func(*protocol.Request, bool) bool] // see SetDirect
-
 	mu         sync.Mutex
 	version    string // negotiated revision, told by the engine (SetProtocolVersion)
 	streams    map[protocol.ID]*stream
@@ -272,31 +270,6 @@ func (s *httpSession) deliver(ctx context.Context, m protocol.Message) bool {
 		return false
 	}
 }
-
-// SetDirect implements DirectConn.
-func (s *httpSession) SetDirect(serve func(call *protocol.Request, inline bool) bool) {
-	s.direct.Store(&serve)
-}
-
-// deliverCall hands an incoming call to the session engine: straight on
-// this goroutine when the engine takes calls directly, else through Read.
-// inline (JSON response mode, where nothing but the response uses the
-// call's stream) lets the engine serve the call before returning.
-func (s *httpSession) deliverCall(ctx context.Context, req *protocol.Request, inline bool) bool {
-	if serve := s.direct.Load(); serve != nil {
-		select {
-		case <-s.done:
-			return false
-		default:
-		}
-		if (*serve)(req, inline) {
-			return true
-		}
-	}
-	return s.deliver(ctx, req)
-}
-
-var _ DirectConn = (*httpSession)(nil)
 
 // Read implements Conn.
 func (s *httpSession) Read(ctx context.Context) (protocol.Message, error) {

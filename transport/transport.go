@@ -34,24 +34,6 @@ type Conn interface {
 	Close() error
 }
 
-// DirectConn is implemented by Conns whose incoming calls arrive on
-// goroutines of their own (one per HTTP request), which can hand a call
-// straight to the session engine instead of queueing it for Read: the
-// call is then admitted, and possibly served, on the goroutine that
-// received it, without a switch to the engine's reading goroutine.
-//
-// The engine calls SetDirect once, before its first Read. The Conn then
-// calls serve(call, inline) for each incoming call (a request with an id),
-// from any goroutine; when serve returns false the Conn delivers the call
-// through Read as usual. inline allows serve to run the call's handler to
-// completion before returning, so the Conn must not need the calling
-// goroutine to consume what the handler writes meanwhile (its response
-// included). Notifications and responses always go through Read.
-type DirectConn interface {
-	Conn
-	SetDirect(serve func(call *protocol.Request, inline bool) bool)
-}
-
 // Flusher is implemented by Conns that may hold written messages back to
 // write several at once (see Stream). Flush writes what is held back and
 // returns once it is written. The session engine calls it when it shuts
