@@ -16,8 +16,7 @@ import (
 // 10 A/B pairs): a fresh goroutine pays the handler's stack growth every
 // time (copystack was ~40% of CPU), 16 in flight 1.9x the wall time; with
 // goroutines reused but no relay or spinning, one call at a time took
-// 1.23x the wall time (1.32x the CPU) of this pool. The simpler variant
-// is on branch sched-simple of issue 14. Idle workers do not spin before
+// 1.23x the wall time (1.32x the CPU) of this pool. Idle workers do not spin before
 // they park (issue 14, bench/ BenchmarkToolCallHTTP and
 // BenchmarkToolCallStdio, 12 interleaved runs, throughput ratio to the
 // floor): spinning gained 6% on stdio one call at a time, under the 10%
