@@ -110,19 +110,8 @@ func use(ctx context.Context, c *fastmcp.Client, label string, out io.Writer) er
 		return err // a protocol or transport failure
 	}
 	if res.IsError {
-		return fmt.Errorf("count failed: %s", text(res)) // the tool's own error
+		return fmt.Errorf("count failed: %s", res.Text()) // the tool's own error
 	}
-	fmt.Fprintf(out, "%s: count → %s\n", label, text(res))
+	fmt.Fprintf(out, "%s: count → %s\n", label, res.Text())
 	return nil
-}
-
-// text joins the text blocks of a tool result.
-func text(res *fastmcp.ToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*fastmcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }

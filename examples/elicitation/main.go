@@ -108,7 +108,7 @@ func run(ctx context.Context, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(out, "result:", text(res))
+		fmt.Fprintln(out, "result:", res.Text())
 	}
 	return nil
 }
@@ -126,15 +126,4 @@ func serve(ctx context.Context, s *fastmcp.Server) (url string, stop func(), err
 	done := make(chan struct{})
 	go func() { defer close(done); s.ServeListener(ctx, ln) }()
 	return "http://" + ln.Addr().String() + "/mcp", func() { cancel(); <-done }, nil
-}
-
-// text joins the text blocks of a tool result.
-func text(res *fastmcp.ToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*fastmcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }

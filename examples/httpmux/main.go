@@ -25,7 +25,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -110,17 +109,6 @@ func use(ctx context.Context, base string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(out, "whoami:", text(res))
+	fmt.Fprintln(out, "whoami:", res.Text())
 	return nil
-}
-
-// text joins the text blocks of a tool result.
-func text(res *fastmcp.ToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*fastmcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }

@@ -150,7 +150,7 @@ func use(ctx context.Context, url string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "put %s → %s row(s)\n", kv[0], text(res))
+		fmt.Fprintf(out, "put %s → %s row(s)\n", kv[0], res.Text())
 	}
 	for _, key := range []string{"greeting", "missing"} {
 		res, err := client.CallTool(ctx, "get", GetArgs{Key: key})
@@ -158,23 +158,12 @@ func use(ctx context.Context, url string, out io.Writer) error {
 			return err
 		}
 		if res.IsError { // the tool returned an error: the model sees its text
-			fmt.Fprintf(out, "get %s → error: %s\n", key, text(res))
+			fmt.Fprintf(out, "get %s → error: %s\n", key, res.Text())
 			continue
 		}
-		fmt.Fprintf(out, "get %s → %s\n", key, text(res))
+		fmt.Fprintf(out, "get %s → %s\n", key, res.Text())
 	}
 	return nil
-}
-
-// text joins the text blocks of a tool result.
-func text(res *fastmcp.ToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*fastmcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // serve starts s — running its lifespan — and serves it over HTTP on a free

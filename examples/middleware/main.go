@@ -211,18 +211,7 @@ func echo(ctx context.Context, c *fastmcp.Client, who string, out io.Writer) {
 		fmt.Fprintf(out, "%s: echo → error: %v\n", who, err)
 		return
 	}
-	fmt.Fprintf(out, "%s: echo → %s\n", who, text(res))
-}
-
-// text joins the text blocks of a tool result.
-func text(res *fastmcp.ToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*fastmcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
+	fmt.Fprintf(out, "%s: echo → %s\n", who, res.Text())
 }
 
 // serve serves s over HTTP on a free loopback port until stop is called.

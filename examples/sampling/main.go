@@ -101,9 +101,9 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	if res.IsError {
-		return fmt.Errorf("summarize: %s", textOf(res.Content))
+		return fmt.Errorf("summarize: %s", res.Text())
 	}
-	fmt.Fprintln(out, "result:", textOf(res.Content))
+	fmt.Fprintln(out, "result:", res.Text())
 	return nil
 }
 
