@@ -46,11 +46,7 @@ func (sc *scanner) copyValue(p *plan) error {
 		if err := sc.copyToken(); err != nil {
 			return err
 		}
-		var seenSmall uint64
-		var seenBig []bool
-		if len(p.fields) > 64 {
-			seenBig = make([]bool, len(p.fields))
-		}
+		seen := newFieldSet(len(p.fields))
 		for sc.dec.PeekKind() != '}' {
 			tok, err := sc.dec.ReadToken()
 			if err != nil {
@@ -73,13 +69,13 @@ func (sc *scanner) copyValue(p *plan) error {
 				}
 				continue
 			}
-			mark(&seenSmall, seenBig, f.ordinal)
+			seen.add(f.ordinal)
 			if err := sc.copyValue(f.plan); err != nil {
 				return err
 			}
 		}
 		for _, f := range p.fields {
-			if f.def == nil || seen(seenSmall, seenBig, f.ordinal) {
+			if f.def == nil || seen.has(f.ordinal) {
 				continue
 			}
 			if err := sc.enc.WriteToken(jsontext.String(f.name)); err != nil {

@@ -176,11 +176,7 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 	if _, err := sc.dec.ReadToken(); err != nil {
 		return false, err
 	}
-	var seenSmall uint64
-	var seenBig []bool
-	if len(p.fields) > 64 {
-		seenBig = make([]bool, len(p.fields))
-	}
+	seen := newFieldSet(len(p.fields))
 	for sc.dec.PeekKind() != '}' {
 		tok, err := sc.dec.ReadToken()
 		if err != nil {
@@ -202,9 +198,9 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 		if sc.dec.PeekKind() == 'n' {
 			switch {
 			case f.nullable || f.plan.kind == planAny:
-				mark(&seenSmall, seenBig, f.ordinal)
+				seen.add(f.ordinal)
 			case f.required:
-				mark(&seenSmall, seenBig, f.ordinal)
+				seen.add(f.ordinal)
 				sc.stack = append(sc.stack, segment{name: f.name, index: -1})
 				is.add(sc.here(), "type", nullMessage(f.plan))
 				sc.stack = sc.stack[:len(sc.stack)-1]
@@ -216,7 +212,7 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 			}
 			continue
 		}
-		mark(&seenSmall, seenBig, f.ordinal)
+		seen.add(f.ordinal)
 		if f.presence != nil {
 			sc.notePresent(f)
 		}
@@ -247,7 +243,7 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 		return false, err
 	}
 	for _, f := range p.fields {
-		if seen(seenSmall, seenBig, f.ordinal) {
+		if seen.has(f.ordinal) {
 			continue
 		}
 		if f.def != nil {
@@ -332,17 +328,31 @@ func unknownMessage(p *plan) string {
 	return string(b)
 }
 
-func mark(small *uint64, big []bool, i int) {
-	if big != nil {
-		big[i] = true
-		return
-	}
-	*small |= 1 << uint(i)
+// fieldSet records which fields of a struct an object has named: a bit
+// per field, or a slice for a struct of more than 64 fields.
+type fieldSet struct {
+	small uint64
+	big   []bool
 }
 
-func seen(small uint64, big []bool, i int) bool {
-	if big != nil {
-		return big[i]
+func newFieldSet(n int) fieldSet {
+	if n > 64 {
+		return fieldSet{big: make([]bool, n)}
 	}
-	return small&(1<<uint(i)) != 0
+	return fieldSet{}
+}
+
+func (s *fieldSet) add(i int) {
+	if s.big != nil {
+		s.big[i] = true
+		return
+	}
+	s.small |= 1 << uint(i)
+}
+
+func (s *fieldSet) has(i int) bool {
+	if s.big != nil {
+		return s.big[i]
+	}
+	return s.small&(1<<uint(i)) != 0
 }
