@@ -15,6 +15,23 @@ import (
 // This file checks JSON values against a schema with
 // santhosh-tekuri/jsonschema and turns its findings
 // into issues.
+//
+// Why this engine: it reports every failure with the instance location
+// (so "list[1].x: must be >= 3; name: is required" comes in one answer),
+// its findings are typed (kind.*), so the messages above are worded here
+// rather than parsed from text, it asserts "format", rejects a malformed
+// schema at compile time against the metaschema of its draft, and reads
+// drafts 4 to 2020-12. Its cost is its package init, which compiles the
+// metaschemas of five drafts: about 4 ms and 1.7 MB allocated per process;
+// with 100 tools, start to initialize answered takes 21 ms against 15 ms
+// with that init removed (medians of 30 paired whole-process runs) and
+// peak RSS 16.6 against 14.4 MiB. google/jsonschema-go (go-sdk's engine,
+// 0.35 ms init, about 0.5 MB smaller) was weighed and left: it stops at the
+// first failure, names the schema location instead of the instance's
+// (no array index), gives its findings as text only, does not assert
+// "format", accepts "type":"strin" and "minLength":-1, and refuses drafts
+// 4, 6 and 2019-09 when validating rather than when compiling.
+// kaptinlin/jsonschema adds about 9 MB to a binary.
 
 const schemaURL = "mem://fastmcp/schema.json"
 

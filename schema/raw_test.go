@@ -125,3 +125,39 @@ func TestFromJSONErrors(t *testing.T) {
 		t.Errorf("draft-07 Bind = %v", err)
 	}
 }
+
+// TestFromJSONEngine pins what the schema engine must keep doing for
+// FromJSON: every failure in one answer, each at the instance's own path
+// (array indexes included); malformed keyword values refused at
+// registration; the older drafts that "$schema" may name honoured.
+func TestFromJSONEngine(t *testing.T) {
+	t.Parallel()
+	s := `{"type":"object","required":["a","b"],"properties":{"list":{"type":"array","items":{"type":"object","properties":{"x":{"minimum":3}}}},"c":{"type":"string"}}}`
+	ty, err := schema.FromJSON([]byte(s), schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ty.Bind([]byte(`{"list":[{"x":5},{"x":1}],"c":1}`))
+	want := "a: is required; b: is required; c: must be string, got number; list[1].x: must be >= 3"
+	if err == nil || err.Error() != want {
+		t.Errorf("Bind\n got: %v\nwant: %s", err, want)
+	}
+	for _, bad := range []string{
+		`{"type":"object","properties":{"a":{"minLength":-1}}}`,
+		`{"type":"object","properties":{"a":{"pattern":"("}}}`,
+	} {
+		if _, err := schema.FromJSON([]byte(bad), schema.Options{}); err == nil || !strings.Contains(err.Error(), "does not compile") {
+			t.Errorf("FromJSON(%s) = %v, want a compile error", bad, err)
+		}
+	}
+	for _, draft := range []string{"http://json-schema.org/draft-04/schema#", "https://json-schema.org/draft/2019-09/schema"} {
+		ty, err := schema.FromJSON([]byte(`{"$schema":"`+draft+`","type":"object","properties":{"a":{"type":"string"}}}`), schema.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", draft, err)
+			continue
+		}
+		if _, err := ty.Bind([]byte(`{"a":1}`)); err == nil || err.Error() != "a: must be string, got number" {
+			t.Errorf("%s: Bind = %v", draft, err)
+		}
+	}
+}
