@@ -1,0 +1,109 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"net"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/fastmcp-go/fastmcp/schema"
+)
+
+// Types for TestDescribeMatchesInvopop: the tag syntax and the shapes of
+// invopop/jsonschema's Reflector.
+type (
+	tagTags  []string
+	tagTable map[string]int
+	tagBytes []byte
+	tagByte  uint8
+	tagPoint struct {
+		X int `json:"x" jsonschema:"minimum=-5,maximum=5"`
+	}
+	tagOwn struct{ V string }
+)
+
+func (tagOwn) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Description: "its own", Pattern: "^v"}
+}
+
+type tagZoo struct {
+	Title   string                  `json:"title" jsonschema:"title=T,description=D,minLength=1,maxLength=9,pattern=^a\\,b$,format=email,readOnly=true,example=ex,enum=a,enum=b"`
+	Desc    string                  `json:"desc" jsonschema_description:"from the other tag" jsonschema:"writeOnly=false"`
+	Typed   string                  `json:"typed" jsonschema:"type=integer,minimum=3,minLength=2"`
+	Num     float64                 `json:"num" jsonschema:"multipleOf=0.5,exclusiveMinimum=1,exclusiveMaximum=1e3,example=2.5,enum=1,enum=x,minimum=a=b,maximum=zz"`
+	Quoted  int                     `json:"quoted,string" jsonschema:"minLength=1,minimum=4"`
+	Flag    bool                    `json:"flag" jsonschema:"default=true"`
+	List    []int                   `json:"list" jsonschema:"minItems=1,maxItems=x,uniqueItems=true,minimum=2,enum=3,example=4"`
+	Strs    []string                `json:"strs" jsonschema:"format=uri,pattern=^h,minLength=3,enum=p"`
+	Fixed   [3]int                  `json:"fixed"`
+	Named   tagTags                 `json:"named" jsonschema:"maxItems=4,description=named"`
+	Table   tagTable                `json:"table" jsonschema:"title=table"`
+	ByKey   map[int]string          `json:"byKey"`
+	Anys    map[string]any          `json:"anys"`
+	Any     any                     `json:"any"`
+	AnyDesc any                     `json:"anyDesc" jsonschema:"description=anything"`
+	List2   []any                   `json:"list2" jsonschema:"format=x"`
+	Blob    tagBytes                `json:"blob"`
+	Bytes   []byte                  `json:"bytes"`
+	Raw     json.RawMessage         `json:"raw"`
+	IP      net.IP                  `json:"ip"`
+	When    time.Time               `json:"when"`
+	WhenP   *time.Time              `json:"whenP,omitempty"`
+	Point   tagPoint                `json:"point" jsonschema:"description=a point,nullable"`
+	PointP  *tagPoint               `json:"pointP,omitempty"`
+	Points  []tagPoint              `json:"points" jsonschema:"oneof_ref=#/$defs/a;#/$defs/b"`
+	Own     tagOwn                  `json:"own"`
+	Own2    *tagOwn                 `json:"own2" jsonschema:"description=again"`
+	OneType string                  `json:"oneType" jsonschema:"oneof_type=string;integer"`
+	AnyType string                  `json:"anyType" jsonschema:"anyof_type=string;null"`
+	AnyRef  string                  `json:"anyRef" jsonschema:"anyof_ref=#/$defs/x"`
+	GroupA  string                  `json:"groupA,omitempty" jsonschema:"oneof_required=one,anyof_required=any"`
+	GroupB  string                  `json:"groupB,omitempty" jsonschema:"oneof_required=one,oneof_required=two"`
+	Extras  string                  `json:"extras" jsonschema_extras:"x-a=1,x-a=2,x-a=3,x-b=true,x-c=false,minimum=7,x-d=a\\,b"`
+	Null    *string                 `json:"null" jsonschema:"nullable,minLength=2"`
+	Uints   map[uint]tagPoint       `json:"uints"`
+	Nested  []map[string][]tagPoint `json:"nested"`
+}
+
+// TestDescribeMatchesInvopop checks that the schema For describes from the
+// one walk of a type is the one invopop/jsonschema's Reflector reflects,
+// up to what For replaces in any case (defaults, required lists), for
+// every type the package's tests use, inlined and with references.
+func TestDescribeMatchesInvopop(t *testing.T) {
+	t.Parallel()
+	types := []reflect.Type{
+		reflect.TypeFor[tagZoo](),
+		reflect.TypeFor[AddArgs](), reflect.TypeFor[*AddArgs](), reflect.TypeFor[Primitives](),
+		reflect.TypeFor[Nested](), reflect.TypeFor[Collections](), reflect.TypeFor[Pointers](),
+		reflect.TypeFor[Times](), reflect.TypeFor[Embedded](), reflect.TypeFor[Enums](),
+		reflect.TypeFor[Defaults](), reflect.TypeFor[TreeNode](), reflect.TypeFor[Forest](),
+		reflect.TypeFor[Person](), reflect.TypeFor[Mirrored](), reflect.TypeFor[Misc](),
+		reflect.TypeFor[HeaderArgs](), reflect.TypeFor[Empty](), reflect.TypeFor[Dept](),
+		reflect.TypeFor[Booking](), reflect.TypeFor[legacyEnum](),
+		reflect.TypeFor[Pair](), reflect.TypeFor[Many](),
+		reflect.TypeFor[Holder](), reflect.TypeFor[Elements](), reflect.TypeFor[Login](),
+		reflect.TypeFor[withBadPattern](), reflect.TypeFor[withStringOnString](),
+		reflect.TypeFor[withDupHeader](), reflect.TypeFor[withHeaderInItems](), reflect.TypeFor[formatArgs](),
+		reflect.TypeFor[searchArgs](), reflect.TypeFor[Tagged](), reflect.TypeFor[SearchArgs](),
+	}
+	compared := 0
+	for _, typ := range types {
+		for _, opts := range []schema.Options{{}, {KeepRefs: true}} {
+			ours, theirs, err := schema.DescribeMismatch(typ, opts)
+			if err != nil {
+				t.Logf("%v %+v: %v", typ, opts, err)
+				continue // a type For rejects: its error is tested elsewhere
+			}
+			compared++
+			if ours != theirs {
+				t.Errorf("%v %+v:\nours:    %s\ninvopop: %s", typ, opts, ours, theirs)
+			}
+		}
+	}
+	if compared < 2*len(types)-4 {
+		t.Errorf("compared %d of %d cases", compared, 2*len(types))
+	}
+}
