@@ -99,7 +99,7 @@ func defNames(plans map[reflect.Type]*plan) map[reflect.Type]string {
 type gen struct {
 	a        *analyzer
 	opts     Options
-	defs     map[string]*object // reflected $defs, by name
+	defs     map[string]*object // described $defs, by name
 	names    map[reflect.Type]string
 	rootName string
 	cyclic   map[string]bool
@@ -286,7 +286,8 @@ func (g *gen) process(s *object, p *plan) error {
 		props = &object{}
 		s.set("properties", props)
 	}
-	// The reflected properties must be exactly the decoder's fields.
+	// The properties must be exactly the decoder's fields (a oneof_ref tag
+	// on a field of a named struct type leaves none).
 	same := len(props.members) == len(p.fields)
 	for i := 0; same && i < len(p.fields); i++ {
 		same = props.members[i].key == p.fields[i].name
