@@ -30,42 +30,43 @@ func (tagOwn) JSONSchema() *jsonschema.Schema {
 }
 
 type tagZoo struct {
-	Title   string                  `json:"title" jsonschema:"title=T,description=D,minLength=1,maxLength=9,pattern=^a\\,b$,format=email,readOnly=true,example=ex,enum=a,enum=b"`
-	Desc    string                  `json:"desc" jsonschema_description:"from the other tag" jsonschema:"writeOnly=false"`
-	Typed   string                  `json:"typed" jsonschema:"type=integer,minimum=3,minLength=2"`
-	Num     float64                 `json:"num" jsonschema:"multipleOf=0.5,exclusiveMinimum=1,exclusiveMaximum=1e3,example=2.5,enum=1,enum=x,minimum=a=b,maximum=zz"`
-	Quoted  int                     `json:"quoted,string" jsonschema:"minLength=1,minimum=4"`
-	Flag    bool                    `json:"flag" jsonschema:"default=true"`
-	List    []int                   `json:"list" jsonschema:"minItems=1,maxItems=x,uniqueItems=true,minimum=2,enum=3,example=4"`
-	Strs    []string                `json:"strs" jsonschema:"format=uri,pattern=^h,minLength=3,enum=p"`
-	Fixed   [3]int                  `json:"fixed"`
-	Named   tagTags                 `json:"named" jsonschema:"maxItems=4,description=named"`
-	Table   tagTable                `json:"table" jsonschema:"title=table"`
-	ByKey   map[int]string          `json:"byKey"`
-	Anys    map[string]any          `json:"anys"`
-	Any     any                     `json:"any"`
-	AnyDesc any                     `json:"anyDesc" jsonschema:"description=anything"`
-	List2   []any                   `json:"list2" jsonschema:"format=x"`
-	Blob    tagBytes                `json:"blob"`
-	Bytes   []byte                  `json:"bytes"`
-	Raw     json.RawMessage         `json:"raw"`
-	IP      net.IP                  `json:"ip"`
-	When    time.Time               `json:"when"`
-	WhenP   *time.Time              `json:"whenP,omitempty"`
-	Point   tagPoint                `json:"point" jsonschema:"description=a point,nullable"`
-	PointP  *tagPoint               `json:"pointP,omitempty"`
-	Points  []tagPoint              `json:"points" jsonschema:"oneof_ref=#/$defs/a;#/$defs/b"`
-	Own     tagOwn                  `json:"own"`
-	Own2    *tagOwn                 `json:"own2" jsonschema:"description=again"`
-	OneType string                  `json:"oneType" jsonschema:"oneof_type=string;integer"`
-	AnyType string                  `json:"anyType" jsonschema:"anyof_type=string;null"`
-	AnyRef  string                  `json:"anyRef" jsonschema:"anyof_ref=#/$defs/x"`
-	GroupA  string                  `json:"groupA,omitempty" jsonschema:"oneof_required=one,anyof_required=any"`
-	GroupB  string                  `json:"groupB,omitempty" jsonschema:"oneof_required=one,oneof_required=two"`
-	Extras  string                  `json:"extras" jsonschema_extras:"x-a=1,x-a=2,x-a=3,x-b=true,x-c=false,minimum=7,x-d=a\\,b"`
-	Null    *string                 `json:"null" jsonschema:"nullable,minLength=2"`
-	Uints   map[uint]tagPoint       `json:"uints"`
-	Nested  []map[string][]tagPoint `json:"nested"`
+	Title    string                  `json:"title" jsonschema:"title=T,description=D,minLength=1,maxLength=9,pattern=^a\\,b$,format=email,readOnly=true,example=ex,enum=a,enum=b"`
+	Desc     string                  `json:"desc" jsonschema_description:"from the other tag" jsonschema:"writeOnly=false"`
+	Typed    string                  `json:"typed" jsonschema:"type=integer,minimum=3,minLength=2"`
+	Num      float64                 `json:"num" jsonschema:"multipleOf=0.5,exclusiveMinimum=1,exclusiveMaximum=1e3,example=2.5,enum=1,enum=x,minimum=a=b,maximum=zz"`
+	Quoted   int                     `json:"quoted,string" jsonschema:"minLength=1,minimum=4"`
+	Flag     bool                    `json:"flag" jsonschema:"default=true"`
+	List     []int                   `json:"list" jsonschema:"minItems=1,maxItems=x,uniqueItems=true,minimum=2,enum=3,example=4"`
+	Strs     []string                `json:"strs" jsonschema:"format=uri,pattern=^h,minLength=3,enum=p"`
+	Fixed    [3]int                  `json:"fixed"`
+	Named    tagTags                 `json:"named" jsonschema:"maxItems=4,description=named"`
+	Table    tagTable                `json:"table" jsonschema:"title=table"`
+	ByKey    map[int]string          `json:"byKey"`
+	Anys     map[string]any          `json:"anys"`
+	Any      any                     `json:"any"`
+	AnyDesc  any                     `json:"anyDesc" jsonschema:"description=anything"`
+	List2    []any                   `json:"list2" jsonschema:"format=x"`
+	Blob     tagBytes                `json:"blob"`
+	Bytes    []byte                  `json:"bytes"`
+	ByteList []tagByte               `json:"byteList"`
+	Raw      json.RawMessage         `json:"raw"`
+	IP       net.IP                  `json:"ip"`
+	When     time.Time               `json:"when"`
+	WhenP    *time.Time              `json:"whenP,omitempty"`
+	Point    tagPoint                `json:"point" jsonschema:"description=a point,nullable"`
+	PointP   *tagPoint               `json:"pointP,omitempty"`
+	Points   []tagPoint              `json:"points" jsonschema:"oneof_ref=#/$defs/a;#/$defs/b"`
+	Own      tagOwn                  `json:"own"`
+	Own2     *tagOwn                 `json:"own2" jsonschema:"description=again"`
+	OneType  string                  `json:"oneType" jsonschema:"oneof_type=string;integer"`
+	AnyType  string                  `json:"anyType" jsonschema:"anyof_type=string;null"`
+	AnyRef   string                  `json:"anyRef" jsonschema:"anyof_ref=#/$defs/x"`
+	GroupA   string                  `json:"groupA,omitempty" jsonschema:"oneof_required=one,anyof_required=any"`
+	GroupB   string                  `json:"groupB,omitempty" jsonschema:"oneof_required=one,oneof_required=two"`
+	Extras   string                  `json:"extras" jsonschema_extras:"x-a=1,x-a=2,x-a=3,x-b=true,x-c=false,minimum=7,x-d=a\\,b"`
+	Null     *string                 `json:"null" jsonschema:"nullable,minLength=2"`
+	Uints    map[uint]tagPoint       `json:"uints"`
+	Nested   []map[string][]tagPoint `json:"nested"`
 }
 
 // TestDescribeMatchesInvopop checks that the schema For describes from the
