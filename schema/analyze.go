@@ -60,17 +60,17 @@ type fieldPlan struct {
 	ptr      bool // the Go field is a pointer
 	quoted   bool // json ",string" option: numbers travel as strings
 	required bool
-	nullable bool           // jsonschema:"nullable": JSON null is allowed
-	def      jsontext.Value // default, nil if none
-	defTree  any            // def as a tree
-	vtag     string         // validate tag
-	rules    *ruleSet       // vtag parsed (shared: not to be modified)
-	stags    []string       // jsonschema tag parts
-	tag      reflect.StructTag
-	jsonOpts []string   // json tag options after the name
-	dive     bool       // validate tag dives into elements
-	extra    bool       // Bind validates this field's elements itself
-	checks   *tagChecks // constraints from the jsonschema tag, if any
+	nullable bool              // jsonschema:"nullable": JSON null is allowed
+	def      jsontext.Value    // default, nil if none
+	defTree  any               // def as a tree
+	vtag     string            // validate tag
+	rules    *ruleSet          // vtag parsed (shared: not to be modified)
+	stags    []string          // jsonschema tag parts
+	tag      reflect.StructTag // all the field's tags, for describe.go
+	jsonOpts []string          // json tag options after the name
+	dive     bool              // validate tag dives into elements
+	extra    bool              // Bind validates this field's elements itself
+	checks   *tagChecks        // constraints from the jsonschema tag, if any
 	ordinal  int
 	// presence is how Bind checks this member when it is present: see
 	// presence.go. Nil when the validate tag has no omit modifier.

@@ -92,13 +92,13 @@ func (d *describer) build(p *plan, sh shape, s *object) any {
 	t := p.t
 	switch {
 	case sh == shapeCustom:
-		v := custom(t)
-		if o, ok := v.(*object); ok {
-			s.members = o.members
+		v, err := custom(t)
+		if err != nil {
+			d.fail("%s: its JSONSchema method: %v: fix the method", t, err)
 			return s
 		}
-		if v == nil {
-			d.fail("%s: its JSONSchema method returned a schema that does not encode: fix the method", t)
+		if o, ok := v.(*object); ok {
+			s.members = o.members
 			return s
 		}
 		return v
@@ -157,19 +157,22 @@ func (d *describer) build(p *plan, sh shape, s *object) any {
 	return s
 }
 
-// custom returns the tree of the schema t's JSONSchema method returns, or
-// nil if it does not encode.
-func custom(t reflect.Type) any {
+// custom returns the tree of the schema t's JSONSchema method returns.
+func custom(t reflect.Type) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panicked: %v", r)
+		}
+	}()
 	cs := reflect.New(t).Interface().(interface{ JSONSchema() *jsonschema.Schema }).JSONSchema()
+	if cs == nil {
+		return nil, fmt.Errorf("returned nil")
+	}
 	b, err := json.Marshal(cs) // invopop's Schema encodes with encoding/json
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	v, err := parseTree(b)
-	if err != nil {
-		return nil
-	}
-	return v
+	return parseTree(b)
 }
 
 // field describes the struct field f, with the keywords of its tags;

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,5 +107,30 @@ func TestDescribeMatchesInvopop(t *testing.T) {
 	}
 	if compared < 2*len(types)-4 {
 		t.Errorf("compared %d of %d cases", compared, 2*len(types))
+	}
+}
+
+type panickySchema struct{ V string }
+
+func (panickySchema) JSONSchema() *jsonschema.Schema { panic("no schema today") }
+
+// TestForTypeDescribingItself checks For with a field whose type has its
+// own JSONSchema method, and with one whose method panics.
+func TestForTypeDescribingItself(t *testing.T) {
+	t.Parallel()
+	ty, err := schema.For(reflect.TypeFor[struct {
+		Own tagOwn `json:"own"`
+	}](), schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(ty.Schema()), `{"type":"object","properties":{"own":{"type":"string","pattern":"^v"}},"required":["own"]}`; got != want {
+		t.Errorf("schema:\ngot  %s\nwant %s", got, want)
+	}
+	_, err = schema.For(reflect.TypeFor[struct {
+		P panickySchema `json:"p"`
+	}](), schema.Options{})
+	if err == nil || !strings.Contains(err.Error(), "its JSONSchema method: panicked: no schema today") {
+		t.Errorf("For with a panicking JSONSchema method: %v", err)
 	}
 }
