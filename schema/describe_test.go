@@ -2,6 +2,8 @@ package schema_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand"
 	"net"
 	"reflect"
 	"strings"
@@ -132,5 +134,70 @@ func TestForTypeDescribingItself(t *testing.T) {
 	}](), schema.Options{})
 	if err == nil || !strings.Contains(err.Error(), "its JSONSchema method: panicked: no schema today") {
 		t.Errorf("For with a panicking JSONSchema method: %v", err)
+	}
+}
+
+// TestDescribeMatchesInvopopOnRandomTags compares For's schemas with the
+// Reflector's, as TestDescribeMatchesInvopop does, for struct types made
+// up of random fields with random jsonschema tags (the same ones on every
+// run).
+func TestDescribeMatchesInvopopOnRandomTags(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewSource(1))
+	keys := []string{"title", "description", "type", "minLength", "maxLength", "pattern", "format",
+		"readOnly", "writeOnly", "example", "enum", "default", "multipleOf", "minimum", "maximum",
+		"exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "uniqueItems", "oneof_type",
+		"anyof_type", "oneof_required", "anyof_required", "required", "nullable", "x"}
+	vals := []string{"1", "0", "-3", "2.5", "1e3", "abc", "", "true", "false", "a=b", "string", "integer",
+		"array", "number", "boolean", "object", "+1", "1.", "99999999999999999999", "^a$", "s;t"}
+	types := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[uint8](),
+		reflect.TypeFor[float32](), reflect.TypeFor[bool](), reflect.TypeFor[[]string](), reflect.TypeFor[[]int](),
+		reflect.TypeFor[[2]float64](), reflect.TypeFor[*int](), reflect.TypeFor[map[string]int](),
+		reflect.TypeFor[any](), reflect.TypeFor[time.Time](), reflect.TypeFor[[]byte](), reflect.TypeFor[tagPoint](),
+		reflect.TypeFor[[]tagPoint](), reflect.TypeFor[tagTags](), reflect.TypeFor[tagOwn](),
+		reflect.TypeFor[[][]string](), reflect.TypeFor[[]any]()}
+	compared := 0
+	for range 1000 {
+		var fields []reflect.StructField
+		for i := range 1 + r.Intn(3) {
+			var parts []string
+			for range r.Intn(5) {
+				k := keys[r.Intn(len(keys))]
+				if r.Intn(5) > 0 {
+					k += "=" + vals[r.Intn(len(vals))]
+				}
+				parts = append(parts, k)
+			}
+			ft := types[r.Intn(len(types))]
+			name := fmt.Sprintf("f%d", i)
+			if r.Intn(3) == 0 {
+				name += ",omitempty"
+			}
+			if (ft.Kind() == reflect.Int || ft.Kind() == reflect.Float32) && r.Intn(3) == 0 {
+				name += ",string"
+			}
+			tag := fmt.Sprintf(`json:%q jsonschema:%q`, name, strings.Join(parts, ","))
+			if r.Intn(4) == 0 {
+				tag += ` jsonschema_extras:"x-a=1,x-a=true,minimum=3"`
+			}
+			if r.Intn(4) == 0 {
+				tag += ` jsonschema_description:"d"`
+			}
+			fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", i), Type: ft, Tag: reflect.StructTag(tag)})
+		}
+		typ := reflect.StructOf(fields)
+		for _, opts := range []schema.Options{{}, {KeepRefs: true}} {
+			ours, theirs, err := schema.DescribeMismatch(typ, opts)
+			if err != nil {
+				continue // For refuses the type
+			}
+			compared++
+			if ours != theirs {
+				t.Fatalf("%v %+v:\nours:    %s\ninvopop: %s", typ, opts, ours, theirs)
+			}
+		}
+	}
+	if compared < 1500 {
+		t.Errorf("compared only %d of 2000 cases", compared)
 	}
 }

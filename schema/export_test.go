@@ -39,7 +39,7 @@ func DescribeMismatch(t reflect.Type, opts Options) (ours, invopop string, err e
 		return "", "", d.err
 	}
 	top := v.(*object)
-	if useRefs {
+	if len(d.defs) > 0 {
 		defs := &object{}
 		for _, name := range sortedNames(d.defs) {
 			defs.set(name, d.defs[name])
