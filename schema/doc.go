@@ -64,8 +64,8 @@
 // flattened; interfaces, jsontext.Value and json.RawMessage → any value.
 // Types with a JSONSchema() *jsonschema.Schema method (invopop/jsonschema)
 // describe themselves. The schema is made from the same walk of the type
-// that prepares Bind; it is the schema invopop/jsonschema's Reflector
-// makes, whose tag syntax it follows, up to required lists and defaults.
+// that prepares Bind; Go types and jsonschema tags are described as
+// invopop/jsonschema's Reflector describes them.
 //
 // For rejects, with a message that says how to fix it: non-struct argument
 // types; channels, functions and complex numbers; time.Duration and
