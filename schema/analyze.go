@@ -36,6 +36,7 @@ type plan struct {
 	t        reflect.Type // never a pointer
 	kind     planKind
 	jsonType string // "string", "integer", "number", "boolean", "array", "object", or "" if unknown
+	shape    shape
 
 	// planStruct
 	fields []*fieldPlan
@@ -59,16 +60,17 @@ type fieldPlan struct {
 	ptr      bool // the Go field is a pointer
 	quoted   bool // json ",string" option: numbers travel as strings
 	required bool
-	nullable bool           // jsonschema:"nullable": JSON null is allowed
-	def      jsontext.Value // default, nil if none
-	defTree  any            // def as a tree
-	vtag     string         // validate tag
-	rules    *ruleSet       // vtag parsed (shared: not to be modified)
-	stags    []string       // jsonschema tag parts
-	jsonOpts []string       // json tag options after the name
-	dive     bool           // validate tag dives into elements
-	extra    bool           // Bind validates this field's elements itself
-	checks   *tagChecks     // constraints from the jsonschema tag, if any
+	nullable bool              // jsonschema:"nullable": JSON null is allowed
+	def      jsontext.Value    // default, nil if none
+	defTree  any               // def as a tree
+	vtag     string            // validate tag
+	rules    *ruleSet          // vtag parsed (shared: not to be modified)
+	stags    []string          // jsonschema tag parts
+	tag      reflect.StructTag // all the field's tags, for describe.go
+	jsonOpts []string          // json tag options after the name
+	dive     bool              // validate tag dives into elements
+	extra    bool              // Bind validates this field's elements itself
+	checks   *tagChecks        // constraints from the jsonschema tag, if any
 	ordinal  int
 	// presence is how Bind checks this member when it is present: see
 	// presence.go. Nil when the validate tag has no omit modifier.
@@ -110,6 +112,20 @@ var (
 	v2Unmarshaler2Type  = reflect.TypeFor[jsonv2.Unmarshaler]()
 	customSchemaType    = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
 )
+
+// invopopHooks are the methods by which invopop/jsonschema's Reflector lets
+// a type change its schema other than JSONSchema(). The schema is made from
+// the one walk of analyze, not by that Reflector, so a type that has one
+// is refused rather than silently described without it.
+var invopopHooks = []struct {
+	iface  reflect.Type
+	method string
+}{
+	{reflect.TypeFor[interface{ JSONSchemaExtend(*jsonschema.Schema) }](), "JSONSchemaExtend"},
+	{reflect.TypeFor[interface{ JSONSchemaAlias() any }](), "JSONSchemaAlias"},
+	{reflect.TypeFor[interface{ JSONSchemaProperty(string) any }](), "JSONSchemaProperty"},
+	{reflect.TypeFor[interface{ GetFieldDocString(string) string }](), "GetFieldDocString"},
+}
 
 func (a *analyzer) fail(format string, args ...any) {
 	if a.err == nil {
@@ -173,9 +189,20 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 	where := pathText(a.path)
 
 	sh, bad := shapeOf(t)
+	p.shape = sh
 	if bad != "" {
 		a.fail("%s has type %s: %s", where, t, bad)
 		return p
+	}
+	if t.NumMethod() > 0 && sh != shapeCustom {
+		for i, h := range invopopHooks {
+			// The Reflector asks a type with its own JSON form only for an
+			// alias.
+			if (sh == shapeNormal || i == 1) && t.Implements(h.iface) {
+				a.fail("%s has type %s, whose %s method is not supported: describe the type with a JSONSchema() *jsonschema.Schema method, or with jsonschema tags on its fields", where, t, h.method)
+				return p
+			}
+		}
 	}
 	switch sh {
 	case shapeTime, shapeText:
@@ -350,6 +377,7 @@ func (a *analyzer) structFields(p *plan) {
 				ptr:      ft.Kind() == reflect.Pointer,
 				vtag:     sf.Tag.Get("validate"),
 				stags:    st,
+				tag:      sf.Tag,
 				jsonOpts: optList,
 				quoted:   slices.Contains(optList, "string"),
 			}

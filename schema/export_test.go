@@ -3,17 +3,21 @@ package schema
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
+
+	"github.com/invopop/jsonschema"
 )
 
 // MirroredRules exposes the list of mirrored validate rules to the
 // agreement test, which checks that each one is covered.
 var MirroredRules = mirroredRules
 
-// ReflectedTreeMismatch reflects t as For does and returns the two
-// encodings of the reflected schema, by the direct conversion and by the
-// encoding/json round trip; both are "" when the direct conversion
-// declines.
-func ReflectedTreeMismatch(t reflect.Type, opts Options) (direct, roundTrip string, err error) {
+// DescribeMismatch describes t from the plans of its walk, as For does,
+// and reflects it with invopop/jsonschema's Reflector, whose tag syntax
+// and shapes describe.go follows, and returns both trees encoded, with
+// what generate replaces in any case left out: defaults, and the required
+// lists of structs.
+func DescribeMismatch(t reflect.Type, opts Options) (ours, invopop string, err error) {
 	st := t
 	for st.Kind() == reflect.Pointer {
 		st = st.Elem()
@@ -23,12 +27,44 @@ func ReflectedTreeMismatch(t reflect.Type, opts Options) (direct, roundTrip stri
 	if a.err != nil {
 		return "", "", a.err
 	}
-	s := newReflector(defNames(a.plans), opts.KeepRefs || a.recursive).ReflectFromType(root.t)
-	s.Version = ""
-	tree, ok := reflectedTree(s)
-	if !ok {
-		return "", "", nil
+	useRefs := opts.KeepRefs || a.recursive
+	d := &describer{root: t}
+	var names map[reflect.Type]string
+	if useRefs {
+		names = defNames(a.plans)
+		d.names, d.defs = names, map[string]*object{}
 	}
+	v := d.describe(root)
+	if d.err != nil {
+		return "", "", d.err
+	}
+	top := v.(*object)
+	if len(d.defs) > 0 {
+		defs := &object{}
+		for _, name := range sortedNames(d.defs) {
+			defs.set(name, d.defs[name])
+		}
+		top.set("$defs", defs)
+	}
+	trueForEmpty(top)
+
+	r := &jsonschema.Reflector{
+		Anonymous:                 true,
+		AllowAdditionalProperties: true,
+		DoNotReference:            !useRefs,
+		Namer:                     func(t reflect.Type) string { return names[t] },
+		Mapper: func(t reflect.Type) *jsonschema.Schema {
+			switch sh, _ := shapeOf(t); sh {
+			case shapeText:
+				return &jsonschema.Schema{Type: "string"}
+			case shapeRaw:
+				return &jsonschema.Schema{}
+			}
+			return nil
+		},
+	}
+	s := r.ReflectFromType(root.t)
+	s.Version = ""
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return "", "", err
@@ -37,5 +73,32 @@ func ReflectedTreeMismatch(t reflect.Type, opts Options) (direct, roundTrip stri
 	if err != nil {
 		return "", "", err
 	}
-	return string(encodeTree(tree)), string(encodeTree(want)), nil
+	for _, tree := range []any{top, want} {
+		leaveOutReplaced(tree)
+		canonicalize(tree)
+	}
+	return string(encodeTree(top)), string(encodeTree(want)), nil
+}
+
+func sortedNames(m map[string]*object) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// leaveOutReplaced removes, in every subschema, the keywords generate
+// replaces: default, and required beside properties.
+func leaveOutReplaced(v any) {
+	s, ok := v.(*object)
+	if !ok {
+		return
+	}
+	s.del("default")
+	if s.has("properties") {
+		s.del("required")
+	}
+	walkSubschemas(s, func(sub any, _, _ string, _ int) { leaveOutReplaced(sub) })
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/invopop/jsonschema"
+
 	"github.com/fastmcp-go/fastmcp/schema"
 )
 
@@ -25,6 +27,14 @@ type withURL struct {
 
 type withBigInt struct {
 	N *big.Int `json:"n"`
+}
+
+type extended struct{ V string }
+
+func (extended) JSONSchemaExtend(*jsonschema.Schema) {}
+
+type withExtend struct {
+	E extended `json:"e"`
 }
 
 type withCaseIgnore struct {
@@ -146,6 +156,7 @@ func TestForErrors(t *testing.T) {
 		{"duration", reflect.TypeFor[withDuration](), schema.Options{}, "time.Duration, which has no default JSON form: use an integer count"},
 		{"url", reflect.TypeFor[withURL](), schema.Options{}, "use a string field with validate:\"url\""},
 		{"own UnmarshalJSON", reflect.TypeFor[withBigInt](), schema.Options{}, "give it a JSONSchema() *jsonschema.Schema method"},
+		{"JSONSchemaExtend", reflect.TypeFor[withExtend](), schema.Options{}, "whose JSONSchemaExtend method is not supported"},
 		{"case:ignore", reflect.TypeFor[withCaseIgnore](), schema.Options{}, "argument names must match exactly (CVE-2026-27896)"},
 		{"inline", reflect.TypeFor[withInline](), schema.Options{}, "embed the struct as an anonymous field"},
 		{"name conflict", reflect.TypeFor[withConflict](), schema.Options{}, `both use the JSON name "id": rename one with a json tag`},

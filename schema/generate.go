@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -10,73 +9,40 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/invopop/jsonschema"
 )
 
-// generate reflects t with invopop/jsonschema and reshapes the result:
-// $ref inlining, required lists, defaults, strictness and validate rules.
+// generate makes the schema of the plan root: the tree describe.go makes
+// from the plans, reshaped: $ref inlining, required lists, defaults,
+// strictness and validate rules.
 func generate(a *analyzer, root *plan, opts Options) (*object, error) {
-	useRefs := opts.KeepRefs || a.recursive
-	var names map[reflect.Type]string // $defs names, needed only for references
-	r := inliningReflector
-	if useRefs {
-		names = defNames(a.plans)
-		r = newReflector(names, true)
+	d := &describer{root: a.root}
+	if opts.KeepRefs || a.recursive {
+		d.names = defNames(a.plans)
+		d.defs = map[string]*object{}
 	}
-	var (
-		raw    []byte
-		tree   any
-		direct bool
-		rerr   error
-	)
-	func() {
-		defer func() {
-			if v := recover(); v != nil {
-				rerr = fmt.Errorf("schema: type %s: reflecting the schema failed: %v", root.t, v)
-			}
-		}()
-		s := r.ReflectFromType(root.t)
-		s.Version = ""
-		if tree, direct = reflectedTree(s); direct {
-			return
-		}
-		raw, rerr = json.Marshal(s) // encoding only: invopop's types marshal with encoding/json
-	}()
-	if rerr != nil {
-		return nil, rerr
+	v := d.describe(root)
+	if d.err != nil {
+		return nil, d.err
 	}
-	if !direct {
-		var err error
-		if tree, err = parseTree(raw); err != nil {
-			return nil, fmt.Errorf("schema: type %s: internal error reading the reflected schema: %v", root.t, err)
-		}
-	}
-	top, ok := tree.(*object)
+	top, ok := v.(*object)
 	if !ok {
-		return nil, fmt.Errorf("schema: type %s: internal error: reflected schema is not an object", root.t)
+		return nil, fmt.Errorf("schema: type %s: internal error: the described schema is not an object", root.t)
 	}
-
-	g := &gen{a: a, opts: opts, defs: map[string]*object{}, names: names}
-	if useRefs {
-		if defs := top.getObject("$defs"); defs != nil {
-			for _, m := range defs.members {
-				if o, ok := m.val.(*object); ok {
-					g.defs[m.key] = o
-				}
-			}
-		}
-		rootName := names[root.t]
-		rootObj := g.defs[rootName]
-		if rootObj == nil {
-			rootObj = top
+	g := &gen{a: a, opts: opts, defs: d.defs, names: d.names}
+	if d.names != nil {
+		rootName := d.names[root.t]
+		if def := d.defs[rootName]; def != nil {
+			top = def
 		}
 		delete(g.defs, rootName)
-		top = rootObj
+		trueForEmpty(top)
+		for _, def := range g.defs {
+			trueForEmpty(def)
+		}
 		g.rootName = rootName
 		g.resolveRefs(top, opts.KeepRefs)
 	} else {
-		top.del("$defs")
+		trueForEmpty(top)
 	}
 	if err := g.process(top, root); err != nil {
 		return nil, err
@@ -93,43 +59,8 @@ func generate(a *analyzer, root *plan, opts Options) (*object, error) {
 		}
 		top.set("$defs", defs)
 	}
-	top.del("$id")
-	top.del("$schema")
 	canonicalize(top)
 	return top, nil
-}
-
-// inliningReflector is the reflector for schemas without references,
-// shared: a Reflector is not changed by reflecting, and without references
-// the $defs names (newReflector's Namer) are never used.
-var inliningReflector = newReflector(nil, false)
-
-// newReflector returns the invopop reflector generate uses: names gives
-// each named type its $defs name; useRefs keeps references.
-func newReflector(names map[reflect.Type]string, useRefs bool) *jsonschema.Reflector {
-	return &jsonschema.Reflector{
-		Anonymous:                 true,
-		AllowAdditionalProperties: true, // generate adds it per struct when Strict
-		DoNotReference:            !useRefs,
-		ExpandedStruct:            false,
-		Namer: func(t reflect.Type) string {
-			if n, ok := names[t]; ok {
-				return n
-			}
-			return ""
-		},
-		// Types with their own JSON form are described by that form, not by
-		// their Go fields. A fresh Schema each time: invopop writes into it.
-		Mapper: func(t reflect.Type) *jsonschema.Schema {
-			switch sh, _ := shapeOf(t); sh {
-			case shapeText:
-				return &jsonschema.Schema{Type: "string"}
-			case shapeRaw:
-				return &jsonschema.Schema{}
-			}
-			return nil
-		},
-	}
 }
 
 var defNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.-]+`) })
@@ -168,7 +99,7 @@ func defNames(plans map[reflect.Type]*plan) map[reflect.Type]string {
 type gen struct {
 	a        *analyzer
 	opts     Options
-	defs     map[string]*object // reflected $defs, by name
+	defs     map[string]*object // described $defs, by name
 	names    map[reflect.Type]string
 	rootName string
 	cyclic   map[string]bool
@@ -355,7 +286,8 @@ func (g *gen) process(s *object, p *plan) error {
 		props = &object{}
 		s.set("properties", props)
 	}
-	// The reflected properties must be exactly the decoder's fields.
+	// The properties must be exactly the decoder's fields (a oneof_ref tag
+	// on a field of a named struct type leaves none).
 	same := len(props.members) == len(p.fields)
 	for i := 0; same && i < len(p.fields); i++ {
 		same = props.members[i].key == p.fields[i].name

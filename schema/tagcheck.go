@@ -17,7 +17,7 @@ import (
 // Constraints written in jsonschema tags (enum=, minimum=, pattern=, ...)
 // are not known to the validator, yet the schema states them, so Bind must
 // enforce them. The common ones are checked here, while scanning the
-// arguments, from the keywords invopop wrote into the field's schema (so
+// arguments, from the keywords the tag wrote into the field's schema (so
 // what is checked is what is published); any other keyword makes Bind
 // check the arguments against the whole schema instead (complete, but
 // dear). The native checks stay for their figure: without them, a
@@ -61,7 +61,7 @@ type num struct {
 }
 
 // buildTagChecks prepares the native checks of field f from s, the schema
-// invopop/jsonschema reflected for it (through a nullable wrapper, before
+// describe.go made for it (through a nullable wrapper, before
 // validate rules are mirrored into it): the checks read the very keywords
 // the published schema states, so the two cannot disagree. Only a field
 // whose jsonschema tag uses a constraint key gets checks. Strings and
@@ -79,7 +79,7 @@ func buildTagChecks(f *fieldPlan, s *object) (tc *tagChecks, ok bool) {
 		base = base.Elem()
 	}
 	if f.plan.kind != planOpaque && f.plan.kind != planArray {
-		return nil, true // invopop writes no constraints for objects and any-values
+		return nil, true // tags write no constraints for objects and any-values
 	}
 	if sh, bad := shapeOf(base); sh != shapeNormal || bad != "" {
 		return nil, false
