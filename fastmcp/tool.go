@@ -230,8 +230,13 @@ type callParams struct {
 
 // callTool serves tools/call.
 func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, error) {
-	var p callParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+	// The params and the handler's Context in one allocation.
+	call := new(struct {
+		params callParams
+		ctx    Context
+	})
+	p := &call.params
+	if err := protocol.Unmarshal(orEmptyObject(req.Params), p); err != nil {
 		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
 	}
 	t, ok := s.tools.get(p.Name)
@@ -249,7 +254,8 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 			return nil, err
 		}
 	}
-	c := newContext(ctx, s, req, "tool", p.Name)
+	c := &call.ctx
+	*c = Context{Context: ctx, srv: s, req: req, kind: "tool", name: p.Name}
 	if err := c.startInputs(protocol.MethodToolsCall, p.Name, p.Arguments, p.InputResponses, p.RequestState); err != nil {
 		return nil, err
 	}

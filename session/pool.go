@@ -64,11 +64,12 @@ const (
 
 // job is one admitted request waiting to be served.
 type job struct {
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	req    *Request
-	resp   *protocol.Response // where to build the response
-	batch  *batchReply        // the batch the request came in, if any
+	ctx     context.Context // the handler's: cancelled by the peer or at the end
+	related context.Context // ctx's parent, never cancelled: for the response
+	cancel  context.CancelCauseFunc
+	req     *Request
+	resp    *protocol.Response // where to build the response
+	batch   *batchReply        // the batch the request came in, if any
 }
 
 // handOff passes the reading role to an idle worker

@@ -65,11 +65,13 @@ func (s *Session) admitCall(m *protocol.Request, b *batchReply) (job, bool) {
 	}
 	// Not a child of s.ctx, which has no values: shutdown cancels what is
 	// in flight itself, sparing every request the registration with (and
-	// removal from) the parent, under the parent's lock.
-	ctx, cancel := context.WithCancelCause(context.Background())
+	// removal from) the parent, under the parent's lock. The related ctx,
+	// parent of the cancellable one, serves the final write.
+	related := transport.WithRelatedRequest(context.Background(), m.ID)
+	ctx, cancel := context.WithCancelCause(related)
 	s.inflight[m.ID] = cancel
 	s.mu.Unlock()
-	return job{ctx: ctx, cancel: cancel, req: req, resp: &a.resp, batch: b}, true
+	return job{ctx: ctx, related: related, cancel: cancel, req: req, resp: &a.resp, batch: b}, true
 }
 
 var emptyObject = json.RawMessage("{}")
@@ -144,15 +146,12 @@ func (s *Session) serve(j job) {
 	ctx, cancel, req := j.ctx, j.cancel, j.req
 	defer s.requestDone()
 	defer cancel(context.Canceled)
-	// The related ctx serves the handler and, without its cancellation, the
-	// final write (WithoutCancel keeps its values).
-	rctx := transport.WithRelatedRequest(ctx, req.ID)
 	var (
 		result any
 		err    error
 	)
 	if ctx.Err() == nil {
-		result, err = s.invoke(rctx, req)
+		result, err = s.invoke(ctx, req)
 	} else {
 		err = context.Cause(ctx)
 	}
@@ -184,7 +183,7 @@ func (s *Session) serve(j job) {
 	if req.Method == protocol.MethodInitialize && resp.Error == nil && s.role == RoleServer {
 		s.settled(req.Version)
 	}
-	s.write(context.WithoutCancel(rctx), resp)
+	s.write(j.related, resp)
 }
 
 // invoke calls the handler, turning a panic into an internal error.
