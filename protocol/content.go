@@ -15,8 +15,10 @@ import (
 // *EmbeddedResource, *ToolUseContent and *ToolResultContent.
 //
 // Each block encodes with its "type" discriminator. Decoding into a
-// [ContentList] or [SamplingContent] picks the type from the discriminator;
-// an unknown type is an error.
+// [ContentList] or [SamplingContent] picks the type from the discriminator,
+// wherever it stands among the members, reading the block once; an unknown
+// type is an error. A member of another type is ignored if it has the JSON
+// kind that type gives it (a "size" must be a number even on a text block).
 type Content interface {
 	isContent()
 }
