@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -330,14 +331,21 @@ type contentWire struct {
 	Meta              Meta             `json:"_meta"`
 }
 
+// contentWires holds zeroed contentWires for readContent.
+var contentWires = sync.Pool{New: func() any { return new(contentWire) }}
+
 // readContent decodes the next value of dec, a content block, in one pass.
 func readContent(dec *jsontext.Decoder) (Content, error) {
 	if dec.PeekKind() != '{' {
 		_ = dec.SkipValue()
 		return nil, errors.New("protocol: a content block must be a JSON object")
 	}
-	var w contentWire
-	if err := jsonv2.UnmarshalDecode(dec, &w); err != nil {
+	w := contentWires.Get().(*contentWire)
+	defer func() {
+		*w = contentWire{} // the block keeps what it took; drop the rest
+		contentWires.Put(w)
+	}()
+	if err := jsonv2.UnmarshalDecode(dec, w); err != nil {
 		return nil, err
 	}
 	switch w.Type {
