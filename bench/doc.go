@@ -27,6 +27,9 @@
 //     and without a transport.
 //   - BenchmarkAdd: one JSON-RPC call through the engine alone (a
 //     lowlevel.Server and a session.Session) over pipes.
+//   - BenchmarkToolResultDecode: the client's share of a tools/call,
+//     decoding the answer message and its result into a ToolResult, with
+//     no transport.
 //
 // The tool benchmarks drive the floor and fastmcp with the same minimal
 // hand-written client, so that the client's cost is identical and small,

@@ -514,14 +514,23 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		if err := c.sess.Call(ctx, method, raw, &res, opts...); err != nil {
 			return err
 		}
+		// The result is read once: into result, which tells its
+		// resultType; the head alone is read when result does not (raw,
+		// discarded, or undecodable), and for an input_required round.
+		err := session.DecodeResult(method, res, result)
+		rt, ok := resultTypeOf(result)
 		var head struct {
 			ResultType   string         `json:"resultType"`
 			RequestState jsontext.Value `json:"requestState"`
 		}
-		_ = protocol.Unmarshal(res, &head)
-		if head.ResultType != protocol.ResultTypeInputRequired {
-			return session.DecodeResult(method, res, result)
+		if !ok || err != nil || rt == protocol.ResultTypeInputRequired {
+			_ = protocol.Unmarshal(res, &head)
+			rt = head.ResultType
 		}
+		if rt != protocol.ResultTypeInputRequired {
+			return err
+		}
+		resetResult(result)
 		if round >= c.cfg.maxRounds {
 			return fmt.Errorf("fastmcp: %s still needs input after %d rounds; giving up", method, round)
 		}

@@ -3,6 +3,7 @@ package fastmcp
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/go-json-experiment/json/jsontext"
@@ -85,4 +86,26 @@ func appendMember(b []byte, key string, val []byte) []byte {
 	b, _ = jsontext.AppendQuote(b, key)
 	b = append(b, ':')
 	return append(b, val...)
+}
+
+// resultTypeOf returns the ResultType of a decoded result (a pointer to one
+// of the protocol's result structs); ok is false for any other result.
+func resultTypeOf(result any) (rt string, ok bool) {
+	v := reflect.ValueOf(result)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return "", false
+	}
+	f := v.Elem().FieldByName("ResultType")
+	if !f.IsValid() || f.Kind() != reflect.String {
+		return "", false
+	}
+	return f.String(), true
+}
+
+// resetResult sets a result decoded from an input_required round back to
+// its zero value, for the next round to decode into.
+func resetResult(result any) {
+	if v := reflect.ValueOf(result); v.Kind() == reflect.Pointer && !v.IsNil() {
+		v.Elem().SetZero()
+	}
 }

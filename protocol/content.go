@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -15,8 +16,10 @@ import (
 // *EmbeddedResource, *ToolUseContent and *ToolResultContent.
 //
 // Each block encodes with its "type" discriminator. Decoding into a
-// [ContentList] or [SamplingContent] picks the type from the discriminator;
-// an unknown type is an error.
+// [ContentList] or [SamplingContent] picks the type from the discriminator,
+// wherever it stands among the members, reading the block once; an unknown
+// type is an error. A member of another type is ignored if it has the JSON
+// kind that type gives it (a "size" must be a number even on a text block).
 type Content interface {
 	isContent()
 }
@@ -269,77 +272,104 @@ func (c *ToolResultContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 var emptyObject = json.RawMessage("{}")
 
-// newContent returns an empty block of the given type.
-func newContent(typ string) (Content, error) {
-	switch typ {
-	case ContentTypeText:
-		return new(TextContent), nil
-	case ContentTypeImage:
-		return new(ImageContent), nil
-	case ContentTypeAudio:
-		return new(AudioContent), nil
-	case ContentTypeResourceLink:
-		return new(ResourceLink), nil
-	case ContentTypeResource:
-		return new(EmbeddedResource), nil
-	case ContentTypeToolUse:
-		return new(ToolUseContent), nil
-	case ContentTypeToolResult:
-		return new(ToolResultContent), nil
-	case "":
-		return nil, errors.New(`protocol: content block without a "type"`)
-	default:
-		return nil, fmt.Errorf("protocol: unknown content type %q", typ)
-	}
-}
-
 // DecodeContent decodes one content block, choosing its Go type from its
 // "type" member.
 func DecodeContent(data []byte) (Content, error) {
-	typ, err := contentType(data)
-	if err != nil {
+	var c oneContent
+	if err := jsonUnmarshal(data, &c); err != nil {
 		return nil, err
 	}
-	c, err := newContent(typ)
-	if err != nil {
-		return nil, err
-	}
-	if err := jsonUnmarshal(data, c); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return c.c, nil
 }
 
-// contentType reads the "type" member of a content block.
-func contentType(data []byte) (string, error) {
-	s := getScanner(data)
-	defer putScanner(s)
-	found, err := findMember(&s.dec, "type")
+// oneContent decodes one content block.
+type oneContent struct{ c Content }
+
+func (c *oneContent) UnmarshalJSONFrom(dec *jsontext.Decoder) (err error) {
+	c.c, err = readContent(dec)
+	return err
+}
+
+// contentType is a block's "type", which must be a JSON string.
+type contentType string
+
+func (t *contentType) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	tok, err := dec.ReadToken()
 	if err != nil {
-		if errors.Is(err, errNotObject) {
-			return "", errors.New("protocol: a content block must be a JSON object")
-		}
-		return "", err
-	}
-	if !found {
-		return "", nil
-	}
-	tok, err := s.dec.ReadToken()
-	if err != nil {
-		return "", err
+		return err
 	}
 	if tok.Kind() != '"' {
-		return "", errors.New(`protocol: content "type" must be a string`)
+		return errors.New(`protocol: content "type" must be a string`)
 	}
-	return tok.String(), nil
+	*t = contentType(tok.String())
+	return nil
 }
 
+// contentWire holds the members of every content type by name, so that a
+// block is read once, whatever the place of its "type"; the type then
+// says which of them the block keeps. (A member named like one of another
+// type must therefore have that member's JSON kind.)
+type contentWire struct {
+	Type              contentType      `json:"type"`
+	Text              string           `json:"text"`
+	Data              []byte           `json:"data"`
+	MIMEType          string           `json:"mimeType"`
+	URI               string           `json:"uri"`
+	Name              string           `json:"name"`
+	Title             string           `json:"title"`
+	Description       string           `json:"description"`
+	Size              *int64           `json:"size"`
+	Icons             []Icon           `json:"icons"`
+	Resource          ResourceContents `json:"resource"`
+	ID                string           `json:"id"`
+	Input             json.RawMessage  `json:"input"`
+	ToolUseID         string           `json:"toolUseId"`
+	Content           ContentList      `json:"content"`
+	StructuredContent json.RawMessage  `json:"structuredContent"`
+	IsError           bool             `json:"isError"`
+	Annotations       *Annotations     `json:"annotations"`
+	Meta              Meta             `json:"_meta"`
+}
+
+// contentWires holds zeroed contentWires for readContent.
+var contentWires = sync.Pool{New: func() any { return new(contentWire) }}
+
+// readContent decodes the next value of dec, a content block, in one pass.
 func readContent(dec *jsontext.Decoder) (Content, error) {
-	v, err := dec.ReadValue()
-	if err != nil {
+	if dec.PeekKind() != '{' {
+		_ = dec.SkipValue()
+		return nil, errors.New("protocol: a content block must be a JSON object")
+	}
+	w := contentWires.Get().(*contentWire)
+	defer func() {
+		*w = contentWire{} // the block keeps what it took; drop the rest
+		contentWires.Put(w)
+	}()
+	if err := jsonv2.UnmarshalDecode(dec, w); err != nil {
 		return nil, err
 	}
-	return DecodeContent(v)
+	switch w.Type {
+	case ContentTypeText:
+		return &TextContent{Text: w.Text, Annotations: w.Annotations, Meta: w.Meta}, nil
+	case ContentTypeImage:
+		return &ImageContent{Data: w.Data, MIMEType: w.MIMEType, Annotations: w.Annotations, Meta: w.Meta}, nil
+	case ContentTypeAudio:
+		return &AudioContent{Data: w.Data, MIMEType: w.MIMEType, Annotations: w.Annotations, Meta: w.Meta}, nil
+	case ContentTypeResourceLink:
+		return &ResourceLink{URI: w.URI, Name: w.Name, Title: w.Title, Description: w.Description, MIMEType: w.MIMEType,
+			Annotations: w.Annotations, Size: w.Size, Icons: w.Icons, Meta: w.Meta}, nil
+	case ContentTypeResource:
+		return &EmbeddedResource{Resource: w.Resource, Annotations: w.Annotations, Meta: w.Meta}, nil
+	case ContentTypeToolUse:
+		return &ToolUseContent{ID: w.ID, Name: w.Name, Input: w.Input, Meta: w.Meta}, nil
+	case ContentTypeToolResult:
+		return &ToolResultContent{ToolUseID: w.ToolUseID, Content: w.Content, StructuredContent: w.StructuredContent,
+			IsError: w.IsError, Meta: w.Meta}, nil
+	case "":
+		return nil, errors.New(`protocol: content block without a "type"`)
+	default:
+		return nil, fmt.Errorf("protocol: unknown content type %q", string(w.Type))
+	}
 }
 
 func writeContent(enc *jsontext.Encoder, c Content) error {

@@ -105,19 +105,15 @@ func (m PromptMessage) MarshalJSONTo(enc *jsontext.Encoder) error {
 // from its "type".
 func (m *PromptMessage) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	var w struct {
-		Role    Role           `json:"role"`
-		Content jsontext.Value `json:"content"`
+		Role    Role       `json:"role"`
+		Content oneContent `json:"content"`
 	}
 	if err := jsonv2.UnmarshalDecode(dec, &w); err != nil {
 		return err
 	}
-	if len(w.Content) == 0 {
+	if w.Content.c == nil {
 		return errors.New(`protocol: prompt message without "content"`)
 	}
-	c, err := DecodeContent(w.Content)
-	if err != nil {
-		return err
-	}
-	*m = PromptMessage{Role: w.Role, Content: c}
+	*m = PromptMessage{Role: w.Role, Content: w.Content.c}
 	return nil
 }
