@@ -1,0 +1,159 @@
+package auth
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// DefaultClockSkew is the clock difference tolerated between this server
+// and the authorization server when BearerOptions.ClockSkew,
+// JWTOptions.ClockSkew or IntrospectionOptions.ClockSkew is zero.
+const DefaultClockSkew = time.Minute
+
+// BearerOptions configures RequireBearerToken.
+type BearerOptions struct {
+	// ResourceMetadataURL is the absolute URL of the resource's metadata
+	// document (see WellKnownURL), named in every challenge so clients
+	// can discover the authorization server. Required.
+	ResourceMetadataURL string
+	// Scopes are the scopes every request needs. They are named in the
+	// scope parameter of 401 challenges, and a token without all of them
+	// gets 403 insufficient_scope. Nil accepts any valid token.
+	Scopes []string
+	// ClockSkew is tolerated when checking the verified token's Expiry
+	// and NotBefore. Zero means DefaultClockSkew; negative means none.
+	ClockSkew time.Duration
+	// Logger receives why tokens were refused (at Debug) and why
+	// verifiers failed (at Warn). Nil logs nothing.
+	Logger *slog.Logger
+	// now is the clock; tests set it.
+	now func() time.Time
+}
+
+// RequireBearerToken returns middleware that lets a request through only
+// with a valid access token in its Authorization header (RFC 6750 §2.1;
+// the scheme is matched case-insensitively). The verified TokenInfo goes
+// in the request's context (TokenInfoFrom). Otherwise it answers:
+//
+//   - no Authorization header, or one of another scheme: 401 with
+//     WWW-Authenticate: Bearer scope="…", resource_metadata="…" (scope
+//     only when opts.Scopes is set);
+//   - a malformed, invalid or expired token, or a DPoP-bound token sent as
+//     a bearer token: 401 with error="invalid_token" added;
+//   - a valid token without every one of opts.Scopes: 403 with
+//     error="insufficient_scope" and scope naming opts.Scopes;
+//   - a token in the query string (access_token=), or more than one
+//     Authorization header: 400 with error="invalid_request";
+//   - a verifier that returns ErrUnavailable: 503, no challenge.
+//
+// It panics if v is nil or opts.ResourceMetadataURL is empty.
+func RequireBearerToken(v TokenVerifier, opts *BearerOptions) func(http.Handler) http.Handler {
+	if v == nil || opts == nil || opts.ResourceMetadataURL == "" {
+		panic("auth: RequireBearerToken needs a TokenVerifier and BearerOptions.ResourceMetadataURL")
+	}
+	b := &bearer{verifier: v, metadata: opts.ResourceMetadataURL, scopes: opts.Scopes, skew: opts.ClockSkew, log: opts.Logger, now: opts.now}
+	if b.skew == 0 {
+		b.skew = DefaultClockSkew
+	} else if b.skew < 0 {
+		b.skew = 0
+	}
+	if b.log == nil {
+		b.log = slog.New(slog.DiscardHandler)
+	}
+	if b.now == nil {
+		b.now = time.Now
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			info, ok := b.check(w, r)
+			if !ok {
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(ContextWithTokenInfo(r.Context(), info)))
+		})
+	}
+}
+
+type bearer struct {
+	verifier TokenVerifier
+	metadata string
+	scopes   []string
+	skew     time.Duration
+	log      *slog.Logger
+	now      func() time.Time
+}
+
+// check verifies the request's token; when it does not pass, check has
+// answered w and returns false.
+func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool) {
+	if strings.Contains(r.URL.RawQuery, "access_token") && r.URL.Query().Has("access_token") {
+		b.refuse(w, r, http.StatusBadRequest, challenge{code: errCodeInvalidRequest, desc: "access tokens are not accepted in the query string"}, nil)
+		return nil, false
+	}
+	scheme, token, err := parseAuthorization(r.Header)
+	switch {
+	case errors.Is(err, errMultipleHeaders):
+		b.refuse(w, r, http.StatusBadRequest, challenge{code: errCodeInvalidRequest}, err)
+		return nil, false
+	case scheme != "bearer":
+		// No credentials for this scheme: a challenge without an error
+		// code (RFC 6750 §3.1).
+		b.refuse(w, r, http.StatusUnauthorized, challenge{scopes: b.scopes}, err)
+		return nil, false
+	case err != nil:
+		b.refuse(w, r, http.StatusUnauthorized, challenge{code: errCodeInvalidToken, scopes: b.scopes}, err)
+		return nil, false
+	}
+	info, err := b.verifier.Verify(r.Context(), token, r)
+	if err == nil && info == nil {
+		err = errors.New("auth: verifier returned no token information")
+	}
+	if err == nil {
+		err = b.checkInfo(info)
+	}
+	switch {
+	case err == nil:
+		return info, true
+	case errors.Is(err, ErrUnavailable):
+		b.log.WarnContext(r.Context(), "auth: cannot verify token", "err", err)
+		http.Error(w, "authorization server unavailable", http.StatusServiceUnavailable)
+		return nil, false
+	case errors.Is(err, ErrInsufficientScope):
+		b.refuse(w, r, http.StatusForbidden, challenge{code: errCodeInsufficientScope, scopes: b.scopes}, err)
+		return nil, false
+	default:
+		b.refuse(w, r, http.StatusUnauthorized, challenge{code: errCodeInvalidToken, scopes: b.scopes}, err)
+		return nil, false
+	}
+}
+
+// checkInfo applies the checks every verifier's result gets: the token's
+// lifetime, its binding, and the scopes every request needs.
+func (b *bearer) checkInfo(info *TokenInfo) error {
+	now := b.now()
+	switch {
+	case !info.Expiry.IsZero() && now.After(info.Expiry.Add(b.skew)):
+		return errors.Join(ErrInvalidToken, errors.New("token expired"))
+	case !info.NotBefore.IsZero() && now.Add(b.skew).Before(info.NotBefore):
+		return errors.Join(ErrInvalidToken, errors.New("token not yet valid"))
+	case info.ConfirmationJKT != "":
+		// RFC 9449 §7.1: a DPoP-bound token sent as a bearer token.
+		return errors.Join(ErrInvalidToken, errors.New("DPoP-bound token presented as a bearer token"))
+	}
+	if missing := info.MissingScopes(b.scopes...); missing != nil {
+		return errors.Join(ErrInsufficientScope, errors.New("missing scopes "+strings.Join(missing, " ")))
+	}
+	return nil
+}
+
+func (b *bearer) refuse(w http.ResponseWriter, r *http.Request, status int, c challenge, why error) {
+	if why != nil {
+		b.log.DebugContext(r.Context(), "auth: request refused", "status", status, "err", why)
+	}
+	c.metadata = b.metadata
+	w.Header().Set("WWW-Authenticate", c.String())
+	http.Error(w, http.StatusText(status), status)
+}
