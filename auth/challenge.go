@@ -15,6 +15,8 @@ const (
 
 // challenge is one WWW-Authenticate challenge (RFC 6750 §3, RFC 9728 §5.1).
 type challenge struct {
+	scheme   string   // "Bearer" when empty, or "DPoP"
+	algs     []string // algs (DPoP only)
 	code     string   // error; empty when the request had no credentials
 	desc     string   // error_description
 	scopes   []string // scope
@@ -22,10 +24,13 @@ type challenge struct {
 }
 
 // String renders the challenge with its parameters in a fixed order:
-// error, error_description, scope, resource_metadata.
+// error, error_description, scope, resource_metadata, algs.
 func (c challenge) String() string {
 	var b strings.Builder
-	b.WriteString("Bearer")
+	if c.scheme == "" {
+		c.scheme = "Bearer"
+	}
+	b.WriteString(c.scheme)
 	sep := " "
 	param := func(name, value string) {
 		b.WriteString(sep)
@@ -51,6 +56,9 @@ func (c challenge) String() string {
 	}
 	if c.metadata != "" {
 		param("resource_metadata", c.metadata)
+	}
+	if len(c.algs) > 0 {
+		param("algs", strings.Join(c.algs, " "))
 	}
 	return b.String()
 }

@@ -40,6 +40,16 @@
 // with WriteInsufficientScope, so the client can step up by asking the
 // authorization server for a token with those scopes.
 //
+// # DPoP
+//
+// With BearerOptions.DPoP set, tokens bound to a client's key (RFC 9449,
+// "cnf.jkt") are accepted as "Authorization: DPoP <token>" together with
+// a DPoP proof signed by that key for this request (method, URL, time,
+// token hash; each proof once). Nonces (DPoPOptions.RequireNonce) are
+// stateless and shared by replicas that share DPoPOptions.NonceSecret;
+// the replay memory of proofs is per process. Without DPoP set, a
+// DPoP-bound token is refused, as RFC 9449 asks.
+//
 // # Sessions
 //
 // TokenInfo.Principal names the caller (issuer, subject and client). Give
