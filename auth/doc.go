@@ -56,7 +56,7 @@
 // it to the transport as the principal sessions are bound to, so that a
 // session opened with one user's token cannot be used with another's, and
 // a client that refreshes its token keeps its session: PrincipalFromRequest
-// has the shape of transport.HTTPOptions.Principal.
+// has the shape of fastmcp.HTTPPrincipal and transport.HTTPOptions.Principal.
 //
 // # Network access and goroutines
 //
