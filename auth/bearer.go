@@ -59,6 +59,10 @@ type BearerOptions struct {
 // proof failures answer 401 with DPoP error="invalid_dpop_proof" or
 // error="use_dpop_nonce" (with a DPoP-Nonce header).
 //
+// A CORS preflight (OPTIONS with Origin and Access-Control-Request-Method)
+// goes to the next handler without a token, since browsers send none
+// with it; that handler answers it without a TokenInfo in the context.
+//
 // It panics if v is nil, opts.ResourceMetadataURL is empty, or
 // opts.DPoP names an algorithm that is not asymmetric.
 func RequireBearerToken(v TokenVerifier, opts *BearerOptions) func(http.Handler) http.Handler {
@@ -86,6 +90,10 @@ func RequireBearerToken(v TokenVerifier, opts *BearerOptions) func(http.Handler)
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if isPreflight(r) {
+				next.ServeHTTP(w, r) // a browser's CORS preflight never carries credentials
+				return
+			}
 			info, ok := b.check(w, r)
 			if !ok {
 				return
@@ -93,6 +101,11 @@ func RequireBearerToken(v TokenVerifier, opts *BearerOptions) func(http.Handler)
 			next.ServeHTTP(w, r.WithContext(ContextWithTokenInfo(r.Context(), info)))
 		})
 	}
+}
+
+// isPreflight reports whether r is a CORS preflight request.
+func isPreflight(r *http.Request) bool {
+	return r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
 type bearer struct {

@@ -225,3 +225,26 @@ func TestInsufficientScopeChallenge(t *testing.T) {
 		t.Errorf("quoting: %s", got)
 	}
 }
+
+// TestPreflightPassesThrough: a CORS preflight reaches the handler
+// without a token; a plain OPTIONS does not.
+func TestPreflightPassesThrough(t *testing.T) {
+	mw := RequireBearerToken(VerifierFunc(func(context.Context, string, *http.Request) (*TokenInfo, error) {
+		return nil, ErrInvalidToken
+	}), &BearerOptions{ResourceMetadataURL: testMetadata})
+	h := mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	r := httptest.NewRequest(http.MethodOptions, "/mcp", nil)
+	r.Header.Set("Origin", "https://app.example")
+	r.Header.Set("Access-Control-Request-Method", "POST")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusNoContent {
+		t.Errorf("preflight: %d", w.Code)
+	}
+	r = httptest.NewRequest(http.MethodOptions, "/mcp", nil)
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusUnauthorized {
+		t.Errorf("plain OPTIONS: %d", w.Code)
+	}
+}

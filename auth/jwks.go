@@ -73,6 +73,10 @@ func (k *keySet) match(kid string) []jose.JSONWebKey {
 // refresh fetches the key set, discovering its URL first if needed. On
 // failure it keeps the keys it had. k.mu is held for writing.
 func (k *keySet) refresh(ctx context.Context) {
+	// One caller's cancelled request must not count as the issuer's
+	// failure for everyone until the next allowed fetch: the fetch is
+	// bounded by the HTTP client's timeout instead.
+	ctx = context.WithoutCancel(ctx)
 	k.tried = k.now()
 	if k.jwksURL == "" {
 		md, err := discover(ctx, k.client, k.issuer)
