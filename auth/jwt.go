@@ -134,6 +134,8 @@ type jwtClaims struct {
 	Scp      any    `json:"scp"`
 	ClientID string `json:"client_id"`
 	AZP      string `json:"azp"`
+	CID      string `json:"cid"`   // Okta
+	AppID    string `json:"appid"` // Entra ID v1 tokens
 	Cnf      struct {
 		JKT string `json:"jkt"`
 	} `json:"cnf"`
@@ -191,8 +193,10 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string, _ *http.Request)
 		Claims:          raw,
 		Expiry:          std.Expiry.Time(),
 	}
-	if info.ClientID == "" {
-		info.ClientID = extra.AZP
+	for _, id := range []string{extra.AZP, extra.CID, extra.AppID} {
+		if info.ClientID == "" {
+			info.ClientID = id
+		}
 	}
 	if std.NotBefore != nil {
 		info.NotBefore = std.NotBefore.Time()

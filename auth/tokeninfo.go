@@ -18,8 +18,8 @@ type TokenInfo struct {
 	// Subject is the token's "sub": the user, or for tokens a client got
 	// for itself, often the client.
 	Subject string
-	// ClientID is the OAuth client the token was issued to ("client_id",
-	// or "azp" when the issuer does not send client_id).
+	// ClientID is the OAuth client the token was issued to ("client_id";
+	// from a JWT without it, "azp", Okta's "cid" or Entra's "appid").
 	ClientID string
 	// Issuer is the authorization server that issued the token ("iss").
 	Issuer string
