@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -84,18 +83,9 @@ type dpopChecker struct {
 
 func newDPoPChecker(o *DPoPOptions, skew time.Duration, now func() time.Time) (*dpopChecker, error) {
 	d := &dpopChecker{required: o.Required, maxAge: o.MaxAge, skew: skew, nonces: o.RequireNonce, nonceKey: o.NonceSecret, nonceLife: o.NonceLifetime, url: o.URL, now: now, replayLimit: o.MaxReplayEntries, seen: map[[sha256.Size]byte]time.Time{}}
-	d.algNames = o.Algorithms
-	if d.algNames == nil {
-		d.algNames = DefaultAlgorithms
-	}
-	for _, n := range d.algNames {
-		if !slices.Contains(DefaultAlgorithms, n) {
-			return nil, fmt.Errorf("auth: DPoP algorithm %q is not accepted (only asymmetric signatures)", n)
-		}
-		d.algs = append(d.algs, jose.SignatureAlgorithm(n))
-	}
-	if len(d.algs) == 0 {
-		return nil, errors.New("auth: DPoPOptions.Algorithms is empty")
+	var err error
+	if d.algNames, d.algs, err = signatureAlgorithms("DPoPOptions.Algorithms", o.Algorithms); err != nil {
+		return nil, err
 	}
 	if d.maxAge <= 0 {
 		d.maxAge = 5 * time.Minute

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -218,4 +219,14 @@ func FuzzParseDPoPProof(f *testing.F) {
 			t.Fatalf("%q: accepted without a key thumbprint", proof)
 		}
 	})
+}
+
+func TestDPoPOptionsAlgorithms(t *testing.T) {
+	v := VerifierFunc(func(context.Context, string, *http.Request) (*TokenInfo, error) { return nil, ErrInvalidToken })
+	defer func() {
+		if recover() == nil {
+			t.Error("RequireBearerToken accepted HS256 for DPoP proofs")
+		}
+	}()
+	RequireBearerToken(v, &BearerOptions{ResourceMetadataURL: testMetadata, DPoP: &DPoPOptions{Algorithms: []string{"HS256"}}})
 }

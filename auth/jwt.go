@@ -18,6 +18,29 @@ import (
 // algorithms and "none" are never accepted.
 var DefaultAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
 
+// asymmetric is the allow-list options are checked against: a copy, so
+// that changing DefaultAlgorithms cannot let HMAC or "none" in.
+var asymmetric = slices.Clone(DefaultAlgorithms)
+
+// signatureAlgorithms checks names against asymmetric (nil means
+// DefaultAlgorithms) and converts them; what names the option in errors.
+func signatureAlgorithms(what string, names []string) ([]string, []jose.SignatureAlgorithm, error) {
+	if names == nil {
+		names = DefaultAlgorithms
+	}
+	var algs []jose.SignatureAlgorithm
+	for _, n := range names {
+		if !slices.Contains(asymmetric, n) {
+			return nil, nil, fmt.Errorf("auth: %s: algorithm %q is not accepted (only asymmetric signatures: %s)", what, n, strings.Join(asymmetric, ", "))
+		}
+		algs = append(algs, jose.SignatureAlgorithm(n))
+	}
+	if len(algs) == 0 {
+		return nil, nil, fmt.Errorf("auth: %s is empty", what)
+	}
+	return names, algs, nil
+}
+
 // JWTOptions configures NewJWTVerifier.
 type JWTOptions struct {
 	// Issuer is the authorization server's issuer identifier, which
@@ -89,19 +112,9 @@ func NewJWTVerifier(opts JWTOptions) (*JWTVerifier, error) {
 			return nil, err
 		}
 	}
-	names := opts.Algorithms
-	if names == nil {
-		names = DefaultAlgorithms
-	}
-	var algs []jose.SignatureAlgorithm
-	for _, n := range names {
-		if !slices.Contains(DefaultAlgorithms, n) {
-			return nil, fmt.Errorf("auth: algorithm %q is not accepted (only asymmetric signatures: %s)", n, strings.Join(DefaultAlgorithms, ", "))
-		}
-		algs = append(algs, jose.SignatureAlgorithm(n))
-	}
-	if len(algs) == 0 {
-		return nil, errors.New("auth: JWTOptions.Algorithms is empty")
+	_, algs, err := signatureAlgorithms("JWTOptions.Algorithms", opts.Algorithms)
+	if err != nil {
+		return nil, err
 	}
 	v := &JWTVerifier{issuer: opts.Issuer, audience: opts.Audience, algs: algs, skew: opts.ClockSkew, strict: opts.RequireJWTAccessTokenType, now: opts.now}
 	if v.skew == 0 {
