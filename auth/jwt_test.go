@@ -205,3 +205,28 @@ func TestJWTAlgorithmAllowList(t *testing.T) {
 		t.Fatalf("RS256 token with ES256 only: %v", err)
 	}
 }
+
+// TestJWTConcurrentRotation verifies from many goroutines while the
+// issuer rotates keys (run with -race).
+func TestJWTConcurrentRotation(t *testing.T) {
+	is := newTestIssuer(t)
+	is.addKey("k1", "ES256")
+	is.addKey("k2", "ES256")
+	v, err := NewJWTVerifier(JWTOptions{Issuer: is.srv.URL, Audience: testResource, HTTPClient: is.srv.Client(), MinRefetchInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := []string{is.sign("k1", "at+jwt", is.claims(testResource, nil)), is.sign("k2", "at+jwt", is.claims(testResource, nil))}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 20 {
+				if _, err := v.Verify(context.Background(), tokens[(i+j)%2], nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
