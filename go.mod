@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/gabriel-vasile/mimetype v1.4.16
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
 	github.com/go-playground/validator/v10 v10.30.6
 	github.com/invopop/jsonschema v0.14.0

@@ -1,0 +1,104 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestIntrospection: an active token is accepted and cached until its
+// expiry or the TTL, an inactive one refused, one for another audience
+// refused, and the cache stays within its bound.
+func TestIntrospection(t *testing.T) {
+	is := newTestIssuer(t)
+	clock := &fakeClock{t: time.Now()}
+	exp := clock.t.Add(2 * time.Minute)
+	is.active["good"] = map[string]any{"active": true, "sub": "alice", "client_id": "app", "scope": "files:read", "aud": testResource, "iss": is.srv.URL, "exp": exp.Unix(), "tenant": "t1"}
+	is.active["other-aud"] = map[string]any{"active": true, "sub": "alice", "aud": []string{"https://other"}}
+	is.active["no-aud"] = map[string]any{"active": true, "sub": "alice"}
+	is.active["other-iss"] = map[string]any{"active": true, "sub": "alice", "aud": testResource, "iss": "https://evil"}
+	is.active["expired"] = map[string]any{"active": true, "sub": "alice", "aud": testResource, "exp": clock.t.Add(-time.Hour).Unix()}
+	v, err := NewIntrospectionVerifier(IntrospectionOptions{Endpoint: is.srv.URL + "/introspect", ClientID: "rs", ClientSecret: "s3cret", Audience: testResource, Issuer: is.srv.URL, HTTPClient: is.srv.Client(), MaxCacheEntries: 2, now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	info, err := v.Verify(ctx, "good", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Subject != "alice" || info.ClientID != "app" || !info.HasScopes("files:read") || info.Claims["tenant"] != "t1" || !info.Expiry.Equal(time.Unix(exp.Unix(), 0)) {
+		t.Errorf("info = %+v", info)
+	}
+	if _, err := v.Verify(ctx, "good", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := is.introspectHits.Load(); got != 1 {
+		t.Errorf("introspected %d times, want 1 (cached)", got)
+	}
+	for _, token := range []string{"unknown", "other-aud", "no-aud", "other-iss", "expired"} {
+		if _, err := v.Verify(ctx, token, nil); !errors.Is(err, ErrInvalidToken) {
+			t.Errorf("%s: %v, want ErrInvalidToken", token, err)
+		}
+	}
+	// Inactive answers are not cached.
+	before := is.introspectHits.Load()
+	_, _ = v.Verify(ctx, "unknown", nil)
+	if is.introspectHits.Load() != before+1 {
+		t.Error("an inactive answer was cached")
+	}
+	// The cache entry ends at the token's exp (2 minutes, before the TTL).
+	clock.advance(3 * time.Minute)
+	before = is.introspectHits.Load()
+	_, _ = v.Verify(ctx, "good", nil)
+	if is.introspectHits.Load() != before+1 {
+		t.Error("the cached answer outlived the token's exp")
+	}
+
+	// Bounded: more distinct active tokens than MaxCacheEntries.
+	for _, tok := range []string{"a", "b", "c", "d"} {
+		is.active[tok] = map[string]any{"active": true, "sub": tok, "aud": testResource}
+		if _, err := v.Verify(ctx, tok, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(v.cache); n > 2 {
+		t.Errorf("cache holds %d entries, bound 2", n)
+	}
+
+	// Missing audience allowed by option; endpoint failures are ErrUnavailable.
+	v2, _ := NewIntrospectionVerifier(IntrospectionOptions{Endpoint: is.srv.URL + "/introspect", ClientID: "rs", ClientSecret: "s3cret", Audience: testResource, AllowMissingAudience: true, HTTPClient: is.srv.Client()})
+	if _, err := v2.Verify(ctx, "no-aud", nil); err != nil {
+		t.Errorf("no-aud with AllowMissingAudience: %v", err)
+	}
+	if _, err := v2.Verify(ctx, "other-aud", nil); !errors.Is(err, ErrInvalidToken) {
+		t.Errorf("other-aud with AllowMissingAudience: %v", err)
+	}
+	v3, _ := NewIntrospectionVerifier(IntrospectionOptions{Endpoint: is.srv.URL + "/introspect", ClientID: "rs", ClientSecret: "wrong", Audience: testResource, HTTPClient: is.srv.Client()})
+	if _, err := v3.Verify(ctx, "good", nil); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("rejected credentials: %v, want ErrUnavailable", err)
+	}
+	if _, err := NewIntrospectionVerifier(IntrospectionOptions{Endpoint: "http://idp.example.com/introspect", Audience: "a"}); err == nil {
+		t.Error("remote http endpoint accepted")
+	}
+}
+
+// TestIntrospectionThroughMiddleware: an inactive token gets 401
+// invalid_token from the middleware, an active one through.
+func TestIntrospectionThroughMiddleware(t *testing.T) {
+	is := newTestIssuer(t)
+	is.active["good"] = map[string]any{"active": true, "sub": "alice", "client_id": "app", "scope": "files:read", "aud": testResource}
+	v, err := NewIntrospectionVerifier(IntrospectionOptions{Endpoint: is.srv.URL + "/introspect", ClientID: "rs", ClientSecret: "s3cret", Audience: testResource, HTTPClient: is.srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := protectedServer(t, v, "files:read")
+	if got := call(t, srv.URL, bearerHeader("good")); got.status != 200 || got.body != "alice app files:read" {
+		t.Errorf("active: %+v", got)
+	}
+	want := answer{401, `Bearer error="invalid_token", scope="files:read", resource_metadata="` + testMetadata + `"`, ""}
+	if got := call(t, srv.URL, bearerHeader("revoked")); got.status != want.status || got.challenge != want.challenge {
+		t.Errorf("inactive: %+v, want %+v", got, want)
+	}
+}
