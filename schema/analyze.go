@@ -114,18 +114,19 @@ var (
 )
 
 // invopopHooks are the methods by which invopop/jsonschema's Reflector lets
-// a type change its schema other than JSONSchema(). The schema is made from
-// the one walk of analyze, not by that Reflector, so a type that has one
-// is refused rather than silently described without it.
+// a type change its schema that the one walk of analyze does not follow
+// (JSONSchemaExtend is followed: see extend in describe.go). A type that
+// has one is refused rather than silently described without it.
 var invopopHooks = []struct {
 	iface  reflect.Type
 	method string
 }{
-	{reflect.TypeFor[interface{ JSONSchemaExtend(*jsonschema.Schema) }](), "JSONSchemaExtend"},
-	{reflect.TypeFor[interface{ JSONSchemaAlias() any }](), "JSONSchemaAlias"},
+	{aliasHookType, "JSONSchemaAlias"},
 	{reflect.TypeFor[interface{ JSONSchemaProperty(string) any }](), "JSONSchemaProperty"},
 	{reflect.TypeFor[interface{ GetFieldDocString(string) string }](), "GetFieldDocString"},
 }
+
+var aliasHookType = reflect.TypeFor[interface{ JSONSchemaAlias() any }]()
 
 func (a *analyzer) fail(format string, args ...any) {
 	if a.err == nil {
@@ -195,10 +196,10 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 		return p
 	}
 	if t.NumMethod() > 0 && sh != shapeCustom {
-		for i, h := range invopopHooks {
+		for _, h := range invopopHooks {
 			// The Reflector asks a type with its own JSON form only for an
 			// alias.
-			if (sh == shapeNormal || i == 1) && t.Implements(h.iface) {
+			if (sh == shapeNormal || h.iface == aliasHookType) && t.Implements(h.iface) {
 				a.fail("%s has type %s, whose %s method is not supported: describe the type with a JSONSchema() *jsonschema.Schema method, or with jsonschema tags on its fields", where, t, h.method)
 				return p
 			}

@@ -28,6 +28,9 @@ type describer struct {
 	names map[reflect.Type]string
 	defs  map[string]*object
 	err   error
+	// extended reports that some type's JSONSchemaExtend method changed
+	// the schema.
+	extended bool
 }
 
 var (
@@ -154,7 +157,67 @@ func (d *describer) build(p *plan, sh shape, s *object) any {
 	default: // the integers: analyze refuses every other kind
 		s.set("type", "integer")
 	}
+	if t.Implements(extendHookType) {
+		d.extend(t, s)
+	}
 	return s
+}
+
+var extendHookType = reflect.TypeFor[interface{ JSONSchemaExtend(*jsonschema.Schema) }]()
+
+// extend lets t's JSONSchemaExtend method change s, the schema of t, as
+// invopop's Reflector does: once the type is described and before its
+// fields' tags apply. The method takes invopop's Schema, so s goes through
+// that type and back; a schema with keywords invopop's Schema does not keep
+// (jsonschema_extras on nested fields) is refused rather than cut.
+func (d *describer) extend(t reflect.Type, s *object) {
+	b := encodeTree(s)
+	var js jsonschema.Schema
+	if err := json.Unmarshal(b, &js); err != nil {
+		d.fail("%s: its schema does not read as invopop's Schema for JSONSchemaExtend: %v", t, err)
+		return
+	}
+	if kept, err := json.Marshal(&js); err != nil || !sameJSON(b, kept) {
+		d.fail("%s: its JSONSchemaExtend method would lose keywords invopop's Schema does not keep (jsonschema_extras on its fields): set them in the method instead", t)
+		return
+	}
+	if err := callExtend(t, &js); err != nil {
+		d.fail("%s: its JSONSchemaExtend method %v: fix the method", t, err)
+		return
+	}
+	out, err := json.Marshal(&js)
+	if err == nil {
+		var v any
+		if v, err = parseTree(out); err == nil {
+			o, ok := v.(*object)
+			if !ok {
+				d.fail("%s: its JSONSchemaExtend method left an empty schema: describe the type with a JSONSchema() *jsonschema.Schema method instead", t)
+				return
+			}
+			s.members = o.members
+			d.extended = true
+			return
+		}
+	}
+	d.fail("%s: the schema its JSONSchemaExtend method made does not encode: %v", t, err)
+}
+
+// callExtend calls t's JSONSchemaExtend method on js, turning a panic into
+// an error.
+func callExtend(t reflect.Type, js *jsonschema.Schema) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panicked: %v", r)
+		}
+	}()
+	reflect.New(t).Interface().(interface{ JSONSchemaExtend(*jsonschema.Schema) }).JSONSchemaExtend(js)
+	return nil
+}
+
+// sameJSON reports whether a and b hold the same JSON value.
+func sameJSON(a, b []byte) bool {
+	var va, vb any
+	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
 }
 
 // custom returns the tree of the schema t's JSONSchema method returns.

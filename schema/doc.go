@@ -63,7 +63,9 @@
 // with additionalProperties; structs → object; embedded structs are
 // flattened; interfaces, jsontext.Value and json.RawMessage → any value.
 // Types with a JSONSchema() *jsonschema.Schema method (invopop/jsonschema)
-// describe themselves. The schema is made from the same walk of the type
+// describe themselves; a JSONSchemaExtend(*jsonschema.Schema) method
+// changes the type's schema as invopop's Reflector applies it, and what it
+// adds is enforced. The schema is made from the same walk of the type
 // that prepares Bind; Go types and jsonschema tags are described as
 // invopop/jsonschema's Reflector describes them.
 //
@@ -71,8 +73,9 @@
 // types; channels, functions and complex numbers; time.Duration and
 // url.URL (they have no plain JSON form); types with their own
 // UnmarshalJSON but no JSONSchema method; types with invopop/jsonschema's
-// other schema methods (JSONSchemaExtend, JSONSchemaAlias,
-// JSONSchemaProperty, GetFieldDocString); two fields with the same JSON
+// JSONSchemaAlias, JSONSchemaProperty and GetFieldDocString methods, and a
+// JSONSchemaExtend method on a type whose fields carry jsonschema_extras
+// (invopop's Schema would drop them); two fields with the same JSON
 // name; json options case:, format:, inline and embed; a field hidden by
 // jsonschema:"-" that is still decoded (use json:"-"); malformed validate
 // tags and defaults; invalid x-mcp-header annotations.

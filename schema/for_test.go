@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/invopop/jsonschema"
-
 	"github.com/fastmcp-go/fastmcp/schema"
 )
 
@@ -29,12 +27,12 @@ type withBigInt struct {
 	N *big.Int `json:"n"`
 }
 
-type extended struct{ V string }
+type aliased struct{ V string }
 
-func (extended) JSONSchemaExtend(*jsonschema.Schema) {}
+func (aliased) JSONSchemaAlias() any { return "" }
 
-type withExtend struct {
-	E extended `json:"e"`
+type withAlias struct {
+	E aliased `json:"e"`
 }
 
 type withCaseIgnore struct {
@@ -156,7 +154,7 @@ func TestForErrors(t *testing.T) {
 		{"duration", reflect.TypeFor[withDuration](), schema.Options{}, "time.Duration, which has no default JSON form: use an integer count"},
 		{"url", reflect.TypeFor[withURL](), schema.Options{}, "use a string field with validate:\"url\""},
 		{"own UnmarshalJSON", reflect.TypeFor[withBigInt](), schema.Options{}, "give it a JSONSchema() *jsonschema.Schema method"},
-		{"JSONSchemaExtend", reflect.TypeFor[withExtend](), schema.Options{}, "whose JSONSchemaExtend method is not supported"},
+		{"JSONSchemaAlias", reflect.TypeFor[withAlias](), schema.Options{}, "whose JSONSchemaAlias method is not supported"},
 		{"case:ignore", reflect.TypeFor[withCaseIgnore](), schema.Options{}, "argument names must match exactly (CVE-2026-27896)"},
 		{"inline", reflect.TypeFor[withInline](), schema.Options{}, "embed the struct as an anonymous field"},
 		{"name conflict", reflect.TypeFor[withConflict](), schema.Options{}, `both use the JSON name "id": rename one with a json tag`},

@@ -24,6 +24,9 @@ func generate(a *analyzer, root *plan, opts Options) (*object, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	// What a JSONSchemaExtend method added is checked by the schema itself:
+	// the native checks know only the constraints tags write.
+	a.schemaCheck = a.schemaCheck || d.extended
 	top, ok := v.(*object)
 	if !ok {
 		return nil, fmt.Errorf("schema: type %s: internal error: the described schema is not an object", root.t)
