@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -281,17 +282,32 @@ func (s *Server) decorate(method string, res any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	resultType, typed := protocol.Member(raw, "resultType")
-	if cacheable[method] && (!typed || string(resultType) == `"complete"`) {
-		if _, ok := protocol.Member(raw, "cacheScope"); !ok {
-			raw = insertMember(raw, s.cacheScope)
-		}
-		if _, ok := protocol.Member(raw, "ttlMs"); !ok {
-			raw = insertMember(raw, s.cacheTTL)
+	var typed, complete, hasScope, hasTTL bool
+	for name, v := range protocol.Members(raw) {
+		switch name {
+		case "resultType":
+			typed, complete = true, string(v) == `"complete"`
+		case "cacheScope":
+			hasScope = true
+		case "ttlMs":
+			hasTTL = true
 		}
 	}
+	// The members the result lacks go first, in one copy.
+	var front []string
 	if !typed {
-		raw = insertMember(raw, `"resultType":"complete"`)
+		front = append(front, `"resultType":"complete"`)
+	}
+	if cacheable[method] && (!typed || complete) {
+		if !hasTTL {
+			front = append(front, s.cacheTTL)
+		}
+		if !hasScope {
+			front = append(front, s.cacheScope)
+		}
+	}
+	if len(front) > 0 {
+		raw = insertMember(raw, strings.Join(front, ","))
 	}
 	if !s.opts.NoServerInfo {
 		if raw, err = protocol.SetMeta(raw, protocol.MetaServerInfo, s.info); err != nil {

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"iter"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -11,23 +12,34 @@ import (
 // of the JSON object obj, and whether it is there. It reads obj only as far
 // as that member, so what follows is not checked.
 func Member(obj json.RawMessage, name string) (json.RawMessage, bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(obj))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, false
-	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return nil, false
-		}
-		key := tok.String() // before the next read voids tok
-		v, err := dec.ReadValue()
-		if err != nil {
-			return nil, false
-		}
+	for key, v := range Members(obj) {
 		if key == name {
-			return json.RawMessage(v), true
+			return v, true
 		}
 	}
 	return nil, false
+}
+
+// Members yields the name and exact text of each top-level member of the
+// JSON object obj, in order, in one reading of obj. A value is valid until
+// the next step. It stops early, without an error, where obj is not a
+// well-formed object: callers that need obj checked decode it.
+func Members(obj json.RawMessage) iter.Seq2[string, json.RawMessage] {
+	return func(yield func(string, json.RawMessage) bool) {
+		dec := jsontext.NewDecoder(bytes.NewReader(obj))
+		if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+			return
+		}
+		for dec.PeekKind() == '"' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return
+			}
+			key := tok.String() // before the next read voids tok
+			v, err := dec.ReadValue()
+			if err != nil || !yield(key, json.RawMessage(v)) {
+				return
+			}
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -334,5 +335,40 @@ func TestSetMetaKeepsOtherMembers(t *testing.T) {
 	}
 	if strings.Count(string(got), `io.modelcontextprotocol/logLevel`) != 1 {
 		t.Errorf("duplicate key: %s", got)
+	}
+}
+
+// TestMembers checks that Members yields each top-level member once, in
+// order, with its exact text, stops where a caller stops, and yields
+// nothing past a malformed part.
+func TestMembers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		obj  string
+		want []string
+	}{
+		{`{"a":1, "b" : {"c":[1,2]},"d":"x\u0041"}`, []string{`a=1`, `b={"c":[1,2]}`, `d="x\u0041"`}},
+		{` {} `, nil},
+		{`[1]`, nil},
+		{`{"a":1,"b":}`, []string{`a=1`}},
+		{``, nil},
+	}
+	for _, tc := range tests {
+		var got []string
+		for name, v := range protocol.Members(json.RawMessage(tc.obj)) {
+			got = append(got, name+"="+string(v))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Members(%s) = %q, want %q", tc.obj, got, tc.want)
+		}
+	}
+	n := 0
+	for range protocol.Members(json.RawMessage(`{"a":1,"b":2,"c":3}`)) {
+		if n++; n == 2 {
+			break
+		}
+	}
+	if n != 2 {
+		t.Errorf("stopped after %d members, want 2", n)
 	}
 }
