@@ -480,6 +480,11 @@ func TestSubscriptions(t *testing.T) {
 	s.NotifyResourceUpdated(ctx, "x://a")
 	s.NotifyResourceUpdated(ctx, "x://c")
 	<-c1c.ch
+	// The subscription's callback runs before WithResourceUpdatedHandler's:
+	// wait for the latter too. Had x://a been delivered, it would come first.
+	if got := <-all1.ch; got != "x://c" {
+		t.Fatalf("WithResourceUpdatedHandler got %q after unsubscribing from x://a, want x://c", got)
+	}
 	if got := all1.all(); !slices.Equal(got, []string{"x://a", "x://c"}) {
 		t.Fatalf("c1 got %v after unsubscribing from x://a", got)
 	}
