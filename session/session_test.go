@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -79,38 +80,43 @@ var echo = session.HandlerFunc(func(ctx context.Context, req *session.Request) (
 	return map[string]int{"n": p.N}, nil
 })
 
+// TestCallAndOutOfOrderResponses runs in a synctest bubble, where the
+// handlers' delays and the sleeps that fix the sending order are exact,
+// so the completion order cannot depend on the machine's load.
 func TestCallAndOutOfOrderResponses(t *testing.T) {
 	t.Parallel()
-	_, cli := pair(t, echo, nil)
-	ctx := context.Background()
-	// The slow call is sent first and answered last.
-	var wg sync.WaitGroup
-	order := make(chan int, 3)
-	for _, c := range []struct{ n, delay int }{{1, 150}, {2, 0}, {3, 50}} {
-		wg.Go(func() {
-			var res struct {
-				N int `json:"n"`
-			}
-			if err := cli.Call(ctx, "echo", echoParams{N: c.n, Delay: c.delay}, &res); err != nil {
-				t.Errorf("call %d: %v", c.n, err)
-				return
-			}
-			if res.N != c.n {
-				t.Errorf("call %d got result for %d", c.n, res.N)
-			}
-			order <- c.n
-		})
-		time.Sleep(5 * time.Millisecond) // only to fix the sending order
-	}
-	wg.Wait()
-	close(order)
-	var got []int
-	for n := range order {
-		got = append(got, n)
-	}
-	if fmt.Sprint(got) != "[2 3 1]" {
-		t.Errorf("completion order = %v, want [2 3 1]", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		_, cli := pair(t, echo, nil)
+		ctx := context.Background()
+		// The slow call is sent first and answered last.
+		var wg sync.WaitGroup
+		order := make(chan int, 3)
+		for _, c := range []struct{ n, delay int }{{1, 150}, {2, 0}, {3, 50}} {
+			wg.Go(func() {
+				var res struct {
+					N int `json:"n"`
+				}
+				if err := cli.Call(ctx, "echo", echoParams{N: c.n, Delay: c.delay}, &res); err != nil {
+					t.Errorf("call %d: %v", c.n, err)
+					return
+				}
+				if res.N != c.n {
+					t.Errorf("call %d got result for %d", c.n, res.N)
+				}
+				order <- c.n
+			})
+			time.Sleep(5 * time.Millisecond) // only to fix the sending order
+		}
+		wg.Wait()
+		close(order)
+		var got []int
+		for n := range order {
+			got = append(got, n)
+		}
+		if fmt.Sprint(got) != "[2 3 1]" {
+			t.Errorf("completion order = %v, want [2 3 1]", got)
+		}
+	})
 }
 
 func TestThousandConcurrentCalls(t *testing.T) {
