@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -55,6 +56,18 @@ func (c *Context) Request() *session.Request { return c.req }
 // (stdio, in-memory or command transports). The value is shared: do not
 // modify it or its Header.
 func (c *Context) HTTPRequest() *transport.HTTPRequestInfo { return c.req.HTTP }
+
+// Auth returns the verified access token the request carried: its
+// subject, client, scopes, expiry, audience and claims. It is nil when the
+// server does not verify tokens (see the Auth option), and for requests
+// that did not come over HTTP, such as stdio, where authorization does not
+// apply.
+func (c *Context) Auth() *auth.TokenInfo {
+	if c.req.HTTP == nil || c.req.HTTP.Context == nil {
+		return nil
+	}
+	return auth.TokenInfoFrom(c.req.HTTP.Context)
+}
 
 // ProtocolVersion returns the protocol revision the request is served under.
 func (c *Context) ProtocolVersion() string { return c.req.Version }

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -69,10 +70,17 @@ type HTTPRequestInfo struct {
 	// (by default DefaultPrincipal) computed it; the session the request
 	// belongs to is bound to it.
 	Principal string
+	// Context is the HTTP request's context, for the values HTTP
+	// middleware put in it, such as the verified access token
+	// (auth.TokenInfoFrom). Read its values only: it may be done by the
+	// time a handler runs (the legacy HTTP+SSE transport answers a POST
+	// with 202 before the message is handled), and the request's own
+	// cancellation reaches the handler through session.Request's context.
+	Context context.Context
 }
 
 func requestInfo(r *http.Request, sessionID, principal string) *HTTPRequestInfo {
-	return &HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: sessionID, Principal: principal}
+	return &HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: sessionID, Principal: principal, Context: r.Context()}
 }
 
 // ErrSessionExpired is returned by the Streamable HTTP client (from Write,

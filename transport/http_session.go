@@ -578,7 +578,7 @@ func (s *httpSession) openLocked(r *http.Request, resumable bool, ids ...protoco
 	}
 	sk.ch, sk.end = make(chan outEvent, n), make(chan struct{})
 	st.live = sk
-	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id, Principal: s.principal}
+	c.info = HTTPRequestInfo{Header: r.Header, Host: r.Host, RemoteAddr: r.RemoteAddr, SessionID: s.id, Principal: s.principal, Context: r.Context()}
 	for _, id := range ids {
 		s.streams[id] = st
 	}
