@@ -130,7 +130,9 @@ func send(t *testing.T, method, url, body string, header map[string]string) answ
 	return answer{resp.StatusCode, resp.Header, string(b)}
 }
 
-func bearer(token string) map[string]string { return map[string]string{"Authorization": "Bearer " + token} }
+func bearer(token string) map[string]string {
+	return map[string]string{"Authorization": "Bearer " + token}
+}
 
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 
