@@ -507,3 +507,27 @@ func TestAuthStdio(t *testing.T) {
 		t.Errorf("%d log lines about Auth over stdio, want 1:\n%s", n, stderr.String())
 	}
 }
+
+// TestAuthMountedAtMCPPath follows docs/auth.md for a Server mounted in
+// one's own mux at /mcp: the metadata path mounted beside it serves the
+// document, and the endpoint is protected.
+func TestAuthMountedAtMCPPath(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewUnstartedServer(nil)
+	p := newProtectedServer(t, ts.Listener.Addr(), nil)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", p.s)
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", p.s) // the metadata document
+	ts.Config.Handler = mux
+	ts.Start()
+	t.Cleanup(func() { closeNow(p.s); ts.Close() })
+	if a := send(t, "GET", p.mdURL, "", nil); a.status != 200 || !strings.Contains(a.body, `"resource":"`+p.resource+`"`) {
+		t.Errorf("metadata = %d %s", a.status, a.body)
+	}
+	if a := send(t, "POST", p.resource, initializeBody, nil); a.status != 401 || a.header.Get("WWW-Authenticate") != `Bearer resource_metadata="`+p.mdURL+`"` {
+		t.Errorf("POST /mcp without a token = %d %q", a.status, a.header.Get("WWW-Authenticate"))
+	}
+	if a := send(t, "POST", p.resource, initializeBody, bearer(p.token("alice", nil))); a.status != 200 {
+		t.Errorf("POST /mcp with a token = %d %s", a.status, a.body)
+	}
+}
