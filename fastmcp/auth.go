@@ -155,6 +155,10 @@ func newAuthState(o *authOption, logger *slog.Logger) (*authState, error) {
 			errAuthConfig, "https://mcp.example.com/mcp")
 	}
 	path, err := auth.WellKnownPath(m.Resource)
+	if err != nil && m.Resource == defaultResource {
+		return nil, fmt.Errorf("%s: AuthConfig.Metadata.Resource, the JWTVerifier's audience by default: %w; when the tokens' audience is not the endpoint's URL (Entra's api://…), set Metadata.Resource to that URL in a configure function of Auth",
+			errAuthConfig, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: AuthConfig.Metadata.Resource: %w", errAuthConfig, err)
 	}

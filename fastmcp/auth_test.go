@@ -443,6 +443,8 @@ func TestAuthConfigErrors(t *testing.T) {
 		{"custom verifier without authorization servers", fastmcp.Auth(custom, func(c *fastmcp.AuthConfig) {
 			c.Metadata.Resource = "https://mcp.example.com/mcp"
 		}), "AuthConfig.Metadata.AuthorizationServers is empty"},
+		{"audience not a URL", fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "api://files")),
+			"AuthConfig.Metadata.Resource, the JWTVerifier's audience by default: auth: resource"},
 		{"invalid resource", fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp"), func(c *fastmcp.AuthConfig) {
 			c.Metadata.Resource = "mcp.example.com/mcp"
 		}), "AuthConfig.Metadata.Resource: auth: resource"},

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +24,6 @@ type Issuer struct {
 	URL string
 
 	t   testing.TB
-	mu  sync.Mutex
 	key jose.JSONWebKey // the private signing key, kid "k1", ES256
 	srv *httptest.Server
 }
@@ -47,8 +45,6 @@ func NewIssuer(t testing.TB) *Issuer {
 		})
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
-		is.mu.Lock()
-		defer is.mu.Unlock()
 		writeJSON(w, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{is.key.Public()}})
 	})
 	is.srv = httptest.NewServer(mux)
@@ -92,9 +88,7 @@ func (is *Issuer) Token(subject, audience string, overrides map[string]any) stri
 // with the issuer's key.
 func (is *Issuer) Sign(claims map[string]any) string {
 	is.t.Helper()
-	is.mu.Lock()
 	k := is.key
-	is.mu.Unlock()
 	opts := (&jose.SignerOptions{}).WithHeader("kid", k.KeyID).WithType("at+jwt")
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: k.Key}, opts)
 	if err != nil {
