@@ -145,7 +145,10 @@ type mounted struct {
 // gracefully: it ends the listen streams, lets calls in flight finish until
 // its context is done and closes every stream and session. What
 // ListenAndServe adds around the endpoints (/healthz, HandleHTTP routes,
-// the http.Server timeouts) is then yours to provide.
+// the http.Server timeouts) is then yours to provide. With the Auth option,
+// the endpoints need a valid access token and the protected resource
+// metadata is served at its well-known paths: mount the Server at "/", or
+// at those paths too (see Auth).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := s.mounted.h.Load()
 	if h == nil {
