@@ -423,8 +423,8 @@ func (b *syncBuffer) String() string {
 }
 
 // TestAuthConfigErrors checks that an invalid Auth option is an error
-// saying what to fix, returned by ListenAndServe and ServeListener (which
-// serve nothing) and, for a mounted Server, 503 with one logged error;
+// saying what to fix, returned by ListenAndServe, Run and ServeListener
+// (which serve nothing) and, for a mounted Server, 503 with one logged error;
 // never a panic.
 func TestAuthConfigErrors(t *testing.T) {
 	t.Parallel()
@@ -457,6 +457,10 @@ func TestAuthConfigErrors(t *testing.T) {
 			err := newServer(tc.opt).ListenAndServe(ctxT(t), "127.0.0.1:0")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("ListenAndServe: %v, want an error containing %q", err, tc.want)
+			}
+			err = newServer(tc.opt, fastmcp.Addr("127.0.0.1:0")).Run(ctxT(t))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Run over HTTP: %v, want an error containing %q", err, tc.want)
 			}
 			ln := listenLoopback(t)
 			err = newServer(tc.opt).ServeListener(ctxT(t), ln)
