@@ -537,3 +537,32 @@ func TestAuthMountedAtMCPPath(t *testing.T) {
 		t.Errorf("POST /mcp with a token = %d %s", a.status, a.body)
 	}
 }
+
+// TestAuthCORS checks what a browser-based client on an origin the
+// DNS-rebinding policy admits (a loopback origin here) gets from the
+// protected MCP endpoints: preflights answered without a token, and the
+// 401 challenge readable (Access-Control-Expose-Headers names
+// WWW-Authenticate); a foreign origin gets neither.
+func TestAuthCORS(t *testing.T) {
+	t.Parallel()
+	p := serveProtected(t, nil)
+	const local, foreign = "http://localhost:3000", "https://evil.example"
+	for _, path := range []string{"/mcp", "/sse", "/message?sessionId=x"} {
+		pre := send(t, "OPTIONS", p.base+path, "", map[string]string{"Origin": local, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version"})
+		if pre.status != 204 || pre.header.Get("Access-Control-Allow-Origin") != local || !strings.Contains(strings.ToLower(pre.header.Get("Access-Control-Allow-Headers")), "authorization") {
+			t.Errorf("preflight of %s from %s = %d %v", path, local, pre.status, pre.header)
+		}
+		if pre := send(t, "OPTIONS", p.base+path, "", map[string]string{"Origin": foreign, "Access-Control-Request-Method": "POST"}); pre.status != 403 || pre.header.Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("preflight of %s from %s = %d %v", path, foreign, pre.status, pre.header)
+		}
+	}
+	a := send(t, "POST", p.base+"/mcp", initializeBody, map[string]string{"Origin": local})
+	if a.status != 401 || a.header.Get("Access-Control-Allow-Origin") != local || !strings.Contains(a.header.Get("Access-Control-Expose-Headers"), "WWW-Authenticate") || a.header.Get("WWW-Authenticate") == "" {
+		t.Errorf("POST /mcp from %s without a token = %d %v", local, a.status, a.header)
+	}
+	h := bearer(p.token("alice", nil))
+	h["Origin"] = local
+	if a := send(t, "POST", p.base+"/mcp", initializeBody, h); a.status != 200 || a.header.Get("Access-Control-Allow-Origin") != local || !strings.Contains(a.header.Get("Access-Control-Expose-Headers"), "Mcp-Session-Id") {
+		t.Errorf("POST /mcp from %s with a token = %d %v", local, a.status, a.header)
+	}
+}

@@ -266,9 +266,16 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	cfg.Streamable = so
 	h := &httpEndpoints{srv: s, mux: http.NewServeMux(), path: set.Path, cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
-	protect := func(h http.Handler) http.Handler { return h }
+	// Browser-based clients on the origins the DNS-rebinding policy admits
+	// get CORS answers, preflights and 401 challenges included: CORS goes
+	// in front of the token check, since a preflight carries no token.
+	policy := &transport.HostPolicy{AllowedHosts: so.AllowedHosts, AllowedOrigins: so.AllowedOrigins}
+	if so.DisableHostCheck {
+		policy = &transport.HostPolicy{AllowedHosts: []string{"*"}, AllowedOrigins: []string{"*"}}
+	}
+	protect := policy.CORS
 	if s.auth != nil {
-		protect = s.auth.protect
+		protect = func(h http.Handler) http.Handler { return policy.CORS(s.auth.protect(h)) }
 	}
 	h.mux.Handle(set.Path, protect(h.streamable))
 	if !cfg.NoSSE {
