@@ -2,7 +2,11 @@ package fastmcp
 
 import (
 	"log/slog"
+	"net/http/httptest"
+	"strings"
 	"testing"
+
+	"github.com/fastmcp-go/fastmcp/auth"
 )
 
 // TestResourceMetadataURL checks the URL that 401 and 403 challenges
@@ -34,6 +38,40 @@ func TestResourceMetadataURL(t *testing.T) {
 		s := New("t", "1", append(tc.opts, Logger(slog.New(slog.DiscardHandler)))...)
 		if got := s.resourceMetadataURL(); got != tc.want {
 			t.Errorf("%s: resourceMetadataURL() = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestAuthMetadataDefaults checks the metadata fields Auth derives after
+// the configure functions ran: scopes_supported from Bearer.Scopes, the
+// DPoP fields from Bearer.DPoP; fields set on purpose are kept.
+func TestAuthMetadataDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		configure func(*AuthConfig)
+		want      string
+	}{
+		{"defaults", func(*AuthConfig) {},
+			`{"resource":"https://mcp.example.com/mcp","authorization_servers":["https://idp.example.com"],"bearer_methods_supported":["header"]}`},
+		{"scopes", func(c *AuthConfig) { c.Bearer.Scopes = []string{"files:read"} },
+			`{"resource":"https://mcp.example.com/mcp","authorization_servers":["https://idp.example.com"],"scopes_supported":["files:read"],"bearer_methods_supported":["header"]}`},
+		{"scopes set on purpose", func(c *AuthConfig) {
+			c.Bearer.Scopes = []string{"files:read"}
+			c.Metadata.ScopesSupported = []string{"files:read", "files:write"}
+		}, `{"resource":"https://mcp.example.com/mcp","authorization_servers":["https://idp.example.com"],"scopes_supported":["files:read","files:write"],"bearer_methods_supported":["header"]}`},
+		{"DPoP required", func(c *AuthConfig) { c.Bearer.DPoP = &auth.DPoPOptions{Required: true, Algorithms: []string{"ES256"}} },
+			`{"resource":"https://mcp.example.com/mcp","authorization_servers":["https://idp.example.com"],"bearer_methods_supported":["header"],"dpop_signing_alg_values_supported":["ES256"],"dpop_bound_access_tokens_required":true}`},
+		{"DPoP default algorithms", func(c *AuthConfig) { c.Bearer.DPoP = &auth.DPoPOptions{} },
+			`{"resource":"https://mcp.example.com/mcp","authorization_servers":["https://idp.example.com"],"bearer_methods_supported":["header"],"dpop_signing_alg_values_supported":["` + strings.Join(auth.DefaultAlgorithms, `","`) + `"]}`},
+	} {
+		a, err := newAuthState(&authOption{verifier: JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp"), configure: []func(*AuthConfig){tc.configure}}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		w := httptest.NewRecorder()
+		a.metadata.ServeHTTP(w, httptest.NewRequest("GET", "/.well-known/oauth-protected-resource/mcp", nil))
+		if got := w.Body.String(); got != tc.want {
+			t.Errorf("%s: metadata =\n%s\nwant\n%s", tc.name, got, tc.want)
 		}
 	}
 }

@@ -275,7 +275,7 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	}
 	protect := policy.CORS
 	if s.auth != nil {
-		protect = func(h http.Handler) http.Handler { return policy.CORS(s.auth.protect(h)) }
+		protect = func(next http.Handler) http.Handler { return policy.CORS(s.auth.protect(next)) }
 	}
 	h.mux.Handle(set.Path, protect(h.streamable))
 	if !cfg.NoSSE {
