@@ -193,6 +193,9 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 		if !pr.hasArg(arg) {
 			return nil, fmt.Errorf("%w: completion/complete: prompt %q has no argument %q", protocol.ErrInvalidParams, p.Ref.Name, arg)
 		}
+		if err := s.authorize(req, pr.scopes); err != nil {
+			return nil, err
+		}
 		comp, name = pr.completers[arg], p.Ref.Name
 	case protocol.RefResource:
 		t, ok := s.resources.templates.get(p.Ref.URI)
@@ -204,6 +207,9 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 		}
 		if !slices.ContainsFunc(t.tmpl.vars, func(v templateVar) bool { return v.name == arg }) {
 			return nil, fmt.Errorf("%w: completion/complete: resource template %q has no variable %q", protocol.ErrInvalidParams, p.Ref.URI, arg)
+		}
+		if err := s.authorize(req, t.scopes); err != nil {
+			return nil, err
 		}
 		comp, name = t.completers[arg], p.Ref.URI
 	default:

@@ -256,7 +256,7 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	cfg.Streamable = so
 	h := &httpEndpoints{srv: s, mux: http.NewServeMux(), path: set.Path, cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
-	h.mux.Handle(set.Path, h.streamable)
+	h.mux.Handle(set.Path, s.scopeGate(h.streamable))
 	if !cfg.NoSSE {
 		h.sse = transport.NewSSEHandler(s.ll.Connect, &transport.SSEOptions{
 			MessagePath:      cfg.MessagePath,

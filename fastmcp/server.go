@@ -38,6 +38,8 @@ type Server struct {
 	sealer      *stateSealer
 	level       *slog.LevelVar // the default logger's level (Settings.LogLevel)
 	elicitTypes sync.Map       // reflect.Type → *schema.Type: elicitation forms, built once per type
+
+	noTokenWarning sync.Once // logs once that a RequireScopes feature was asked for without a token
 }
 
 // New returns a server that identifies itself to clients by name and
