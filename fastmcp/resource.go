@@ -190,7 +190,11 @@ func checkResourceConfig(uri string, cfg *resourceConfig) error {
 	if a := cfg.annotations; a != nil && a.Priority != nil && (*a.Priority < 0 || *a.Priority > 1) {
 		return fmt.Errorf("fastmcp: resource %q: Priority(%v) is out of range: use a value from 0 to 1", uri, *a.Priority)
 	}
-	scopes, err := checkScopes("resource", uri, &cfg.itemConfig)
+	kind := "resource"
+	if strings.ContainsRune(uri, '{') {
+		kind = "resource template"
+	}
+	scopes, err := checkScopes(kind, uri, &cfg.itemConfig)
 	cfg.scopes = scopes
 	return err
 }
