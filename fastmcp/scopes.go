@@ -245,9 +245,8 @@ func (s *Server) scopeGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			if required := s.headerScopes(r.Header); required != nil {
-				info := auth.TokenInfoFrom(r.Context())
-				if s.lacking(info, required) != nil {
-					auth.WriteInsufficientScopeFor(w, info, s.resourceMetadataURL(), required...)
+				if s.lacking(auth.TokenInfoFrom(r.Context()), required) != nil {
+					auth.WriteInsufficientScopeFor(w, r, s.resourceMetadataURL(), required...)
 					return
 				}
 			}
