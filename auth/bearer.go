@@ -100,9 +100,7 @@ func RequireBearerToken(v TokenVerifier, opts *BearerOptions) func(http.Handler)
 				return
 			}
 			ctx := ContextWithTokenInfo(r.Context(), info)
-			if b.dpop != nil {
-				ctx = context.WithValue(ctx, dpopAlgsKey{}, b.dpop.algNames) // for WriteInsufficientScopeFor
-			}
+			ctx = context.WithValue(ctx, challengeKey{}, b.challengeParams()) // for WriteInsufficientScopeFor
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}

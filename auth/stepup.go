@@ -2,9 +2,24 @@ package auth
 
 import "net/http"
 
-// dpopAlgsKey marks, in the context of a request RequireBearerToken let
-// through with DPoP on, the proof algorithms it accepts.
-type dpopAlgsKey struct{}
+// challengeKey marks, in the context of a request RequireBearerToken let
+// through, what its challenges name: a challengeParams.
+type challengeKey struct{}
+
+// challengeParams are what the middleware's challenges name besides the
+// error: the metadata URL, and the DPoP proof algorithms when DPoP is on.
+type challengeParams struct {
+	metadata string
+	algs     []string
+}
+
+func (b *bearer) challengeParams() challengeParams {
+	p := challengeParams{metadata: b.metadata}
+	if b.dpop != nil {
+		p.algs = b.dpop.algNames
+	}
+	return p
+}
 
 // WriteInsufficientScopeFor is WriteInsufficientScope for a request that
 // passed RequireBearerToken, in the scheme its token was presented with:
@@ -16,11 +31,17 @@ type dpopAlgsKey struct{}
 //	DPoP error="insufficient_scope", scope="files:write", resource_metadata="…", algs="ES256"
 //
 // and a Bearer challenge otherwise, a request without a token included.
+// An empty resourceMetadataURL names the middleware's
+// BearerOptions.ResourceMetadataURL (none when the request did not pass
+// RequireBearerToken).
 func WriteInsufficientScopeFor(w http.ResponseWriter, r *http.Request, resourceMetadataURL string, scopes ...string) {
+	p, _ := r.Context().Value(challengeKey{}).(challengeParams)
 	c := challenge{code: errCodeInsufficientScope, scopes: scopes, metadata: resourceMetadataURL}
+	if c.metadata == "" {
+		c.metadata = p.metadata
+	}
 	if info := TokenInfoFrom(r.Context()); info != nil && info.ConfirmationJKT != "" {
-		c.scheme = "DPoP"
-		c.algs, _ = r.Context().Value(dpopAlgsKey{}).([]string)
+		c.scheme, c.algs = "DPoP", p.algs
 	}
 	w.Header().Set("WWW-Authenticate", c.String())
 	http.Error(w, "insufficient scope", http.StatusForbidden)

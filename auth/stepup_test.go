@@ -10,7 +10,8 @@ import (
 // behind RequireBearerToken, end to end: a Bearer challenge for a bearer
 // token, a DPoP challenge naming the accepted algorithms for a DPoP-bound
 // token presented with its proof, and a Bearer one for a request that
-// never passed the middleware.
+// never passed the middleware; the metadata URL is the one given, else
+// the middleware's.
 func TestWriteInsufficientScopeFor(t *testing.T) {
 	is := newTestIssuer(t)
 	is.addKey("k", "ES256")
@@ -19,7 +20,7 @@ func TestWriteInsufficientScopeFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	stepUp := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		WriteInsufficientScopeFor(w, r, testMetadata, "files:read", "files:write")
+		WriteInsufficientScopeFor(w, r, r.URL.Query().Get("metadata"), "files:read", "files:write")
 	})
 	mw := RequireBearerToken(v, &BearerOptions{ResourceMetadataURL: testMetadata, DPoP: &DPoPOptions{Algorithms: []string{"ES256"}}})
 	protected := httptest.NewServer(mw(stepUp))
@@ -39,7 +40,9 @@ func TestWriteInsufficientScopeFor(t *testing.T) {
 	}{
 		{"bearer", protected.URL, bearerHeader(unbound), `Bearer ` + params},
 		{"dpop", protected.URL, http.Header{"Authorization": {"DPoP " + bound}, "Dpop": {client.proof("POST", protected.URL, bound, "dpop+jwt", nil)}}, `DPoP ` + params + `, algs="ES256"`},
-		{"no middleware", bare.URL, http.Header{}, `Bearer ` + params},
+		{"metadata given", protected.URL + "?metadata=https://m/x", bearerHeader(unbound), `Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="https://m/x"`},
+		{"no middleware", bare.URL + "?metadata=" + testMetadata, http.Header{}, `Bearer ` + params},
+		{"nothing known", bare.URL, http.Header{}, `Bearer error="insufficient_scope", scope="files:read files:write"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, _ := dpopCall(t, "POST", tc.url, tc.header)

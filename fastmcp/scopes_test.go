@@ -35,7 +35,6 @@ var scopeTokens = map[string][]string{
 // without it (bare.URL).
 func scopedServer(t *testing.T, opts ...fastmcp.Option) (s *fastmcp.Server, protected, bare *httptest.Server) {
 	s = newServer(opts...)
-	fastmcp.SetResourceMetadataURLForTest(s, scopesMetadataURL)
 	type none struct{}
 	type nameArgs struct {
 		Name string `json:"name"`
@@ -300,7 +299,10 @@ func TestScopeStepUpHeaders(t *testing.T) {
 
 	t.Run("dpop", func(t *testing.T) {
 		// A DPoP-bound token (what RequireBearerToken with DPoP passes on)
-		// gets its challenge in the DPoP scheme.
+		// gets its challenge in the DPoP scheme, naming the server's own
+		// metadata URL when no middleware said one.
+		const serverMetadataURL = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+		fastmcp.SetResourceMetadataURLForTest(s, serverMetadataURL)
 		bound := func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				info := &auth.TokenInfo{Subject: "d", Scopes: []string{"files:read"}, ConfirmationJKT: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"}
@@ -311,7 +313,7 @@ func TestScopeStepUpHeaders(t *testing.T) {
 		defer ts.Close()
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete",` + modernMeta + `}}`
 		status, header, _ := postFull(t, ts.URL+"/mcp", body, modernHeaders("tools/call", "delete", ""))
-		want := `DPoP error="insufficient_scope", scope="files:write", resource_metadata="` + scopesMetadataURL + `"`
+		want := `DPoP error="insufficient_scope", scope="files:write", resource_metadata="` + serverMetadataURL + `"`
 		if status != 403 || header.Get("WWW-Authenticate") != want {
 			t.Errorf("HTTP %d, WWW-Authenticate %q; want 403, %q", status, header.Get("WWW-Authenticate"), want)
 		}
