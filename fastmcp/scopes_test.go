@@ -197,7 +197,8 @@ func TestRequireScopes(t *testing.T) {
 					// Tools, prompts and reads (the nested one aside) name
 					// their feature in headers.
 					stepUp := modern && (u.kind == "tool" || u.kind == "resource" || u.kind == "template" || u.kind == "prompt")
-					checkRefusal(t, u.kind, err, stepUp, required, tc.missing(required))
+					// Without the bearer middleware, nothing names the metadata.
+					checkRefusal(t, u.kind, err, stepUp, tc.url == protected.URL, required, tc.missing(required))
 				}
 			})
 		}
@@ -205,9 +206,10 @@ func TestRequireScopes(t *testing.T) {
 }
 
 // checkRefusal checks that err refuses a use for lack of scopes: an
-// *transport.HTTPError with the 403 step-up challenge when stepUp, else
-// the JSON-RPC error naming the required and missing scopes.
-func checkRefusal(t *testing.T, kind string, err error, stepUp bool, required, missing []string) {
+// *transport.HTTPError with the 403 step-up challenge when stepUp (naming
+// the metadata URL when metadata), else the JSON-RPC error naming the
+// required and missing scopes.
+func checkRefusal(t *testing.T, kind string, err error, stepUp, metadata bool, required, missing []string) {
 	t.Helper()
 	if err == nil {
 		t.Errorf("%s: allowed, want it refused", kind)
@@ -219,7 +221,10 @@ func checkRefusal(t *testing.T, kind string, err error, stepUp bool, required, m
 			t.Errorf("%s: %v (%T), want a *transport.HTTPError", kind, err, err)
 			return
 		}
-		want := `Bearer error="insufficient_scope", scope="` + strings.Join(required, " ") + `", resource_metadata="` + scopesMetadataURL + `"`
+		want := `Bearer error="insufficient_scope", scope="` + strings.Join(required, " ") + `"`
+		if metadata {
+			want += `, resource_metadata="` + scopesMetadataURL + `"`
+		}
 		if he.StatusCode != http.StatusForbidden || he.Header.Get("WWW-Authenticate") != want {
 			t.Errorf("%s: HTTP %d, WWW-Authenticate %q; want 403, %q", kind, he.StatusCode, he.Header.Get("WWW-Authenticate"), want)
 		}
@@ -364,7 +369,7 @@ func TestScopedSubscriptions(t *testing.T) {
 					t.Errorf("%s subscribing to %s: %v", token, uri, err)
 				}
 				if !allowed {
-					checkRefusal(t, "subscribe "+uri, err, false, []string{"files:read"}, []string{"files:read"})
+					checkRefusal(t, "subscribe "+uri, err, false, true, []string{"files:read"}, []string{"files:read"})
 				}
 			}
 			if err := c.Subscribe(ctxT(t), "x://public", nil); err != nil {
