@@ -426,13 +426,13 @@ func listenAck(t *testing.T, url, token, uris string) string {
 // everything.
 func TestHideUnauthorized(t *testing.T) {
 	t.Parallel()
-	build := func(hide bool) (*fastmcp.Server, string) {
+	build := func(hide bool) (s *fastmcp.Server, protectedURL, bareURL string) {
 		// Public by default: what depends on the caller must say private.
 		opts := []fastmcp.Option{fastmcp.PageSize(2), fastmcp.CacheHint(time.Minute, protocol.CacheScopePublic)}
 		if hide {
 			opts = append(opts, fastmcp.HideUnauthorized())
 		}
-		s, protected, _ := scopedServer(t, opts...)
+		s, protected, bare := scopedServer(t, opts...)
 		type none struct{}
 		type idArgs struct {
 			ID string `json:"id"`
@@ -451,7 +451,7 @@ func TestHideUnauthorized(t *testing.T) {
 			s.Resource("x://z/"+name, func() (string, error) { return "", nil }, resourceOpts(o)...)
 			s.Resource("x://t/"+name+"/{id}", func(idArgs) (string, error) { return "", nil }, resourceOpts(o)...)
 		}
-		return s, protected.URL + "/mcp"
+		return s, protected.URL + "/mcp", bare.URL + "/mcp"
 	}
 	all := func(prefix string) []string {
 		var out []string
@@ -469,8 +469,8 @@ func TestHideUnauthorized(t *testing.T) {
 		}
 		return out
 	}
-	hiding, hidingURL := build(true)
-	_, showingURL := build(false)
+	hiding, hidingURL, hidingBareURL := build(true)
+	_, showingURL, _ := build(false)
 
 	for _, era := range eras {
 		for _, tc := range []struct {
@@ -480,6 +480,7 @@ func TestHideUnauthorized(t *testing.T) {
 			write            bool
 		}{
 			{"no scopes", hidingURL, "t-none", []int{0}, false, false},
+			{"no token", hidingBareURL, "", []int{0}, false, false},
 			{"read", hidingURL, "t-read", []int{0, 1}, true, false},
 			{"write", hidingURL, "t-write", []int{0, 1, 2}, true, true},
 			{"not hiding", showingURL, "t-none", []int{0, 1, 2}, true, true},
@@ -492,8 +493,11 @@ func TestHideUnauthorized(t *testing.T) {
 					c = connect(t, hiding, era.opt)
 				} else {
 					var err error
-					c, err = fastmcp.ConnectHTTP(ctxT(t), tc.url, era.opt, fastmcp.WithLogger(quietLogger),
-						fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + tc.token}}))
+					opts := []fastmcp.ClientOption{era.opt, fastmcp.WithLogger(quietLogger)}
+					if tc.token != "" {
+						opts = append(opts, fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + tc.token}}))
+					}
+					c, err = fastmcp.ConnectHTTP(ctxT(t), tc.url, opts...)
 					if err != nil {
 						t.Fatal(err)
 					}
