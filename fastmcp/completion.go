@@ -190,11 +190,11 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 		if !ok {
 			return nil, fmt.Errorf("%w: completion/complete: unknown prompt %q", protocol.ErrInvalidParams, p.Ref.Name)
 		}
-		if !pr.hasArg(arg) {
-			return nil, fmt.Errorf("%w: completion/complete: prompt %q has no argument %q", protocol.ErrInvalidParams, p.Ref.Name, arg)
-		}
 		if err := s.authorize(req, pr.scopes); err != nil {
 			return nil, err
+		}
+		if !pr.hasArg(arg) {
+			return nil, fmt.Errorf("%w: completion/complete: prompt %q has no argument %q", protocol.ErrInvalidParams, p.Ref.Name, arg)
 		}
 		comp, name = pr.completers[arg], p.Ref.Name
 	case protocol.RefResource:
@@ -205,11 +205,11 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 			}
 			return nil, fmt.Errorf("%w: completion/complete: unknown resource template %q", protocol.ErrInvalidParams, p.Ref.URI)
 		}
-		if !slices.ContainsFunc(t.tmpl.vars, func(v templateVar) bool { return v.name == arg }) {
-			return nil, fmt.Errorf("%w: completion/complete: resource template %q has no variable %q", protocol.ErrInvalidParams, p.Ref.URI, arg)
-		}
 		if err := s.authorize(req, t.scopes); err != nil {
 			return nil, err
+		}
+		if !slices.ContainsFunc(t.tmpl.vars, func(v templateVar) bool { return v.name == arg }) {
+			return nil, fmt.Errorf("%w: completion/complete: resource template %q has no variable %q", protocol.ErrInvalidParams, p.Ref.URI, arg)
 		}
 		comp, name = t.completers[arg], p.Ref.URI
 	default:

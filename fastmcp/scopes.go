@@ -38,6 +38,9 @@ import (
 // variables, and resource subscriptions of subscriptions/listen (left out
 // of what the server acknowledges).
 //
+// 2026-07-28 reads of a protected resource carry cacheScope "private",
+// whatever CacheHint says: only callers with the scopes may see them.
+//
 // A request that came over HTTP without a verified token is refused too,
 // so a feature is never served to anonymous callers when the token check
 // is missing. Requests that did not come over HTTP (stdio, in-memory,
