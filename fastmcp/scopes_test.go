@@ -143,15 +143,21 @@ func scopesRequired(kind string) []string {
 	return []string{"files:read"}
 }
 
-// TestRequireScopes uses each protected feature kind in each era with
-// the scopes, without them, over HTTP without a token check, and in
-// memory. A refused 2026-07-28 request that names its feature in headers
+// TestRequireScopes uses each protected feature kind in each era (and
+// over the legacy SSE transport) with the scopes, without them, over HTTP
+// without a token check, and in memory. A refused 2026-07-28 request that names its feature in headers
 // gets the HTTP 403 step-up challenge; every other refusal is the
 // JSON-RPC error.
 func TestRequireScopes(t *testing.T) {
 	t.Parallel()
 	s, protected, bare := scopedServer(t)
-	for _, era := range eras {
+	// The legacy SSE transport (2024-11-05) as a third era.
+	type eraPath struct {
+		name, path string
+		opt        fastmcp.ClientOption
+	}
+	ways := []eraPath{{"legacy", "/mcp", eras[0].opt}, {"modern", "/mcp", eras[1].opt}, {"sse", "/sse", legacy}}
+	for _, era := range ways {
 		modern := era.name == "modern"
 		for _, tc := range []struct {
 			name    string
@@ -179,7 +185,7 @@ func TestRequireScopes(t *testing.T) {
 						opts = append(opts, fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + tc.token}}))
 					}
 					var err error
-					if c, err = fastmcp.ConnectHTTP(ctxT(t), tc.url+"/mcp", opts...); err != nil {
+					if c, err = fastmcp.ConnectHTTP(ctxT(t), tc.url+era.path, opts...); err != nil {
 						t.Fatal(err)
 					}
 					defer c.Close()
