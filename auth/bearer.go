@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -98,7 +99,9 @@ func RequireBearerToken(v TokenVerifier, opts *BearerOptions) func(http.Handler)
 			if !ok {
 				return
 			}
-			next.ServeHTTP(w, r.WithContext(ContextWithTokenInfo(r.Context(), info)))
+			ctx := ContextWithTokenInfo(r.Context(), info)
+			ctx = context.WithValue(ctx, challengeKey{}, b.challengeParams()) // for WriteInsufficientScopeFor
+			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
 }

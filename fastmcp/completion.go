@@ -190,6 +190,9 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 		if !ok {
 			return nil, fmt.Errorf("%w: completion/complete: unknown prompt %q", protocol.ErrInvalidParams, p.Ref.Name)
 		}
+		if err := s.authorize(req, pr.scopes); err != nil {
+			return nil, err
+		}
 		if !pr.hasArg(arg) {
 			return nil, fmt.Errorf("%w: completion/complete: prompt %q has no argument %q", protocol.ErrInvalidParams, p.Ref.Name, arg)
 		}
@@ -201,6 +204,9 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 				return nil, fmt.Errorf("%w: completion/complete: resource %q has no variables to complete", protocol.ErrInvalidParams, p.Ref.URI)
 			}
 			return nil, fmt.Errorf("%w: completion/complete: unknown resource template %q", protocol.ErrInvalidParams, p.Ref.URI)
+		}
+		if err := s.authorize(req, t.scopes); err != nil {
+			return nil, err
 		}
 		if !slices.ContainsFunc(t.tmpl.vars, func(v templateVar) bool { return v.name == arg }) {
 			return nil, fmt.Errorf("%w: completion/complete: resource template %q has no variable %q", protocol.ErrInvalidParams, p.Ref.URI, arg)

@@ -196,7 +196,7 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	honoured.PromptsListChanged = p.Notifications.PromptsListChanged && caps.Prompts != nil && caps.Prompts.ListChanged
 	honoured.ResourcesListChanged = p.Notifications.ResourcesListChanged && caps.Resources != nil && caps.Resources.ListChanged
 	if caps.Resources != nil && caps.Resources.Subscribe {
-		honoured.ResourceSubscriptions = p.Notifications.ResourceSubscriptions
+		honoured.ResourceSubscriptions = s.permittedURIs(req, p.Notifications.ResourceSubscriptions)
 	}
 	ack := &protocol.SubscriptionsAcknowledgedParams{
 		Notifications: honoured,

@@ -38,6 +38,7 @@ type serverConfig struct {
 	instructions   string
 	logger         *slog.Logger
 	pageSize       int
+	hideUnauth     bool // HideUnauthorized
 	maxConcurrency int
 	callTimeout    time.Duration
 	title          string
@@ -65,6 +66,8 @@ type itemConfig struct {
 	description string
 	icons       []protocol.Icon
 	meta        protocol.Meta
+	scopes      []string // from RequireScopes; checked at registration
+	scopesSet   bool     // RequireScopes was given (perhaps with no scope)
 }
 
 type toolConfig struct {

@@ -98,6 +98,7 @@ type prompt struct {
 	args       *textBinder // nil when the handler takes no arguments
 	kind       promptKind
 	completers map[string]Completer // by argument name
+	scopes     []string             // RequireScopes
 }
 
 func (p *prompt) key() string             { return p.def.Name }
@@ -217,6 +218,10 @@ func newPrompt(name string, fn any, opts []PromptOption) (*prompt, error) {
 	for _, o := range opts {
 		o.applyPrompt(&cfg)
 	}
+	scopes, err := checkScopes("prompt", name, &cfg.itemConfig)
+	if err != nil {
+		return nil, err
+	}
 	h, err := analyzeHandler(fn, "prompt", name, promptExampleSignature, true)
 	if err != nil {
 		return nil, err
@@ -234,7 +239,7 @@ func newPrompt(name string, fn any, opts []PromptOption) (*prompt, error) {
 	if err != nil {
 		return nil, fail("cannot return %s: %v", h.out, err)
 	}
-	p := &prompt{handler: h, kind: kind, completers: cfg.completers}
+	p := &prompt{handler: h, kind: kind, completers: cfg.completers, scopes: scopes}
 	p.def = &protocol.Prompt{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Icons: cfg.icons, Meta: cfg.meta,
@@ -267,11 +272,7 @@ func newPrompt(name string, fn any, opts []PromptOption) (*prompt, error) {
 
 // listPrompts serves prompts/list, by name.
 func (s *Server) listPrompts(ctx context.Context, req *lowlevel.Request) (any, error) {
-	cursor, err := listCursor(req)
-	if err != nil {
-		return nil, err
-	}
-	page, err := s.prompts.reg.page("prompts", cursor, s.cfg.pageSize)
+	page, err := listPage(s, &s.prompts.reg, "prompts", req)
 	if err != nil {
 		return nil, err
 	}
@@ -290,6 +291,9 @@ func (s *Server) getPrompt(ctx context.Context, req *lowlevel.Request) (any, err
 			return nil, fmt.Errorf("%w: prompts/get: missing prompt name", protocol.ErrInvalidParams)
 		}
 		return nil, fmt.Errorf("%w: unknown prompt %q", protocol.ErrInvalidParams, p.Name)
+	}
+	if err := s.authorize(req, pr.scopes); err != nil {
+		return nil, err
 	}
 	var args map[string]string
 	if len(p.Arguments) > 0 && p.Arguments.Kind() != 'n' {

@@ -21,6 +21,9 @@ type entry interface {
 	key() string
 	// encoded is the entry's JSON as listed, built once at registration.
 	encoded() jsontext.Value
+	// requiredScopes are the scopes a caller over HTTP needs to use the
+	// entry (RequireScopes); nil for most.
+	requiredScopes() []string
 }
 
 // registry holds one kind of entry. Readers see an immutable snapshot and
@@ -38,6 +41,7 @@ type registry[T entry] struct {
 type snapshot[T entry] struct {
 	byKey  map[string]T
 	sorted []T
+	scoped bool // some entry requires scopes
 
 	mu    sync.Mutex
 	pages map[string]jsontext.Value // cursor → encoded list result
@@ -58,6 +62,7 @@ func (r *registry[T]) load() *snapshot[T] {
 		m = map[string]T{}
 	}
 	s := &snapshot[T]{byKey: m, sorted: slices.SortedFunc(maps.Values(m), compareKeys[T])}
+	s.scoped = slices.ContainsFunc(s.sorted, func(e T) bool { return len(e.requiredScopes()) > 0 })
 	r.snap.Store(s)
 	return s
 }
@@ -114,39 +119,11 @@ func (r *registry[T]) page(field, cursor string, size int) (jsontext.Value, erro
 	}
 	s.mu.Unlock()
 
-	start := 0
-	if cursor != "" {
-		after, err := decodeCursor(cursor)
-		if err != nil {
-			return nil, err
-		}
-		start, _ = slices.BinarySearchFunc(s.sorted, after, func(e T, k string) int { return strings.Compare(e.key(), k) })
-		if start < len(s.sorted) && s.sorted[start].key() == after {
-			start++
-		}
+	items, more, err := s.slice(cursor, size, nil)
+	if err != nil {
+		return nil, err
 	}
-	end := min(start+size, len(s.sorted))
-	n := 64
-	for _, e := range s.sorted[start:end] {
-		n += len(e.encoded()) + 1
-	}
-	b := make([]byte, 0, n)
-	b = append(b, `{"`...)
-	b = append(b, field...)
-	b = append(b, `":[`...)
-	for i, e := range s.sorted[start:end] {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, e.encoded()...)
-	}
-	b = append(b, ']')
-	if end < len(s.sorted) {
-		b = append(b, `,"nextCursor":"`...)
-		b = append(b, encodeCursor(s.sorted[end-1].key())...)
-		b = append(b, '"')
-	}
-	b = slices.Clip(append(b, '}')) // shared: an append must not write into it
+	b := encodePage(field, items, more, "")
 	s.mu.Lock()
 	if s.pages == nil {
 		s.pages = map[string]jsontext.Value{}
@@ -156,6 +133,73 @@ func (r *registry[T]) page(field, cursor string, size int) (jsontext.Value, erro
 	}
 	s.mu.Unlock()
 	return b, nil
+}
+
+// slice returns the (at most size) entries after cursor for which visible
+// holds (all of them when visible is nil), and whether a visible entry
+// follows them. Cursors name the last key listed, so entries hidden from
+// one caller never shift another's pages.
+func (s *snapshot[T]) slice(cursor string, size int, visible func(T) bool) (items []T, more bool, err error) {
+	start := 0
+	if cursor != "" {
+		after, err := decodeCursor(cursor)
+		if err != nil {
+			return nil, false, err
+		}
+		start, _ = slices.BinarySearchFunc(s.sorted, after, func(e T, k string) int { return strings.Compare(e.key(), k) })
+		if start < len(s.sorted) && s.sorted[start].key() == after {
+			start++
+		}
+	}
+	rest := s.sorted[start:]
+	if visible == nil {
+		end := min(size, len(rest))
+		return rest[:end], end < len(rest), nil
+	}
+	for i, e := range rest {
+		if !visible(e) {
+			continue
+		}
+		if len(items) == size {
+			return items, true, nil
+		}
+		if items == nil {
+			items = make([]T, 0, min(size, len(rest)-i))
+		}
+		items = append(items, e)
+	}
+	return items, false, nil
+}
+
+// encodePage encodes a list result object holding items, with a
+// nextCursor after the last of them when more follow; extra, when not
+// empty, is one more member ("name":value) added at the end.
+func encodePage[T entry](field string, items []T, more bool, extra string) jsontext.Value {
+	n := 64 + len(extra)
+	for _, e := range items {
+		n += len(e.encoded()) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"`...)
+	b = append(b, field...)
+	b = append(b, `":[`...)
+	for i, e := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e.encoded()...)
+	}
+	b = append(b, ']')
+	if more && len(items) > 0 {
+		b = append(b, `,"nextCursor":"`...)
+		b = append(b, encodeCursor(items[len(items)-1].key())...)
+		b = append(b, '"')
+	}
+	if extra != "" {
+		b = append(b, ',')
+		b = append(b, extra...)
+	}
+	return slices.Clip(append(b, '}')) // shared: an append must not write into it
 }
 
 const cursorPrefix = "after:"

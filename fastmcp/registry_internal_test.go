@@ -93,3 +93,54 @@ func TestRegistryConcurrentReaders(t *testing.T) {
 		t.Fatalf("len %d, want 500", r.len())
 	}
 }
+
+// TestRegistryFilteredPages lists random registries page by page, hiding
+// a random subset of entries: the pages hold exactly the visible entries,
+// in order, each once; every page but the last is full and the last is
+// empty only when nothing is visible.
+func TestRegistryFilteredPages(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 300 {
+		var r registry[*tool]
+		n, size := rng.IntN(40), 1+rng.IntN(5)
+		hidden := map[string]bool{}
+		var want []string
+		r.update(func(m map[string]*tool) {
+			for i := range n {
+				name := fmt.Sprintf("t%02d", i)
+				m[name] = &tool{def: &protocol.Tool{Name: name}}
+				if rng.IntN(3) == 0 {
+					hidden[name] = true
+				} else {
+					want = append(want, name)
+				}
+			}
+		})
+		visible := func(tl *tool) bool { return !hidden[tl.key()] }
+		var got []string
+		cursor := ""
+		for page := 0; ; page++ {
+			if page > n+1 {
+				t.Fatalf("round %d: pages never end", round)
+			}
+			items, more, err := r.load().slice(cursor, size, visible)
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			if more && len(items) != size || !more && len(items) == 0 && len(got) > 0 {
+				t.Fatalf("round %d page %d: %d items, more %v (size %d)", round, page, len(items), more, size)
+			}
+			for _, e := range items {
+				got = append(got, e.key())
+			}
+			if !more {
+				break
+			}
+			cursor = encodeCursor(items[len(items)-1].key())
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("round %d: listed %v, want %v", round, got, want)
+		}
+	}
+}

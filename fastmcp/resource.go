@@ -34,6 +34,7 @@ type resource struct {
 	kind     contentsKind
 	mimeType string     // from the MIMEType option
 	cache    *cacheHint // from the CacheHint option
+	scopes   []string   // RequireScopes
 }
 
 func (r *resource) key() string             { return r.def.URI }
@@ -189,7 +190,13 @@ func checkResourceConfig(uri string, cfg *resourceConfig) error {
 	if a := cfg.annotations; a != nil && a.Priority != nil && (*a.Priority < 0 || *a.Priority > 1) {
 		return fmt.Errorf("fastmcp: resource %q: Priority(%v) is out of range: use a value from 0 to 1", uri, *a.Priority)
 	}
-	return nil
+	kind := "resource"
+	if strings.ContainsRune(uri, '{') {
+		kind = "resource template"
+	}
+	scopes, err := checkScopes(kind, uri, &cfg.itemConfig)
+	cfg.scopes = scopes
+	return err
 }
 
 // hasScheme reports whether s starts with an RFC 3986 scheme and ':'.
@@ -223,7 +230,7 @@ func newResource(uri string, fn any, cfg *resourceConfig) (*resource, error) {
 	if h.out == nil {
 		return nil, fmt.Errorf("fastmcp: resource %q: handler %s returns only an error: return the contents too: %s", uri, h.display, resourceExample)
 	}
-	r := &resource{handler: h, kind: classifyContents(h.out), mimeType: cfg.mimeType, cache: cfg.cache}
+	r := &resource{handler: h, kind: classifyContents(h.out), mimeType: cfg.mimeType, cache: cfg.cache, scopes: cfg.scopes}
 	name := cfg.name
 	if name == "" {
 		name = uri
@@ -253,11 +260,7 @@ func listCursor(req *lowlevel.Request) (string, error) {
 
 // listResources serves resources/list: the static resources, by URI.
 func (s *Server) listResources(ctx context.Context, req *lowlevel.Request) (any, error) {
-	cursor, err := listCursor(req)
-	if err != nil {
-		return nil, err
-	}
-	page, err := s.resources.static.page("resources", cursor, s.cfg.pageSize)
+	page, err := listPage(s, &s.resources.static, "resources", req)
 	if err != nil {
 		return nil, err
 	}
@@ -266,11 +269,7 @@ func (s *Server) listResources(ctx context.Context, req *lowlevel.Request) (any,
 
 // listResourceTemplates serves resources/templates/list, by URI template.
 func (s *Server) listResourceTemplates(ctx context.Context, req *lowlevel.Request) (any, error) {
-	cursor, err := listCursor(req)
-	if err != nil {
-		return nil, err
-	}
-	page, err := s.resources.templates.page("resourceTemplates", cursor, s.cfg.pageSize)
+	page, err := listPage(s, &s.resources.templates, "resourceTemplates", req)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,9 @@ func (s *Server) readResourceRequest(ctx context.Context, req *lowlevel.Request)
 	res := &protocol.ReadResourceResult{Contents: contents}
 	if req.Modern {
 		applyCacheHint(res, s.cacheHintFor(p.URI))
+		if s.resourceScopes(p.URI) != nil {
+			res.CacheScope = protocol.CacheScopePrivate // only for callers with the scopes
+		}
 	}
 	return res, nil
 }
@@ -84,6 +87,9 @@ func errNotFound(uri string) error {
 // first such problem is reported as invalid params.
 func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error) {
 	if r, ok := s.resources.static.get(uri); ok {
+		if err := s.authorize(c.req, r.scopes); err != nil {
+			return nil, err
+		}
 		return s.callResource(c, r.handler, reflect.Value{}, r.kind, r.mimeType, uri)
 	}
 	var firstErr error
@@ -108,6 +114,9 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 				firstErr = invalidArguments("resource", uri, err)
 			}
 			continue
+		}
+		if err := s.authorize(c.req, t.scopes); err != nil {
+			return nil, err
 		}
 		return s.callResource(c, t.handler, arg, t.kind, t.mimeType, uri)
 	}

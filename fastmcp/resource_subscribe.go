@@ -100,6 +100,9 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 	if !s.knownResource(p.URI) {
 		return nil, resourceNotFound(req.Modern, p.URI)
 	}
+	if err := s.authorize(req, s.resourceScopes(p.URI)); err != nil {
+		return nil, err
+	}
 	s.resources.subs.add(req.Session, p.URI)
 	return nil, nil
 }

@@ -23,6 +23,7 @@ type resourceTemplate struct {
 	allowDotDot bool
 	completers  map[string]Completer // by variable name
 	cache       *cacheHint
+	scopes      []string // RequireScopes
 }
 
 func (t *resourceTemplate) key() string             { return t.def.URITemplate }
@@ -84,6 +85,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 	t := &resourceTemplate{
 		tmpl: tmpl, handler: h, args: newTextBinder(st, true), kind: classifyContents(h.out),
 		mimeType: cfg.mimeType, allowDotDot: cfg.allowDotDot, completers: cfg.completers, cache: cfg.cache,
+		scopes: cfg.scopes,
 	}
 	t.def = &protocol.ResourceTemplate{
 		URITemplate: raw, Name: name, Title: cfg.title, Description: cfg.description,

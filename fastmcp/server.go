@@ -40,6 +40,8 @@ type Server struct {
 	elicitTypes sync.Map       // reflect.Type → *schema.Type: elicitation forms, built once per type
 	auth        *authState     // the Auth option built; nil without it
 	authErr     error          // why the Auth option could not be built: HTTP is not served
+
+	noTokenWarning sync.Once // logs once that a RequireScopes feature was asked for without a token
 }
 
 // New returns a server that identifies itself to clients by name and

@@ -23,6 +23,7 @@ type tool struct {
 	handler *handlerFunc
 	result  resultKind
 	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
+	scopes  []string        // RequireScopes
 }
 
 func (t *tool) key() string             { return t.def.Name }
@@ -121,6 +122,10 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 	for _, o := range opts {
 		o.applyTool(&cfg)
 	}
+	scopes, err := checkScopes("tool", name, &cfg.itemConfig)
+	if err != nil {
+		return nil, err
+	}
 	h, err := analyzeHandler(fn, "tool", name, toolExample, true)
 	if err != nil {
 		return nil, err
@@ -133,7 +138,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		keepRefs = *cfg.keepRefs
 	}
 	sopts := schema.Options{Strict: strict, KeepRefs: keepRefs}
-	t := &tool{handler: h, result: classifyResult(h.out)}
+	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes}
 	def := &protocol.Tool{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
@@ -207,11 +212,7 @@ func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (json.RawMe
 
 // listTools serves tools/list.
 func (s *Server) listTools(ctx context.Context, req *lowlevel.Request) (any, error) {
-	cursor, err := listCursor(req)
-	if err != nil {
-		return nil, err
-	}
-	page, err := s.tools.page("tools", cursor, s.cfg.pageSize)
+	page, err := listPage(s, &s.tools, "tools", req)
 	if err != nil {
 		return nil, err
 	}
@@ -245,6 +246,9 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 			return nil, fmt.Errorf("%w: tools/call: missing tool name", protocol.ErrInvalidParams)
 		}
 		return nil, fmt.Errorf("%w: unknown tool %q", protocol.ErrInvalidParams, p.Name)
+	}
+	if err := s.authorize(req, t.scopes); err != nil {
+		return nil, err
 	}
 	if k := p.Arguments.Kind(); len(p.Arguments) > 0 && k != '{' && k != 'n' {
 		return nil, fmt.Errorf("%w: tools/call %s: arguments must be a JSON object", protocol.ErrInvalidParams, p.Name)

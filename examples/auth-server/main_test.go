@@ -20,6 +20,8 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/authtest"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // TestMain lets the test binary play the command: started again with
@@ -63,12 +65,12 @@ func TestFlags(t *testing.T) {
 }
 
 // connect connects to url with token (none when empty).
-func connect(ctx context.Context, url, token string) (*fastmcp.Client, error) {
+func connect(ctx context.Context, url, token string, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
 	h := http.Header{}
 	if token != "" {
 		h.Set("Authorization", "Bearer "+token)
 	}
-	return fastmcp.ConnectHTTP(ctx, url, fastmcp.WithHTTPHeader(h))
+	return fastmcp.ConnectHTTP(ctx, url, append(opts, fastmcp.WithHTTPHeader(h))...)
 }
 
 // call calls tool on a client with token and returns its result.
@@ -119,8 +121,23 @@ func TestTools(t *testing.T) {
 	if err := json.Unmarshal(res.StructuredContent, &id); err != nil || !reflect.DeepEqual(id, Identity{"alice", "cli", []string{"files:read"}}) {
 		t.Errorf("whoami = %s (%v)", res.StructuredContent, err)
 	}
-	if res := call(t, ctx, url, user, "admin"); !res.IsError || !strings.Contains(res.Text(), `needs the scope "admin"`) {
-		t.Errorf("admin without the scope = %q (isError %v)", res.Text(), res.IsError)
+	// Refused before the tool runs: 403 with a step-up challenge
+	// (2026-07-28), or the JSON-RPC error (2025-11-25).
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		c, err := connect(ctx, url, user, fastmcp.WithProtocolVersion(version))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.CallTool(ctx, "admin", nil)
+		c.Close()
+		he, isHTTP := errors.AsType[*transport.HTTPError](err)
+		pe, isRPC := errors.AsType[*protocol.Error](err)
+		switch {
+		case isHTTP && he.StatusCode == http.StatusForbidden && strings.Contains(he.Header.Get("WWW-Authenticate"), `error="insufficient_scope", scope="admin"`):
+		case isRPC && strings.HasPrefix(pe.Message, "Insufficient scope"):
+		default:
+			t.Errorf("%s: admin without the scope: %v, want 403 insufficient_scope or the JSON-RPC error", version, err)
+		}
 	}
 	if res := call(t, ctx, url, root, "admin"); res.IsError || res.Text() != "admin access granted to root" {
 		t.Errorf("admin with the scope = %q (isError %v)", res.Text(), res.IsError)
