@@ -1,0 +1,196 @@
+package oauthtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// DefaultSubject is the subject of the tokens a Server issues when
+// Options.Subject is empty and the authorization request names no
+// login_hint.
+const DefaultSubject = "interop-user"
+
+// Options configures a Server. The zero value works: ES256 keys, subject
+// DefaultSubject, any scope granted, tokens valid for an hour.
+type Options struct {
+	// Subject is the "sub" of the tokens issued (the user who approves
+	// every request), unless the authorization request names another in
+	// login_hint. Empty means DefaultSubject.
+	Subject string
+	// Algorithm is the signature algorithm of the access tokens: "ES256"
+	// (the default) or "RS256".
+	Algorithm string
+	// ScopesSupported are the scopes the server knows, published in its
+	// metadata; a request for another scope is refused with invalid_scope.
+	// Nil means any scope is accepted (and none is published).
+	ScopesSupported []string
+	// DefaultScopes are granted when the authorization request names none.
+	DefaultScopes []string
+	// UserScopes, when not nil, are the only scopes the user grants: the
+	// others requested are left out of the token (a request that gets
+	// none of them is still approved, with no scope).
+	UserScopes []string
+	// TokenLifetime is how long access tokens are valid. Zero means an
+	// hour.
+	TokenLifetime time.Duration
+}
+
+// Server is the authorization server. It is an http.Handler; its URL
+// (the issuer identifier) is set by Start, or by SetIssuer when it is
+// mounted elsewhere. It is safe for concurrent use.
+type Server struct {
+	opts  Options
+	keys  *keys
+	mux   *http.ServeMux
+	codes *store[*grant] // authorization code → grant, single use
+	fresh *store[*grant] // refresh token → grant, single use (rotated)
+
+	mu      sync.Mutex
+	issuer  string
+	clients map[string]*Client
+
+	srv    *http.Server
+	served chan error
+}
+
+// New returns a Server with a freshly generated signing key. It does not
+// listen: call Start, or mount it and call SetIssuer.
+func New(opts Options) (*Server, error) {
+	if opts.Subject == "" {
+		opts.Subject = DefaultSubject
+	}
+	if opts.Algorithm == "" {
+		opts.Algorithm = "ES256"
+	}
+	if opts.TokenLifetime == 0 {
+		opts.TokenLifetime = time.Hour
+	}
+	k, err := newKeys(opts.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, keys: k, codes: newStore[*grant](), fresh: newStore[*grant](), clients: map[string]*Client{}}
+	s.mux = http.NewServeMux()
+	s.mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.serveMetadata)
+	s.mux.HandleFunc("GET /.well-known/openid-configuration", s.serveOpenIDConfiguration)
+	s.mux.HandleFunc("GET /jwks", s.serveJWKS)
+	s.mux.HandleFunc("POST /register", s.serveRegister)
+	s.mux.HandleFunc("GET /authorize", s.serveAuthorize)
+	s.mux.HandleFunc("POST /token", s.serveToken)
+	return s, nil
+}
+
+// NewServer starts a Server on 127.0.0.1 for the test and closes it when
+// the test ends. It fails the test when the server cannot start.
+func NewServer(tb testing.TB, opts Options) *Server {
+	tb.Helper()
+	s, err := New(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := s.Start(""); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Start listens on addr (host:port; empty means 127.0.0.1 on a free port)
+// and serves in the background until Close. The issuer becomes
+// http://HOST:PORT of the listener.
+func (s *Server) Start(addr string) error {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("oauthtest: %w", err)
+	}
+	s.SetIssuer("http://" + ln.Addr().String())
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.served = make(chan error, 1)
+	go func() { s.served <- s.srv.Serve(ln) }()
+	return nil
+}
+
+// Close stops the server Start started and waits for it to stop.
+func (s *Server) Close() error {
+	if s.srv == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if serr := <-s.served; !errors.Is(serr, http.ErrServerClosed) {
+		err = errors.Join(err, serr)
+	}
+	return err
+}
+
+// SetIssuer sets the issuer identifier (the server's base URL, no
+// trailing slash), for a Server mounted in another http.Server instead of
+// started with Start.
+func (s *Server) SetIssuer(issuer string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.issuer = issuer
+}
+
+// URL returns the issuer identifier: the base URL of the endpoints.
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.issuer
+}
+
+// ServeHTTP serves the authorization server's endpoints. Every answer is
+// marked no-store.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	s.mux.ServeHTTP(w, r)
+}
+
+// Client is a registered client, as Clients reports it.
+type Client struct {
+	ID           string
+	Secret       string // empty for a public client
+	Name         string
+	RedirectURIs []string
+	// AuthMethod is the token endpoint authentication method:
+	// "none", "client_secret_basic" or "client_secret_post".
+	AuthMethod string
+	GrantTypes []string
+	Scope      string
+}
+
+// Clients returns the clients registered so far.
+func (s *Server) Clients() []Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Client, 0, len(s.clients))
+	for _, c := range s.clients {
+		out = append(out, *c)
+	}
+	return out
+}
+
+func (s *Server) client(id string) *Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clients[id]
+}
+
+// randomString returns n random bytes, base64url-encoded.
+func randomString(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
