@@ -164,19 +164,27 @@ main() {
 	JS=$(mktemp -d "$CACHE/run.XXXXXX") || die "mktemp failed"
 	cp "$ROOT"/interop/js/*.mjs "$JS/"
 
+	# The protected server of the OAuth cases: -addr, -issuer, -audience;
+	# tools whoami (the token's subject) and admin (needs scope admin).
+	local PROTECTED=./interop/goauth
 	say "interop: building fastmcp's programs"
 	go build -o "$WORK/everything" ./examples/conformance/server &&
 		go build -o "$WORK/hello" ./examples/hello &&
-		go build -o "$WORK/goclient" ./interop/goclient || die "go build failed"
+		go build -o "$WORK/goclient" ./interop/goclient &&
+		go build -o "$WORK/authserver" ./interop/authserver &&
+		go build -o "$WORK/protected" "$PROTECTED" || die "go build failed"
 
-	local P_OURS P_V1 P_V2 P_V2S
-	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port)
+	local P_OURS P_V1 P_V2 P_V2S P_AS P_PROT
+	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port) P_AS=$(free_port) P_PROT=$(free_port)
 	start everything-http "$WORK/everything" -http="127.0.0.1:$P_OURS"
 	start v1server-http "$NODE" "$JS/v1server.mjs" http --port "$P_V1"
 	start v2server-http "$NODE" "$JS/v2server.mjs" http --port "$P_V2"
 	start v2server-http-sessionful "$NODE" "$JS/v2server.mjs" http --port "$P_V2S" --legacy sessionful
+	local ISSUER="http://127.0.0.1:$P_AS" PROTECTED_URL="http://127.0.0.1:$P_PROT/mcp" SUBJECT=interop-oauth-user
+	start authserver "$WORK/authserver" -addr "127.0.0.1:$P_AS" -subject "$SUBJECT"
+	start protected-http "$WORK/protected" -addr "127.0.0.1:$P_PROT" -issuer "$ISSUER" -audience "$PROTECTED_URL"
 	local p
-	for p in "$P_OURS" "$P_V1" "$P_V2" "$P_V2S"; do
+	for p in "$P_OURS" "$P_V1" "$P_V2" "$P_V2S" "$P_AS" "$P_PROT"; do
 		wait_port "$p" || { cat "$WORK"/*.log >&2; die "a server did not start on port $p"; }
 	done
 
@@ -204,6 +212,16 @@ main() {
 		run "ts-sdk-v2 client ($era) -> fastmcp everything  streamable-http" "$NODE" "$JS/v2client.mjs" --era "$era" http "$OURS/mcp"
 	done
 	run "ts-sdk-v2 client (legacy) -> fastmcp everything  sse" "$NODE" "$JS/v2client.mjs" sse "$OURS/sse"
+
+	# TypeScript SDK clients with their OAuth providers -> a protected fastmcp
+	# server, authorizing against interop/authserver: discovery, dynamic
+	# registration, authorization code with PKCE and a resource indicator,
+	# tools, then step-up to scope admin on a 403.
+	local OAUTH=(--subject "$SUBJECT" --scope mcp --step-up admin --step-up-scope "mcp admin")
+	run "ts-sdk-v1 client (oauth) -> fastmcp protected  streamable-http" "$NODE" "$JS/v1oauth.mjs" http "$PROTECTED_URL" "${OAUTH[@]}"
+	for era in legacy modern; do
+		run "ts-sdk-v2 client ($era, oauth) -> fastmcp protected  streamable-http" "$NODE" "$JS/v2oauth.mjs" --era "$era" http "$PROTECTED_URL" "${OAUTH[@]}"
+	done
 
 	# MCP Inspector CLI -> fastmcp servers.
 	local inspector_cases=(
