@@ -105,8 +105,12 @@ func NewServer(tb testing.TB, opts Options) *Server {
 
 // Start listens on addr (host:port; empty means 127.0.0.1 on a free port)
 // and serves in the background until Close. The issuer becomes
-// http://HOST:PORT of the listener.
+// http://HOST:PORT of the listener. Call it once, before the Server is
+// used.
 func (s *Server) Start(addr string) error {
+	if s.srv != nil {
+		return errors.New("oauthtest: Start called twice")
+	}
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -180,6 +184,33 @@ func (s *Server) Clients() []Client {
 		out = append(out, *c)
 	}
 	return out
+}
+
+// Register registers a client directly, as an operator pre-registers
+// one, and returns it with the defaults of dynamic registration filled
+// in: an ID when c.ID is empty, a secret when AuthMethod (default
+// client_secret_basic) is not "none" and c.Secret is empty, and the
+// authorization_code grant. It returns an error for metadata /register
+// would refuse, or an ID already registered.
+func (s *Server) Register(c Client) (*Client, error) {
+	reg, _, err := newClient(registration{RedirectURIs: c.RedirectURIs, AuthMethod: c.AuthMethod, GrantTypes: c.GrantTypes, Name: c.Name, Scope: c.Scope})
+	if err != nil {
+		return nil, fmt.Errorf("oauthtest: %w", err)
+	}
+	if c.ID != "" {
+		reg.ID = c.ID
+	}
+	if c.Secret != "" && reg.AuthMethod != "none" {
+		reg.Secret = c.Secret
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, dup := s.clients[reg.ID]; dup {
+		return nil, fmt.Errorf("oauthtest: client %q is already registered", reg.ID)
+	}
+	s.clients[reg.ID] = reg
+	out := *reg
+	return &out, nil
 }
 
 func (s *Server) client(id string) *Client {

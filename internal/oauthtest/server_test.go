@@ -420,3 +420,50 @@ func TestToken(t *testing.T) {
 		t.Fatal("New accepted HS256")
 	}
 }
+
+// TestRegister: a pre-registered confidential client gets tokens with
+// the secret it was given.
+func TestRegister(t *testing.T) {
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	c, err := as.Register(oauthtest.Client{ID: "pre", Secret: "s3cret", RedirectURIs: []string{"http://127.0.0.1:1/callback"}, AuthMethod: "client_secret_post"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ID != "pre" || c.Secret != "s3cret" || c.AuthMethod != "client_secret_post" || !slices.Equal(c.GrantTypes, []string{"authorization_code"}) {
+		t.Fatalf("registered %+v", c)
+	}
+	if _, err := as.Register(oauthtest.Client{ID: "pre", RedirectURIs: []string{"http://127.0.0.1:1/callback"}}); err == nil {
+		t.Fatal("registered the same ID twice")
+	}
+	if _, err := as.Register(oauthtest.Client{}); err == nil {
+		t.Fatal("registered a client without redirect URIs")
+	}
+	conf := &oauth2.Config{
+		ClientID: "pre", ClientSecret: "s3cret", RedirectURL: "http://127.0.0.1:1/callback",
+		Endpoint: oauth2.Endpoint{AuthURL: as.URL() + "/authorize", TokenURL: as.URL() + "/token", AuthStyle: oauth2.AuthStyleInParams},
+	}
+	v := oauth2.GenerateVerifier()
+	back := authorize(t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("resource", resource)))
+	for _, tt := range []struct {
+		secret, want string
+	}{{"wrong", "invalid_client"}, {"s3cret", ""}} {
+		c := *conf
+		c.ClientSecret = tt.secret
+		tok, err := c.Exchange(context.Background(), back.Get("code"), oauth2.VerifierOption(v))
+		if tt.want != "" {
+			if !isOAuthError(err, tt.want) {
+				t.Fatalf("secret %q: %v, want %s", tt.secret, err, tt.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info := verify(t, as, tok.AccessToken); info.ClientID != "pre" {
+			t.Fatalf("client_id %q", info.ClientID)
+		}
+		if tok.RefreshToken != "" {
+			t.Fatal("a refresh token for a client that did not register the grant")
+		}
+	}
+}
