@@ -229,6 +229,22 @@ export async function oauthSuite(t, sdk, url, want) {
     assert.equal(textOf(res), want.subject);
   });
 
+  await t.run('a token the server refuses (401 invalid_token) is refreshed with the refresh token', async () => {
+    const tokens = provider.tokens();
+    const [h, p, sig] = tokens.access_token.split('.');
+    const forged = `${h}.${p}.${sig.startsWith('A') ? 'B' : 'A'}${sig.slice(1)}`; // the signature no longer matches
+    provider.saveTokens({ ...tokens, access_token: forged });
+    const tokenCalls = http.filter((x) => x.url.endsWith('/token')).length;
+    const res = await sdk.callTool(conn.client, 'whoami');
+    assert.equal(textOf(res), want.subject);
+    const refused = http.filter((x) => x.url === url && x.status === 401).at(-1);
+    assert.match(refused?.challenge || '', /^Bearer error="invalid_token"/);
+    assert.equal(http.filter((x) => x.url.endsWith('/token')).length, tokenCalls + 1, 'one token request (the refresh)');
+    const now = provider.tokens();
+    assert.notEqual(now.access_token, forged, 'a new access token');
+    assert.notEqual(now.refresh_token, tokens.refresh_token, 'the refresh token rotated');
+  });
+
   if (want.stepUp) {
     const { tool, scope } = want.stepUp;
     if (sdk.refreshesOnStepUp) {
