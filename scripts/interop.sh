@@ -216,12 +216,16 @@ main() {
 	# TypeScript SDK clients with their OAuth providers -> a protected fastmcp
 	# server, authorizing against interop/authserver: discovery, dynamic
 	# registration, authorization code with PKCE and a resource indicator,
-	# tools, then step-up to scope admin on a 403.
-	local OAUTH=(--subject "$SUBJECT" --scope mcp --step-up admin --step-up-scope "mcp admin")
-	run "ts-sdk-v1 client (oauth) -> fastmcp protected  streamable-http" "$NODE" "$JS/v1oauth.mjs" http "$PROTECTED_URL" "${OAUTH[@]}"
+	# tools, a refresh, then (Streamable HTTP) step-up to scope admin on a 403.
+	# HTTP+SSE is served under the resource's path (/mcp/sse), where the SDKs
+	# accept its metadata; they do not step up over SSE.
+	local OAUTH=(--subject "$SUBJECT" --scope mcp) STEP_UP=(--step-up admin --step-up-scope "mcp admin")
+	run "ts-sdk-v1 client (oauth) -> fastmcp protected  streamable-http" "$NODE" "$JS/v1oauth.mjs" http "$PROTECTED_URL" "${OAUTH[@]}" "${STEP_UP[@]}"
+	run "ts-sdk-v1 client (oauth) -> fastmcp protected  sse" "$NODE" "$JS/v1oauth.mjs" sse "$PROTECTED_URL/sse" --resource "$PROTECTED_URL" "${OAUTH[@]}"
 	for era in legacy modern; do
-		run "ts-sdk-v2 client ($era, oauth) -> fastmcp protected  streamable-http" "$NODE" "$JS/v2oauth.mjs" --era "$era" http "$PROTECTED_URL" "${OAUTH[@]}"
+		run "ts-sdk-v2 client ($era, oauth) -> fastmcp protected  streamable-http" "$NODE" "$JS/v2oauth.mjs" --era "$era" http "$PROTECTED_URL" "${OAUTH[@]}" "${STEP_UP[@]}"
 	done
+	run "ts-sdk-v2 client (legacy, oauth) -> fastmcp protected  sse" "$NODE" "$JS/v2oauth.mjs" sse "$PROTECTED_URL/sse" --resource "$PROTECTED_URL" "${OAUTH[@]}"
 
 	# MCP Inspector CLI -> fastmcp servers.
 	local inspector_cases=(

@@ -5,8 +5,9 @@
 //
 //	go run ./interop/goauth -addr 127.0.0.1:8000 -issuer http://127.0.0.1:9000 -audience http://127.0.0.1:8000/mcp
 //
-// It serves Streamable HTTP at /mcp behind bearer tokens issued by -issuer
-// for -audience, and its protected resource metadata (RFC 9728) at
+// It serves Streamable HTTP at /mcp and the legacy HTTP+SSE transport at
+// /mcp/sse and /mcp/message, behind bearer tokens issued by -issuer for
+// -audience, and its protected resource metadata (RFC 9728) at
 // /.well-known/oauth-protected-resource/mcp. Every request needs scope
 // "mcp"; the tool whoami returns the token's subject, and the tool admin
 // needs scope "admin" as well: a call without it is answered 403
@@ -115,13 +116,18 @@ func handler(issuer, audience string) (http.Handler, *fastmcp.Server, error) {
 
 	s := fastmcp.New("goauth", "1.0.0",
 		fastmcp.HTTPPrincipal(auth.PrincipalFromRequest),
-		fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) { c.NoSSE = true }))
+		// The legacy HTTP+SSE endpoints live under the resource's path, so
+		// that clients accept its metadata for them too.
+		fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) { c.SSEPath, c.MessagePath = "/mcp/sse", "/mcp/message" }))
 	s.Tool("whoami", whoami, fastmcp.Description("Return the subject of the caller's access token"))
 	s.Tool("admin", admin, fastmcp.Description(`Needs scope "admin"; returns the scopes granted`))
 
 	mux := http.NewServeMux()
 	mux.Handle(metadataPath, metadata)
-	mux.Handle("/mcp", requireToken(requireScopeFor("admin", metadataURL, []string{baseScope, adminScope}, s)))
+	protected := requireToken(requireScopeFor("admin", metadataURL, []string{baseScope, adminScope}, s))
+	for _, p := range []string{"/mcp", "/mcp/sse", "/mcp/message"} {
+		mux.Handle(p, protected)
+	}
 	return mux, s, nil
 }
 

@@ -140,3 +140,49 @@ func TestChallenges(t *testing.T) {
 		})
 	}
 }
+
+// TestSSE: the legacy HTTP+SSE endpoints, under the resource's path, are
+// protected too.
+func TestSSE(t *testing.T) {
+	as, endpoint := start(t)
+	token, err := as.Token(oauthtest.TokenRequest{Audience: []string{endpoint}, Scopes: []string{"mcp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(token string) *http.Response {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		req, _ := http.NewRequestWithContext(ctx, "GET", endpoint+"/sse", nil)
+		req.Header.Set("Accept", "text/event-stream")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		return res
+	}
+	if res := get(""); res.StatusCode != 401 || !strings.HasPrefix(res.Header.Get("WWW-Authenticate"), `Bearer scope="mcp", resource_metadata=`) {
+		t.Fatalf("without a token: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
+	}
+	res := get(token)
+	if res.StatusCode != 200 {
+		t.Fatalf("with a token: %d", res.StatusCode)
+	}
+	buf := make([]byte, 256)
+	n, _ := res.Body.Read(buf)
+	if got := string(buf[:n]); !strings.Contains(got, "event: endpoint") || !strings.Contains(got, "/mcp/message?") {
+		t.Fatalf("first event %q, want the endpoint under /mcp", got)
+	}
+	msg, err := http.Post(endpoint+"/message?sessionId=x", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg.Body.Close()
+	if msg.StatusCode != 401 {
+		t.Fatalf("message without a token: %d", msg.StatusCode)
+	}
+}

@@ -132,10 +132,17 @@ export function decodeJWT(token) {
 // of a redirect back; callTool(client, name) calls a tool;
 // isUnauthorized(err) recognises the SDK's UnauthorizedError; connected(client),
 // if set, checks the connection.
-// want: subject (the token's expected "sub"), scope (granted at first),
+// want: resource (the protected resource, url by default: the resource
+// indicator and the audience), subject (the token's expected "sub"),
+// scope (granted at first),
 // stepUp (a tool that needs more scope, and that scope), wire (the
 // tapped JSON-RPC log).
 export async function oauthSuite(t, sdk, url, want) {
+  const resource = want.resource || url;
+  // mcp reports whether an HTTP exchange went to the MCP endpoints (over
+  // HTTP+SSE, the stream and the message endpoint, both under the
+  // resource's path).
+  const mcp = (h) => h.url.startsWith(resource) && !h.url.includes('/.well-known/');
   const http = [];
   const provider = new InteropProvider(sdk.name);
   const fetchFn = recordingFetch(http);
@@ -146,7 +153,7 @@ export async function oauthSuite(t, sdk, url, want) {
       if (!sdk.isUnauthorized(err)) throw err;
       return true;
     });
-    const refused = http.find((h) => h.url === url);
+    const refused = http.find(mcp);
     assert.ok(refused, 'the MCP endpoint was called');
     assert.equal(refused.status, 401);
     assert.match(refused.challenge || '', /^Bearer .*resource_metadata="[^"]+oauth-protected-resource\/mcp"/);
@@ -178,7 +185,7 @@ export async function oauthSuite(t, sdk, url, want) {
     assert.equal(q.get('code_challenge_method'), 'S256');
     assert.match(q.get('code_challenge') || '', /^[A-Za-z0-9_-]{43}$/);
     assert.ok(q.get('state'), 'state sent');
-    assert.deepEqual(q.getAll('resource'), [url]);
+    assert.deepEqual(q.getAll('resource'), [resource]);
     assert.equal(q.get('scope'), want.scope);
   });
 
@@ -199,7 +206,7 @@ export async function oauthSuite(t, sdk, url, want) {
     assert.ok(tokens.refresh_token, 'a refresh token');
     const { header, claims } = decodeJWT(tokens.access_token);
     assert.equal(header.typ, 'at+jwt');
-    assert.equal(claims.aud, url);
+    assert.equal(claims.aud, resource);
     assert.equal(claims.sub, want.subject);
     assert.equal(claims.client_id, provider.clientInformation().client_id);
     assert.equal(claims.scope, want.scope);
@@ -212,7 +219,7 @@ export async function oauthSuite(t, sdk, url, want) {
     await c.client.connect(c.transport);
     conn = c;
     sdk.connected?.(c.client);
-    const last = http.filter((h) => h.url === url).at(-1);
+    const last = http.filter(mcp).at(-1);
     assert.ok(last.status < 300, `last MCP request answered ${last.status}`);
   });
   if (!conn) return;
@@ -237,7 +244,7 @@ export async function oauthSuite(t, sdk, url, want) {
     const tokenCalls = http.filter((x) => x.url.endsWith('/token')).length;
     const res = await sdk.callTool(conn.client, 'whoami');
     assert.equal(textOf(res), want.subject);
-    const refused = http.filter((x) => x.url === url && x.status === 401).at(-1);
+    const refused = http.filter((x) => mcp(x) && x.status === 401).at(-1);
     assert.match(refused?.challenge || '', /^Bearer error="invalid_token"/);
     assert.equal(http.filter((x) => x.url.endsWith('/token')).length, tokenCalls + 1, 'one token request (the refresh)');
     const now = provider.tokens();
@@ -248,7 +255,7 @@ export async function oauthSuite(t, sdk, url, want) {
   if (want.stepUp) {
     const { tool, scope } = want.stepUp;
     if (sdk.refreshesOnStepUp) {
-      await stepUpByHost(t, sdk, conn, provider, http, fetchFn, url, want);
+      await stepUpByHost(t, sdk, conn, provider, http, fetchFn, url, mcp, want);
     } else {
       await t.run(`${tool}: 403 insufficient_scope, and the SDK re-authorizes for "${scope}"`, async () => {
         const before = provider.authorizations.length;
@@ -258,7 +265,7 @@ export async function oauthSuite(t, sdk, url, want) {
         } catch (err) {
           if (!sdk.isUnauthorized(err)) throw err;
         }
-        checkForbidden(http, url, scope);
+        checkForbidden(http, mcp, scope);
         assert.equal(res, undefined, 'the call waits for the new authorization');
         assert.equal(provider.authorizations.length, before + 1, 'a new authorization request');
         assert.equal(provider.authorizations.at(-1).searchParams.get('scope'), scope);
@@ -278,8 +285,8 @@ export async function oauthSuite(t, sdk, url, want) {
 
 // checkForbidden checks the last 403 of the MCP endpoint: insufficient
 // scope, naming scope.
-function checkForbidden(http, url, scope) {
-  const forbidden = http.filter((h) => h.url === url && h.status === 403).at(-1);
+function checkForbidden(http, mcp, scope) {
+  const forbidden = http.filter((h) => mcp(h) && h.status === 403).at(-1);
   assert.ok(forbidden, 'the server answered 403');
   assert.match(forbidden.challenge || '', new RegExp(`^Bearer error="insufficient_scope", scope="${scope}"`));
 }
@@ -290,13 +297,13 @@ function checkForbidden(http, url, scope) {
 // the retry gets the same 403 and the SDK gives up. The check confirms
 // that, then steps up as a host would: it drops the tokens and calls the
 // SDK's auth() with the scope of the challenge.
-async function stepUpByHost(t, sdk, conn, provider, http, fetchFn, url, want) {
+async function stepUpByHost(t, sdk, conn, provider, http, fetchFn, url, mcp, want) {
   const { tool, scope } = want.stepUp;
   await t.run(`${tool}: 403 insufficient_scope; the SDK refreshes (same scope) instead of re-authorizing, and gives up`, async () => {
     const before = provider.authorizations.length;
     const tokenCalls = http.filter((h) => h.url.endsWith('/token')).length;
     await assert.rejects(sdk.callTool(conn.client, tool), /403/);
-    checkForbidden(http, url, scope);
+    checkForbidden(http, mcp, scope);
     assert.equal(provider.authorizations.length, before, 'no new authorization request');
     assert.equal(http.filter((h) => h.url.endsWith('/token')).length, tokenCalls + 1, 'one refresh');
   });
@@ -309,6 +316,6 @@ async function stepUpByHost(t, sdk, conn, provider, http, fetchFn, url, want) {
     assert.equal(provider.authorizations.length, before + 1, 'a new authorization request');
     const q = provider.authorizations.at(-1).searchParams;
     assert.equal(q.get('scope'), scope);
-    assert.deepEqual(q.getAll('resource'), [url]);
+    assert.deepEqual(q.getAll('resource'), [want.resource || url]);
   });
 }

@@ -2,7 +2,7 @@
 // OAuth support (auth() through an OAuthClientProvider) against a fastmcp
 // server protected by bearer tokens, over Streamable HTTP. See oauth.mjs.
 //
-//   node v1oauth.mjs http <url> [--subject S] [--scope S] [--step-up TOOL --step-up-scope S]
+//   node v1oauth.mjs http|sse <url> [--resource URL] [--subject S] [--scope S] [--step-up TOOL --step-up-scope S]
 //
 // <url> is the protected MCP endpoint, e.g. http://127.0.0.1:8000/mcp;
 // --subject is the token subject whoami must return (default
@@ -14,6 +14,7 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { UnauthorizedError, auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -22,15 +23,16 @@ import { oauthSuite } from './oauth.mjs';
 
 const { opts, pos } = parseArgs(process.argv.slice(2));
 const [kind, url] = pos;
-if (kind !== 'http' || !url) {
-  console.error('usage: v1oauth.mjs http URL [--subject S] [--scope S] [--step-up TOOL --step-up-scope S]');
+if (!['http', 'sse'].includes(kind) || !url) {
+  console.error('usage: v1oauth.mjs http|sse URL [--resource URL] [--subject S] [--scope S] [--step-up TOOL --step-up-scope S]');
   process.exit(2);
 }
 
 const sdk = {
   name: 'interop-ts-v1-oauth',
   open(u, provider, fetch, wire) {
-    const transport = tap(new StreamableHTTPClientTransport(new URL(u), { authProvider: provider, fetch }), wire);
+    const Transport = kind === 'sse' ? SSEClientTransport : StreamableHTTPClientTransport;
+    const transport = tap(new Transport(new URL(u), { authProvider: provider, fetch }), wire);
     const client = new Client({ name: 'interop-ts-v1-oauth', version: '1.0.0' }, { capabilities: {} });
     return { client, transport };
   },
@@ -44,8 +46,9 @@ const sdk = {
   auth,
 };
 
-const t = new Checks('ts-sdk-v1 client with OAuth over streamable-http');
+const t = new Checks('ts-sdk-v1 client with OAuth over ' + (kind === 'sse' ? 'sse' : 'streamable-http'));
 await oauthSuite(t, sdk, url, {
+  resource: opts.resource,
   subject: opts.subject || 'interop-user',
   scope: opts.scope || 'mcp',
   stepUp: opts['step-up'] ? { tool: opts['step-up'], scope: opts['step-up-scope'] } : undefined,
