@@ -20,6 +20,9 @@
 //     each use), issuing JWT access tokens (RFC 9068: typ at+jwt; iss,
 //     sub, aud = the resource, client_id, scope, exp, iat, jti).
 //
+// With Options.Path the issuer has a path, as a multi-tenant provider's
+// does, and the metadata moves to the path-aware well-known locations.
+//
 // The subject of the tokens is Options.Subject ("interop-user" by
 // default), or the login_hint the authorization request names, so a test
 // can play several users. The scopes granted are those requested (or

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -41,10 +42,18 @@ type Options struct {
 	// TokenLifetime is how long access tokens are valid. Zero means an
 	// hour.
 	TokenLifetime time.Duration
+	// Path makes the issuer identifier a URL with a path (such as
+	// "/tenant1", as multi-tenant providers have): the endpoints are served
+	// under it, and the metadata at the path-aware locations of RFC 8414
+	// §3.1 (/.well-known/oauth-authorization-server/tenant1) and of OpenID
+	// Connect (/.well-known/openid-configuration/tenant1 and
+	// /tenant1/.well-known/openid-configuration) instead of the root ones.
+	// It starts with "/" and does not end with one. Empty means no path.
+	Path string
 }
 
 // Server is the authorization server. It is an http.Handler; its URL
-// (the issuer identifier) is set by Start, or by SetIssuer when it is
+// (the issuer identifier) is set by Start, or by SetBaseURL when it is
 // mounted elsewhere. It is safe for concurrent use.
 type Server struct {
 	opts  Options
@@ -62,7 +71,7 @@ type Server struct {
 }
 
 // New returns a Server with a freshly generated signing key. It does not
-// listen: call Start, or mount it and call SetIssuer.
+// listen: call Start, or mount it and call SetBaseURL.
 func New(opts Options) (*Server, error) {
 	if opts.Subject == "" {
 		opts.Subject = DefaultSubject
@@ -73,18 +82,25 @@ func New(opts Options) (*Server, error) {
 	if opts.TokenLifetime == 0 {
 		opts.TokenLifetime = time.Hour
 	}
+	if p := opts.Path; p != "" && (!strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.ContainsAny(p, "?#{} ")) {
+		return nil, fmt.Errorf("oauthtest: Options.Path %q must start with / and not end with one, like /tenant1", p)
+	}
 	k, err := newKeys(opts.Algorithm)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{opts: opts, keys: k, codes: newStore[*grant](), fresh: newStore[*grant](), clients: map[string]*Client{}}
+	p := opts.Path
 	s.mux = http.NewServeMux()
-	s.mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.serveMetadata)
-	s.mux.HandleFunc("GET /.well-known/openid-configuration", s.serveOpenIDConfiguration)
-	s.mux.HandleFunc("GET /jwks", s.serveJWKS)
-	s.mux.HandleFunc("POST /register", s.serveRegister)
-	s.mux.HandleFunc("GET /authorize", s.serveAuthorize)
-	s.mux.HandleFunc("POST /token", s.serveToken)
+	s.mux.HandleFunc("GET /.well-known/oauth-authorization-server"+p, s.serveMetadata)
+	s.mux.HandleFunc("GET /.well-known/openid-configuration"+p, s.serveOpenIDConfiguration)
+	if p != "" {
+		s.mux.HandleFunc("GET "+p+"/.well-known/openid-configuration", s.serveOpenIDConfiguration)
+	}
+	s.mux.HandleFunc("GET "+p+"/jwks", s.serveJWKS)
+	s.mux.HandleFunc("POST "+p+"/register", s.serveRegister)
+	s.mux.HandleFunc("GET "+p+"/authorize", s.serveAuthorize)
+	s.mux.HandleFunc("POST "+p+"/token", s.serveToken)
 	return s, nil
 }
 
@@ -105,7 +121,7 @@ func NewServer(tb testing.TB, opts Options) *Server {
 
 // Start listens on addr (host:port; empty means 127.0.0.1 on a free port)
 // and serves in the background until Close. The issuer becomes
-// http://HOST:PORT of the listener. Call it once, before the Server is
+// http://HOST:PORT of the listener, followed by Options.Path. Call it once, before the Server is
 // used.
 func (s *Server) Start(addr string) error {
 	if s.srv != nil {
@@ -118,7 +134,7 @@ func (s *Server) Start(addr string) error {
 	if err != nil {
 		return fmt.Errorf("oauthtest: %w", err)
 	}
-	s.SetIssuer("http://" + ln.Addr().String())
+	s.SetBaseURL("http://" + ln.Addr().String())
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	s.served = make(chan error, 1)
 	go func() { s.served <- s.srv.Serve(ln) }()
@@ -139,16 +155,16 @@ func (s *Server) Close() error {
 	return err
 }
 
-// SetIssuer sets the issuer identifier (the server's base URL, no
+// SetBaseURL sets the URL the server is reached at (scheme and host, no
 // trailing slash), for a Server mounted in another http.Server instead of
-// started with Start.
-func (s *Server) SetIssuer(issuer string) {
+// started with Start. The issuer is that URL followed by Options.Path.
+func (s *Server) SetBaseURL(base string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.issuer = issuer
+	s.issuer = base + s.opts.Path
 }
 
-// URL returns the issuer identifier: the base URL of the endpoints.
+// URL returns the issuer identifier, which the endpoints' URLs extend.
 func (s *Server) URL() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -467,3 +467,50 @@ func TestRegister(t *testing.T) {
 		}
 	}
 }
+
+// TestIssuerWithPath: with Options.Path the metadata is served at the
+// path-aware locations only, and a verifier that discovers it from there
+// accepts the tokens.
+func TestIssuerWithPath(t *testing.T) {
+	as := oauthtest.NewServer(t, oauthtest.Options{Path: "/tenant1"})
+	base := strings.TrimSuffix(as.URL(), "/tenant1")
+	if base == as.URL() {
+		t.Fatalf("issuer %s has no path", as.URL())
+	}
+	for path, want := range map[string]int{
+		"/.well-known/oauth-authorization-server/tenant1": 200,
+		"/.well-known/openid-configuration/tenant1":       200,
+		"/tenant1/.well-known/openid-configuration":       200,
+		"/.well-known/oauth-authorization-server":         404,
+		"/.well-known/openid-configuration":               404,
+	} {
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var md map[string]any
+		json.NewDecoder(res.Body).Decode(&md)
+		res.Body.Close()
+		if res.StatusCode != want || want == 200 && (md["issuer"] != as.URL() || md["token_endpoint"] != as.URL()+"/token") {
+			t.Errorf("%s: %d %v, want %d", path, res.StatusCode, md, want)
+		}
+	}
+	conf := config(t, as, "none", "read")
+	v := oauth2.GenerateVerifier()
+	back := authorize(t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("resource", resource)))
+	if back.Get("iss") != as.URL() {
+		t.Fatalf("iss %q, want %q", back.Get("iss"), as.URL())
+	}
+	tok, err := conf.Exchange(context.Background(), back.Get("code"), oauth2.VerifierOption(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := verify(t, as, tok.AccessToken); info.Issuer != as.URL() {
+		t.Fatalf("issuer %q", info.Issuer)
+	}
+	for _, bad := range []string{"tenant1", "/tenant1/", "/a?b"} {
+		if _, err := oauthtest.New(oauthtest.Options{Path: bad}); err == nil {
+			t.Errorf("New accepted Path %q", bad)
+		}
+	}
+}

@@ -27,9 +27,10 @@ func main() {
 	alg := flag.String("alg", "ES256", "signature algorithm of the tokens: ES256 or RS256")
 	scopes := flag.String("scopes", "", "comma-separated scopes supported (empty: any)")
 	userScopes := flag.String("user-scopes", "", "comma-separated scopes the user grants (empty: all requested)")
+	path := flag.String("path", "", "`path` of the issuer identifier, e.g. /tenant1 (empty: none)")
 	flag.Parse()
 
-	opts := oauthtest.Options{Subject: *subject, Algorithm: *alg, ScopesSupported: list(*scopes), UserScopes: list(*userScopes)}
+	opts := oauthtest.Options{Subject: *subject, Algorithm: *alg, ScopesSupported: list(*scopes), UserScopes: list(*userScopes), Path: *path}
 	as, err := oauthtest.New(opts)
 	if err == nil {
 		err = as.Start(*addr)
