@@ -164,9 +164,15 @@ main() {
 	JS=$(mktemp -d "$CACHE/run.XXXXXX") || die "mktemp failed"
 	cp "$ROOT"/interop/js/*.mjs "$JS/"
 
-	# The protected server of the OAuth cases: -addr, -issuer, -audience;
-	# tools whoami (the token's subject) and admin (needs scope admin).
-	local PROTECTED=./interop/goauth
+	# The protected server of the OAuth cases: flags -addr, -issuer,
+	# -audience; tools whoami (the token's subject) and admin (needs scope
+	# admin). PROTECTED_SCOPE is the scope its 401 challenge names, which
+	# the clients must ask for first ("" for none);
+	# PROTECTED_STEP_UP_SCOPE the scope its 403 insufficient_scope
+	# challenge to a call of admin names ("": it sends none, no step-up
+	# checks); PROTECTED_SSE where it serves HTTP+SSE under the endpoint
+	# ("": no SSE cases).
+	local PROTECTED=./interop/goauth PROTECTED_SCOPE=mcp PROTECTED_STEP_UP_SCOPE="mcp admin" PROTECTED_SSE=/sse
 	say "interop: building fastmcp's programs"
 	go build -o "$WORK/everything" ./examples/conformance/server &&
 		go build -o "$WORK/hello" ./examples/hello &&
@@ -219,13 +225,16 @@ main() {
 	# tools, a refresh, then (Streamable HTTP) step-up to scope admin on a 403.
 	# HTTP+SSE is served under the resource's path (/mcp/sse), where the SDKs
 	# accept its metadata; they do not step up over SSE.
-	local OAUTH=(--subject "$SUBJECT" --scope mcp) STEP_UP=(--step-up admin --step-up-scope "mcp admin")
+	local OAUTH=(--subject "$SUBJECT" --scope "$PROTECTED_SCOPE") STEP_UP=()
+	[ -n "$PROTECTED_STEP_UP_SCOPE" ] && STEP_UP=(--step-up admin --step-up-scope "$PROTECTED_STEP_UP_SCOPE")
 	run "ts-sdk-v1 client (oauth) -> fastmcp protected  streamable-http" "$NODE" "$JS/v1oauth.mjs" http "$PROTECTED_URL" "${OAUTH[@]}" "${STEP_UP[@]}"
-	run "ts-sdk-v1 client (oauth) -> fastmcp protected  sse" "$NODE" "$JS/v1oauth.mjs" sse "$PROTECTED_URL/sse" --resource "$PROTECTED_URL" "${OAUTH[@]}"
 	for era in legacy modern; do
 		run "ts-sdk-v2 client ($era, oauth) -> fastmcp protected  streamable-http" "$NODE" "$JS/v2oauth.mjs" --era "$era" http "$PROTECTED_URL" "${OAUTH[@]}" "${STEP_UP[@]}"
 	done
-	run "ts-sdk-v2 client (legacy, oauth) -> fastmcp protected  sse" "$NODE" "$JS/v2oauth.mjs" sse "$PROTECTED_URL/sse" --resource "$PROTECTED_URL" "${OAUTH[@]}"
+	if [ -n "$PROTECTED_SSE" ]; then
+		run "ts-sdk-v1 client (oauth) -> fastmcp protected  sse" "$NODE" "$JS/v1oauth.mjs" sse "$PROTECTED_URL$PROTECTED_SSE" --resource "$PROTECTED_URL" "${OAUTH[@]}"
+		run "ts-sdk-v2 client (legacy, oauth) -> fastmcp protected  sse" "$NODE" "$JS/v2oauth.mjs" sse "$PROTECTED_URL$PROTECTED_SSE" --resource "$PROTECTED_URL" "${OAUTH[@]}"
+	fi
 
 	# MCP Inspector CLI -> fastmcp servers.
 	local inspector_cases=(

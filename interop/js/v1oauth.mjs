@@ -7,7 +7,7 @@
 // <url> is the protected MCP endpoint, e.g. http://127.0.0.1:8000/mcp;
 // --subject is the token subject whoami must return (default
 // interop-user); --scope the scope the first authorization must ask for
-// (default mcp, what the server's challenge names); --step-up names a tool
+// (default mcp, what the server's challenge names; '' for none); --step-up names a tool
 // whose call is refused with 403 insufficient_scope until the client has
 // --step-up-scope. Prints one line per check and exits non-zero when any
 // fails.
@@ -50,7 +50,7 @@ const t = new Checks('ts-sdk-v1 client with OAuth over ' + (kind === 'sse' ? 'ss
 await oauthSuite(t, sdk, url, {
   resource: opts.resource,
   subject: opts.subject || 'interop-user',
-  scope: opts.scope || 'mcp',
+  scope: 'scope' in opts ? opts.scope : 'mcp',
   stepUp: opts['step-up'] ? { tool: opts['step-up'], scope: opts['step-up-scope'] } : undefined,
   wire: t.wire,
 });

@@ -47,7 +47,7 @@ const t = new Checks(`ts-sdk-v2 client (${era}) with OAuth over ${kind === 'sse'
 await oauthSuite(t, sdk, url, {
   resource: opts.resource,
   subject: opts.subject || 'interop-user',
-  scope: opts.scope || 'mcp',
+  scope: 'scope' in opts ? opts.scope : 'mcp',
   stepUp: opts['step-up'] ? { tool: opts['step-up'], scope: opts['step-up-scope'] } : undefined,
   wire: t.wire,
 });
