@@ -66,8 +66,9 @@ type Server struct {
 	issuer  string
 	clients map[string]*Client
 
-	srv    *http.Server
-	served chan error
+	srv       *http.Server
+	served    chan error
+	closeOnce sync.Once
 }
 
 // New returns a Server with a freshly generated signing key. It does not
@@ -121,8 +122,8 @@ func NewServer(tb testing.TB, opts Options) *Server {
 
 // Start listens on addr (host:port; empty means 127.0.0.1 on a free port)
 // and serves in the background until Close. The issuer becomes
-// http://HOST:PORT of the listener, followed by Options.Path. Call it once, before the Server is
-// used.
+// http://HOST:PORT of the listener, followed by Options.Path. Call it
+// once, before the Server is used.
 func (s *Server) Start(addr string) error {
 	if s.srv != nil {
 		return errors.New("oauthtest: Start called twice")
@@ -141,17 +142,21 @@ func (s *Server) Start(addr string) error {
 	return nil
 }
 
-// Close stops the server Start started and waits for it to stop.
+// Close stops the server Start started and waits for it to stop. Calls
+// after the first return nil.
 func (s *Server) Close() error {
 	if s.srv == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := s.srv.Shutdown(ctx)
-	if serr := <-s.served; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
+	var err error
+	s.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err = s.srv.Shutdown(ctx)
+		if serr := <-s.served; !errors.Is(serr, http.ErrServerClosed) {
+			err = errors.Join(err, serr)
+		}
+	})
 	return err
 }
 

@@ -421,6 +421,31 @@ func TestToken(t *testing.T) {
 	}
 }
 
+// TestStartClose: Start once, Close as often as one likes.
+func TestStartClose(t *testing.T) {
+	as, err := oauthtest.New(oauthtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := as.Close(); err != nil {
+		t.Fatalf("Close before Start: %v", err)
+	}
+	if err := as.Start(""); err != nil {
+		t.Fatal(err)
+	}
+	if err := as.Start(""); err == nil {
+		t.Fatal("Start twice")
+	}
+	for range 2 {
+		if err := as.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := http.Get(as.URL() + "/jwks"); err == nil {
+		t.Fatal("still serving after Close")
+	}
+}
+
 // TestRegister: a pre-registered confidential client gets tokens with
 // the secret it was given.
 func TestRegister(t *testing.T) {
