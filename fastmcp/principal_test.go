@@ -2,6 +2,7 @@ package fastmcp_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -42,6 +43,9 @@ func TestHTTPPrincipal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Read the answer to the end: a client that hangs up before the
+		// initialize result arrives has not opened the session.
+		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		sid := resp.Header.Get("Mcp-Session-Id")
 		if resp.StatusCode != http.StatusOK || sid == "" {
