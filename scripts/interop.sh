@@ -164,19 +164,46 @@ main() {
 	JS=$(mktemp -d "$CACHE/run.XXXXXX") || die "mktemp failed"
 	cp "$ROOT"/interop/js/*.mjs "$JS/"
 
+	# The protected servers of the OAuth cases, as NAME|PACKAGE|SCOPE|STEP_UP|SSE.
+	# Each takes -addr, -issuer and -audience and has the tools whoami (the
+	# token's subject) and admin (needs scope admin). SCOPE is the scope its
+	# 401 challenge names, which the clients must ask for first ("": none);
+	# STEP_UP the scope its 403 insufficient_scope challenge to a call of
+	# admin names ("": it sends none, no step-up checks); SSE where it serves
+	# HTTP+SSE under the endpoint ("": no SSE cases).
+	local PROTECTED=(
+		"goauth|./interop/goauth|mcp|mcp admin|/sse"   # the standalone auth package
+		"auth-server|./examples/auth-server|||"       # fastmcp.Auth
+	)
 	say "interop: building fastmcp's programs"
 	go build -o "$WORK/everything" ./examples/conformance/server &&
 		go build -o "$WORK/hello" ./examples/hello &&
-		go build -o "$WORK/goclient" ./interop/goclient || die "go build failed"
+		go build -o "$WORK/goclient" ./interop/goclient &&
+		go build -o "$WORK/authserver" ./interop/authserver || die "go build failed"
+	local prot pname ppkg pscope pstep psse
+	for prot in "${PROTECTED[@]}"; do
+		IFS='|' read -r pname ppkg pscope pstep psse <<<"$prot"
+		go build -o "$WORK/protected-$pname" "$ppkg" || die "go build failed"
+	done
 
-	local P_OURS P_V1 P_V2 P_V2S
-	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port)
+	local P_OURS P_V1 P_V2 P_V2S P_AS
+	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port) P_AS=$(free_port)
 	start everything-http "$WORK/everything" -http="127.0.0.1:$P_OURS"
 	start v1server-http "$NODE" "$JS/v1server.mjs" http --port "$P_V1"
 	start v2server-http "$NODE" "$JS/v2server.mjs" http --port "$P_V2"
 	start v2server-http-sessionful "$NODE" "$JS/v2server.mjs" http --port "$P_V2S" --legacy sessionful
+	local ISSUER="http://127.0.0.1:$P_AS" SUBJECT=interop-oauth-user
+	start authserver "$WORK/authserver" -addr "127.0.0.1:$P_AS" -subject "$SUBJECT"
+	local ports=("$P_OURS" "$P_V1" "$P_V2" "$P_V2S" "$P_AS") PROTECTED_URLS=() port
+	for prot in "${PROTECTED[@]}"; do
+		IFS='|' read -r pname ppkg pscope pstep psse <<<"$prot"
+		port=$(free_port)
+		ports+=("$port")
+		PROTECTED_URLS+=("http://127.0.0.1:$port/mcp")
+		start "protected-$pname" "$WORK/protected-$pname" -addr "127.0.0.1:$port" -issuer "$ISSUER" -audience "http://127.0.0.1:$port/mcp"
+	done
 	local p
-	for p in "$P_OURS" "$P_V1" "$P_V2" "$P_V2S"; do
+	for p in "${ports[@]}"; do
 		wait_port "$p" || { cat "$WORK"/*.log >&2; die "a server did not start on port $p"; }
 	done
 
@@ -204,6 +231,28 @@ main() {
 		run "ts-sdk-v2 client ($era) -> fastmcp everything  streamable-http" "$NODE" "$JS/v2client.mjs" --era "$era" http "$OURS/mcp"
 	done
 	run "ts-sdk-v2 client (legacy) -> fastmcp everything  sse" "$NODE" "$JS/v2client.mjs" sse "$OURS/sse"
+
+	# TypeScript SDK clients with their OAuth providers -> protected fastmcp
+	# servers, authorizing against interop/authserver: discovery, dynamic
+	# registration, authorization code with PKCE and a resource indicator,
+	# tools, a refresh, then (Streamable HTTP) step-up to scope admin on a 403.
+	# HTTP+SSE must be served under the resource's path (/mcp/sse), where the
+	# SDKs accept its metadata; they do not step up over SSE.
+	local i url
+	for i in "${!PROTECTED[@]}"; do
+		IFS='|' read -r pname ppkg pscope pstep psse <<<"${PROTECTED[$i]}"
+		url=${PROTECTED_URLS[$i]}
+		local OAUTH=(--subject "$SUBJECT" --scope "$pscope") STEP_UP=()
+		[ -n "$pstep" ] && STEP_UP=(--step-up admin --step-up-scope "$pstep")
+		run "ts-sdk-v1 client (oauth) -> fastmcp $(printf '%-11s' "$pname")  streamable-http" "$NODE" "$JS/v1oauth.mjs" http "$url" "${OAUTH[@]}" "${STEP_UP[@]}"
+		for era in legacy modern; do
+			run "ts-sdk-v2 client ($era, oauth) -> fastmcp $(printf '%-11s' "$pname")  streamable-http" "$NODE" "$JS/v2oauth.mjs" --era "$era" http "$url" "${OAUTH[@]}" "${STEP_UP[@]}"
+		done
+		if [ -n "$psse" ]; then
+			run "ts-sdk-v1 client (oauth) -> fastmcp $(printf '%-11s' "$pname")  sse" "$NODE" "$JS/v1oauth.mjs" sse "$url$psse" --resource "$url" "${OAUTH[@]}"
+			run "ts-sdk-v2 client (legacy, oauth) -> fastmcp $(printf '%-11s' "$pname")  sse" "$NODE" "$JS/v2oauth.mjs" sse "$url$psse" --resource "$url" "${OAUTH[@]}"
+		fi
+	done
 
 	# MCP Inspector CLI -> fastmcp servers.
 	local inspector_cases=(

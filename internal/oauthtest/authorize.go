@@ -1,0 +1,126 @@
+package oauthtest
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"time"
+)
+
+// codeLifetime is how long an authorization code may be redeemed.
+const codeLifetime = time.Minute
+
+// serveAuthorize is the authorization endpoint. It approves every valid
+// request at once, as the user Options.Subject (or login_hint), and
+// redirects back with the code. Errors about the client or its redirect
+// URI are answered here (400), as RFC 6749 §4.1.2.1 asks; the others are
+// sent to the redirect URI.
+func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	c := s.client(q.Get("client_id"))
+	if c == nil {
+		http.Error(w, "oauthtest: unknown client_id "+q.Get("client_id"), http.StatusBadRequest)
+		return
+	}
+	redirectURI := q.Get("redirect_uri")
+	target := redirectURI
+	switch {
+	case redirectURI == "" && len(c.RedirectURIs) == 1:
+		target = c.RedirectURIs[0]
+	case redirectURI == "":
+		http.Error(w, "oauthtest: redirect_uri is required: the client registered several", http.StatusBadRequest)
+		return
+	case !slices.Contains(c.RedirectURIs, redirectURI):
+		http.Error(w, "oauthtest: redirect_uri "+redirectURI+" is not registered for the client", http.StatusBadRequest)
+		return
+	}
+	back, err := url.Parse(target)
+	if err != nil {
+		http.Error(w, "oauthtest: bad redirect_uri", http.StatusBadRequest)
+		return
+	}
+	answer := back.Query()
+	if st := q.Get("state"); st != "" {
+		answer.Set("state", st)
+	}
+	answer.Set("iss", s.URL())
+	redirect := func() {
+		back.RawQuery = answer.Encode()
+		http.Redirect(w, r, back.String(), http.StatusFound)
+	}
+	fail := func(code, description string) {
+		answer.Set("error", code)
+		answer.Set("error_description", description)
+		redirect()
+	}
+
+	if q.Get("response_type") != "code" {
+		fail("unsupported_response_type", "only response_type=code is supported")
+		return
+	}
+	if !slices.Contains(c.GrantTypes, "authorization_code") {
+		fail("unauthorized_client", "the client did not register the authorization_code grant")
+		return
+	}
+	challenge := q.Get("code_challenge")
+	if challenge == "" {
+		fail("invalid_request", "code_challenge is required (PKCE)")
+		return
+	}
+	if q.Get("code_challenge_method") != "S256" {
+		fail("invalid_request", "code_challenge_method must be S256")
+		return
+	}
+	requested := splitScopes(q.Get("scope"))
+	if len(requested) == 0 {
+		requested = s.opts.DefaultScopes
+	}
+	if s.opts.ScopesSupported != nil && !subset(requested, s.opts.ScopesSupported) {
+		fail("invalid_scope", "unknown scope requested; supported: "+joinScopes(s.opts.ScopesSupported))
+		return
+	}
+	resources := q["resource"]
+	if !validResources(resources) {
+		fail("invalid_target", "each resource must be an absolute URI without a fragment (RFC 8707)")
+		return
+	}
+	subject := q.Get("login_hint")
+	if subject == "" {
+		subject = s.opts.Subject
+	}
+	code := randomString(24)
+	s.codes.put(code, &grant{
+		clientID:    c.ID,
+		subject:     subject,
+		scopes:      s.granted(requested),
+		resources:   resources,
+		redirectURI: redirectURI,
+		challenge:   challenge,
+	}, time.Now().Add(codeLifetime))
+	answer.Set("code", code)
+	redirect()
+}
+
+// granted returns the scopes of requested the user grants.
+func (s *Server) granted(requested []string) []string {
+	if s.opts.UserScopes == nil {
+		return slices.Clone(requested)
+	}
+	var out []string
+	for _, sc := range requested {
+		if slices.Contains(s.opts.UserScopes, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+func validResources(resources []string) bool {
+	for _, res := range resources {
+		u, err := url.Parse(res)
+		if err != nil || !u.IsAbs() || u.Fragment != "" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,34 @@
+// Package oauthtest is a small, real OAuth 2.1 authorization server for
+// tests and interop runs: everything an MCP client needs to authorize
+// against a protected MCP server, with no user interface.
+//
+// It serves
+//
+//   - its metadata (RFC 8414) at /.well-known/oauth-authorization-server
+//     and, for clients that look there, /.well-known/openid-configuration;
+//   - its key set at /jwks: one signing key (ES256 or RS256) generated when
+//     the Server is created;
+//   - dynamic client registration (RFC 7591) at /register, for public
+//     clients ("none") and confidential ones (client_secret_basic,
+//     client_secret_post);
+//   - /authorize, which approves every valid request at once: it
+//     redirects to the client's redirect_uri with code, state and iss (RFC
+//     9207). PKCE with S256 is required; the resource parameters (RFC 8707)
+//     are remembered for the token;
+//   - /token for the authorization_code grant (the PKCE verifier, the
+//     redirect_uri and the client checked) and refresh_token (rotated on
+//     each use), issuing JWT access tokens (RFC 9068: typ at+jwt; iss,
+//     sub, aud = the resource, client_id, scope, exp, iat, jti).
+//
+// With Options.Path the issuer has a path, as a multi-tenant provider's
+// does, and the metadata moves to the path-aware well-known locations.
+//
+// The subject of the tokens is Options.Subject ("interop-user" by
+// default), or the login_hint the authorization request names, so a test
+// can play several users. The scopes granted are those requested (or
+// Options.DefaultScopes), limited to Options.UserScopes when it is set.
+//
+// Start a Server on 127.0.0.1 with NewServer(t, opts) in a test, or New
+// then Start in a program; its URL is its issuer identifier. Token mints a
+// token directly, for tests that do not need the flow.
+package oauthtest

@@ -1,0 +1,146 @@
+package oauthtest
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+)
+
+// verifierPattern is RFC 7636 §4.1's code_verifier.
+var verifierPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
+
+// serveToken is the token endpoint: the authorization_code and
+// refresh_token grants.
+func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request", "cannot read the form: "+err.Error())
+		return
+	}
+	c, why := s.authenticate(r)
+	if c == nil {
+		writeError(w, http.StatusUnauthorized, "invalid_client", why)
+		return
+	}
+	var g *grant
+	var ok bool
+	switch gt := r.PostForm.Get("grant_type"); gt {
+	case "authorization_code":
+		g, ok = s.codes.take(r.PostForm.Get("code"))
+		if !ok || g.clientID != c.ID {
+			writeError(w, http.StatusBadRequest, "invalid_grant", "the code is unknown, used, expired or issued to another client")
+			return
+		}
+		if ru := r.PostForm.Get("redirect_uri"); ru != g.redirectURI && (g.redirectURI != "" || ru != "" && !slices.Contains(c.RedirectURIs, ru)) {
+			writeError(w, http.StatusBadRequest, "invalid_grant", "redirect_uri does not match the authorization request's")
+			return
+		}
+		v := r.PostForm.Get("code_verifier")
+		sum := sha256.Sum256([]byte(v))
+		if !verifierPattern.MatchString(v) || subtle.ConstantTimeCompare([]byte(b64(sum[:])), []byte(g.challenge)) != 1 {
+			writeError(w, http.StatusBadRequest, "invalid_grant", "code_verifier does not match the code_challenge (PKCE S256)")
+			return
+		}
+	case "refresh_token":
+		if !slices.Contains(c.GrantTypes, "refresh_token") {
+			writeError(w, http.StatusBadRequest, "unauthorized_client", "the client did not register the refresh_token grant")
+			return
+		}
+		g, ok = s.fresh.take(r.PostForm.Get("refresh_token"))
+		if !ok || g.clientID != c.ID {
+			writeError(w, http.StatusBadRequest, "invalid_grant", "the refresh token is unknown, used or issued to another client")
+			return
+		}
+	case "":
+		writeError(w, http.StatusBadRequest, "invalid_request", "grant_type is required")
+		return
+	default:
+		writeError(w, http.StatusBadRequest, "unsupported_grant_type", "grant type "+gt+" is not supported (authorization_code, refresh_token)")
+		return
+	}
+
+	scopes := g.scopes
+	if sc := splitScopes(r.PostForm.Get("scope")); len(sc) > 0 {
+		if !subset(sc, g.scopes) {
+			writeError(w, http.StatusBadRequest, "invalid_scope", "the scope asked for exceeds the scope granted: "+joinScopes(g.scopes))
+			return
+		}
+		scopes = sc
+	}
+	audience := g.resources
+	if res := r.PostForm["resource"]; len(res) > 0 {
+		if !validResources(res) || len(g.resources) > 0 && !subset(res, g.resources) {
+			writeError(w, http.StatusBadRequest, "invalid_target", "resource must be one the authorization request named")
+			return
+		}
+		audience = res
+	}
+	if len(audience) == 0 {
+		writeError(w, http.StatusBadRequest, "invalid_target", "a resource parameter (RFC 8707) is required: it becomes the token's audience")
+		return
+	}
+	token, err := s.sign(g.subject, c.ID, audience, scopes, s.opts.TokenLifetime)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "server_error", err.Error())
+		return
+	}
+	answer := map[string]any{
+		"access_token": token,
+		"token_type":   "Bearer",
+		"expires_in":   int64(s.opts.TokenLifetime.Seconds()),
+	}
+	if len(scopes) > 0 {
+		answer["scope"] = joinScopes(scopes)
+	}
+	if slices.Contains(c.GrantTypes, "refresh_token") {
+		rt := randomString(32)
+		s.fresh.put(rt, g, g.expires) // the grant keeps its scopes and resources
+		answer["refresh_token"] = rt
+	}
+	writeJSON(w, http.StatusOK, answer)
+}
+
+// authenticate finds the client a token request comes from and checks
+// its credentials by the method it registered; it returns nil and why
+// when they do not pass.
+func (s *Server) authenticate(r *http.Request) (*Client, string) {
+	id, secret, basic := r.BasicAuth()
+	if basic {
+		// RFC 6749 §2.3.1: form-urlencoded before base64.
+		var err1, err2 error
+		id, err1 = url.QueryUnescape(id)
+		secret, err2 = url.QueryUnescape(secret)
+		if err1 != nil || err2 != nil {
+			return nil, "malformed Basic credentials"
+		}
+		if fid := r.PostForm.Get("client_id"); fid != "" && fid != id {
+			return nil, "client_id in the form and in the Authorization header differ"
+		}
+	} else {
+		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	}
+	if id == "" {
+		return nil, "no client_id"
+	}
+	c := s.client(id)
+	if c == nil {
+		return nil, "unknown client " + id
+	}
+	method := "client_secret_post"
+	switch {
+	case basic:
+		method = "client_secret_basic"
+	case secret == "":
+		method = "none"
+	}
+	if method != c.AuthMethod {
+		return nil, "the client registered token_endpoint_auth_method " + c.AuthMethod + " but authenticated with " + method
+	}
+	if c.Secret != "" && subtle.ConstantTimeCompare([]byte(secret), []byte(c.Secret)) != 1 {
+		return nil, "wrong client secret"
+	}
+	return c, ""
+}
