@@ -277,7 +277,7 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	if s.auth != nil {
 		protect = func(next http.Handler) http.Handler { return policy.CORS(s.auth.protect(next)) }
 	}
-	h.mux.Handle(set.Path, protect(s.scopeGate(h.streamable)))
+	h.mux.Handle(set.Path, protect(s.scopeGate(h.streamable, so.MaxBodyBytes, so.ReadBodyTimeout)))
 	if !cfg.NoSSE {
 		h.sse = transport.NewSSEHandler(s.ll.Connect, &transport.SSEOptions{
 			MessagePath:      cfg.MessagePath,

@@ -1,10 +1,14 @@
 package fastmcp
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -27,10 +31,11 @@ import (
 //
 // A caller without them is refused before the handler runs, with a
 // JSON-RPC error (code -32600, message "Insufficient scope", data
-// {"requiredScopes": [...], "missingScopes": [...]}); a 2026-07-28 request
-// for a tool, prompt or resource, whose Mcp-Method and Mcp-Name headers
-// name it, is refused earlier, at the HTTP layer, with 403 and a
-// WWW-Authenticate challenge (error="insufficient_scope", scope naming
+// {"requiredScopes": [...], "missingScopes": [...]}); a tools/call,
+// prompts/get or resources/read over Streamable HTTP is refused earlier,
+// at the HTTP layer (from the Mcp-Method and Mcp-Name headers of a
+// 2026-07-28 request, from the body of an earlier revision's), with 403
+// and a WWW-Authenticate challenge (error="insufficient_scope", scope naming
 // every scope required) that clients answer by asking the user for the
 // scopes and retrying. The refusal covers tools/call, prompts/get,
 // resources/read (also from Context.ReadResource), resources/subscribe,
@@ -237,35 +242,102 @@ func listPage[T entry](s *Server, r *registry[T], field string, req *lowlevel.Re
 	return encodePage(field, items, more, extra), nil
 }
 
-// scopeGate wraps the Streamable HTTP endpoint. A 2026-07-28 request whose
-// Mcp-Method and Mcp-Name headers name a tool, prompt or resource that
-// requires scopes the caller's token lacks is answered 403 with an
-// insufficient_scope challenge, before its body is read; the transport
-// refuses a request whose body does not match these headers. Everything
-// else goes to next, where the JSON-RPC check applies. The token comes
-// from the request's context: the bearer check runs before this handler.
-func (s *Server) scopeGate(next http.Handler) http.Handler {
+// scopeGate wraps the Streamable HTTP endpoint so that a request for a
+// tool, prompt or resource that requires scopes the caller's token lacks
+// is answered 403 with an insufficient_scope challenge, which MCP clients
+// answer by asking for a token with those scopes (step-up). A 2026-07-28
+// request is judged by its Mcp-Method and Mcp-Name headers, before its
+// body is read (the transport refuses a body that does not match them);
+// an earlier revision's POST of one request, which has no such headers,
+// by its body's method and name or uri, read here (within maxBody and
+// readTimeout, as the transport would) only when some feature requires
+// scopes, and handed on unchanged. Everything else goes to next, where
+// the JSON-RPC check applies (a batch, for one). The token comes from the
+// request's context: the bearer check runs before this handler.
+func (s *Server) scopeGate(next http.Handler, maxBody int64, readTimeout time.Duration) http.Handler {
+	if maxBody <= 0 {
+		maxBody = transport.DefaultMaxMessageSize
+	}
+	if readTimeout == 0 {
+		readTimeout = transport.DefaultReadBodyTimeout
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
-			if required := s.headerScopes(r.Header); required != nil {
-				if s.lacking(auth.TokenInfoFrom(r.Context()), required) != nil {
-					auth.WriteInsufficientScopeFor(w, r, s.resourceMetadataURL(), required...)
-					return
-				}
+			var required []string
+			if protocol.IsModern(r.Header.Get(transport.HeaderProtocolVersion)) {
+				required = s.headerScopes(r.Header)
+			} else if s.anyScoped() {
+				required = s.bodyScopes(w, r, maxBody, readTimeout)
+			}
+			if required != nil && s.lacking(auth.TokenInfoFrom(r.Context()), required) != nil {
+				auth.WriteInsufficientScopeFor(w, r, s.resourceMetadataURL(), required...)
+				return
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// anyScoped reports whether some tool, prompt or resource requires scopes.
+func (s *Server) anyScoped() bool {
+	return s.tools.load().scoped || s.prompts.reg.load().scoped || s.resourcesScoped()
+}
+
+// bodyScopes reads r's body and returns the scopes required by the tool,
+// prompt or resource the one request in it names (nil for anything else:
+// a notification, a batch, a body that is not JSON). r.Body is replaced by
+// one that gives the next handler the same bytes, and the same error when
+// the read failed (too slow, too large: the transport answers those).
+func (s *Server) bodyScopes(w http.ResponseWriter, r *http.Request, maxBody int64, readTimeout time.Duration) []string {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	if readTimeout > 0 {
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(readTimeout))
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	rest := r.Body
+	switch {
+	case err != nil:
+		rest = io.NopCloser(errReader{err})
+	case int64(len(body)) <= maxBody:
+		rest = http.NoBody
+	}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), rest), r.Body}
+	if err != nil || int64(len(body)) > maxBody {
+		return nil
+	}
+	method, _ := protocol.Member(body, "method")
+	params, _ := protocol.Member(body, "params")
+	var m string
+	if json.Unmarshal(method, &m) != nil {
+		return nil
+	}
+	member := "name"
+	if m == protocol.MethodResourcesRead {
+		member = "uri"
+	}
+	raw, _ := protocol.Member(params, member)
+	var name string
+	if json.Unmarshal(raw, &name) != nil {
+		return nil
+	}
+	return s.featureScopes(m, name)
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
 // headerScopes returns the scopes required by the tool, prompt or resource
 // a 2026-07-28 request's Mcp-Method and Mcp-Name headers name; nil when
 // the headers name none that requires scopes, or are not there or not
 // well formed (the transport answers those).
 func (s *Server) headerScopes(h http.Header) []string {
-	if v := h.Get(transport.HeaderProtocolVersion); !protocol.IsModern(v) {
-		return nil
-	}
 	methods, names := h.Values(transport.HeaderMethod), h.Values(transport.HeaderName)
 	if len(methods) != 1 || len(names) != 1 {
 		return nil
@@ -274,7 +346,14 @@ func (s *Server) headerScopes(h http.Header) []string {
 	if err != nil {
 		return nil
 	}
-	switch strings.Trim(methods[0], " \t") {
+	return s.featureScopes(strings.Trim(methods[0], " \t"), name)
+}
+
+// featureScopes returns the scopes required by the tool (tools/call),
+// prompt (prompts/get) or resource (resources/read) a request for method
+// names; nil for other methods and for what requires none.
+func (s *Server) featureScopes(method, name string) []string {
+	switch method {
 	case protocol.MethodToolsCall:
 		if t, ok := s.tools.get(name); ok {
 			return t.scopes

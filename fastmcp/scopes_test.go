@@ -145,9 +145,9 @@ func scopesRequired(kind string) []string {
 
 // TestRequireScopes uses each protected feature kind in each era (and
 // over the legacy SSE transport) with the scopes, without them, over HTTP
-// without a token check, and in memory. A refused 2026-07-28 request that names its feature in headers
-// gets the HTTP 403 step-up challenge; every other refusal is the
-// JSON-RPC error.
+// without a token check, and in memory. A refused tools/call,
+// resources/read or prompts/get over Streamable HTTP gets the HTTP 403
+// step-up challenge; every other refusal is the JSON-RPC error.
 func TestRequireScopes(t *testing.T) {
 	t.Parallel()
 	s, protected, bare := scopedServer(t)
@@ -158,7 +158,6 @@ func TestRequireScopes(t *testing.T) {
 	}
 	ways := []eraPath{{"legacy", "/mcp", eras[0].opt}, {"modern", "/mcp", eras[1].opt}, {"sse", "/sse", legacy}}
 	for _, era := range ways {
-		modern := era.name == "modern"
 		for _, tc := range []struct {
 			name    string
 			url     string // "" means in memory
@@ -201,8 +200,10 @@ func TestRequireScopes(t *testing.T) {
 						continue
 					}
 					// Tools, prompts and reads (the nested one aside) name
-					// their feature in headers.
-					stepUp := modern && (u.kind == "tool" || u.kind == "resource" || u.kind == "template" || u.kind == "prompt")
+					// their feature in headers (2026-07-28) or in the
+					// body the gate reads (earlier revisions over
+					// Streamable HTTP); over SSE the POST only delivers.
+					stepUp := era.name != "sse" && (u.kind == "tool" || u.kind == "resource" || u.kind == "template" || u.kind == "prompt")
 					// Without the bearer middleware, nothing names the metadata.
 					checkRefusal(t, u.kind, err, stepUp, tc.url == protected.URL, required, tc.missing(required))
 				}
@@ -366,9 +367,9 @@ func TestScopesWithAuth(t *testing.T) {
 		}
 		defer c.Close()
 		_, err = c.CallTool(ctxT(t), "admin", nil)
-		pe, ok := errors.AsType[*protocol.Error](err)
-		if !ok || pe.Code != protocol.CodeInvalidRequest || !strings.HasPrefix(pe.Message, "Insufficient scope") {
-			t.Errorf("call without the scope: %v, want -32600 Insufficient scope", err)
+		he, _ := errors.AsType[*transport.HTTPError](err)
+		if want := `Bearer error="insufficient_scope", scope="admin", resource_metadata="` + p.mdURL + `"`; he == nil || he.StatusCode != http.StatusForbidden || he.Header.Get("WWW-Authenticate") != want {
+			t.Errorf("legacy call: %v, want the challenge %q", err, want)
 		}
 	})
 }
@@ -734,4 +735,34 @@ func TestRequireScopesRegistration(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestScopeGateReadsLegacyBodies checks the gate's reading of the body of
+// a request of an earlier revision: a protected call gets the 403, and
+// what it cannot judge reaches the transport unchanged, which answers as
+// it always does (a body over the limit: 413; a batch: the JSON-RPC
+// error inside).
+func TestScopeGateReadsLegacyBodies(t *testing.T) {
+	t.Parallel()
+	_, protected, _ := scopedServer(t, fastmcp.MaxBodyBytes(4096))
+	hdr := map[string]string{"MCP-Protocol-Version": "2025-11-25", "Authorization": "Bearer t-none"}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete"}}`
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		challenge  bool
+	}{
+		{"protected call", call, 403, true},
+		{"open tool", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"open"}}`, 400, false}, // no session: the transport's answer
+		{"too large", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete","pad":"` + strings.Repeat("x", 5000) + `"}}`, 413, false},
+		{"batch", `[` + call + `]`, 400, false},
+		{"not JSON", `{"method":`, 400, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, header, text := postFull(t, protected.URL+"/mcp", tc.body, hdr)
+			if status != tc.status || (header.Get("WWW-Authenticate") != "") != tc.challenge {
+				t.Errorf("HTTP %d, WWW-Authenticate %q (%s); want %d, challenge %v", status, header.Get("WWW-Authenticate"), text, tc.status, tc.challenge)
+			}
+		})
+	}
 }
