@@ -40,8 +40,9 @@ type AuthConfig struct {
 //	s := fastmcp.New("files", "1.0.0",
 //		fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp")))
 //
-// Every request to the Streamable HTTP endpoint and to the legacy /sse
-// and /message endpoints needs a token v accepts; others get 401 with a
+// Every request to the Streamable HTTP endpoint and to the legacy
+// HTTP+SSE endpoints, which move under it (/mcp/sse and /mcp/message, see
+// HTTPConfig), needs a token v accepts; others get 401 with a
 // WWW-Authenticate challenge that names the metadata document (see
 // auth.RequireBearerToken for every answer). The metadata document is
 // served, without a token and to any origin, at the well-known path of the

@@ -164,8 +164,8 @@ func TestAuthChallenges(t *testing.T) {
 	endpoints := []struct{ method, path, body string }{
 		{"POST", "/mcp", initializeBody},
 		{"GET", "/mcp", ""},
-		{"GET", "/sse", ""},
-		{"POST", "/message?sessionId=x", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
+		{"GET", "/mcp/sse", ""},
+		{"POST", "/mcp/message?sessionId=x", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
 	}
 	for _, e := range endpoints {
 		for _, tc := range tokens {
@@ -320,7 +320,7 @@ func TestAuthContextThroughOption(t *testing.T) {
 			}{
 				{"legacy", "/mcp", legacy},
 				{"modern", "/mcp", eras[1].opt},
-				{"sse", "/sse", legacy},
+				{"sse", "/mcp/sse", legacy},
 			} {
 				for _, user := range []string{"alice", "bob"} {
 					h := http.Header{"Authorization": {"Bearer " + p.token(user, map[string]any{"client_id": "app-" + user, "scope": "a b"})}}
@@ -547,7 +547,7 @@ func TestAuthCORS(t *testing.T) {
 	t.Parallel()
 	p := serveProtected(t, nil)
 	const local, foreign = "http://localhost:3000", "https://evil.example"
-	for _, path := range []string{"/mcp", "/sse", "/message?sessionId=x"} {
+	for _, path := range []string{"/mcp", "/mcp/sse", "/mcp/message?sessionId=x"} {
 		pre := send(t, "OPTIONS", p.base+path, "", map[string]string{"Origin": local, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version"})
 		if pre.status != 204 || pre.header.Get("Access-Control-Allow-Origin") != local || !strings.Contains(strings.ToLower(pre.header.Get("Access-Control-Allow-Headers")), "authorization") {
 			t.Errorf("preflight of %s from %s = %d %v", path, local, pre.status, pre.header)

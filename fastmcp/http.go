@@ -19,13 +19,17 @@ import (
 // HTTPConfig configures the server's MCP endpoints over HTTP, as
 // ServeHTTP, ListenAndServe, ServeListener and Run serve them. Its zero
 // value serves Streamable HTTP at the Path setting (HTTPPath, /mcp) and
-// the legacy HTTP+SSE transport at /sse and /message, with the server's Settings (Stateless, JSONResponse,
+// the legacy HTTP+SSE transport at /sse and /message (with the Auth
+// option, under the Path: /mcp/sse and /mcp/message), with the server's Settings (Stateless, JSONResponse,
 // AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout,
 // SessionIdleTimeout and the limits) applied. Change it with the
 // HTTPEndpoints option.
 type HTTPConfig struct {
 	// SSEPath and MessagePath are the legacy HTTP+SSE endpoints (protocol
-	// 2024-11-05). Defaults /sse and /message.
+	// 2024-11-05). Defaults /sse and /message; with the Auth option, the
+	// Path followed by /sse and /message (/mcp/sse, /mcp/message), so that
+	// they lie under the protected resource, the only place where OAuth
+	// clients accept its metadata (RFC 9728 §3.3).
 	SSEPath, MessagePath string
 	// NoSSE leaves the legacy endpoints out.
 	NoSSE bool
@@ -221,6 +225,10 @@ func (s *Server) shutdownMounted(ctx context.Context) error {
 // options applied.
 func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	cfg := HTTPConfig{SSEPath: "/sse", MessagePath: "/message"}
+	if s.auth != nil {
+		base := strings.TrimSuffix(set.Path, "/")
+		cfg.SSEPath, cfg.MessagePath = base+"/sse", base+"/message"
+	}
 	s.mu.Lock()
 	configure := slices.Clone(s.cfg.http.endpoints)
 	s.mu.Unlock()
