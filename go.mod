@@ -11,6 +11,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/yosida95/uritemplate/v3 v3.0.2
 	go.uber.org/goleak v1.3.0
+	golang.org/x/oauth2 v0.38.0
 	golang.org/x/tools v0.51.0
 )
 
