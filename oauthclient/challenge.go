@@ -71,18 +71,16 @@ func parseChallenges(s string) []Challenge {
 			return out // not a token: give up on the rest
 		}
 		c := Challenge{Scheme: scheme, Params: map[string]string{}}
-		for {
+		for first := true; ; first = false {
 			p.skip(" \t")
 			save := p.i
 			name := p.token()
+			if name != "" && first && p.token68End() {
+				break // a token68 (Negotiate abc==): no parameters
+			}
 			p.skip(" \t")
 			if name == "" || !p.eat('=') {
-				// The next challenge's scheme, a token68, or the end.
-				p.i = save
-				if name != "" && p.peekToken68End() {
-					p.i += len(name)
-					p.skipToken68()
-				}
+				p.i = save // the next challenge's scheme, or the end
 				break
 			}
 			p.skip(" \t")
@@ -139,26 +137,22 @@ func (p *lexer) token() string {
 	return p.s[start:p.i]
 }
 
-// peekToken68End reports whether the token just read (not yet consumed)
-// is followed by "=" padding and then a comma or the end: a token68.
-func (p *lexer) peekToken68End() bool {
+// token68End consumes "=" padding when it is followed by a comma or the
+// end (so the token just read was a token68) and reports whether it was.
+func (p *lexer) token68End() bool {
 	j := p.i
-	for j < len(p.s) && isTokenChar(p.s[j]) {
-		j++
-	}
 	for j < len(p.s) && p.s[j] == '=' {
 		j++
 	}
-	for j < len(p.s) && (p.s[j] == ' ' || p.s[j] == '\t') {
-		j++
+	k := j
+	for k < len(p.s) && (p.s[k] == ' ' || p.s[k] == '\t') {
+		k++
 	}
-	return j == len(p.s) || p.s[j] == ','
-}
-
-func (p *lexer) skipToken68() {
-	for !p.done() && p.s[p.i] == '=' {
-		p.i++
+	if k < len(p.s) && p.s[k] != ',' {
+		return false
 	}
+	p.i = j
+	return true
 }
 
 // quoted reads a quoted-string, undoing backslash escapes. An unterminated

@@ -87,13 +87,13 @@ func decodeToken(resp *http.Response) (*oauth2.Token, error) {
 		return nil, fmt.Errorf("oauthclient: token answer over %d bytes", maxDocument)
 	}
 	var v struct {
-		AccessToken  string          `json:"access_token"`
-		TokenType    string          `json:"token_type"`
-		RefreshToken string          `json:"refresh_token"`
-		ExpiresIn    json.Number     `json:"expires_in"`
-		Error        string          `json:"error"`
-		Description  string          `json:"error_description"`
-		URI          string          `json:"error_uri"`
+		AccessToken  string      `json:"access_token"`
+		TokenType    string      `json:"token_type"`
+		RefreshToken string      `json:"refresh_token"`
+		ExpiresIn    json.Number `json:"expires_in"`
+		Error        string      `json:"error"`
+		Description  string      `json:"error_description"`
+		URI          string      `json:"error_uri"`
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	jsonErr := errors.New("oauthclient: token answer is not JSON")
