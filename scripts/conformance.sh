@@ -17,8 +17,9 @@
 #                                      legacy ones at their default revision (2025-11-25), the
 #                                      2026 ones and tools_call with --spec-version 2026-07-28
 #                                      (--requirements cannot select single scenarios, and the
-#                                      2026-07-28 client set includes the auth scenarios, which
-#                                      the everything-client does not support yet)
+#                                      2026-07-28 client set includes the authorization
+#                                      extensions, which the everything-client does not support
+#                                      yet: client credentials, enterprise-managed, DPoP, WIF)
 #
 # The verdict comes from the results (checks.json of every scenario, written
 # with -o), not from the suite's exit codes: every scenario fails on a
@@ -43,8 +44,14 @@ CACHE_DIR=${FASTMCP_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/f
 OUT_DIR=${FASTMCP_CONFORMANCE_OUT:-$CACHE_DIR/results}
 GO=${GO:-go}
 
-LEGACY_CLIENT_SCENARIOS="initialize tools_call elicitation-sep1034-client-defaults sse-retry json-schema-2020-12-preservation"
-MODERN_CLIENT_SCENARIOS="tools_call request-metadata sep-2322-client-request-state http-standard-headers http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref"
+# The authorization scenarios (auth/*) of the core specification: those of
+# 2025-11-25 run at their default revision and again at 2026-07-28; the
+# 2025-03-26 back-compat ones only at theirs; the 2026-07-28 ones only there.
+AUTH_CORE_SCENARIOS="auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3 auth/basic-cimd auth/scope-from-www-authenticate auth/scope-from-scopes-supported auth/scope-omitted-when-undefined auth/scope-step-up auth/scope-retry-limit auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none auth/pre-registration"
+AUTH_LEGACY_SCENARIOS="auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback"
+AUTH_MODERN_SCENARIOS="auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported auth/authorization-server-migration auth/iss-supported auth/iss-not-advertised auth/iss-supported-missing auth/iss-wrong-issuer auth/iss-unexpected auth/iss-normalized auth/metadata-issuer-mismatch"
+LEGACY_CLIENT_SCENARIOS="initialize tools_call elicitation-sep1034-client-defaults sse-retry json-schema-2020-12-preservation $AUTH_CORE_SCENARIOS $AUTH_LEGACY_SCENARIOS"
+MODERN_CLIENT_SCENARIOS="tools_call request-metadata sep-2322-client-request-state http-standard-headers http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref $AUTH_CORE_SCENARIOS $AUTH_MODERN_SCENARIOS"
 
 start=$(date +%s)
 log() { printf '== %s\n' "$*"; }
