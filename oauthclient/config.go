@@ -44,6 +44,10 @@ type Config struct {
 	// servers that do not accept ClientMetadataURL. Nil means register
 	// dynamically (RFC 7591) when the authorization server allows it.
 	Client *Registration
+	// Grant, when set, gets tokens without the user (ClientCredentials,
+	// JWTBearer, EnterpriseManaged) instead of the authorization code
+	// grant; it needs Client.
+	Grant Grant
 	// HTTPClient sends the requests to authorization servers and fetches
 	// metadata (it is wrapped so that redirects never leave the host).
 	// Default: a client with a 30 s timeout.
@@ -108,6 +112,14 @@ func New(serverURL string, cfg Config, base http.RoundTripper) (*Transport, erro
 	}
 	if cfg.Client != nil && cfg.Client.ClientID == "" {
 		return nil, errors.New("oauthclient: Config.Client has no ClientID; leave Client nil to register dynamically")
+	}
+	if cfg.Grant != nil && cfg.Client == nil {
+		return nil, errors.New("oauthclient: Config.Grant needs Config.Client, the credentials the client authenticates with")
+	}
+	if cfg.Client != nil && cfg.Client.PrivateKey != nil {
+		if _, err := signingAlgorithm(cfg.Client.PrivateKey); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.ClientName == "" {
 		cfg.ClientName = "fastmcp client"

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 
 	"golang.org/x/oauth2"
@@ -48,7 +49,15 @@ func (t *Transport) authorize(ctx context.Context, ch Challenge, keep []string) 
 	t.as = as
 
 	scopes := selectScopes(ch, prm, as, keep, t.cfg.Scopes)
-	tok, err := t.authorizationCode(ctx, as, resource, scopes)
+	var tok *oauth2.Token
+	if t.cfg.Grant != nil {
+		if t.cfg.Client == nil {
+			return fail("request token", as.TokenEndpoint, fmt.Errorf("%w: Config.Grant needs Config.Client", ErrNoRegistration))
+		}
+		tok, err = t.cfg.Grant.token(ctx, &grantRequest{t: t, as: as, reg: t.cfg.Client, resource: resource, scopes: scopes})
+	} else {
+		tok, err = t.authorizationCode(ctx, as, resource, scopes)
+	}
 	if err != nil {
 		return err
 	}
@@ -130,7 +139,16 @@ func (t *Transport) authorizationCode(ctx context.Context, as *serverMetadata, r
 	if res.Code == "" {
 		return nil, fail("authorize", as.AuthorizationEndpoint, errors.New("oauthclient: authorization response has no code"))
 	}
-	tok, err := conf.Exchange(t.tokenContext(ctx), res.Code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", resource))
+	var tok *oauth2.Token
+	if authMethod(as, reg) == "private_key_jwt" {
+		// x/oauth2 has no client assertions.
+		tok, err = t.tokenRequest(ctx, as, reg, url.Values{
+			"grant_type": {"authorization_code"}, "code": {res.Code}, "redirect_uri": {cb.url},
+			"code_verifier": {verifier}, "resource": {resource},
+		})
+	} else {
+		tok, err = conf.Exchange(t.tokenContext(ctx), res.Code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", resource))
+	}
 	if err != nil {
 		return nil, tokenError("exchange code", as.TokenEndpoint, err)
 	}

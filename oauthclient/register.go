@@ -10,21 +10,22 @@ import (
 	"slices"
 )
 
-// registration returns how the client identifies itself to as: the stored
-// registration there, else a client ID metadata document URL when as
-// accepts one (SEP-991), else the pre-registered credentials, else a new
-// dynamic registration (RFC 7591) with redirect. Called with the lock held.
+// registration returns how the client identifies itself to as: a client
+// ID metadata document URL when as accepts one (SEP-991), else the
+// pre-registered credentials, else its stored registration there, else a
+// new dynamic registration (RFC 7591) with redirect, which is stored.
+// Called with the lock held.
 func (t *Transport) registration(ctx context.Context, as *serverMetadata, redirect string) (*Registration, error) {
-	if t.rec.Client != nil {
+	switch {
+	case as.ClientIDMetadataDocumentSupported && t.cfg.ClientMetadataURL != "":
+		return &Registration{ClientID: t.cfg.ClientMetadataURL, AuthMethod: "none"}, nil
+	case t.cfg.Client != nil:
+		return t.cfg.Client, nil
+	case t.rec.Client != nil:
 		return t.rec.Client, nil
 	}
 	var reg *Registration
 	switch {
-	case as.ClientIDMetadataDocumentSupported && t.cfg.ClientMetadataURL != "":
-		reg = &Registration{ClientID: t.cfg.ClientMetadataURL, AuthMethod: "none"}
-	case t.cfg.Client != nil:
-		c := *t.cfg.Client
-		reg = &c
 	case as.RegistrationEndpoint != "":
 		var err error
 		if reg, err = t.register(ctx, as, redirect); err != nil {
@@ -132,6 +133,9 @@ func preferredAuthMethod(as *serverMetadata) string {
 func authMethod(as *serverMetadata, reg *Registration) string {
 	if reg.AuthMethod != "" {
 		return reg.AuthMethod
+	}
+	if reg.PrivateKey != nil {
+		return "private_key_jwt"
 	}
 	if reg.ClientSecret == "" {
 		return "none"

@@ -2,6 +2,7 @@ package oauthclient
 
 import (
 	"context"
+	"crypto"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,9 +38,14 @@ type Registration struct {
 	ClientID     string `json:"client_id"`
 	ClientSecret string `json:"client_secret,omitempty"`
 	// AuthMethod is the token endpoint authentication method: "none",
-	// "client_secret_basic" or "client_secret_post". Empty means chosen
-	// from what the authorization server supports.
+	// "client_secret_basic", "client_secret_post" or "private_key_jwt".
+	// Empty means chosen from what the authorization server supports
+	// (private_key_jwt when PrivateKey is set).
 	AuthMethod string `json:"token_endpoint_auth_method,omitempty"`
+	// PrivateKey authenticates the client with a signed JWT instead of a
+	// secret (private_key_jwt, RFC 7523 §2.2): an ECDSA, RSA or Ed25519
+	// key. It is never stored.
+	PrivateKey crypto.Signer `json:"-"`
 	// RedirectURI is the redirect URI registered with it, if any.
 	RedirectURI string `json:"redirect_uri,omitempty"`
 }

@@ -57,6 +57,17 @@ func (t *Transport) tokenRequest(ctx context.Context, as *serverMetadata, reg *R
 		form.Set("client_id", reg.ClientID)
 		form.Set("client_secret", reg.ClientSecret)
 	case "client_secret_basic":
+	case "private_key_jwt":
+		if reg.PrivateKey == nil {
+			return nil, fmt.Errorf("oauthclient: client %s authenticates with private_key_jwt but has no PrivateKey", reg.ClientID)
+		}
+		a, err := clientAssertion(reg, as.Issuer)
+		if err != nil {
+			return nil, err
+		}
+		form.Set("client_id", reg.ClientID)
+		form.Set("client_assertion_type", clientAssertionType)
+		form.Set("client_assertion", a)
 	default:
 		form.Set("client_id", reg.ClientID)
 	}

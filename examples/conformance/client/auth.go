@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"crypto"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -45,6 +49,11 @@ var authScenarios = []string{
 	"auth/iss-unexpected",
 	"auth/iss-normalized",
 	"auth/metadata-issuer-mismatch",
+	// Extensions.
+	"auth/client-credentials-jwt",
+	"auth/client-credentials-basic",
+	"auth/wif-jwt-bearer",
+	"auth/enterprise-managed-authorization",
 }
 
 // clientMetadataURL is the client ID metadata document URL the suite
@@ -56,6 +65,49 @@ const clientMetadataURL = "https://conformance-test.local/client-metadata.json"
 type authContext struct {
 	ClientID     string `json:"client_id"`
 	ClientSecret string `json:"client_secret"`
+	// client-credentials-jwt
+	PrivateKeyPEM string `json:"private_key_pem"`
+	// wif-jwt-bearer
+	ValidJWT string `json:"valid_jwt"`
+	// enterprise-managed-authorization
+	IDPClientID      string `json:"idp_client_id"`
+	IDPIDToken       string `json:"idp_id_token"`
+	IDPTokenEndpoint string `json:"idp_token_endpoint"`
+}
+
+// grant sets what the extension scenarios need: a grant without the user,
+// and the credentials of the context.
+func (ac *authContext) configure(scenario string, cfg *fastmcp.OAuthConfig) error {
+	switch scenario {
+	case "auth/client-credentials-jwt":
+		block, _ := pem.Decode([]byte(ac.PrivateKeyPEM))
+		if block == nil {
+			return errors.New("context: private_key_pem is not PEM")
+		}
+		key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+		if err != nil {
+			return fmt.Errorf("context: private_key_pem: %w", err)
+		}
+		signer, ok := key.(crypto.Signer)
+		if !ok {
+			return fmt.Errorf("context: private_key_pem holds a %T", key)
+		}
+		cfg.Client.PrivateKey = signer
+		cfg.Grant = oauthclient.ClientCredentials{}
+	case "auth/client-credentials-basic":
+		cfg.Grant = oauthclient.ClientCredentials{}
+	case "auth/wif-jwt-bearer":
+		jwt := ac.ValidJWT
+		cfg.Grant = oauthclient.JWTBearer{Assertion: func(context.Context) (string, error) { return jwt, nil }}
+	case "auth/enterprise-managed-authorization":
+		idToken := ac.IDPIDToken
+		cfg.Grant = oauthclient.EnterpriseManaged{
+			TokenEndpoint: ac.IDPTokenEndpoint,
+			IDToken:       func(context.Context) (string, error) { return idToken, nil },
+			Client:        &oauthclient.Registration{ClientID: ac.IDPClientID},
+		}
+	}
+	return nil
 }
 
 // authorized connects with OAuth, lists the tools and calls test-tool:
@@ -75,6 +127,9 @@ func authorized(ctx context.Context, r *run) error {
 	}
 	if ac.ClientID != "" {
 		cfg.Client = &oauthclient.Registration{ClientID: ac.ClientID, ClientSecret: ac.ClientSecret}
+	}
+	if err := ac.configure(r.name, &cfg); err != nil {
+		return err
 	}
 	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
 		if !slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "test-tool" }) {

@@ -62,6 +62,7 @@ func init() {
 
 // run is one invocation: where to connect, how, and the scenario's data.
 type run struct {
+	name    string // the scenario
 	url     string
 	version string // MCP_CONFORMANCE_PROTOCOL_VERSION; "" lets the client choose
 	context jsontext.Value
@@ -98,6 +99,7 @@ func main() {
 		os.Exit(1)
 	}
 	r := &run{
+		name:    name,
 		url:     os.Args[1],
 		version: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"),
 		logger:  logger.With("scenario", name),
