@@ -44,6 +44,12 @@ type Config struct {
 	// servers that do not accept ClientMetadataURL. Nil means register
 	// dynamically (RFC 7591) when the authorization server allows it.
 	Client *Registration
+	// DPoP binds tokens to a key of the client's (RFC 9449) when the
+	// authorization server accepts DPoP proofs signed with ES256: every
+	// token request and every request with a DPoP token carries a fresh
+	// proof, with the nonce the server asked for. The key lives in memory
+	// only, so a restarted client does not reuse stored DPoP tokens.
+	DPoP bool
 	// Grant, when set, gets tokens without the user (ClientCredentials,
 	// JWTBearer, EnterpriseManaged) instead of the authorization code
 	// grant; it needs Client.
@@ -84,6 +90,7 @@ type Transport struct {
 	meta   *http.Client // guarded: metadata fetches
 	logger *slog.Logger
 
+	dpop   *dpop         // the DPoP key, when Config.DPoP
 	lock   chan struct{} // held while the record changes
 	loaded bool
 	rec    *Record
@@ -140,7 +147,14 @@ func New(serverURL string, cfg Config, base http.RoundTripper) (*Transport, erro
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	var dp *dpop
+	if cfg.DPoP {
+		if dp, err = newDPoP(); err != nil {
+			return nil, err
+		}
+	}
 	return &Transport{
+		dpop:   dp,
 		server: u,
 		key:    u.String(),
 		cfg:    cfg,

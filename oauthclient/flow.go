@@ -147,17 +147,12 @@ func (t *Transport) authorizationCode(ctx context.Context, as *serverMetadata, r
 			"code_verifier": {verifier}, "resource": {resource},
 		})
 	} else {
-		tok, err = conf.Exchange(t.tokenContext(ctx), res.Code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", resource))
+		tok, err = conf.Exchange(context.WithValue(ctx, oauth2.HTTPClient, t.tokenClient(as)), res.Code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", resource))
 	}
 	if err != nil {
 		return nil, tokenError("exchange code", as.TokenEndpoint, err)
 	}
 	return tok, nil
-}
-
-// tokenContext is ctx carrying the HTTP client x/oauth2 uses.
-func (t *Transport) tokenContext(ctx context.Context) context.Context {
-	return context.WithValue(ctx, oauth2.HTTPClient, t.http)
 }
 
 // oauthConfig is the x/oauth2 configuration for reg at as.

@@ -80,12 +80,27 @@ func (t *Transport) tokenRequest(ctx context.Context, as *serverMetadata, reg *R
 	if method == "client_secret_basic" {
 		req.SetBasicAuth(url.QueryEscape(reg.ClientID), url.QueryEscape(reg.ClientSecret))
 	}
-	resp, err := t.http.Do(req)
+	resp, err := t.tokenClient(as).Do(req)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
 	return decodeToken(resp)
+}
+
+// tokenClient is the HTTP client for as's token endpoint: with DPoP proofs
+// when the client binds tokens and as supports it.
+func (t *Transport) tokenClient(as *serverMetadata) *http.Client {
+	if t.dpop == nil || !as.dpopSupported() {
+		return t.http
+	}
+	c := *t.http
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	c.Transport = &dpopTransport{base: base, d: t.dpop}
+	return &c
 }
 
 // decodeToken reads a token endpoint answer.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -33,12 +34,28 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, fmt.Errorf("oauthclient: rewinding the request body: %w", err)
 			}
 		}
-		if tok != nil {
+		bound := tok != nil && t.dpop != nil && strings.EqualFold(tok.TokenType, "DPoP")
+		switch {
+		case bound:
+			p, err := t.dpop.proof(r.Method, r.URL, tok.AccessToken)
+			if err != nil {
+				return nil, err
+			}
+			r.Header.Set("Authorization", "DPoP "+tok.AccessToken)
+			r.Header.Set("DPoP", p)
+		case tok != nil:
 			r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 		}
 		resp, err := t.base.RoundTrip(r)
 		if err != nil {
 			return nil, err
+		}
+		if bound && t.dpop.remember(r.URL, resp.Header) && resp.StatusCode == http.StatusUnauthorized &&
+			bearerChallenge(resp.Header, true).Error() == "use_dpop_nonce" && !st.nonced {
+			// RFC 9449 §9: the server wants its nonce in the proof.
+			st.nonced = true
+			discard(resp)
+			continue
 		}
 		var stepUp bool
 		switch resp.StatusCode {
@@ -61,6 +78,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // attempt is what one RoundTrip has tried so far.
 type attempt struct {
+	nonced         bool // resent with the resource server's DPoP nonce
 	refreshed      bool
 	authorizations int
 }
@@ -112,6 +130,9 @@ func (t *Transport) load(ctx context.Context) error {
 	}
 	if rec == nil {
 		rec = &Record{}
+	}
+	if rec.Token != nil && strings.EqualFold(rec.Token.TokenType, "DPoP") {
+		rec.Token = nil // bound to the key of an earlier run, which is gone
 	}
 	t.rec, t.loaded = rec, true
 	return nil

@@ -54,6 +54,8 @@ var authScenarios = []string{
 	"auth/client-credentials-basic",
 	"auth/wif-jwt-bearer",
 	"auth/enterprise-managed-authorization",
+	"auth/dpop",
+	"auth/dpop-nonce",
 }
 
 // clientMetadataURL is the client ID metadata document URL the suite
@@ -124,6 +126,7 @@ func authorized(ctx context.Context, r *run) error {
 		ClientName:        "fastmcp-conformance-client",
 		ClientMetadataURL: clientMetadataURL,
 		OpenURL:           r.followAuthorization,
+		DPoP:              true, // used where the authorization server supports it
 	}
 	if ac.ClientID != "" {
 		cfg.Client = &oauthclient.Registration{ClientID: ac.ClientID, ClientSecret: ac.ClientSecret}
