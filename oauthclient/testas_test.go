@@ -2,9 +2,11 @@ package oauthclient_test
 
 import (
 	"context"
+	"crypto"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +17,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 )
 
 // testAS is an in-test OAuth 2.1 authorization server: metadata (at a
@@ -41,6 +46,10 @@ type testAS struct {
 	endpoint      string   // override of the authorization/token/register base (insecure-endpoint tests)
 	base          string   // its origin when mounted on a testRS (2025-03-26 servers)
 	deny          []string // scopes never granted
+	clientKey     crypto.PublicKey // verifies private_key_jwt client assertions
+	assertion     string           // the JWT bearer assertion accepted
+	dpop          bool             // advertise DPoP and bind tokens to proofs
+	dpopNonce     string           // nonce token requests' proofs must carry
 
 	mu            sync.Mutex
 	authRequests  []url.Values
@@ -49,6 +58,7 @@ type testAS struct {
 	clients       map[string]string // client_id → secret
 	codes         map[string]codeGrant
 	tokens        map[string][]string // access token → scopes
+	bound         map[string]string   // access token → thumbprint of its DPoP key
 	refreshTokens map[string][]string
 	n             int
 }
@@ -64,7 +74,7 @@ type codeGrant struct {
 
 func newTestAS(t *testing.T, configure func(*testAS)) *testAS {
 	t.Helper()
-	as := &testAS{clients: map[string]string{}, codes: map[string]codeGrant{}, tokens: map[string][]string{}, refreshTokens: map[string][]string{}}
+	as := &testAS{clients: map[string]string{}, codes: map[string]codeGrant{}, tokens: map[string][]string{}, refreshTokens: map[string][]string{}, bound: map[string]string{}}
 	if configure != nil {
 		configure(as)
 	}
@@ -143,6 +153,9 @@ func (as *testAS) metadata(w http.ResponseWriter) {
 	if as.scopes != nil {
 		m["scopes_supported"] = as.scopes
 	}
+	if as.dpop {
+		m["dpop_signing_alg_values_supported"] = []string{"ES256"}
+	}
 	writeJSON(w, http.StatusOK, m)
 }
 
@@ -190,8 +203,50 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	as.tokenRequests = append(as.tokenRequests, tr)
+	var jkt string
+	if as.dpop {
+		claims, thumb, err := checkProof(r.Header.Get("DPoP"), http.MethodPost, as.URL()+"/token", "")
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_dpop_proof", "error_description": err.Error()})
+			return
+		}
+		if as.dpopNonce != "" && claims["nonce"] != as.dpopNonce {
+			w.Header().Set("DPoP-Nonce", as.dpopNonce)
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "use_dpop_nonce"})
+			return
+		}
+		jkt = thumb
+	}
+	if a := r.PostForm.Get("client_assertion"); a != "" || as.clientKey != nil {
+		if err := as.checkAssertion(a, r.PostForm.Get("client_assertion_type")); err != nil {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": err.Error()})
+			return
+		}
+	}
 	var scopes []string
 	switch r.PostForm.Get("grant_type") {
+	case "client_credentials":
+		if tr.Basic == "" && r.PostForm.Get("client_assertion") == "" && r.PostForm.Get("client_secret") == "" {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
+			return
+		}
+		scopes = strings.Fields(r.PostForm.Get("scope"))
+	case "urn:ietf:params:oauth:grant-type:jwt-bearer":
+		if a := r.PostForm.Get("assertion"); a == "" || (a != as.assertion && a != "jag-for-"+as.URL()) {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
+			return
+		}
+		scopes = strings.Fields(r.PostForm.Get("scope"))
+	case "urn:ietf:params:oauth:grant-type:token-exchange":
+		f := r.PostForm
+		if f.Get("subject_token") != "id-token" || f.Get("subject_token_type") != "urn:ietf:params:oauth:token-type:id_token" ||
+			f.Get("requested_token_type") != "urn:ietf:params:oauth:token-type:id-jag" || f.Get("resource") == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"access_token": "jag-for-" + f.Get("audience"), "token_type": "N_A",
+			"issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"})
+		return
 	case "authorization_code":
 		g, ok := as.codes[r.PostForm.Get("code")]
 		delete(as.codes, r.PostForm.Get("code"))
@@ -232,6 +287,10 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 		exp = 3600
 	}
 	answer := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": exp}
+	if jkt != "" {
+		as.bound[tok] = jkt
+		answer["token_type"] = "DPoP"
+	}
 	if as.refresh {
 		rt := fmt.Sprintf("refresh-%d", as.n)
 		as.refreshTokens[rt] = scopes
@@ -260,6 +319,70 @@ func (as *testAS) register(w http.ResponseWriter, r *http.Request) {
 	}
 	answer["token_endpoint_auth_method"] = method
 	writeJSON(w, http.StatusCreated, answer)
+}
+
+// checkAssertion verifies a private_key_jwt client assertion (RFC 7523
+// §3): signed by clientKey, iss = sub, aud the issuer.
+func (as *testAS) checkAssertion(a, typ string) error {
+	if typ != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
+		return fmt.Errorf("client_assertion_type %q", typ)
+	}
+	tok, err := jwt.ParseSigned(a, []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		return err
+	}
+	var c jwt.Claims
+	if err := tok.Claims(as.clientKey, &c); err != nil {
+		return err
+	}
+	if err := c.Validate(jwt.Expected{Issuer: c.Subject, AnyAudience: jwt.Audience{as.URL()}, Time: time.Now()}); err != nil || c.Subject == "" || c.ID == "" {
+		return fmt.Errorf("claims %+v: %v", c, err)
+	}
+	return nil
+}
+
+// checkProof verifies a DPoP proof (RFC 9449 §4.3) for a request of
+// method to htu, bound to token when it is not empty; it returns its
+// claims and its key's thumbprint.
+func checkProof(proof, method, htu, token string) (map[string]any, string, error) {
+	jws, err := jose.ParseSigned(proof, []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		return nil, "", fmt.Errorf("proof: %w", err)
+	}
+	h := jws.Signatures[0].Protected
+	if h.ExtraHeaders["typ"] != "dpop+jwt" || h.JSONWebKey == nil || !h.JSONWebKey.IsPublic() {
+		return nil, "", errors.New("proof header: want typ dpop+jwt and a public jwk")
+	}
+	payload, err := jws.Verify(h.JSONWebKey)
+	if err != nil {
+		return nil, "", err
+	}
+	var c map[string]any
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return nil, "", err
+	}
+	iat, _ := c["iat"].(float64)
+	if c["htm"] != method || c["htu"] != htu || c["jti"] == "" || time.Since(time.Unix(int64(iat), 0)).Abs() > time.Minute {
+		return nil, "", fmt.Errorf("proof claims %v for %s %s", c, method, htu)
+	}
+	if token != "" {
+		sum := sha256.Sum256([]byte(token))
+		if c["ath"] != base64.RawURLEncoding.EncodeToString(sum[:]) {
+			return nil, "", errors.New("proof ath does not match the token")
+		}
+	}
+	thumb, err := h.JSONWebKey.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, base64.RawURLEncoding.EncodeToString(thumb), nil
+}
+
+// boundTo returns the thumbprint of the DPoP key token is bound to.
+func (as *testAS) boundTo(token string) string {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.bound[token]
 }
 
 // scopesOf returns the scopes of an access token it issued.
@@ -317,6 +440,7 @@ type testRS struct {
 	need      []string // scopes every request needs
 	stepUp    []string // more scopes needed by POSTs
 	legacy    *testAS  // serves every other path (a 2025-03-26 server)
+	dpopNonce string   // nonce DPoP proofs must carry
 
 	mu    sync.Mutex
 	calls int
@@ -385,8 +509,26 @@ func (rs *testRS) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		return "Bearer " + strings.Join(parts, ", ")
 	}
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if token == "" {
+		w.Header().Set("WWW-Authenticate", challenge("", rs.need))
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	if jkt := rs.as().boundTo(token); jkt != "" || scheme == "DPoP" {
+		claims, thumb, err := checkProof(r.Header.Get("DPoP"), r.Method, rs.URL(), token)
+		if err != nil || scheme != "DPoP" || thumb != jkt {
+			w.Header().Set("WWW-Authenticate", `DPoP error="invalid_token"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		if rs.dpopNonce != "" && claims["nonce"] != rs.dpopNonce {
+			w.Header().Set("WWW-Authenticate", `DPoP error="use_dpop_nonce"`)
+			w.Header().Set("DPoP-Nonce", rs.dpopNonce)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+	} else if scheme != "Bearer" {
 		w.Header().Set("WWW-Authenticate", challenge("", rs.need))
 		w.WriteHeader(http.StatusUnauthorized)
 		return
