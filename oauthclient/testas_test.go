@@ -31,21 +31,21 @@ type testAS struct {
 	srv *httptest.Server
 
 	// Settings, set before use.
-	path          string   // issuer path, such as "/tenant1"
-	metadataAt    string   // "oauth" (default), "oidc" (path inserted) or "oidc-append"
-	issuer        string   // issuer in the metadata; default the real one
-	authMethods   []string // token_endpoint_auth_methods_supported; default none
-	cimd          bool     // client_id_metadata_document_supported
-	noDCR         bool     // no registration_endpoint
-	noPKCE        bool     // no code_challenge_methods_supported
-	issAdvertised bool     // authorization_response_iss_parameter_supported
-	issMode       string   // "" (correct), "omit", "wrong", "slash"
-	scopes        []string // scopes_supported
-	refresh       bool     // issue refresh tokens
-	expiresIn     int      // token lifetime; 0 means 3600
-	endpoint      string   // override of the authorization/token/register base (insecure-endpoint tests)
-	base          string   // its origin when mounted on a testRS (2025-03-26 servers)
-	deny          []string // scopes never granted
+	path          string           // issuer path, such as "/tenant1"
+	metadataAt    string           // "oauth" (default), "oidc" (path inserted) or "oidc-append"
+	issuer        string           // issuer in the metadata; default the real one
+	authMethods   []string         // token_endpoint_auth_methods_supported; default none
+	cimd          bool             // client_id_metadata_document_supported
+	noDCR         bool             // no registration_endpoint
+	noPKCE        bool             // no code_challenge_methods_supported
+	issAdvertised bool             // authorization_response_iss_parameter_supported
+	issMode       string           // "" (correct), "omit", "wrong", "slash"
+	scopes        []string         // scopes_supported
+	refresh       bool             // issue refresh tokens
+	expiresIn     int              // token lifetime; 0 means 3600
+	endpoint      string           // override of the authorization/token/register base (insecure-endpoint tests)
+	base          string           // its origin when mounted on a testRS (2025-03-26 servers)
+	deny          []string         // scopes never granted
 	clientKey     crypto.PublicKey // verifies private_key_jwt client assertions
 	assertion     string           // the JWT bearer assertion accepted
 	dpop          bool             // advertise DPoP and bind tokens to proofs
