@@ -3,6 +3,7 @@ package fastmcp
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
@@ -56,8 +57,12 @@ func (cfg *clientConfig) oauthHTTPClient(url string) (*http.Client, func(), erro
 		base, closeIdle = t, t.CloseIdleConnections
 	}
 	if oc.HTTPClient == nil && cfg.httpClient != nil {
+		// The authorization server is reached like the MCP server (TLS,
+		// proxies), with a bound of its own.
 		ac := *cfg.httpClient
-		ac.Timeout = 0
+		if ac.Timeout == 0 {
+			ac.Timeout = 30 * time.Second
+		}
 		oc.HTTPClient = &ac
 	}
 	t, err := oauthclient.New(url, oc, base)
