@@ -345,7 +345,7 @@ func (as *testAS) checkAssertion(a, typ string) error {
 // method to htu, bound to token when it is not empty; it returns its
 // claims and its key's thumbprint.
 func checkProof(proof, method, htu, token string) (map[string]any, string, error) {
-	jws, err := jose.ParseSigned(proof, []jose.SignatureAlgorithm{jose.ES256})
+	jws, err := jose.ParseSignedCompact(proof, []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
 		return nil, "", fmt.Errorf("proof: %w", err)
 	}
