@@ -55,8 +55,8 @@ type Config struct {
 	// grant; it needs Client.
 	Grant Grant
 	// HTTPClient sends the requests to authorization servers and fetches
-	// metadata (it is wrapped so that redirects never leave the host).
-	// Default: a client with a 30 s timeout.
+	// metadata (wrapped so that redirects never leave the host). Default:
+	// a client with a 30 s timeout.
 	HTTPClient *http.Client
 	// MaxAuthorizations bounds how many times one request may send the
 	// user to authorize (a first login, then step-ups for more scope)
@@ -86,8 +86,7 @@ type Transport struct {
 	key    string
 	cfg    Config
 	base   http.RoundTripper
-	http   *http.Client // to authorization servers
-	meta   *http.Client // guarded: metadata fetches
+	http   *http.Client // to authorization servers, redirects only within a host
 	logger *slog.Logger
 
 	dpop   *dpop         // the DPoP key, when Config.DPoP
@@ -159,8 +158,7 @@ func New(serverURL string, cfg Config, base http.RoundTripper) (*Transport, erro
 		key:    u.String(),
 		cfg:    cfg,
 		base:   base,
-		http:   hc,
-		meta:   guarded(hc),
+		http:   guarded(hc),
 		logger: cfg.Logger,
 		lock:   make(chan struct{}, 1),
 	}, nil

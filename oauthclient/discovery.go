@@ -54,7 +54,7 @@ func (t *Transport) discoverResource(ctx context.Context, server *url.URL, hinte
 	candidates = append(candidates, origin+"/.well-known/oauth-protected-resource")
 	for _, c := range candidates {
 		var m resourceMetadata
-		err := getJSON(ctx, t.meta, c, &m)
+		err := getJSON(ctx, t.http, c, &m)
 		if errors.Is(err, errNotFound) {
 			continue
 		}
@@ -131,7 +131,7 @@ func (t *Transport) discoverServer(ctx context.Context, issuer string) (*serverM
 	}
 	for _, c := range metadataURLs(u) {
 		var m serverMetadata
-		err := getJSON(ctx, t.meta, c, &m)
+		err := getJSON(ctx, t.http, c, &m)
 		if errors.Is(err, errNotFound) {
 			continue
 		}
@@ -157,7 +157,7 @@ func (t *Transport) discoverLegacy(ctx context.Context, server *url.URL) (*serve
 	origin := server.Scheme + "://" + server.Host
 	c := origin + "/.well-known/oauth-authorization-server"
 	var m serverMetadata
-	err := getJSON(ctx, t.meta, c, &m)
+	err := getJSON(ctx, t.http, c, &m)
 	switch {
 	case errors.Is(err, errNotFound):
 		m = serverMetadata{

@@ -484,3 +484,25 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherOriginGetsNoToken: a request to another origin than the
+// server's goes out without the token, and a 401 there starts nothing.
+func TestOtherOriginGetsNoToken(t *testing.T) {
+	as := newTestAS(t, nil)
+	rs := newTestRS(t, func() *testAS { return as }, nil)
+	other := newTestRS(t, func() *testAS { return as }, nil)
+	c, _ := newClient(t, rs, oauthclient.Config{})
+	mustCall(t, c, rs, false)
+	status, _, err := call(t, c, other, false)
+	if err != nil || status != http.StatusUnauthorized {
+		t.Fatalf("other origin: status %d, error %v; want its 401 as is", status, err)
+	}
+	other.mu.Lock()
+	defer other.mu.Unlock()
+	if len(other.seen) != 1 || other.seen[0] != "" {
+		t.Errorf("other origin saw Authorization %q, want none", other.seen)
+	}
+	if auths, _, _ := as.counts(); auths != 1 {
+		t.Errorf("%d authorizations, want 1", auths)
+	}
+}

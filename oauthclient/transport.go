@@ -16,7 +16,13 @@ import (
 
 // RoundTrip sends req with the current access token, and on 401 or 403
 // insufficient_scope gets a new token and sends it again (see Transport).
+// A request to another origin than the server's is sent as is.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !strings.EqualFold(req.URL.Scheme, t.server.Scheme) || !strings.EqualFold(hostPort(req.URL), hostPort(t.server)) {
+		// Another origin (an SSE endpoint elsewhere, say) never sees the
+		// server's token.
+		return t.base.RoundTrip(req)
+	}
 	ctx := req.Context()
 	getBody, err := replayable(req)
 	if err != nil {
