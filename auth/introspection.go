@@ -19,8 +19,11 @@ import (
 // IntrospectionOptions configures NewIntrospectionVerifier.
 type IntrospectionOptions struct {
 	// Endpoint is the authorization server's introspection endpoint
-	// (RFC 7662 §2; "introspection_endpoint" in its metadata). It must
-	// be an https URL, or http for a loopback host. Required.
+	// (RFC 7662 §2). It must be an https URL, or http for a loopback
+	// host. Empty: the "introspection_endpoint" of Issuer's metadata
+	// (RFC 8414), discovered when the first token is verified; a failed
+	// discovery is tried again at most every ten seconds. One of
+	// Endpoint and Issuer is required.
 	Endpoint string
 	// ClientID and ClientSecret authenticate this resource server to the
 	// endpoint with HTTP Basic (client_secret_basic). Empty ClientID
@@ -33,7 +36,8 @@ type IntrospectionOptions struct {
 	// for servers that do not send it. A response naming only other
 	// audiences is refused regardless.
 	AllowMissingAudience bool
-	// Issuer, when set, must equal the response's "iss" when it has one.
+	// Issuer, when set, must equal the response's "iss" when it has one,
+	// and is where Endpoint is discovered when it is empty.
 	Issuer string
 	// ClockSkew is tolerated when checking "exp" and "nbf". Zero means
 	// DefaultClockSkew; negative means none.
@@ -63,7 +67,18 @@ type IntrospectionVerifier struct {
 
 	mu    sync.Mutex
 	cache map[[sha256.Size]byte]cached
+
+	// The endpoint, discovered from the issuer's metadata when
+	// opts.Endpoint is empty.
+	endpointMu sync.Mutex
+	endpoint   string
+	tried      time.Time // last discovery attempt
+	lastErr    error     // of the last discovery attempt
 }
+
+// discoveryInterval is the least time between two attempts to discover
+// the introspection endpoint.
+const discoveryInterval = 10 * time.Second
 
 type cached struct {
 	info  *TokenInfo
@@ -73,13 +88,22 @@ type cached struct {
 // NewIntrospectionVerifier returns a verifier that asks opts.Endpoint. It
 // does no network I/O. It returns an error when an option is invalid.
 func NewIntrospectionVerifier(opts IntrospectionOptions) (*IntrospectionVerifier, error) {
-	if _, err := checkServerURL("introspection endpoint", opts.Endpoint); err != nil {
-		return nil, err
+	switch {
+	case opts.Endpoint != "":
+		if _, err := checkServerURL("introspection endpoint", opts.Endpoint); err != nil {
+			return nil, err
+		}
+	case opts.Issuer != "":
+		if _, err := checkServerURL("issuer", opts.Issuer); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, errors.New("auth: IntrospectionOptions needs the Endpoint, or the Issuer whose metadata names it")
 	}
 	if opts.Audience == "" {
 		return nil, errors.New("auth: IntrospectionOptions.Audience is required")
 	}
-	v := &IntrospectionVerifier{opts: opts, skew: opts.ClockSkew, cache: map[[sha256.Size]byte]cached{}}
+	v := &IntrospectionVerifier{opts: opts, skew: opts.ClockSkew, cache: map[[sha256.Size]byte]cached{}, endpoint: opts.Endpoint}
 	if v.skew == 0 {
 		v.skew = DefaultClockSkew
 	} else if v.skew < 0 {
@@ -171,9 +195,45 @@ func (v *IntrospectionVerifier) store(key [sha256.Size]byte, c cached, now time.
 	v.cache[key] = c
 }
 
+// introspectionEndpoint returns the endpoint to ask: the configured one,
+// or the one the issuer's metadata names, discovered once. Failures wrap
+// ErrUnavailable.
+func (v *IntrospectionVerifier) introspectionEndpoint(ctx context.Context) (string, error) {
+	v.endpointMu.Lock()
+	defer v.endpointMu.Unlock()
+	if v.endpoint != "" {
+		return v.endpoint, nil
+	}
+	now := v.opts.now()
+	if !v.tried.IsZero() && now.Sub(v.tried) < discoveryInterval {
+		return "", v.lastErr
+	}
+	v.tried = now
+	// Bounded by the HTTP client's timeout, not by one caller's request.
+	md, err := discover(context.WithoutCancel(ctx), v.opts.HTTPClient, v.opts.Issuer)
+	switch {
+	case err != nil:
+		v.lastErr = err
+	case md.IntrospectionEndpoint == "":
+		v.lastErr = fmt.Errorf("%w: the metadata of %s names no introspection_endpoint: set IntrospectionOptions.Endpoint", ErrUnavailable, v.opts.Issuer)
+	default:
+		if _, err := checkServerURL("introspection_endpoint", md.IntrospectionEndpoint); err != nil {
+			v.lastErr = fmt.Errorf("%w: %w", ErrUnavailable, err)
+			break
+		}
+		v.endpoint, v.lastErr = md.IntrospectionEndpoint, nil
+		return v.endpoint, nil
+	}
+	return "", v.lastErr
+}
+
 func (v *IntrospectionVerifier) introspect(ctx context.Context, token string, now time.Time) (*TokenInfo, error) {
+	endpoint, err := v.introspectionEndpoint(ctx)
+	if err != nil {
+		return nil, err
+	}
 	form := url.Values{"token": {token}, "token_type_hint": {"access_token"}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, v.opts.Endpoint, strings.NewReader(form.Encode()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -100,5 +101,56 @@ func TestIntrospectionThroughMiddleware(t *testing.T) {
 	want := answer{401, `Bearer error="invalid_token", scope="files:read", resource_metadata="` + testMetadata + `"`, ""}
 	if got := call(t, srv.URL, bearerHeader("revoked")); got.status != want.status || got.challenge != want.challenge {
 		t.Errorf("inactive: %+v, want %+v", got, want)
+	}
+}
+
+// TestIntrospectionDiscovery: without an Endpoint, the verifier asks the
+// endpoint the issuer's metadata names, discovered once; while the issuer
+// is down the discovery is retried at most every discoveryInterval, and
+// neither Endpoint nor Issuer is a configuration error.
+func TestIntrospectionDiscovery(t *testing.T) {
+	is := newTestIssuer(t)
+	is.active["good"] = map[string]any{"active": true, "sub": "alice", "aud": testResource}
+	clock := &fakeClock{t: time.Now()}
+	v, err := NewIntrospectionVerifier(IntrospectionOptions{Issuer: is.srv.URL, ClientID: "rs", ClientSecret: "s3cret", Audience: testResource, HTTPClient: is.srv.Client(), CacheTTL: -1, now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+
+	is.down.Store(true)
+	if _, err := v.Verify(ctx, "good", nil); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("issuer down: %v, want ErrUnavailable", err)
+	}
+	is.down.Store(false)
+	hits := is.metadataHits.Load()
+	if _, err := v.Verify(ctx, "good", nil); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("within the retry interval: %v, want the remembered ErrUnavailable", err)
+	}
+	if is.metadataHits.Load() != hits {
+		t.Error("discovery retried within discoveryInterval")
+	}
+	clock.advance(discoveryInterval)
+	for range 3 {
+		info, err := v.Verify(ctx, "good", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Subject != "alice" {
+			t.Errorf("subject %q", info.Subject)
+		}
+	}
+	if got := is.metadataHits.Load() - hits; got != 1 {
+		t.Errorf("metadata fetched %d times after the issuer came back, want 1", got)
+	}
+	if got := is.introspectHits.Load(); got != 3 {
+		t.Errorf("introspected %d times, want 3 (cache off)", got)
+	}
+
+	if _, err := NewIntrospectionVerifier(IntrospectionOptions{Audience: testResource}); err == nil || !strings.Contains(err.Error(), "Endpoint") {
+		t.Errorf("neither Endpoint nor Issuer: %v", err)
+	}
+	if _, err := NewIntrospectionVerifier(IntrospectionOptions{Issuer: "http://idp.example.com", Audience: testResource}); err == nil {
+		t.Error("remote http issuer accepted")
 	}
 }

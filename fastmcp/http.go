@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -144,7 +145,10 @@ type mounted struct {
 // gracefully: it ends the listen streams, lets calls in flight finish until
 // its context is done and closes every stream and session. What
 // ListenAndServe adds around the endpoints (/healthz, HandleHTTP routes,
-// the http.Server timeouts) is then yours to provide.
+// the http.Server timeouts) is then yours to provide. With the Auth option,
+// the endpoints need a valid access token and the protected resource
+// metadata is served at its well-known paths: mount the Server at "/", or
+// at those paths too (see Auth).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := s.mounted.h.Load()
 	if h == nil {
@@ -180,6 +184,9 @@ func (s *Server) mount(ctx context.Context) (*httpEndpoints, error) {
 		return nil, m.err
 	}
 	set, err := s.Settings()
+	if err == nil {
+		err = s.authErr
+	}
 	if err != nil {
 		m.err = err
 		s.logger.Error("cannot serve MCP over HTTP", "error", err)
@@ -241,6 +248,9 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	if so.Principal == nil {
 		so.Principal = s.cfg.httpPrincipal
 	}
+	if so.Principal == nil && s.auth != nil {
+		so.Principal = auth.PrincipalFromRequest // the token's issuer, subject and client
+	}
 	if so.SessionIdleTimeout == 0 {
 		so.SessionIdleTimeout = set.SessionIdleTimeout
 	}
@@ -256,7 +266,18 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	cfg.Streamable = so
 	h := &httpEndpoints{srv: s, mux: http.NewServeMux(), path: set.Path, cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
-	h.mux.Handle(set.Path, h.streamable)
+	// Browser-based clients on the origins the DNS-rebinding policy admits
+	// get CORS answers, preflights and 401 challenges included: CORS goes
+	// in front of the token check, since a preflight carries no token.
+	policy := &transport.HostPolicy{AllowedHosts: so.AllowedHosts, AllowedOrigins: so.AllowedOrigins}
+	if so.DisableHostCheck {
+		policy = &transport.HostPolicy{AllowedHosts: []string{"*"}, AllowedOrigins: []string{"*"}}
+	}
+	protect := policy.CORS
+	if s.auth != nil {
+		protect = func(next http.Handler) http.Handler { return policy.CORS(s.auth.protect(next)) }
+	}
+	h.mux.Handle(set.Path, protect(h.streamable))
 	if !cfg.NoSSE {
 		h.sse = transport.NewSSEHandler(s.ll.Connect, &transport.SSEOptions{
 			MessagePath:      cfg.MessagePath,
@@ -270,8 +291,11 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 			Principal:        so.Principal,
 			MaxSessions:      so.MaxSessions,
 		})
-		h.mux.Handle(cfg.SSEPath, h.sse)
-		h.mux.Handle(cfg.MessagePath, h.sse)
+		h.mux.Handle(cfg.SSEPath, protect(h.sse))
+		h.mux.Handle(cfg.MessagePath, protect(h.sse))
+	}
+	if s.auth != nil {
+		s.auth.handleMetadata(h.mux, s.logger)
 	}
 	return h
 }
@@ -310,6 +334,10 @@ func (s *Server) frontDoor(mcp *httpEndpoints) *http.ServeMux {
 		if strings.TrimPrefix(strings.TrimPrefix(r.pattern, "GET "), "ANY ") == "/healthz" {
 			healthz = false
 		}
+	}
+	if s.auth != nil {
+		// After the routes: one of them on the same path wins.
+		s.auth.handleMetadata(mux, s.logger)
 	}
 	if healthz {
 		mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -358,6 +386,12 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
 // The front door answers at once: /healthz says 503 and the MCP endpoints
 // 503 until the Lifespan has run.
 func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) error {
+	if s.authErr != nil {
+		if ln != nil {
+			ln.Close()
+		}
+		return s.authErr
+	}
 	addr := ""
 	if ln == nil {
 		var err error

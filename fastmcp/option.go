@@ -57,6 +57,7 @@ type serverConfig struct {
 	flags          *flag.FlagSet
 	http           httpConfig
 	cache          *cacheHint
+	auth           *authOption
 }
 
 type itemConfig struct {

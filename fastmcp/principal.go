@@ -11,10 +11,11 @@ import (
 // request for a session with another principal gets 404, as if the session
 // did not exist. The same principal seals the requestState of multi
 // round-trip requests (protocol 2026-07-28), unless RequestStatePrincipal
-// says otherwise. Default: transport.DefaultPrincipal, a digest of the
-// Authorization header (requests without one share the empty principal).
-// A server that verifies bearer tokens should return the token's subject,
-// so that a client keeps its session when it refreshes its token.
+// says otherwise. Default: with the Auth option, auth.PrincipalFromRequest
+// (the verified token's issuer, subject and client, so a client keeps its
+// session when it refreshes its token); without it,
+// transport.DefaultPrincipal, a digest of the Authorization header
+// (requests without one share the empty principal).
 func HTTPPrincipal(fn func(*http.Request) string) Option {
 	return serverOption(func(c *serverConfig) { c.httpPrincipal = fn })
 }

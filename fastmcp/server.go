@@ -38,6 +38,8 @@ type Server struct {
 	sealer      *stateSealer
 	level       *slog.LevelVar // the default logger's level (Settings.LogLevel)
 	elicitTypes sync.Map       // reflect.Type → *schema.Type: elicitation forms, built once per type
+	auth        *authState     // the Auth option built; nil without it
+	authErr     error          // why the Auth option could not be built: HTTP is not served
 }
 
 // New returns a server that identifies itself to clients by name and
@@ -73,6 +75,9 @@ func New(name, version string, opts ...Option) *Server {
 		logger: logger,
 		sealer: newStateSealer(cfg.stateSecret, cfg.stateTTL, 0),
 		level:  level,
+	}
+	if cfg.auth != nil {
+		s.auth, s.authErr = newAuthState(cfg.auth, logger)
 	}
 	s.life.ready = make(chan struct{})
 	s.ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) { c.Logging = &protocol.Capability{} })

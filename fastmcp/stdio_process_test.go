@@ -31,12 +31,18 @@ type SlowArgs struct {
 //   - "run": Run (stdio by default)
 //   - "ignore-eof": ServeStdio, then it never exits of its own accord (a
 //     server that does not stop when its stdin closes)
+//   - "auth": Run with the Auth option, which stdio ignores
 //
 // Its tools: slow (sleeps ms milliseconds, reporting progress, then
 // answers), exit (exits the process at once with status code), kill
 // (kills the process) and whoami (see requestinfo_test.go).
 func runStdioServer(mode string) int {
-	s := fastmcp.New("stdio-test", "1.0.0")
+	var opts []fastmcp.Option
+	if mode == "auth" {
+		opts = append(opts, fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp")))
+		mode = "run"
+	}
+	s := fastmcp.New("stdio-test", "1.0.0", opts...)
 	s.Tool("slow", func(ctx *fastmcp.Context, in SlowArgs) (string, error) {
 		for i := range 3 {
 			_ = ctx.Progress(float64(i), 3, "working")
@@ -62,6 +68,12 @@ func runStdioServer(mode string) int {
 		return "", err
 	})
 	s.Tool("whoami", whoami)
+	s.Tool("auth", func(ctx *fastmcp.Context) (string, error) {
+		if ctx.Auth() != nil {
+			return "token of " + ctx.Auth().Subject, nil
+		}
+		return "no token", nil
+	})
 	var err error
 	switch mode {
 	case "serve", "ignore-eof":

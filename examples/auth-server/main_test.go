@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/authtest"
+	"github.com/fastmcp-go/fastmcp/internal/testproc"
+)
+
+// TestMain lets the test binary play the command: started again with
+// AUTH_SERVER_EXAMPLE=1, it runs main with the arguments it was given.
+func TestMain(m *testing.M) {
+	if os.Getenv("AUTH_SERVER_EXAMPLE") == "1" {
+		main()
+		os.Exit(0)
+	}
+	goleak.VerifyTestMain(m)
+}
+
+func TestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want config
+		err  string
+	}{
+		{[]string{"-issuer", "https://idp.example.com"}, config{"127.0.0.1:8000", "https://idp.example.com", "http://127.0.0.1:8000/mcp"}, ""},
+		{[]string{"-addr", "127.0.0.1:9001", "-issuer", "http://127.0.0.1:9000", "-audience", "http://127.0.0.1:9001/mcp"},
+			config{"127.0.0.1:9001", "http://127.0.0.1:9000", "http://127.0.0.1:9001/mcp"}, ""},
+		{[]string{"-addr", "localhost:7000", "-issuer", "https://idp.example.com"}, config{"localhost:7000", "https://idp.example.com", "http://localhost:7000/mcp"}, ""},
+		{nil, config{}, "-issuer is required"},
+		{[]string{"-issuer", "https://idp.example.com", "extra"}, config{}, "unexpected arguments"},
+		{[]string{"-port", "1"}, config{}, "flag provided but not defined"},
+	} {
+		got, err := parseFlags(tc.args, io.Discard)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: err = %v, want %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q = %+v, %v; want %+v", tc.args, got, err, tc.want)
+		}
+	}
+	if _, err := parseFlags([]string{"-h"}, io.Discard); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-h: %v", err)
+	}
+}
+
+// connect connects to url with token (none when empty).
+func connect(ctx context.Context, url, token string) (*fastmcp.Client, error) {
+	h := http.Header{}
+	if token != "" {
+		h.Set("Authorization", "Bearer "+token)
+	}
+	return fastmcp.ConnectHTTP(ctx, url, fastmcp.WithHTTPHeader(h))
+}
+
+// call calls tool on a client with token and returns its result.
+func call(t *testing.T, ctx context.Context, url, token, tool string) *fastmcp.ToolResult {
+	t.Helper()
+	c, err := connect(ctx, url, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.CallTool(ctx, tool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestTools serves the example's server on 127.0.0.1 with a test issuer
+// and calls its tools with tokens with and without the admin scope, and
+// with none.
+func TestTools(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	is := authtest.NewIssuer(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := parseFlags([]string{"-addr", ln.Addr().String(), "-issuer", is.URL}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(c)
+	served := make(chan error, 1)
+	go func() { served <- s.ServeListener(ctx, ln) }()
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("ServeListener: %v", err)
+		}
+	}()
+	url := "http://" + c.addr + "/mcp"
+	user := is.Token("alice", c.audience, map[string]any{"client_id": "cli", "scope": "files:read"})
+	root := is.Token("root", c.audience, map[string]any{"scope": "admin"})
+
+	res := call(t, ctx, url, user, "whoami")
+	var id Identity
+	if err := json.Unmarshal(res.StructuredContent, &id); err != nil || !reflect.DeepEqual(id, Identity{"alice", "cli", []string{"files:read"}}) {
+		t.Errorf("whoami = %s (%v)", res.StructuredContent, err)
+	}
+	if res := call(t, ctx, url, user, "admin"); !res.IsError || !strings.Contains(res.Text(), `needs the scope "admin"`) {
+		t.Errorf("admin without the scope = %q (isError %v)", res.Text(), res.IsError)
+	}
+	if res := call(t, ctx, url, root, "admin"); res.IsError || res.Text() != "admin access granted to root" {
+		t.Errorf("admin with the scope = %q (isError %v)", res.Text(), res.IsError)
+	}
+	if _, err := connect(ctx, url, ""); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("connect without a token: %v", err)
+	}
+	if _, err := connect(ctx, url, is.Token("alice", "http://127.0.0.1:1/mcp", nil)); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("connect with a token for another resource: %v", err)
+	}
+}
+
+// TestCommandLine runs the program as the interop script does, with
+// -addr, -issuer and -audience, checks its metadata document and a call,
+// and stops it with SIGINT.
+func TestCommandLine(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	is := authtest.NewIssuer(t)
+	// A free port for -addr: the program listens itself.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	audience := "http://" + addr + "/mcp"
+	var stderr strings.Builder
+	cmd := exec.Command(testproc.Self(t), "-addr", addr, "-issuer", is.URL, "-audience", audience)
+	cmd.Env = testproc.Env("AUTH_SERVER_EXAMPLE=1")
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	stopped := false
+	defer func() {
+		if !stopped {
+			cmd.Process.Signal(os.Interrupt) // a graceful stop: exit status 0
+			if err := <-exited; err != nil {
+				t.Errorf("the server exited with %v", err)
+			}
+		}
+		if t.Failed() {
+			t.Logf("the server's stderr:\n%s", stderr.String())
+		}
+	}()
+	for {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		select {
+		case err := <-exited:
+			stopped = true
+			t.Fatalf("the server exited before it was ready: %v", err)
+		case <-ctx.Done():
+			t.Fatal("the server never became ready")
+		case <-time.After(10 * time.Millisecond): // polling a readiness probe, as orchestrators do
+		}
+	}
+	resp, err := http.Get("http://" + addr + "/.well-known/oauth-protected-resource/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md map[string]any
+	err = json.NewDecoder(resp.Body).Decode(&md)
+	resp.Body.Close()
+	if err != nil || md["resource"] != audience || !reflect.DeepEqual(md["authorization_servers"], []any{is.URL}) {
+		t.Errorf("metadata = %v (%v)", md, err)
+	}
+	res := call(t, ctx, audience, is.Token("bob", audience, nil), "whoami")
+	if !strings.Contains(string(res.StructuredContent), `"subject":"bob"`) {
+		t.Errorf("whoami = %s", res.StructuredContent)
+	}
+}
