@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -175,4 +176,51 @@ func TestOAuth(t *testing.T) {
 			t.Fatalf("error %v; want one about the RedirectURL", err)
 		}
 	})
+}
+
+// TestOAuthWithServerAuth connects with fastmcp.OAuth to a server protected
+// by fastmcp.Auth: the client finds the metadata the server publishes,
+// logs in, and the tool sees the token's subject, in both eras.
+func TestOAuthWithServerAuth(t *testing.T) {
+	as := newMiniAS(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	s := newServer(fastmcp.Auth(as.verifier(), func(c *fastmcp.AuthConfig) {
+		c.Metadata.Resource = base + "/mcp"
+		c.Metadata.AuthorizationServers = []string{as.srv.URL}
+	}))
+	type none struct{}
+	s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) { return ctx.Auth().Subject, nil })
+	if err := s.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeNow(s) })
+	ts := &httptest.Server{Listener: ln, Config: &http.Server{Handler: s}}
+	ts.Start()
+	t.Cleanup(ts.Close)
+
+	store := oauthclient.NewMemoryStore()
+	for _, era := range []fastmcp.ClientOption{legacy, eras[1].opt} {
+		c, err := fastmcp.ConnectHTTP(ctxT(t), base+"/mcp", era, fastmcp.WithLogger(quietLogger),
+			fastmcp.OAuth(fastmcp.OAuthConfig{Store: store, OpenURL: follow, Logger: quietLogger}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.CallTool(ctxT(t), "whoami", nil)
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := textOf(t, res); !strings.HasPrefix(got, "user-e2e-token-") {
+			t.Errorf("whoami = %q", got)
+		}
+	}
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if as.auths != 1 {
+		t.Errorf("%d authorizations, want 1 (the second connection reuses the token)", as.auths)
+	}
 }
