@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"sync"
-	"time"
 
 	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -30,37 +29,28 @@ func runDemo(ctx context.Context, out io.Writer, openURL func(context.Context, s
 	}
 	defer stopAS()
 
-	s := fastmcp.New("demo", "1.0.0")
+	// The MCP server, protected by the demo's tokens: fastmcp.Auth checks
+	// them on every request and publishes the metadata that sends clients
+	// to the authorization server.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	mcpURL := "http://" + ln.Addr().String()
+	s := fastmcp.New("demo", "1.0.0", fastmcp.Auth(as, func(c *fastmcp.AuthConfig) {
+		c.Metadata.Resource = mcpURL + "/mcp"
+		c.Metadata.AuthorizationServers = []string{asURL}
+	}))
 	type none struct{}
 	s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) { return ctx.Auth().Subject, nil },
 		fastmcp.Description("Say whose token the call came with"))
 	if err := s.Start(ctx); err != nil { // ready before it listens
 		return err
 	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = s.Shutdown(sctx)
-	}()
-	mux := http.NewServeMux()
-	mcpURL, stopMCP, err := serve(mux)
-	if err != nil {
-		return err
-	}
-	defer stopMCP()
-	// The resource server: its metadata names the authorization server,
-	// and the bearer middleware sends clients there.
-	md, err := auth.MetadataHandler(&auth.ProtectedResourceMetadata{Resource: mcpURL + "/mcp", AuthorizationServers: []string{asURL}})
-	if err != nil {
-		return err
-	}
-	mdURL, err := auth.WellKnownURL(mcpURL + "/mcp")
-	if err != nil {
-		return err
-	}
-	mdPath, _ := auth.WellKnownPath(mcpURL + "/mcp")
-	mux.Handle(mdPath, md)
-	mux.Handle("/mcp", auth.RequireBearerToken(as, &auth.BearerOptions{ResourceMetadataURL: mdURL})(s))
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- s.ServeListener(sctx, ln) }()
+	defer func() { stop(); <-served }()
 
 	cfg := oauth(out, openURL, tokens)
 	if err := call(ctx, out, mcpURL+"/mcp", "whoami", cfg, "first connection: "); err != nil {
@@ -89,8 +79,6 @@ func serve(h http.Handler) (base string, stop func(), err error) {
 // authorization endpoint, and the token endpoint checking PKCE. It also
 // verifies the tokens it issued, for the resource server.
 type demoAS struct {
-	issuer string
-
 	mu     sync.Mutex
 	n      int
 	codes  map[string]string // code → code_challenge
