@@ -97,12 +97,14 @@ func discard(resp *http.Response) {
 }
 
 // replayable returns a function that gives a fresh copy of req's body for
-// each send, or nil for a request without one.
+// each send, or nil for a request without one. req.Body itself is closed
+// (a RoundTripper always closes it).
 func replayable(req *http.Request) (func() (io.ReadCloser, error), error) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return nil, nil
 	}
 	if req.GetBody != nil {
+		req.Body.Close()
 		return req.GetBody, nil
 	}
 	data, err := io.ReadAll(req.Body)
