@@ -101,7 +101,7 @@ func (t *Transport) authorizationCode(ctx context.Context, as *serverMetadata, r
 	if !as.supportsPKCE() {
 		return nil, fail("authorize", as.Issuer, ErrNoPKCE)
 	}
-	cb, err := listen(t.cfg.RedirectURL)
+	cb, err := t.listen()
 	if err != nil {
 		return nil, fail("authorize", t.cfg.RedirectURL, err)
 	}
@@ -153,6 +153,32 @@ func (t *Transport) authorizationCode(ctx context.Context, as *serverMetadata, r
 		return nil, tokenError("exchange code", as.TokenEndpoint, err)
 	}
 	return tok, nil
+}
+
+// listen starts the redirect listener. With a free port configured, it
+// listens on the port registered earlier (a stored dynamic registration)
+// when it can, since not every authorization server lets a loopback
+// redirect URI change its port (RFC 8252 §7.3 says it should); when that
+// port is taken it listens on a new one and drops the registration, so
+// the client registers again with its new redirect URI. Called with the
+// lock held.
+func (t *Transport) listen() (*callback, error) {
+	if reg := t.rec.Client; reg != nil && reg.RedirectURI != "" && reg.RedirectURI != t.cfg.RedirectURL && samePlace(reg.RedirectURI, t.cfg.RedirectURL) {
+		if cb, err := listen(reg.RedirectURI); err == nil {
+			return cb, nil
+		}
+		t.logger.Info("oauthclient: the registered redirect port is taken; registering again", "redirect_uri", reg.RedirectURI)
+		t.rec.Client = nil
+	}
+	return listen(t.cfg.RedirectURL)
+}
+
+// samePlace reports whether registered is configured with its port chosen:
+// the same scheme, host and path, configured with port 0.
+func samePlace(registered, configured string) bool {
+	r, err1 := url.Parse(registered)
+	c, err2 := url.Parse(configured)
+	return err1 == nil && err2 == nil && c.Port() == "0" && r.Scheme == c.Scheme && r.Hostname() == c.Hostname() && r.Path == c.Path
 }
 
 // oauthConfig is the x/oauth2 configuration for reg at as.

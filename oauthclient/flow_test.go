@@ -506,3 +506,25 @@ func TestOtherOriginGetsNoToken(t *testing.T) {
 		t.Errorf("%d authorizations, want 1", auths)
 	}
 }
+
+// TestRedirectPortKept: a second authorization (a step-up) listens on the
+// port registered the first time, as authorization servers that compare
+// redirect URIs exactly require.
+func TestRedirectPortKept(t *testing.T) {
+	as := newTestAS(t, nil)
+	rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {
+		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
+	})
+	c, _ := newClient(t, rs, oauthclient.Config{})
+	mustCall(t, c, rs, false)
+	mustCall(t, c, rs, true)
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if len(as.authRequests) != 2 || len(as.registrations) != 1 {
+		t.Fatalf("%d authorizations, %d registrations; want 2 and 1", len(as.authRequests), len(as.registrations))
+	}
+	first, second := as.authRequests[0].Get("redirect_uri"), as.authRequests[1].Get("redirect_uri")
+	if first != second || strings.HasSuffix(first, ":0/callback") {
+		t.Errorf("redirect URIs %q then %q, want the same port both times", first, second)
+	}
+}
