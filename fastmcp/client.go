@@ -42,6 +42,8 @@ type Client struct {
 	listenDone   chan struct{}      // closed when it has returned
 	listenAck    chan struct{}      // closed when the server acknowledged it
 	ackOnce      *sync.Once
+
+	onClose func() // run by Close after the session has closed (ConnectHTTP's own idle connections)
 }
 
 // A ClientOption configures a Client.
@@ -66,6 +68,7 @@ type clientConfig struct {
 	httpHeader     http.Header
 	maxMessageSize int
 	probeTimeout   time.Duration
+	oauth          *OAuthConfig
 }
 
 // DefaultDiscoverTimeout bounds the server/discover probe of an automatic
@@ -445,7 +448,11 @@ func (c *Client) Close() error {
 	c.listenMu.Lock()
 	c.stopListenLocked()
 	c.listenMu.Unlock()
-	return c.sess.Close()
+	err := c.sess.Close()
+	if c.onClose != nil {
+		c.onClose()
+	}
+	return err
 }
 
 // ProtocolVersion returns the protocol revision in use.

@@ -44,7 +44,28 @@ func ConnectHTTP(ctx context.Context, url string, opts ...ClientOption) (*Client
 	for _, o := range opts {
 		o.applyClient(&cfg)
 	}
-	hopts := &transport.HTTPClientOptions{HTTPClient: cfg.httpClient, Header: cfg.httpHeader, Logger: cfg.logger, MaxMessageSize: cfg.maxMessageSize}
+	hc := cfg.httpClient
+	var closeIdle func()
+	if cfg.oauth != nil {
+		var err error
+		if hc, closeIdle, err = cfg.oauthHTTPClient(url); err != nil {
+			return nil, err
+		}
+	}
+	c, err := connectHTTP(ctx, url, hc, &cfg, opts)
+	if closeIdle != nil {
+		if err != nil {
+			closeIdle()
+		} else {
+			c.onClose = closeIdle
+		}
+	}
+	return c, err
+}
+
+// connectHTTP is ConnectHTTP once the HTTP client is known.
+func connectHTTP(ctx context.Context, url string, hc *http.Client, cfg *clientConfig, opts []ClientOption) (*Client, error) {
+	hopts := &transport.HTTPClientOptions{HTTPClient: hc, Header: cfg.httpHeader, Logger: cfg.logger, MaxMessageSize: cfg.maxMessageSize}
 	c, err := Connect(ctx, transport.NewStreamableClient(url, hopts), opts...)
 	if err == nil {
 		return c, nil

@@ -86,5 +86,8 @@
 // calls tools, reads resources, gets prompts, and answers the server's
 // sampling, elicitation and roots requests with the handlers given as
 // options. It speaks 2026-07-28 to servers that do and the initialize
-// handshake to the others.
+// handshake to the others. With the OAuth option, ConnectHTTP logs in to
+// servers protected by OAuth 2.1 (package oauthclient): the first 401
+// starts the flow, tokens are refreshed and kept in a TokenStore. See
+// docs/client.md.
 package fastmcp

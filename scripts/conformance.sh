@@ -16,9 +16,9 @@
 #   client --scenario S                the client scenarios we support, one harness run each: the
 #                                      legacy ones at their default revision (2025-11-25), the
 #                                      2026 ones and tools_call with --spec-version 2026-07-28
-#                                      (--requirements cannot select single scenarios, and the
-#                                      2026-07-28 client set includes the auth scenarios, which
-#                                      the everything-client does not support yet)
+#                                      (--requirements cannot select single scenarios); the
+#                                      authorization extensions (client credentials,
+#                                      enterprise-managed, DPoP, WIF) at their own revision
 #
 # The verdict comes from the results (checks.json of every scenario, written
 # with -o), not from the suite's exit codes: every scenario fails on a
@@ -43,8 +43,17 @@ CACHE_DIR=${FASTMCP_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/f
 OUT_DIR=${FASTMCP_CONFORMANCE_OUT:-$CACHE_DIR/results}
 GO=${GO:-go}
 
-LEGACY_CLIENT_SCENARIOS="initialize tools_call elicitation-sep1034-client-defaults sse-retry json-schema-2020-12-preservation"
-MODERN_CLIENT_SCENARIOS="tools_call request-metadata sep-2322-client-request-state http-standard-headers http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref"
+# The authorization scenarios (auth/*) of the core specification: those of
+# 2025-11-25 run at their default revision and again at 2026-07-28; the
+# 2025-03-26 back-compat ones only at theirs; the 2026-07-28 ones only there.
+AUTH_CORE_SCENARIOS="auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3 auth/basic-cimd auth/scope-from-www-authenticate auth/scope-from-scopes-supported auth/scope-omitted-when-undefined auth/scope-step-up auth/scope-retry-limit auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none auth/pre-registration"
+AUTH_LEGACY_SCENARIOS="auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback"
+AUTH_MODERN_SCENARIOS="auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported auth/authorization-server-migration auth/iss-supported auth/iss-not-advertised auth/iss-supported-missing auth/iss-wrong-issuer auth/iss-unexpected auth/iss-normalized auth/metadata-issuer-mismatch"
+LEGACY_CLIENT_SCENARIOS="initialize tools_call elicitation-sep1034-client-defaults sse-retry json-schema-2020-12-preservation $AUTH_CORE_SCENARIOS $AUTH_LEGACY_SCENARIOS"
+# The authorization extensions, which the suite runs only at their own
+# (default) revision.
+AUTH_EXTENSION_SCENARIOS="auth/client-credentials-jwt auth/client-credentials-basic auth/enterprise-managed-authorization auth/dpop auth/dpop-nonce auth/wif-jwt-bearer"
+MODERN_CLIENT_SCENARIOS="tools_call request-metadata sep-2322-client-request-state http-standard-headers http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref $AUTH_CORE_SCENARIOS $AUTH_MODERN_SCENARIOS"
 
 start=$(date +%s)
 log() { printf '== %s\n' "$*"; }
@@ -95,7 +104,7 @@ fi
 log "building the everything-server and everything-client"
 (cd "$ROOT" && "$GO" build -o "$WORK/server" ./examples/conformance/server && "$GO" build -o "$WORK/client" ./examples/conformance/client)
 
-for d in server-2025-11-25 server-2025-06-18 server-2026-07-28 server-all client-2025-11-25 client-2026-07-28; do
+for d in server-2025-11-25 server-2025-06-18 server-2026-07-28 server-all client-2025-11-25 client-2026-07-28 client-extensions; do
 	rm -rf "${OUT_DIR:?}/$d"
 done
 mkdir -p "$OUT_DIR"
@@ -241,6 +250,7 @@ run_client() { # LABEL DIR SPEC-VERSION-ARGS SCENARIOS
 }
 run_client "client scenarios at 2025-11-25" client-2025-11-25 "" "$LEGACY_CLIENT_SCENARIOS"
 run_client "client scenarios at 2026-07-28" client-2026-07-28 "--spec-version 2026-07-28" "$MODERN_CLIENT_SCENARIOS"
+run_client "client auth extension scenarios" client-extensions "" "$AUTH_EXTENSION_SCENARIOS"
 
 echo
 log "summary ($(($(date +%s) - start)) s; results in $OUT_DIR; one line per run in $SUMMARY)"

@@ -179,22 +179,27 @@ main() {
 	go build -o "$WORK/everything" ./examples/conformance/server &&
 		go build -o "$WORK/hello" ./examples/hello &&
 		go build -o "$WORK/goclient" ./interop/goclient &&
-		go build -o "$WORK/authserver" ./interop/authserver || die "go build failed"
+		go build -o "$WORK/authserver" ./interop/authserver &&
+		go build -o "$WORK/oauthclient" ./interop/oauthclient || die "go build failed"
 	local prot pname ppkg pscope pstep psse
 	for prot in "${PROTECTED[@]}"; do
 		IFS='|' read -r pname ppkg pscope pstep psse <<<"$prot"
 		go build -o "$WORK/protected-$pname" "$ppkg" || die "go build failed"
 	done
 
-	local P_OURS P_V1 P_V2 P_V2S P_AS
-	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port) P_AS=$(free_port)
+	local P_OURS P_V1 P_V2 P_V2S P_AS P_OAUTH P_OAUTH_AS
+	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port) P_AS=$(free_port) P_OAUTH=$(free_port) P_OAUTH_AS=$(free_port)
 	start everything-http "$WORK/everything" -http="127.0.0.1:$P_OURS"
 	start v1server-http "$NODE" "$JS/v1server.mjs" http --port "$P_V1"
 	start v2server-http "$NODE" "$JS/v2server.mjs" http --port "$P_V2"
 	start v2server-http-sessionful "$NODE" "$JS/v2server.mjs" http --port "$P_V2S" --legacy sessionful
 	local ISSUER="http://127.0.0.1:$P_AS" SUBJECT=interop-oauth-user
 	start authserver "$WORK/authserver" -addr "127.0.0.1:$P_AS" -subject "$SUBJECT"
-	local ports=("$P_OURS" "$P_V1" "$P_V2" "$P_V2S" "$P_AS") PROTECTED_URLS=() port
+	# The TS SDK v1's example server behind OAuth, with its demo
+	# authorization server (which approves every login at once).
+	MCP_PORT=$P_OAUTH MCP_AUTH_PORT=$P_OAUTH_AS start v1server-oauth "$NODE" \
+		"$CACHE/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js" --oauth --oauth-strict
+	local ports=("$P_OURS" "$P_V1" "$P_V2" "$P_V2S" "$P_AS" "$P_OAUTH" "$P_OAUTH_AS") PROTECTED_URLS=() port
 	for prot in "${PROTECTED[@]}"; do
 		IFS='|' read -r pname ppkg pscope pstep psse <<<"$prot"
 		port=$(free_port)
@@ -286,6 +291,10 @@ main() {
 	# ConnectHTTP falls back to HTTP+SSE on the POST's 404 and asks for the
 	# newest legacy revision; the TS server speaks 2025-11-25 over SSE too.
 	run "fastmcp client -> ts-sdk-v1 server  sse (fallback)" "$GC" -name interop-ts-v1 -want-version 2025-11-25 -url "http://127.0.0.1:$P_V1/sse"
+
+	# fastmcp client -> TypeScript SDK v1 server behind OAuth (its URL is
+	# localhost: the resource its metadata names).
+	run "fastmcp client (oauth) -> ts-sdk-v1 server  streamable-http" "$WORK/oauthclient" -url "http://localhost:$P_OAUTH/mcp"
 
 	# fastmcp client -> TypeScript SDK v2 server, in both protocol eras.
 	run "fastmcp client (auto) -> ts-sdk-v2 server  stdio" "$GC" -name interop-ts-v2 -want-version 2026-07-28 -- "$NODE" "$JS/v2server.mjs" stdio

@@ -12,7 +12,10 @@
 // public fastmcp client API, and exits 0 when that worked. Diagnostics go
 // to standard error.
 //
-// Authorization scenarios (auth/*) are not supported yet.
+// The authorization scenarios (auth/*) connect with fastmcp.OAuth; the
+// authorization page is "opened" by fetching it with an HTTP client, which
+// follows the mock authorization server's immediate redirect back to the
+// client's loopback listener, as a browser would (see auth.go).
 package main
 
 import (
@@ -51,8 +54,15 @@ var scenarios = map[string]scenario{
 	"http-invalid-tool-headers":           invalidToolHeaders,
 }
 
+func init() {
+	for _, name := range authScenarios {
+		scenarios[name] = authorized
+	}
+}
+
 // run is one invocation: where to connect, how, and the scenario's data.
 type run struct {
+	name    string // the scenario
 	url     string
 	version string // MCP_CONFORMANCE_PROTOCOL_VERSION; "" lets the client choose
 	context jsontext.Value
@@ -85,10 +95,11 @@ func main() {
 	}
 	fn, ok := scenarios[name]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "client: scenario %q is not supported by the fastmcp everything-client (authorization scenarios come later)\nsupported scenarios: %s\n", name, supported())
+		fmt.Fprintf(os.Stderr, "client: scenario %q is not supported by the fastmcp everything-client\nsupported scenarios: %s\n", name, supported())
 		os.Exit(1)
 	}
 	r := &run{
+		name:    name,
 		url:     os.Args[1],
 		version: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"),
 		logger:  logger.With("scenario", name),

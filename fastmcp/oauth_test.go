@@ -1,0 +1,226 @@
+package fastmcp_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/oauthclient"
+)
+
+// miniAS is a small OAuth authorization server for the end-to-end test:
+// metadata, dynamic registration, an authorization endpoint that approves
+// at once, and a token endpoint checking PKCE.
+type miniAS struct {
+	srv *httptest.Server
+
+	mu     sync.Mutex
+	auths  int
+	codes  map[string]string // code → code_challenge
+	tokens map[string]bool
+}
+
+func newMiniAS(t *testing.T) *miniAS {
+	as := &miniAS{codes: map[string]string{}, tokens: map[string]bool{}}
+	mux := http.NewServeMux()
+	as.srv = httptest.NewServer(mux)
+	t.Cleanup(as.srv.Close)
+	reply := func(w http.ResponseWriter, status int, v any) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		json.NewEncoder(w).Encode(v)
+	}
+	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, _ *http.Request) {
+		u := as.srv.URL
+		reply(w, 200, map[string]any{
+			"issuer": u, "authorization_endpoint": u + "/authorize", "token_endpoint": u + "/token",
+			"registration_endpoint": u + "/register", "code_challenge_methods_supported": []string{"S256"},
+			"token_endpoint_auth_methods_supported": []string{"none"}, "response_types_supported": []string{"code"},
+		})
+	})
+	mux.HandleFunc("POST /register", func(w http.ResponseWriter, _ *http.Request) {
+		reply(w, 201, map[string]any{"client_id": "e2e-client", "token_endpoint_auth_method": "none"})
+	})
+	mux.HandleFunc("GET /authorize", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		as.mu.Lock()
+		as.auths++
+		code := fmt.Sprint("code-", as.auths)
+		as.codes[code] = q.Get("code_challenge")
+		as.mu.Unlock()
+		back, _ := url.Parse(q.Get("redirect_uri"))
+		back.RawQuery = url.Values{"code": {code}, "state": {q.Get("state")}, "iss": {as.srv.URL}}.Encode()
+		http.Redirect(w, r, back.String(), http.StatusFound)
+	})
+	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
+		as.mu.Lock()
+		defer as.mu.Unlock()
+		if as.codes[r.PostForm.Get("code")] != base64.RawURLEncoding.EncodeToString(sum[:]) {
+			reply(w, 400, map[string]string{"error": "invalid_grant"})
+			return
+		}
+		tok := "e2e-token-" + r.PostForm.Get("code")
+		as.tokens[tok] = true
+		reply(w, 200, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600})
+	})
+	return as
+}
+
+func (as *miniAS) verifier() auth.TokenVerifier {
+	return auth.VerifierFunc(func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		as.mu.Lock()
+		defer as.mu.Unlock()
+		if !as.tokens[token] {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{Subject: "user-" + token}, nil
+	})
+}
+
+// follow plays the browser: it follows the authorization page's redirect
+// back to the client's loopback listener.
+func follow(ctx context.Context, authURL string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	return resp.Body.Close()
+}
+
+// TestOAuth connects with fastmcp.OAuth to a server behind
+// auth.RequireBearerToken, over each HTTP transport and era: the first
+// connection authorizes (registration, the browser, the token), the others
+// reuse the stored token.
+func TestOAuth(t *testing.T) {
+	as := newMiniAS(t)
+	s := newServer()
+	type none struct{}
+	s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) { return ctx.Auth().Subject, nil })
+	t.Cleanup(func() { closeNow(s) })
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	md, err := auth.MetadataHandler(&auth.ProtectedResourceMetadata{Resource: ts.URL, AuthorizationServers: []string{as.srv.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/.well-known/oauth-protected-resource", md)
+	mux.Handle("/", auth.RequireBearerToken(as.verifier(), &auth.BearerOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"})(s))
+
+	store := oauthclient.NewMemoryStore()
+	cfg := fastmcp.OAuthConfig{ClientName: "e2e", Store: store, OpenURL: follow, Logger: quietLogger}
+	for _, tc := range []struct {
+		name, path string
+		era        fastmcp.ClientOption
+	}{
+		{"streamable-legacy", "/mcp", legacy},
+		{"streamable-modern", "/mcp", eras[1].opt},
+		{"sse", "/sse", legacy},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+tc.path, tc.era, fastmcp.WithLogger(quietLogger), fastmcp.OAuth(cfg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			res, err := c.CallTool(ctxT(t), "whoami", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := textOf(t, res); !strings.HasPrefix(got, "user-e2e-token-") {
+				t.Errorf("whoami = %q", got)
+			}
+		})
+	}
+	as.mu.Lock()
+	auths := as.auths
+	as.mu.Unlock()
+	// The store is keyed by the server URL: /mcp and /sse authorize once each.
+	if auths != 2 {
+		t.Errorf("%d authorizations, want 2 (one per endpoint URL)", auths)
+	}
+
+	t.Run("refused", func(t *testing.T) {
+		declined := func(context.Context, string) error { return errors.New("the user closed the browser") }
+		_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/other", legacy, fastmcp.WithLogger(quietLogger),
+			fastmcp.OAuth(fastmcp.OAuthConfig{OpenURL: declined, Logger: quietLogger}))
+		oe, ok := errors.AsType[*oauthclient.Error](err)
+		if !ok || oe.Op != "authorize" {
+			t.Fatalf("error %v; want an *oauthclient.Error from the authorize step", err)
+		}
+	})
+
+	t.Run("bad configuration", func(t *testing.T) {
+		_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.OAuth(fastmcp.OAuthConfig{RedirectURL: "http://example.com/cb"}))
+		if err == nil || !strings.Contains(err.Error(), "loopback") {
+			t.Fatalf("error %v; want one about the RedirectURL", err)
+		}
+	})
+}
+
+// TestOAuthWithServerAuth connects with fastmcp.OAuth to a server protected
+// by fastmcp.Auth: the client finds the metadata the server publishes,
+// logs in, and the tool sees the token's subject, in both eras.
+func TestOAuthWithServerAuth(t *testing.T) {
+	as := newMiniAS(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	s := newServer(fastmcp.Auth(as.verifier(), func(c *fastmcp.AuthConfig) {
+		c.Metadata.Resource = base + "/mcp"
+		c.Metadata.AuthorizationServers = []string{as.srv.URL}
+	}))
+	type none struct{}
+	s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) { return ctx.Auth().Subject, nil })
+	if err := s.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeNow(s) })
+	ts := &httptest.Server{Listener: ln, Config: &http.Server{Handler: s}}
+	ts.Start()
+	t.Cleanup(ts.Close)
+
+	store := oauthclient.NewMemoryStore()
+	for _, era := range []fastmcp.ClientOption{legacy, eras[1].opt} {
+		c, err := fastmcp.ConnectHTTP(ctxT(t), base+"/mcp", era, fastmcp.WithLogger(quietLogger),
+			fastmcp.OAuth(fastmcp.OAuthConfig{Store: store, OpenURL: follow, Logger: quietLogger}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.CallTool(ctxT(t), "whoami", nil)
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := textOf(t, res); !strings.HasPrefix(got, "user-e2e-token-") {
+			t.Errorf("whoami = %q", got)
+		}
+	}
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if as.auths != 1 {
+		t.Errorf("%d authorizations, want 1 (the second connection reuses the token)", as.auths)
+	}
+}

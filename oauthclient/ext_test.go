@@ -1,0 +1,196 @@
+package oauthclient_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fastmcp-go/fastmcp/oauthclient"
+)
+
+// TestGrants covers the grants without the user: no authorization request,
+// no registration, one token request of the grant's type with the
+// resource, authenticated as configured.
+func TestGrants(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idp := newTestAS(t, nil)
+	tests := []struct {
+		name      string
+		as        func(*testAS)
+		cfg       oauthclient.Config
+		grantType string
+		check     func(t *testing.T, tr tokenRequest)
+	}{
+		{
+			name:      "client credentials, client_secret_basic",
+			as:        func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
+			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", ClientSecret: "s3cret"}},
+			grantType: "client_credentials",
+			check: func(t *testing.T, tr tokenRequest) {
+				if tr.Basic != "svc" {
+					t.Errorf("Basic client %q, want svc", tr.Basic)
+				}
+			},
+		},
+		{
+			name:      "client credentials, client_secret_post",
+			as:        func(as *testAS) { as.authMethods = []string{"client_secret_post"} },
+			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", ClientSecret: "s3cret"}},
+			grantType: "client_credentials",
+			check: func(t *testing.T, tr tokenRequest) {
+				if tr.Form.Get("client_secret") != "s3cret" || tr.Basic != "" {
+					t.Errorf("form %v, Basic %q: want the secret in the form", tr.Form, tr.Basic)
+				}
+			},
+		},
+		{
+			name:      "client credentials, private_key_jwt",
+			as:        func(as *testAS) { as.authMethods, as.clientKey = []string{"private_key_jwt"}, &key.PublicKey },
+			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", PrivateKey: key}},
+			grantType: "client_credentials",
+			check: func(t *testing.T, tr tokenRequest) {
+				if tr.Form.Get("client_assertion") == "" || tr.Basic != "" || tr.Form.Has("client_secret") {
+					t.Errorf("form %v: want a client assertion only", tr.Form)
+				}
+			},
+		},
+		{
+			name: "JWT bearer (workload identity)",
+			as:   func(as *testAS) { as.assertion, as.noDCR = "workload-jwt", true },
+			cfg: oauthclient.Config{Client: &oauthclient.Registration{ClientID: "workload"},
+				Grant: oauthclient.JWTBearer{Assertion: func(context.Context) (string, error) { return "workload-jwt", nil }}},
+			grantType: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+			check: func(t *testing.T, tr tokenRequest) {
+				if tr.Form.Get("assertion") != "workload-jwt" || tr.Form.Get("client_id") != "workload" {
+					t.Errorf("form %v", tr.Form)
+				}
+			},
+		},
+		{
+			name: "enterprise-managed",
+			as:   func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
+			cfg: oauthclient.Config{Client: &oauthclient.Registration{ClientID: "app", ClientSecret: "app-secret"},
+				Grant: oauthclient.EnterpriseManaged{
+					TokenEndpoint: idp.URL() + "/token",
+					IDToken:       func(context.Context) (string, error) { return "id-token", nil },
+					Client:        &oauthclient.Registration{ClientID: "idp-client"},
+				}},
+			grantType: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+			check: func(t *testing.T, tr tokenRequest) {
+				if !strings.HasPrefix(tr.Form.Get("assertion"), "jag-for-") || tr.Basic != "app" {
+					t.Errorf("form %v, Basic %q: want the ID-JAG and the app's credentials", tr.Form, tr.Basic)
+				}
+				ex := idp.lastToken()
+				if ex.Form.Get("grant_type") != "urn:ietf:params:oauth:grant-type:token-exchange" || ex.Form.Get("client_id") != "idp-client" {
+					t.Errorf("token exchange at the identity provider: %v", ex.Form)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			as := newTestAS(t, tt.as)
+			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
+			tt.cfg.OpenURL = func(context.Context, string) error {
+				t.Error("a grant without the user opened the browser")
+				return errors.New("no")
+			}
+			c, _ := newClient(t, rs, tt.cfg)
+			mustCall(t, c, rs, true)
+			auths, tokens, regs := as.counts()
+			if auths != 0 || tokens != 1 || regs != 0 {
+				t.Errorf("%d authorizations, %d token requests, %d registrations; want 0, 1, 0", auths, tokens, regs)
+			}
+			tr := as.lastToken()
+			if tr.Form.Get("grant_type") != tt.grantType || tr.Form.Get("resource") != rs.URL() || tr.Form.Get("scope") != "mcp:basic" {
+				t.Errorf("token request %v: want grant %s, resource %s and scope mcp:basic", tr.Form, tt.grantType, rs.URL())
+			}
+			tt.check(t, tr)
+		})
+	}
+}
+
+// TestJWTBearerRefused checks that a refused assertion fails the request
+// with the authorization server's error, without a retry.
+func TestJWTBearerRefused(t *testing.T) {
+	as := newTestAS(t, func(as *testAS) { as.assertion = "the-right-one" })
+	rs := newTestRS(t, func() *testAS { return as }, nil)
+	c, _ := newClient(t, rs, oauthclient.Config{Client: &oauthclient.Registration{ClientID: "workload"},
+		Grant: oauthclient.JWTBearer{Assertion: func(context.Context) (string, error) { return "expired-jwt", nil }}})
+	_, _, err := call(t, c, rs, false)
+	oe, ok := errors.AsType[*oauthclient.Error](err)
+	if !ok || oe.Code != "invalid_grant" || !errors.Is(err, oauthclient.ErrTokenRequest) {
+		t.Fatalf("error %v: want an *Error with code invalid_grant matching ErrTokenRequest", err)
+	}
+	if _, tokens, _ := as.counts(); tokens != 1 {
+		t.Errorf("%d token requests, want 1 (no retry)", tokens)
+	}
+}
+
+func TestDPoP(t *testing.T) {
+	for _, nonce := range []bool{false, true} {
+		t.Run(map[bool]string{false: "without nonces", true: "with nonces"}[nonce], func(t *testing.T) {
+			as := newTestAS(t, func(as *testAS) {
+				as.dpop, as.refresh = true, true
+				if nonce {
+					as.dpopNonce = "as-nonce"
+				}
+			})
+			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {
+				if nonce {
+					rs.dpopNonce = "rs-nonce"
+				}
+			})
+			store := oauthclient.NewMemoryStore()
+			c, _ := newClient(t, rs, oauthclient.Config{DPoP: true, Store: store})
+			mustCall(t, c, rs, true)
+			mustCall(t, c, rs, false)
+			as.revoke()
+			mustCall(t, c, rs, true) // refreshed with a proof
+			rs.mu.Lock()
+			last := rs.seen[len(rs.seen)-1]
+			rs.mu.Unlock()
+			if !strings.HasPrefix(last, "DPoP ") {
+				t.Errorf("Authorization %q, want the DPoP scheme", last)
+			}
+			// The code exchange (refused once for want of the nonce, with
+			// nonces) and one refresh: the resource server's nonce
+			// challenge is answered by resending, not by a new token.
+			wantTokens := 2
+			if nonce {
+				wantTokens = 3
+			}
+			if auths, tokens, _ := as.counts(); auths != 1 || tokens != wantTokens {
+				t.Errorf("%d authorizations, %d token requests; want 1 and %d", auths, tokens, wantTokens)
+			}
+			// A restarted client has another key: it does not send the
+			// stored token, bound to the old one.
+			c2, _ := newClient(t, rs, oauthclient.Config{DPoP: true, Store: store})
+			mustCall(t, c2, rs, false)
+			if auths, _, _ := as.counts(); auths != 2 {
+				t.Errorf("%d authorizations after a restart, want 2", auths)
+			}
+		})
+	}
+}
+
+// TestDPoPNotSupported: with DPoP configured and an authorization server
+// that does not support it, tokens are plain bearer tokens.
+func TestDPoPNotSupported(t *testing.T) {
+	as := newTestAS(t, nil)
+	rs := newTestRS(t, func() *testAS { return as }, nil)
+	c, _ := newClient(t, rs, oauthclient.Config{DPoP: true})
+	mustCall(t, c, rs, false)
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if last := rs.seen[len(rs.seen)-1]; !strings.HasPrefix(last, "Bearer ") {
+		t.Errorf("Authorization %q, want Bearer", last)
+	}
+}

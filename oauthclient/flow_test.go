@@ -1,0 +1,530 @@
+package oauthclient_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fastmcp-go/fastmcp/oauthclient"
+)
+
+// newClient returns an http.Client whose requests to rs go through a
+// Transport with cfg (OpenURL defaults to the test browser).
+func newClient(t *testing.T, rs *testRS, cfg oauthclient.Config) (*http.Client, *oauthclient.Transport) {
+	t.Helper()
+	if cfg.OpenURL == nil {
+		cfg.OpenURL = browser
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	base := &http.Transport{}
+	t.Cleanup(base.CloseIdleConnections)
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Transport: base}
+	}
+	tr, err := oauthclient.New(rs.URL(), cfg, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Transport: tr}, tr
+}
+
+// call sends a GET (or, with post, a POST with a body) to rs's endpoint
+// and returns the answer's status and body.
+func call(t *testing.T, c *http.Client, rs *testRS, post bool) (int, string, error) {
+	t.Helper()
+	method, body := http.MethodGet, io.Reader(nil)
+	if post {
+		method, body = http.MethodPost, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), method, rs.URL(), body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(data), nil
+}
+
+func mustCall(t *testing.T, c *http.Client, rs *testRS, post bool) {
+	t.Helper()
+	status, body, err := call(t, c, rs, post)
+	if err != nil {
+		t.Fatalf("request failed: %v", err)
+	}
+	if status != http.StatusOK || body != "ok" {
+		t.Fatalf("answer %d %q, want 200 ok", status, body)
+	}
+}
+
+func TestFlows(t *testing.T) {
+	const cimdURL = "https://client.example.com/metadata.json"
+	tests := []struct {
+		name  string
+		as    func(*testAS)
+		rs    func(*testRS)
+		cfg   oauthclient.Config
+		check func(t *testing.T, as *testAS, rs *testRS)
+	}{
+		{name: "resource metadata named in the challenge"},
+		{name: "path-aware well-known resource metadata", rs: func(rs *testRS) { rs.noHint = true }},
+		{name: "root well-known resource metadata naming the origin", rs: func(rs *testRS) {
+			rs.noHint, rs.prmPath, rs.resource = true, "/.well-known/oauth-protected-resource", "origin"
+		}},
+		{name: "issuer with a path, RFC 8414 metadata", as: func(as *testAS) { as.path = "/tenant1" }},
+		{name: "issuer with a path, OpenID metadata inserted", as: func(as *testAS) { as.path, as.metadataAt = "/tenant1", "oidc" }},
+		{name: "issuer with a path, OpenID metadata appended", as: func(as *testAS) { as.path, as.metadataAt = "/tenant1", "oidc-append" }},
+		{name: "issuer without a path, OpenID metadata", as: func(as *testAS) { as.metadataAt = "oidc" }},
+		{name: "iss neither advertised nor sent", as: func(as *testAS) { as.issMode = "omit" }},
+		{name: "iss advertised and sent", as: func(as *testAS) { as.issAdvertised = true }},
+		{
+			name: "client_secret_basic",
+			as:   func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
+			check: func(t *testing.T, as *testAS, _ *testRS) {
+				tr := as.lastToken()
+				if tr.Basic == "" || tr.Form.Has("client_secret") {
+					t.Errorf("token request: Basic %q, form %v; want Basic auth only", tr.Basic, tr.Form)
+				}
+			},
+		},
+		{
+			name: "client_secret_post",
+			as:   func(as *testAS) { as.authMethods = []string{"client_secret_post"} },
+			check: func(t *testing.T, as *testAS, _ *testRS) {
+				tr := as.lastToken()
+				if tr.Basic != "" || tr.Form.Get("client_secret") == "" || tr.Form.Get("client_id") == "" {
+					t.Errorf("token request: Basic %q, form %v; want client_id and client_secret in the form", tr.Basic, tr.Form)
+				}
+			},
+		},
+		{
+			name: "public client",
+			check: func(t *testing.T, as *testAS, _ *testRS) {
+				tr := as.lastToken()
+				if tr.Basic != "" || tr.Form.Has("client_secret") || tr.Form.Get("client_id") == "" {
+					t.Errorf("token request: Basic %q, form %v; want client_id only", tr.Basic, tr.Form)
+				}
+				if reg := as.registrations[0]; reg["application_type"] != "native" || !slices.Contains(reg["grant_types"].([]any), any("refresh_token")) {
+					t.Errorf("registration %v: want application_type native and grant type refresh_token", reg)
+				}
+			},
+		},
+		{
+			name: "pre-registered client",
+			as:   func(as *testAS) { as.noDCR, as.authMethods = true, []string{"client_secret_basic"} },
+			cfg:  oauthclient.Config{Client: &oauthclient.Registration{ClientID: "pre id", ClientSecret: "pre:secret"}},
+			check: func(t *testing.T, as *testAS, _ *testRS) {
+				if tr := as.lastToken(); tr.Basic != "pre id" {
+					t.Errorf("token request Basic client %q, want %q", tr.Basic, "pre id")
+				}
+			},
+		},
+		{
+			name: "client ID metadata document",
+			as:   func(as *testAS) { as.cimd = true },
+			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL, Client: &oauthclient.Registration{ClientID: "unused"}},
+			check: func(t *testing.T, as *testAS, _ *testRS) {
+				if got := as.lastAuth().Get("client_id"); got != cimdURL {
+					t.Errorf("client_id %q, want %q", got, cimdURL)
+				}
+			},
+		},
+		{
+			name: "client ID metadata document not supported: registers",
+			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL},
+			check: func(t *testing.T, as *testAS, _ *testRS) {
+				if len(as.registrations) != 1 {
+					t.Errorf("%d registrations, want 1", len(as.registrations))
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			as := newTestAS(t, tt.as)
+			rs := newTestRS(t, func() *testAS { return as }, tt.rs)
+			c, _ := newClient(t, rs, tt.cfg)
+			mustCall(t, c, rs, true)
+			mustCall(t, c, rs, false) // with the same token
+			auths, tokens, regs := as.counts()
+			if auths != 1 || tokens != 1 {
+				t.Errorf("%d authorization and %d token requests, want 1 and 1", auths, tokens)
+			}
+			wantRegs := 1
+			if tt.cfg.Client != nil || as.cimd {
+				wantRegs = 0
+			}
+			if regs != wantRegs {
+				t.Errorf("%d registrations, want %d", regs, wantRegs)
+			}
+			q := as.lastAuth()
+			wantResource := rs.URL()
+			if rs.resource == "origin" {
+				wantResource = rs.srv.URL
+			}
+			if q.Get("resource") != wantResource || q.Get("code_challenge_method") != "S256" || q.Get("state") == "" {
+				t.Errorf("authorization request %v: want resource %s, S256 and a state", q, wantResource)
+			}
+			if got := as.lastToken().Form.Get("resource"); got != wantResource {
+				t.Errorf("token request resource %q, want %q", got, wantResource)
+			}
+			if tt.check != nil {
+				tt.check(t, as, rs)
+			}
+		})
+	}
+}
+
+// TestLegacyServer covers 2025-03-26 servers: no resource metadata, the
+// authorization server at the server's origin, with or without metadata.
+func TestLegacyServer(t *testing.T) {
+	for _, metadata := range []bool{true, false} {
+		t.Run(map[bool]string{true: "metadata at the root", false: "default endpoints"}[metadata], func(t *testing.T) {
+			as := newTestAS(t, func(as *testAS) {
+				if !metadata {
+					as.metadataAt = "none"
+				}
+			})
+			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.prmPath, rs.legacy = "-", as })
+			c, _ := newClient(t, rs, oauthclient.Config{})
+			mustCall(t, c, rs, true)
+			if got := as.lastAuth().Get("resource"); got != rs.URL() {
+				t.Errorf("resource %q, want the server URL %q", got, rs.URL())
+			}
+		})
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	tests := []struct {
+		name string
+		as   func(*testAS)
+		rs   func(*testRS)
+		cfg  oauthclient.Config
+		want error
+		// authorizations the authorization server may see
+		auths int
+	}{
+		{name: "resource metadata for another resource", rs: func(rs *testRS) { rs.resource = "https://evil.example.com/mcp" }, want: oauthclient.ErrResourceMismatch},
+		{name: "metadata of another issuer", as: func(as *testAS) { as.issuer = "https://attacker.example.com" }, want: oauthclient.ErrIssuerMismatch},
+		{name: "wrong iss", as: func(as *testAS) { as.issMode = "wrong" }, want: oauthclient.ErrIssuerMismatch, auths: 1},
+		{name: "iss that matches only after normalization", as: func(as *testAS) { as.issMode, as.issAdvertised = "slash", true }, want: oauthclient.ErrIssuerMismatch, auths: 1},
+		{name: "iss advertised but missing", as: func(as *testAS) { as.issMode, as.issAdvertised = "omit", true }, want: oauthclient.ErrIssuerMismatch, auths: 1},
+		{name: "no PKCE", as: func(as *testAS) { as.noPKCE = true }, want: oauthclient.ErrNoPKCE},
+		{name: "plain http endpoint on another host", as: func(as *testAS) { as.endpoint = "http://as.example.com" }, want: oauthclient.ErrInsecureURL},
+		{name: "no way to register", as: func(as *testAS) { as.noDCR = true }, want: oauthclient.ErrNoRegistration},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			as := newTestAS(t, tt.as)
+			rs := newTestRS(t, func() *testAS { return as }, tt.rs)
+			c, _ := newClient(t, rs, tt.cfg)
+			status, _, err := call(t, c, rs, true)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("got status %d, error %v; want an error matching %v", status, err, tt.want)
+			}
+			var oe *oauthclient.Error
+			if !errors.As(err, &oe) || oe.Op == "" {
+				t.Errorf("error %v is not an *oauthclient.Error naming its step", err)
+			}
+			auths, tokens, _ := as.counts()
+			if auths != tt.auths || tokens != 0 {
+				t.Errorf("%d authorization and %d token requests, want %d and 0", auths, tokens, tt.auths)
+			}
+		})
+	}
+}
+
+func TestNoOpenURL(t *testing.T) {
+	as := newTestAS(t, nil)
+	rs := newTestRS(t, func() *testAS { return as }, nil)
+	tr, err := oauthclient.New(rs.URL(), oauthclient.Config{Logger: slog.New(slog.DiscardHandler)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	_, _, err = call(t, &http.Client{Transport: tr}, rs, false)
+	if !errors.Is(err, oauthclient.ErrNoBrowser) {
+		t.Fatalf("error %v, want ErrNoBrowser", err)
+	}
+}
+
+func TestScopeSelection(t *testing.T) {
+	tests := []struct {
+		name string
+		as   func(*testAS)
+		rs   func(*testRS)
+		cfg  oauthclient.Config
+		want string // the scope parameter; "" means none
+	}{
+		{name: "from the challenge", rs: func(rs *testRS) { rs.need, rs.hintScope, rs.prmScopes = []string{"mcp:basic"}, true, []string{"other"} }, want: "mcp:basic"},
+		{name: "from scopes_supported", rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic", "mcp:read", "mcp:write"} }, want: "mcp:basic mcp:read mcp:write"},
+		{name: "omitted"},
+		{name: "configured, added", rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, cfg: oauthclient.Config{Scopes: []string{"files:read"}}, want: "mcp:basic files:read"},
+		{name: "offline_access when offered", as: func(as *testAS) { as.scopes = []string{"mcp:basic", "offline_access"} }, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic offline_access"},
+		{name: "no offline_access when not offered", as: func(as *testAS) { as.scopes = []string{"mcp:basic", "mcp:read"} }, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			as := newTestAS(t, tt.as)
+			rs := newTestRS(t, func() *testAS { return as }, tt.rs)
+			c, _ := newClient(t, rs, tt.cfg)
+			mustCall(t, c, rs, false)
+			q := as.lastAuth()
+			if q.Get("scope") != tt.want || (tt.want == "" && q.Has("scope")) {
+				t.Errorf("scope %q (present: %v), want %q", q.Get("scope"), q.Has("scope"), tt.want)
+			}
+		})
+	}
+}
+
+func TestStepUp(t *testing.T) {
+	as := newTestAS(t, nil)
+	rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {
+		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
+	})
+	c, _ := newClient(t, rs, oauthclient.Config{})
+	mustCall(t, c, rs, false)
+	mustCall(t, c, rs, true)
+	mustCall(t, c, rs, true)
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	var got []string
+	for _, q := range as.authRequests {
+		got = append(got, q.Get("scope"))
+	}
+	if want := []string{"mcp:basic", "mcp:basic mcp:write"}; !slices.Equal(got, want) {
+		t.Errorf("authorization scopes %q, want %q", got, want)
+	}
+}
+
+func TestRetryLimit(t *testing.T) {
+	for _, max := range []int{0, 1, 5} {
+		as := newTestAS(t, func(as *testAS) { as.deny = []string{"mcp:admin"} })
+		rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.need, rs.hintScope = []string{"mcp:admin"}, true })
+		c, _ := newClient(t, rs, oauthclient.Config{MaxAuthorizations: max})
+		_, _, err := call(t, c, rs, false)
+		if !errors.Is(err, oauthclient.ErrRetryLimit) {
+			t.Fatalf("MaxAuthorizations %d: error %v, want ErrRetryLimit", max, err)
+		}
+		want := max
+		if want == 0 {
+			want = 3
+		}
+		if auths, _, _ := as.counts(); auths != want {
+			t.Errorf("MaxAuthorizations %d: %d authorizations, want %d", max, auths, want)
+		}
+	}
+}
+
+func TestRefresh(t *testing.T) {
+	t.Run("on 401", func(t *testing.T) {
+		as := newTestAS(t, func(as *testAS) { as.refresh = true })
+		rs := newTestRS(t, func() *testAS { return as }, nil)
+		c, _ := newClient(t, rs, oauthclient.Config{})
+		mustCall(t, c, rs, false)
+		as.revoke()
+		mustCall(t, c, rs, true)
+		auths, tokens, _ := as.counts()
+		if auths != 1 || tokens != 2 {
+			t.Fatalf("%d authorizations, %d token requests; want 1 and 2", auths, tokens)
+		}
+		tr := as.lastToken()
+		if tr.Form.Get("grant_type") != "refresh_token" || tr.Form.Get("resource") != rs.URL() {
+			t.Errorf("second token request %v: want a refresh with the resource", tr.Form)
+		}
+	})
+	t.Run("expired, before sending", func(t *testing.T) {
+		as := newTestAS(t, func(as *testAS) { as.refresh, as.expiresIn = true, 1 })
+		rs := newTestRS(t, func() *testAS { return as }, nil)
+		c, _ := newClient(t, rs, oauthclient.Config{})
+		// A token about to expire is refreshed before it is sent: each
+		// call here gets a new one, and the server never refuses one.
+		mustCall(t, c, rs, false)
+		mustCall(t, c, rs, false)
+		as.mu.Lock()
+		var grants []string
+		for _, tr := range as.tokenRequests {
+			grants = append(grants, tr.Form.Get("grant_type"))
+		}
+		as.mu.Unlock()
+		if want := []string{"authorization_code", "refresh_token", "refresh_token"}; !slices.Equal(grants, want) {
+			t.Errorf("token requests %q, want %q", grants, want)
+		}
+		rs.mu.Lock()
+		defer rs.mu.Unlock()
+		if rs.calls != 3 { // 401 without a token, then one request per call
+			t.Errorf("%d requests reached the server, want 3 (no 401 for an expiring token)", rs.calls)
+		}
+	})
+	t.Run("refused: authorizes again", func(t *testing.T) {
+		as := newTestAS(t, func(as *testAS) { as.refresh = true })
+		rs := newTestRS(t, func() *testAS { return as }, nil)
+		c, _ := newClient(t, rs, oauthclient.Config{})
+		mustCall(t, c, rs, false)
+		as.revoke()
+		as.mu.Lock()
+		clear(as.refreshTokens)
+		as.mu.Unlock()
+		mustCall(t, c, rs, false)
+		if auths, _, _ := as.counts(); auths != 2 {
+			t.Fatalf("%d authorizations, want 2", auths)
+		}
+	})
+}
+
+// TestConcurrentCallsShare checks that calls refused at the same time
+// share one authorization, and later one refresh.
+func TestConcurrentCallsShare(t *testing.T) {
+	as := newTestAS(t, func(as *testAS) { as.refresh = true })
+	rs := newTestRS(t, func() *testAS { return as }, nil)
+	c, _ := newClient(t, rs, oauthclient.Config{})
+	parallel := func() {
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() { mustCall(t, c, rs, true) })
+		}
+		wg.Wait()
+	}
+	parallel()
+	if auths, tokens, _ := as.counts(); auths != 1 || tokens != 1 {
+		t.Fatalf("%d authorizations, %d token requests; want 1 and 1", auths, tokens)
+	}
+	as.revoke()
+	parallel()
+	if auths, tokens, _ := as.counts(); auths != 1 || tokens != 2 {
+		t.Fatalf("after revoking: %d authorizations, %d token requests; want 1 and 2", auths, tokens)
+	}
+}
+
+func TestFileStoreReuse(t *testing.T) {
+	as := newTestAS(t, func(as *testAS) { as.refresh = true })
+	rs := newTestRS(t, func() *testAS { return as }, nil)
+	path := filepath.Join(t.TempDir(), "sub", "tokens.json")
+	c, _ := newClient(t, rs, oauthclient.Config{Store: oauthclient.NewFileStore(path)})
+	mustCall(t, c, rs, false)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode %v, want 0600", fi.Mode().Perm())
+	}
+	// A restarted client: a new Transport on the same file.
+	c2, tr2 := newClient(t, rs, oauthclient.Config{Store: oauthclient.NewFileStore(path), OpenURL: func(context.Context, string) error {
+		t.Error("the restarted client authorized again")
+		return errors.New("no")
+	}})
+	if tok, err := tr2.Token(t.Context()); err != nil || tok == nil || tok.RefreshToken == "" {
+		t.Fatalf("stored token %v, %v; want one with a refresh token", tok, err)
+	}
+	mustCall(t, c2, rs, false)
+	// ... that refreshes after a restart (rediscovering the token endpoint).
+	as.revoke()
+	c3, _ := newClient(t, rs, oauthclient.Config{Store: oauthclient.NewFileStore(path)})
+	mustCall(t, c3, rs, false)
+	if auths, tokens, _ := as.counts(); auths != 1 || tokens != 2 {
+		t.Fatalf("%d authorizations, %d token requests; want 1 and 2", auths, tokens)
+	}
+}
+
+// TestAuthorizationServerMigration: when the resource metadata names
+// another authorization server, the client registers there and never
+// shows it the first one's client ID (SEP-2352).
+func TestAuthorizationServerMigration(t *testing.T) {
+	as1 := newTestAS(t, nil)
+	as2 := newTestAS(t, func(as *testAS) { as.n = 100 })
+	var mu sync.Mutex
+	current := as1
+	rs := newTestRS(t, func() *testAS { mu.Lock(); defer mu.Unlock(); return current }, nil)
+	c, _ := newClient(t, rs, oauthclient.Config{})
+	mustCall(t, c, rs, false)
+	mu.Lock()
+	current = as2
+	mu.Unlock()
+	mustCall(t, c, rs, false)
+	if _, _, regs := as2.counts(); regs != 1 {
+		t.Fatalf("%d registrations at the new server, want 1", regs)
+	}
+	first := as1.lastAuth().Get("client_id")
+	if got := as2.lastAuth().Get("client_id"); got == first || got == "" {
+		t.Errorf("client_id at the new server %q, first server's %q", got, first)
+	}
+}
+
+func TestNewRefusesBadConfig(t *testing.T) {
+	tests := []struct {
+		name   string
+		server string
+		cfg    oauthclient.Config
+	}{
+		{"relative server URL", "/mcp", oauthclient.Config{}},
+		{"redirect not on loopback", "https://x.example/mcp", oauthclient.Config{RedirectURL: "http://example.com/cb"}},
+		{"https redirect", "https://x.example/mcp", oauthclient.Config{RedirectURL: "https://127.0.0.1/cb"}},
+		{"client metadata URL not https", "https://x.example/mcp", oauthclient.Config{ClientMetadataURL: "http://x.example/md.json"}},
+		{"client metadata URL without path", "https://x.example/mcp", oauthclient.Config{ClientMetadataURL: "https://x.example"}},
+		{"client without ID", "https://x.example/mcp", oauthclient.Config{Client: &oauthclient.Registration{ClientSecret: "s"}}},
+	}
+	for _, tt := range tests {
+		if _, err := oauthclient.New(tt.server, tt.cfg, nil); err == nil {
+			t.Errorf("%s: New succeeded", tt.name)
+		}
+	}
+}
+
+// TestOtherOriginGetsNoToken: a request to another origin than the
+// server's goes out without the token, and a 401 there starts nothing.
+func TestOtherOriginGetsNoToken(t *testing.T) {
+	as := newTestAS(t, nil)
+	rs := newTestRS(t, func() *testAS { return as }, nil)
+	other := newTestRS(t, func() *testAS { return as }, nil)
+	c, _ := newClient(t, rs, oauthclient.Config{})
+	mustCall(t, c, rs, false)
+	status, _, err := call(t, c, other, false)
+	if err != nil || status != http.StatusUnauthorized {
+		t.Fatalf("other origin: status %d, error %v; want its 401 as is", status, err)
+	}
+	other.mu.Lock()
+	defer other.mu.Unlock()
+	if len(other.seen) != 1 || other.seen[0] != "" {
+		t.Errorf("other origin saw Authorization %q, want none", other.seen)
+	}
+	if auths, _, _ := as.counts(); auths != 1 {
+		t.Errorf("%d authorizations, want 1", auths)
+	}
+}
+
+// TestRedirectPortKept: a second authorization (a step-up) listens on the
+// port registered the first time, as authorization servers that compare
+// redirect URIs exactly require.
+func TestRedirectPortKept(t *testing.T) {
+	as := newTestAS(t, nil)
+	rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {
+		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
+	})
+	c, _ := newClient(t, rs, oauthclient.Config{})
+	mustCall(t, c, rs, false)
+	mustCall(t, c, rs, true)
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if len(as.authRequests) != 2 || len(as.registrations) != 1 {
+		t.Fatalf("%d authorizations, %d registrations; want 2 and 1", len(as.authRequests), len(as.registrations))
+	}
+	first, second := as.authRequests[0].Get("redirect_uri"), as.authRequests[1].Get("redirect_uri")
+	if first != second || strings.HasSuffix(first, ":0/callback") {
+		t.Errorf("redirect URIs %q then %q, want the same port both times", first, second)
+	}
+}

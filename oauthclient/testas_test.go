@@ -1,0 +1,572 @@
+package oauthclient_test
+
+import (
+	"context"
+	"crypto"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+)
+
+// testAS is an in-test OAuth 2.1 authorization server: metadata (at a
+// configurable well-known location), dynamic registration, an
+// authorization endpoint that approves at once (302 back to the
+// redirect URI), and a token endpoint for authorization_code and
+// refresh_token with PKCE checks. It records what clients sent.
+type testAS struct {
+	srv *httptest.Server
+
+	// Settings, set before use.
+	path          string           // issuer path, such as "/tenant1"
+	metadataAt    string           // "oauth" (default), "oidc" (path inserted) or "oidc-append"
+	issuer        string           // issuer in the metadata; default the real one
+	authMethods   []string         // token_endpoint_auth_methods_supported; default none
+	cimd          bool             // client_id_metadata_document_supported
+	noDCR         bool             // no registration_endpoint
+	noPKCE        bool             // no code_challenge_methods_supported
+	issAdvertised bool             // authorization_response_iss_parameter_supported
+	issMode       string           // "" (correct), "omit", "wrong", "slash"
+	scopes        []string         // scopes_supported
+	refresh       bool             // issue refresh tokens
+	expiresIn     int              // token lifetime; 0 means 3600
+	endpoint      string           // override of the authorization/token/register base (insecure-endpoint tests)
+	base          string           // its origin when mounted on a testRS (2025-03-26 servers)
+	deny          []string         // scopes never granted
+	clientKey     crypto.PublicKey // verifies private_key_jwt client assertions
+	assertion     string           // the JWT bearer assertion accepted
+	dpop          bool             // advertise DPoP and bind tokens to proofs
+	dpopNonce     string           // nonce token requests' proofs must carry
+
+	mu            sync.Mutex
+	authRequests  []url.Values
+	tokenRequests []tokenRequest
+	registrations []map[string]any
+	clients       map[string]string // client_id → secret
+	codes         map[string]codeGrant
+	tokens        map[string][]string // access token → scopes
+	bound         map[string]string   // access token → thumbprint of its DPoP key
+	refreshTokens map[string][]string
+	n             int
+}
+
+type tokenRequest struct {
+	Form  url.Values
+	Basic string // client id from an Authorization: Basic header
+}
+
+type codeGrant struct {
+	challenge, scope, resource, clientID, redirect string
+}
+
+func newTestAS(t *testing.T, configure func(*testAS)) *testAS {
+	t.Helper()
+	as := &testAS{clients: map[string]string{}, codes: map[string]codeGrant{}, tokens: map[string][]string{}, refreshTokens: map[string][]string{}, bound: map[string]string{}}
+	if configure != nil {
+		configure(as)
+	}
+	as.srv = httptest.NewServer(http.HandlerFunc(as.serve))
+	t.Cleanup(as.srv.Close)
+	return as
+}
+
+// URL is the issuer identifier.
+func (as *testAS) URL() string {
+	if as.base != "" {
+		return as.base + as.path
+	}
+	return as.srv.URL + as.path
+}
+
+func (as *testAS) metadataPath() string {
+	switch as.metadataAt {
+	case "oidc":
+		return "/.well-known/openid-configuration" + as.path
+	case "oidc-append":
+		return as.path + "/.well-known/openid-configuration"
+	case "none":
+		return "-"
+	}
+	return "/.well-known/oauth-authorization-server" + as.path
+}
+
+func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == as.metadataPath():
+		as.metadata(w)
+	case r.Method == http.MethodGet && r.URL.Path == as.path+"/authorize":
+		as.authorize(w, r)
+	case r.Method == http.MethodPost && r.URL.Path == as.path+"/token":
+		as.token(w, r)
+	case r.Method == http.MethodPost && r.URL.Path == as.path+"/register" && !as.noDCR:
+		as.register(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (as *testAS) metadata(w http.ResponseWriter) {
+	base := as.URL()
+	if as.endpoint != "" {
+		base = as.endpoint
+	}
+	m := map[string]any{
+		"issuer":                   as.URL(),
+		"authorization_endpoint":   base + "/authorize",
+		"token_endpoint":           base + "/token",
+		"response_types_supported": []string{"code"},
+		"grant_types_supported":    []string{"authorization_code", "refresh_token"},
+	}
+	if as.issuer != "" {
+		m["issuer"] = as.issuer
+	}
+	if !as.noDCR {
+		m["registration_endpoint"] = base + "/register"
+	}
+	if !as.noPKCE {
+		m["code_challenge_methods_supported"] = []string{"S256"}
+	}
+	methods := as.authMethods
+	if methods == nil {
+		methods = []string{"none"}
+	}
+	m["token_endpoint_auth_methods_supported"] = methods
+	if as.cimd {
+		m["client_id_metadata_document_supported"] = true
+	}
+	if as.issAdvertised {
+		m["authorization_response_iss_parameter_supported"] = true
+	}
+	if as.scopes != nil {
+		m["scopes_supported"] = as.scopes
+	}
+	if as.dpop {
+		m["dpop_signing_alg_values_supported"] = []string{"ES256"}
+	}
+	writeJSON(w, http.StatusOK, m)
+}
+
+func (as *testAS) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	as.mu.Lock()
+	as.authRequests = append(as.authRequests, q)
+	as.n++
+	code := fmt.Sprintf("code-%d", as.n)
+	as.codes[code] = codeGrant{challenge: q.Get("code_challenge"), scope: q.Get("scope"), resource: q.Get("resource"), clientID: q.Get("client_id"), redirect: q.Get("redirect_uri")}
+	as.mu.Unlock()
+	if q.Get("response_type") != "code" || q.Get("code_challenge_method") != "S256" {
+		http.Error(w, "bad authorization request", http.StatusBadRequest)
+		return
+	}
+	back, err := url.Parse(q.Get("redirect_uri"))
+	if err != nil {
+		http.Error(w, "bad redirect_uri", http.StatusBadRequest)
+		return
+	}
+	v := back.Query()
+	v.Set("code", code)
+	v.Set("state", q.Get("state"))
+	switch as.issMode {
+	case "":
+		v.Set("iss", as.URL())
+	case "wrong":
+		v.Set("iss", "https://evil.example.com")
+	case "slash":
+		v.Set("iss", as.URL()+"/")
+	}
+	back.RawQuery = v.Encode()
+	http.Redirect(w, r, back.String(), http.StatusFound)
+}
+
+func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+		return
+	}
+	tr := tokenRequest{Form: r.PostForm}
+	if id, _, ok := r.BasicAuth(); ok {
+		tr.Basic, _ = url.QueryUnescape(id)
+	}
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	as.tokenRequests = append(as.tokenRequests, tr)
+	var jkt string
+	if as.dpop {
+		claims, thumb, err := checkProof(r.Header.Get("DPoP"), http.MethodPost, as.URL()+"/token", "")
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_dpop_proof", "error_description": err.Error()})
+			return
+		}
+		if as.dpopNonce != "" && claims["nonce"] != as.dpopNonce {
+			w.Header().Set("DPoP-Nonce", as.dpopNonce)
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "use_dpop_nonce"})
+			return
+		}
+		jkt = thumb
+	}
+	if a := r.PostForm.Get("client_assertion"); a != "" || as.clientKey != nil {
+		if err := as.checkAssertion(a, r.PostForm.Get("client_assertion_type")); err != nil {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": err.Error()})
+			return
+		}
+	}
+	var scopes []string
+	switch r.PostForm.Get("grant_type") {
+	case "client_credentials":
+		if tr.Basic == "" && r.PostForm.Get("client_assertion") == "" && r.PostForm.Get("client_secret") == "" {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
+			return
+		}
+		scopes = strings.Fields(r.PostForm.Get("scope"))
+	case "urn:ietf:params:oauth:grant-type:jwt-bearer":
+		if a := r.PostForm.Get("assertion"); a == "" || (a != as.assertion && a != "jag-for-"+as.URL()) {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
+			return
+		}
+		scopes = strings.Fields(r.PostForm.Get("scope"))
+	case "urn:ietf:params:oauth:grant-type:token-exchange":
+		f := r.PostForm
+		if f.Get("subject_token") != "id-token" || f.Get("subject_token_type") != "urn:ietf:params:oauth:token-type:id_token" ||
+			f.Get("requested_token_type") != "urn:ietf:params:oauth:token-type:id-jag" || f.Get("resource") == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"access_token": "jag-for-" + f.Get("audience"), "token_type": "N_A",
+			"issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"})
+		return
+	case "authorization_code":
+		g, ok := as.codes[r.PostForm.Get("code")]
+		delete(as.codes, r.PostForm.Get("code"))
+		sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
+		switch {
+		case !ok:
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "unknown code"})
+			return
+		case base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge:
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "PKCE verifier mismatch"})
+			return
+		case r.PostForm.Get("resource") != g.resource || r.PostForm.Get("redirect_uri") != g.redirect:
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "resource or redirect_uri differs"})
+			return
+		}
+		for _, sc := range strings.Fields(g.scope) {
+			if !slices.Contains(as.deny, sc) {
+				scopes = append(scopes, sc)
+			}
+		}
+	case "refresh_token":
+		s, ok := as.refreshTokens[r.PostForm.Get("refresh_token")]
+		if !ok {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
+			return
+		}
+		delete(as.refreshTokens, r.PostForm.Get("refresh_token"))
+		scopes = s
+	default:
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
+		return
+	}
+	as.n++
+	tok := fmt.Sprintf("access-%d", as.n)
+	as.tokens[tok] = scopes
+	exp := as.expiresIn
+	if exp == 0 {
+		exp = 3600
+	}
+	answer := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": exp}
+	if jkt != "" {
+		as.bound[tok] = jkt
+		answer["token_type"] = "DPoP"
+	}
+	if as.refresh {
+		rt := fmt.Sprintf("refresh-%d", as.n)
+		as.refreshTokens[rt] = scopes
+		answer["refresh_token"] = rt
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, answer)
+}
+
+func (as *testAS) register(w http.ResponseWriter, r *http.Request) {
+	var md map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&md); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_client_metadata"})
+		return
+	}
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	as.registrations = append(as.registrations, md)
+	as.n++
+	id := fmt.Sprintf("client-%d", as.n)
+	answer := map[string]any{"client_id": id, "redirect_uris": md["redirect_uris"]}
+	method, _ := md["token_endpoint_auth_method"].(string)
+	if method != "none" {
+		answer["client_secret"] = "secret-" + id
+		as.clients[id] = "secret-" + id
+	}
+	answer["token_endpoint_auth_method"] = method
+	writeJSON(w, http.StatusCreated, answer)
+}
+
+// checkAssertion verifies a private_key_jwt client assertion (RFC 7523
+// §3): signed by clientKey, iss = sub, aud the issuer.
+func (as *testAS) checkAssertion(a, typ string) error {
+	if typ != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
+		return fmt.Errorf("client_assertion_type %q", typ)
+	}
+	tok, err := jwt.ParseSigned(a, []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		return err
+	}
+	var c jwt.Claims
+	if err := tok.Claims(as.clientKey, &c); err != nil {
+		return err
+	}
+	if err := c.Validate(jwt.Expected{Issuer: c.Subject, AnyAudience: jwt.Audience{as.URL()}, Time: time.Now()}); err != nil || c.Subject == "" || c.ID == "" {
+		return fmt.Errorf("claims %+v: %v", c, err)
+	}
+	return nil
+}
+
+// checkProof verifies a DPoP proof (RFC 9449 §4.3) for a request of
+// method to htu, bound to token when it is not empty; it returns its
+// claims and its key's thumbprint.
+func checkProof(proof, method, htu, token string) (map[string]any, string, error) {
+	jws, err := jose.ParseSignedCompact(proof, []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		return nil, "", fmt.Errorf("proof: %w", err)
+	}
+	h := jws.Signatures[0].Protected
+	if h.ExtraHeaders["typ"] != "dpop+jwt" || h.JSONWebKey == nil || !h.JSONWebKey.IsPublic() {
+		return nil, "", errors.New("proof header: want typ dpop+jwt and a public jwk")
+	}
+	payload, err := jws.Verify(h.JSONWebKey)
+	if err != nil {
+		return nil, "", err
+	}
+	var c map[string]any
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return nil, "", err
+	}
+	iat, _ := c["iat"].(float64)
+	if c["htm"] != method || c["htu"] != htu || c["jti"] == "" || time.Since(time.Unix(int64(iat), 0)).Abs() > time.Minute {
+		return nil, "", fmt.Errorf("proof claims %v for %s %s", c, method, htu)
+	}
+	if token != "" {
+		sum := sha256.Sum256([]byte(token))
+		if c["ath"] != base64.RawURLEncoding.EncodeToString(sum[:]) {
+			return nil, "", errors.New("proof ath does not match the token")
+		}
+	}
+	thumb, err := h.JSONWebKey.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, base64.RawURLEncoding.EncodeToString(thumb), nil
+}
+
+// boundTo returns the thumbprint of the DPoP key token is bound to.
+func (as *testAS) boundTo(token string) string {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.bound[token]
+}
+
+// scopesOf returns the scopes of an access token it issued.
+func (as *testAS) scopesOf(token string) ([]string, bool) {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	s, ok := as.tokens[token]
+	return s, ok
+}
+
+// revoke forgets every access token (they expired, say).
+func (as *testAS) revoke() {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	clear(as.tokens)
+}
+
+func (as *testAS) counts() (auths, tokens, regs int) {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return len(as.authRequests), len(as.tokenRequests), len(as.registrations)
+}
+
+func (as *testAS) lastAuth() url.Values {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if len(as.authRequests) == 0 {
+		return nil
+	}
+	return as.authRequests[len(as.authRequests)-1]
+}
+
+func (as *testAS) lastToken() tokenRequest {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if len(as.tokenRequests) == 0 {
+		return tokenRequest{}
+	}
+	return as.tokenRequests[len(as.tokenRequests)-1]
+}
+
+// testRS is an in-test MCP resource server: "/mcp" answers 200 "ok" to a
+// request with a token the testAS issued that has the scopes needed,
+// 401 without one, 403 insufficient_scope with too few scopes; the
+// protected resource metadata is at a configurable path.
+type testRS struct {
+	srv *httptest.Server
+	as  func() *testAS // the authorization server named in the metadata
+
+	prmPath   string // default "/.well-known/oauth-protected-resource/mcp"; "-" for none
+	noHint    bool   // no resource_metadata in challenges
+	resource  string // resource in the metadata; default srv.URL + "/mcp"
+	prmScopes []string
+	hintScope bool     // scope in 401 challenges
+	need      []string // scopes every request needs
+	stepUp    []string // more scopes needed by POSTs
+	legacy    *testAS  // serves every other path (a 2025-03-26 server)
+	dpopNonce string   // nonce DPoP proofs must carry
+
+	mu    sync.Mutex
+	calls int
+	seen  []string // Authorization headers
+}
+
+func newTestRS(t *testing.T, as func() *testAS, configure func(*testRS)) *testRS {
+	t.Helper()
+	rs := &testRS{as: as, prmPath: "/.well-known/oauth-protected-resource/mcp"}
+	if configure != nil {
+		configure(rs)
+	}
+	rs.srv = httptest.NewServer(http.HandlerFunc(rs.serve))
+	if rs.legacy != nil {
+		rs.legacy.base = rs.srv.URL
+	}
+	t.Cleanup(rs.srv.Close)
+	return rs
+}
+
+func (rs *testRS) URL() string { return rs.srv.URL + "/mcp" }
+
+func (rs *testRS) serve(w http.ResponseWriter, r *http.Request) {
+	if rs.prmPath != "-" && r.URL.Path == rs.prmPath {
+		res := rs.resource
+		switch res {
+		case "":
+			res = rs.URL()
+		case "origin":
+			res = rs.srv.URL
+		}
+		m := map[string]any{"resource": res, "authorization_servers": []string{rs.as().URL()}}
+		if rs.prmScopes != nil {
+			m["scopes_supported"] = rs.prmScopes
+		}
+		writeJSON(w, http.StatusOK, m)
+		return
+	}
+	if r.URL.Path != "/mcp" {
+		if rs.legacy != nil {
+			rs.legacy.serve(w, r)
+			return
+		}
+		http.NotFound(w, r)
+		return
+	}
+	io.Copy(io.Discard, r.Body)
+	rs.mu.Lock()
+	rs.calls++
+	rs.seen = append(rs.seen, r.Header.Get("Authorization"))
+	rs.mu.Unlock()
+	need := rs.need
+	if r.Method == http.MethodPost {
+		need = append(slices.Clone(need), rs.stepUp...)
+	}
+	challenge := func(code string, scopes []string) string {
+		var parts []string
+		if code != "" {
+			parts = append(parts, `error="`+code+`"`)
+		}
+		if len(scopes) > 0 && (rs.hintScope || code == "insufficient_scope") {
+			parts = append(parts, `scope="`+strings.Join(scopes, " ")+`"`)
+		}
+		if !rs.noHint && rs.prmPath != "-" {
+			parts = append(parts, `resource_metadata="`+rs.srv.URL+rs.prmPath+`"`)
+		}
+		return "Bearer " + strings.Join(parts, ", ")
+	}
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if token == "" {
+		w.Header().Set("WWW-Authenticate", challenge("", rs.need))
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	if jkt := rs.as().boundTo(token); jkt != "" || scheme == "DPoP" {
+		claims, thumb, err := checkProof(r.Header.Get("DPoP"), r.Method, rs.URL(), token)
+		if err != nil || scheme != "DPoP" || thumb != jkt {
+			w.Header().Set("WWW-Authenticate", `DPoP error="invalid_token"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		if rs.dpopNonce != "" && claims["nonce"] != rs.dpopNonce {
+			w.Header().Set("WWW-Authenticate", `DPoP error="use_dpop_nonce"`)
+			w.Header().Set("DPoP-Nonce", rs.dpopNonce)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+	} else if scheme != "Bearer" {
+		w.Header().Set("WWW-Authenticate", challenge("", rs.need))
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	granted, ok := rs.as().scopesOf(token)
+	if !ok {
+		w.Header().Set("WWW-Authenticate", challenge("invalid_token", rs.need))
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	for _, s := range need {
+		if !slices.Contains(granted, s) {
+			w.Header().Set("WWW-Authenticate", challenge("insufficient_scope", need))
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+	}
+	io.WriteString(w, "ok")
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// browser plays the user's browser for Config.OpenURL: it follows the
+// authorization page's redirects back to the client's listener.
+func browser(ctx context.Context, authURL string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return err
+	}
+	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	return resp.Body.Close()
+}
