@@ -7,7 +7,6 @@ import (
 	"math"
 	"regexp"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
@@ -32,27 +31,29 @@ const reservedMetadataPrefix = "io.modelcontextprotocol/"
 // ParseSkillFrontmatter parses the YAML frontmatter at the start of a
 // SKILL.md (after an optional byte order mark, between a "---" line and the
 // next "---" line) and returns it as a JSON-compatible object: maps with
-// string keys, slices, strings, float64 or int64 numbers, booleans and nil.
+// string keys, slices, strings, float64 numbers, booleans and nil;
+// timestamps stay strings.
 // It does not check the fields; see ValidateSkillFrontmatter.
 func ParseSkillFrontmatter(doc []byte) (map[string]any, error) {
 	block, ok := frontmatterBlock(doc)
 	if !ok {
 		return nil, ErrNoFrontmatter
 	}
-	var v any
-	if err := yaml.Unmarshal(block, &v); err != nil {
+	var root yaml.Node
+	if err := yaml.Unmarshal(block, &root); err != nil {
 		return nil, fmt.Errorf("SKILL.md frontmatter: %w", err)
 	}
-	if v == nil {
+	if root.Kind == 0 || len(root.Content) == 0 {
 		return nil, errors.New("SKILL.md frontmatter is empty: it needs at least name and description")
 	}
-	j, err := jsonCompatible(v, "")
+	budget := maxFrontmatterNodes
+	j, err := nodeJSON(root.Content[0], "", &budget)
 	if err != nil {
 		return nil, fmt.Errorf("SKILL.md frontmatter: %w", err)
 	}
 	m, ok := j.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("SKILL.md frontmatter is a YAML %T, not a mapping of fields", j)
+		return nil, errors.New("SKILL.md frontmatter is not a mapping of fields: write name: ... and description: ... lines")
 	}
 	return m, nil
 }
@@ -93,61 +94,74 @@ func cutLine(doc []byte, want string) ([]byte, bool) {
 	return bytes.CutPrefix(rest, []byte("\n"))
 }
 
-// jsonCompatible converts a decoded YAML value into its JSON form.
-func jsonCompatible(v any, path string) (any, error) {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			c, err := jsonCompatible(e, joinField(path, k))
-			if err != nil {
-				return nil, err
-			}
-			out[k] = c
-		}
-		return out, nil
-	case map[any]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			ks, ok := k.(string)
-			if !ok {
-				return nil, fmt.Errorf("%s: key %v is a %T: JSON object keys are strings, quote it", orTop(path), k, k)
-			}
-			c, err := jsonCompatible(e, joinField(path, ks))
-			if err != nil {
-				return nil, err
-			}
-			out[ks] = c
-		}
-		return out, nil
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			c, err := jsonCompatible(e, fmt.Sprintf("%s[%d]", path, i))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
-		}
-		return out, nil
-	case nil, string, bool:
-		return x, nil
-	case int:
-		return float64(x), nil
-	case int64:
-		return float64(x), nil
-	case uint64:
-		return float64(x), nil
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return nil, fmt.Errorf("%s: %v has no JSON form", orTop(path), x)
-		}
-		return x, nil
-	case time.Time:
-		return x.Format(time.RFC3339Nano), nil
-	default:
-		return nil, fmt.Errorf("%s: a YAML %T has no JSON form", orTop(path), v)
+// maxFrontmatterNodes bounds the values a frontmatter may expand to, so
+// that aliases cannot multiply a small block into a huge object.
+const maxFrontmatterNodes = 10000
+
+// nodeJSON converts a YAML node into its JSON form: mappings with string
+// keys become objects, sequences arrays, scalars strings, numbers,
+// booleans or null. Timestamps stay the strings they are written as (as
+// YAML 1.2's core schema reads them), so every host sees the same value.
+func nodeJSON(n *yaml.Node, path string, budget *int) (any, error) {
+	if *budget--; *budget < 0 {
+		return nil, fmt.Errorf("more than %d values (aliases included): make it smaller", maxFrontmatterNodes)
 	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return nodeJSON(n.Alias, path, budget)
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.AliasNode {
+				k = k.Alias
+			}
+			if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
+				return nil, fmt.Errorf("%s: key %q is a %s, not a string: quote it", orTop(path), k.Value, k.ShortTag())
+			}
+			if _, dup := out[k.Value]; dup {
+				return nil, fmt.Errorf("%s: key %q appears twice", orTop(path), k.Value)
+			}
+			v, err := nodeJSON(n.Content[i+1], joinField(path, k.Value), budget)
+			if err != nil {
+				return nil, err
+			}
+			out[k.Value] = v
+		}
+		return out, nil
+	case yaml.SequenceNode:
+		out := make([]any, len(n.Content))
+		for i, e := range n.Content {
+			v, err := nodeJSON(e, fmt.Sprintf("%s[%d]", path, i), budget)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!str", "!!timestamp", "!!binary":
+			return n.Value, nil
+		case "!!null":
+			return nil, nil
+		case "!!bool":
+			var b bool
+			err := n.Decode(&b)
+			return b, err
+		case "!!int", "!!float":
+			var f float64
+			if err := n.Decode(&f); err != nil {
+				return nil, fmt.Errorf("%s: %w", orTop(path), err)
+			}
+			if math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, fmt.Errorf("%s: %s has no JSON form", orTop(path), n.Value)
+			}
+			return f, nil
+		}
+		return nil, fmt.Errorf("%s: a YAML %s has no JSON form", orTop(path), n.ShortTag())
+	}
+	return nil, fmt.Errorf("%s: unexpected YAML node", orTop(path))
 }
 
 func joinField(path, k string) string {
