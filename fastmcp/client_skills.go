@@ -100,6 +100,58 @@ func (c *Client) GetSkill(ctx context.Context, uri string) (*protocol.SkillEntry
 	return res.Skill, nil
 }
 
+// LoadSkillURI loads the skill whose SKILL.md URI is uri, listed or not:
+// it asks the server for the skill's entry (skills/get) and loads the
+// skill against it, as LoadSkill does.
+func (c *Client) LoadSkillURI(ctx context.Context, uri string) (*LoadedSkill, error) {
+	entry, err := c.GetSkill(ctx, uri)
+	if err != nil {
+		return nil, err
+	}
+	return c.LoadSkill(ctx, entry)
+}
+
+// ErrNoDirectoryRead is returned by ReadSkillDirectory when the server did
+// not declare the skills extension with directoryRead, so it must not be
+// asked.
+var ErrNoDirectoryRead = errors.New("fastmcp: the server does not declare io.modelcontextprotocol/skills with directoryRead")
+
+// ReadSkillDirectory lists the direct children of a directory resource,
+// such as a skill's root (skill://pdf-processing) or one of its
+// subdirectories (resources/directory/read); a subdirectory is listed
+// with MIME type protocol.MIMETypeDirectory. Pages are fetched as needed.
+// It returns ErrNoDirectoryRead, without a request, when the server did
+// not declare directoryRead.
+func (c *Client) ReadSkillDirectory(ctx context.Context, uri string) ([]*protocol.Resource, error) {
+	var settings protocol.SkillsCapability
+	raw, ok := c.ServerCapabilities().Extensions[protocol.ExtensionSkills]
+	if !ok || protocol.Unmarshal(raw, &settings) != nil || !settings.DirectoryRead {
+		return nil, ErrNoDirectoryRead
+	}
+	var out []*protocol.Resource
+	cursor := ""
+	for range maxDirectoryPages {
+		var res protocol.ListResourcesResult
+		if err := c.call(ctx, protocol.MethodResourcesDirectoryRead, &directoryReadParams{URI: uri, Cursor: cursor}, &res); err != nil {
+			return nil, err
+		}
+		out = append(out, res.Resources...)
+		if res.NextCursor == "" || res.NextCursor == cursor {
+			return out, nil
+		}
+		cursor = res.NextCursor
+	}
+	return nil, fmt.Errorf("fastmcp: resources/directory/read %s: more than %d pages", uri, maxDirectoryPages)
+}
+
+// maxDirectoryPages bounds the pages ReadSkillDirectory follows.
+const maxDirectoryPages = 1000
+
+type directoryReadParams struct {
+	URI    string `json:"uri"`
+	Cursor string `json:"cursor,omitzero"`
+}
+
 // LoadedSkill is a skill whose SKILL.md was fetched and verified.
 type LoadedSkill struct {
 	// Entry is the entry the skill was verified against.
@@ -150,11 +202,12 @@ func (c *Client) LoadSkill(ctx context.Context, entry *protocol.SkillEntry) (*Lo
 // SKILL.md or a file in its directory) and verifies it: when the entry
 // lists files, the URI must be listed and the content must have the
 // listed size and digest, else a *SkillVerificationError; when the entry's
-// resources are dynamic, the URI must be within the skill's directory and
-// the content is returned unverified (the server published no digest).
+// resources are dynamic (or omitted), the URI must be within the skill's
+// directory and the content is returned unverified (the server published
+// no digest).
 func (c *Client) ReadSkillFile(ctx context.Context, entry *protocol.SkillEntry, uri string) ([]byte, error) {
 	var want *protocol.SkillFile
-	if entry.Resources.Dynamic {
+	if entry.Resources.Dynamic || entry.Resources.Files == nil { // nil: the entry omitted resources
 		dir := strings.TrimSuffix(entry.URI, "/"+protocol.SkillManifest)
 		if uri != entry.URI && !strings.HasPrefix(uri, dir+"/") {
 			return nil, &SkillVerificationError{URI: uri, Mismatch: SkillNotListed, Want: "a file within " + dir, Got: uri}

@@ -89,6 +89,10 @@ func TestLoadSkillDynamic(t *testing.T) {
 	if _, err := c.ReadSkillFile(ctx, e, "skill://other/SKILL.md"); !errors.Is(err, fastmcp.ErrSkillVerification) {
 		t.Errorf("read outside the skill: %v", err)
 	}
+	e.Resources = protocol.SkillResources{} // omitted, as an earlier draft allowed: unverifiable too
+	if _, err := c.LoadSkill(ctx, e); err != nil {
+		t.Errorf("omitted resources: %v", err)
+	}
 	e.Frontmatter["name"] = "renamed"
 	if _, err := c.LoadSkill(ctx, e); !errors.Is(err, fastmcp.ErrSkillVerification) {
 		t.Errorf("renamed: %v", err)

@@ -50,9 +50,10 @@ type skillFile struct {
 
 // Skills registers every skill in fsys: each directory holding a SKILL.md
 // (the root included) is one skill, served as skill://<dir>/SKILL.md with
-// every file below it (except those of a nested skill). The directory's
-// last element must equal the frontmatter name; a SKILL.md at the root is
-// served under its frontmatter name. With an embed.FS the skills ship
+// every file below it. A skill nested in another is a skill of its own and,
+// for the enclosing skill, supporting files (as the extension says). The
+// directory's last element must equal the frontmatter name; a SKILL.md at
+// the root is served under its frontmatter name. With an embed.FS the skills ship
 // inside the binary:
 //
 //	//go:embed skills
@@ -95,7 +96,7 @@ func (s *Server) AddSkills(fsys fs.FS) error {
 	}
 	skills := make([]*skill, 0, len(dirs))
 	for _, dir := range dirs {
-		k, err := loadSkill(fsys, dir, "", nestedSkills(dirs, dir))
+		k, err := loadSkill(fsys, dir, "")
 		if err != nil {
 			return err
 		}
@@ -105,8 +106,10 @@ func (s *Server) AddSkills(fsys fs.FS) error {
 }
 
 // Skill registers the skill whose root is fsys (it holds SKILL.md) as
-// skill://<name>/SKILL.md. name must equal the frontmatter name. It
-// panics when the skill is invalid; use AddSkill to get the error.
+// skill://<name>/SKILL.md. name must equal the frontmatter name; it may
+// carry an organizational prefix, as in "acme/billing/refunds" (served as
+// skill://acme/billing/refunds/SKILL.md, named refunds). It panics when the
+// skill is invalid; use AddSkill to get the error.
 func (s *Server) Skill(name string, fsys fs.FS) {
 	if err := s.AddSkill(name, fsys); err != nil {
 		panic(err)
@@ -116,10 +119,10 @@ func (s *Server) Skill(name string, fsys fs.FS) {
 // AddSkill registers one skill like Skill but returns an error instead of
 // panicking (see AddSkills for what is checked).
 func (s *Server) AddSkill(name string, fsys fs.FS) error {
-	if !skillNameRule.MatchString(name) || strings.Contains(name, "--") {
-		return fmt.Errorf("fastmcp: skill %q: the name breaks the naming rule: use 1-64 lowercase letters, digits and hyphens, with no hyphen first, last or twice in a row", name)
+	if last := path.Base(name); !skillNameRule.MatchString(last) || strings.Contains(last, "--") {
+		return fmt.Errorf("fastmcp: skill %q: the name %q breaks the naming rule: use 1-64 lowercase letters, digits and hyphens, with no hyphen first, last or twice in a row", name, last)
 	}
-	k, err := loadSkill(fsys, ".", name, nil)
+	k, err := loadSkill(fsys, ".", name)
 	if err != nil {
 		return err
 	}
@@ -141,22 +144,10 @@ func (s *Server) RemoveSkill(skillPath string) bool {
 	return true
 }
 
-// nestedSkills returns the skill directories strictly below dir.
-func nestedSkills(dirs []string, dir string) []string {
-	var out []string
-	for _, d := range dirs {
-		if d != dir && (dir == "." || strings.HasPrefix(d, dir+"/")) {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // loadSkill reads the skill in directory dir of fsys. skillPath, when not
 // empty, is the path it is served under; otherwise dir is (or, for the
-// root, the frontmatter name). Files in the nested skill directories are
-// left out.
-func loadSkill(fsys fs.FS, dir, skillPath string, nested []string) (*skill, error) {
+// root, the frontmatter name).
+func loadSkill(fsys fs.FS, dir, skillPath string) (*skill, error) {
 	label := skillPath
 	if label == "" {
 		label = dir
@@ -195,9 +186,6 @@ func loadSkill(fsys fs.FS, dir, skillPath string, nested []string) (*skill, erro
 	err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
-		}
-		if d.IsDir() && p != dir && slices.Contains(nested, p) {
-			return fs.SkipDir
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
 		if dir == "." {

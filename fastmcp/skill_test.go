@@ -156,19 +156,25 @@ func TestSkillsEndToEnd(t *testing.T) {
 			t.Errorf("listed SKILL.md = %+v", listed)
 		}
 
-		var dir protocol.ListResourcesResult
-		if err := c.Call(ctx, protocol.MethodResourcesDirectoryRead, map[string]string{"uri": "skill://pdf-processing"}, &dir); err != nil {
+		children, err := c.ReadSkillDirectory(ctx, "skill://pdf-processing")
+		if err != nil {
 			t.Fatal(err)
 		}
 		kinds := map[string]string{}
-		for _, r := range dir.Resources {
+		for _, r := range children {
 			kinds[r.URI] = r.MIMEType
 		}
 		if kinds["skill://pdf-processing/references"] != protocol.MIMETypeDirectory || kinds[pdf.URI] != "text/markdown" || len(kinds) != 3 {
 			t.Errorf("directory read = %v", kinds)
 		}
-		if err := c.Call(ctx, protocol.MethodResourcesDirectoryRead, map[string]string{"uri": pdf.URI}, &dir); !errors.Is(err, protocol.ErrInvalidParams) {
+		if sub, err := c.ReadSkillDirectory(ctx, "skill://pdf-processing/references"); err != nil || len(sub) != 1 || sub[0].Name != "FORMS.md" {
+			t.Errorf("subdirectory read = %v, %v", sub, err)
+		}
+		if _, err := c.ReadSkillDirectory(ctx, pdf.URI); !errors.Is(err, protocol.ErrInvalidParams) {
 			t.Errorf("directory read of a file: %v, want invalid params", err)
+		}
+		if l, err := c.LoadSkillURI(ctx, "skill://writing/release-notes/SKILL.md"); err != nil || l.Description() != "Write release notes from a changelog" {
+			t.Errorf("LoadSkillURI = %+v, %v", l, err)
 		}
 	})
 }
@@ -257,5 +263,57 @@ func TestSkillSymlinkRefused(t *testing.T) {
 	err := newServer().AddSkills(os.DirFS(dir))
 	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("AddSkills with a symlink = %v", err)
+	}
+}
+
+// TestSkillsNested: a skill inside another is a skill of its own, and its
+// files are supporting files of the enclosing skill.
+func TestSkillsNested(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	s.Skills(fstest.MapFS{
+		"outer/SKILL.md":             {Data: []byte("---\nname: outer\ndescription: o\n---\n")},
+		"outer/inner/SKILL.md":       {Data: []byte("---\nname: inner\ndescription: i\n---\n")},
+		"outer/inner/notes/guide.md": {Data: []byte("guide\n")},
+	})
+	c := connect(t, s)
+	ctx := ctxT(t)
+	outer, err := c.GetSkill(ctx, "skill://outer/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, err := c.GetSkill(ctx, "skill://outer/inner/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outer.Resources.Files) != 3 || len(inner.Resources.Files) != 2 {
+		t.Errorf("outer files %v, inner files %v", outer.Resources.Files, inner.Resources.Files)
+	}
+	if _, err := c.ReadSkillFile(ctx, outer, "skill://outer/inner/notes/guide.md"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSkillWithPrefix: Skill takes an organizational prefix before the name.
+func TestSkillWithPrefix(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	s.Skill("acme/billing/refunds", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: refunds\ndescription: r\n---\n")}})
+	c := connect(t, s)
+	if l, err := c.LoadSkillURI(ctxT(t), "skill://acme/billing/refunds/SKILL.md"); err != nil || l.Name() != "refunds" {
+		t.Fatalf("LoadSkillURI = %v, %v", l, err)
+	}
+	if err := newServer().AddSkill("acme/Refunds", fstest.MapFS{}); err == nil || !strings.Contains(err.Error(), "naming rule") {
+		t.Errorf("bad name: %v", err)
+	}
+}
+
+func TestReadSkillDirectoryNeedsDeclaration(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	s.Resource("file:///a.txt", func() string { return "a" })
+	c := connect(t, s)
+	if _, err := c.ReadSkillDirectory(ctxT(t), "skill://x"); !errors.Is(err, fastmcp.ErrNoDirectoryRead) {
+		t.Errorf("err = %v, want ErrNoDirectoryRead", err)
 	}
 }
