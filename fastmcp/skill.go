@@ -204,7 +204,7 @@ func loadSkill(fsys fs.FS, dir, skillPath string) (*skill, error) {
 		}
 		k.dirs[parent] = append(k.dirs[parent], uri)
 		if d.IsDir() {
-			k.dirs[uri] = k.dirs[uri][:0:0]
+			k.dirs[uri] = nil // listed even when empty
 			return nil
 		}
 		if !d.Type().IsRegular() {

@@ -104,7 +104,7 @@ fi
 log "building the everything-server and everything-client"
 (cd "$ROOT" && "$GO" build -o "$WORK/server" ./examples/conformance/server && "$GO" build -o "$WORK/client" ./examples/conformance/client)
 
-for d in server-2025-11-25 server-2025-06-18 server-2026-07-28 server-all client-2025-11-25 client-2026-07-28 client-extensions; do
+for d in server-2025-11-25 server-2025-06-18 server-2026-07-28 server-all client-all client-2025-11-25 client-2026-07-28 client-extensions; do
 	rm -rf "${OUT_DIR:?}/$d"
 done
 mkdir -p "$OUT_DIR"
