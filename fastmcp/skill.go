@@ -139,6 +139,7 @@ func (s *Server) RemoveSkill(skillPath string) bool {
 		return false
 	}
 	s.skills.update(func(m map[string]*skill) { delete(m, uri) })
+	s.skills.reindex()
 	s.resources.static.update(func(m map[string]*resource) { delete(m, uri) })
 	s.notifyListChanged(protocol.NotificationResourcesListChanged)
 	return true
@@ -318,6 +319,7 @@ func (s *Server) addSkills(skills []*skill) error {
 		s.skills.update(func(m map[string]*skill) { m[k.entry.URI] = k })
 		s.resources.static.update(func(m map[string]*resource) { m[k.entry.URI] = rs[i] })
 	}
+	s.skills.reindex()
 	s.notifyListChanged(protocol.NotificationResourcesListChanged)
 	return nil
 }

@@ -4,19 +4,46 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-// skillState holds the registered skills, by SKILL.md URI.
+// skillState holds the registered skills, by SKILL.md URI, and an index
+// of their files and directories by URI for resources/read and
+// resources/directory/read.
 type skillState struct {
 	registry[*skill]
 	installed bool // the handlers are in the low-level table; s.mu guards it
+	index     atomic.Pointer[skillIndex]
+}
+
+// skillIndex maps every URI of the registered skills to its skill; a file
+// or directory of a nested skill maps to either skill, which serve the
+// same bytes.
+type skillIndex struct {
+	files map[string]*skillFile
+	dirs  map[string]*skill
+}
+
+// reindex rebuilds the index after an update; s.mu held.
+func (st *skillState) reindex() {
+	ix := &skillIndex{files: map[string]*skillFile{}, dirs: map[string]*skill{}}
+	for _, k := range st.load().sorted {
+		for uri, f := range k.files {
+			ix.files[uri] = f
+		}
+		for uri := range k.dirs {
+			ix.dirs[uri] = k
+		}
+	}
+	st.index.Store(ix)
 }
 
 // installSkillHandlers adds skills/list, skills/get and
@@ -59,15 +86,11 @@ func (f *skillFile) contents() ResourceContents {
 
 // skillFileAt returns the skill file with URI uri, if any.
 func (s *Server) skillFileAt(uri string) *skillFile {
-	if !strings.HasPrefix(uri, "skill://") {
+	ix := s.skills.index.Load()
+	if ix == nil {
 		return nil
 	}
-	for _, k := range s.skills.load().sorted {
-		if f, ok := k.files[uri]; ok {
-			return f
-		}
-	}
-	return nil
+	return ix.files[uri]
 }
 
 // cacheAttrs is the ttlMs and cacheScope members a modern skills result
@@ -137,14 +160,16 @@ func (s *Server) readDirectory(ctx context.Context, req *lowlevel.Request) (any,
 		return nil, fmt.Errorf("%w: resources/directory/read: %v", protocol.ErrInvalidParams, err)
 	}
 	uri := strings.TrimSuffix(p.URI, "/")
-	for _, k := range s.skills.load().sorted {
-		children, ok := k.dirs[uri]
-		if !ok {
-			continue
-		}
+	if ix := s.skills.index.Load(); ix != nil && ix.dirs[uri] != nil {
+		k := ix.dirs[uri]
+		children := k.dirs[uri]
 		res := &protocol.ListResourcesResult{Resources: make([]*protocol.Resource, 0, len(children))}
 		for _, c := range children {
-			r := &protocol.Resource{URI: c, Name: path.Base(c), MIMEType: protocol.MIMETypeDirectory}
+			name, err := url.PathUnescape(path.Base(c))
+			if err != nil {
+				name = path.Base(c)
+			}
+			r := &protocol.Resource{URI: c, Name: name, MIMEType: protocol.MIMETypeDirectory}
 			if f, ok := k.files[c]; ok {
 				size := int64(len(f.data))
 				r.MIMEType, r.Size = f.mime, &size

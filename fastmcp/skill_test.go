@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -140,6 +142,9 @@ func TestSkillsEndToEnd(t *testing.T) {
 		}
 		if b, err := c.ReadSkillFile(ctx, notes, "skill://writing/release-notes/my%20template.txt"); err != nil || string(b) != "spaces in the name\n" {
 			t.Errorf("escaped file name: %q, %v", b, err)
+		}
+		if kids, err := c.ReadSkillDirectory(ctx, "skill://writing/release-notes"); err != nil || !slices.ContainsFunc(kids, func(r *protocol.Resource) bool { return r.Name == "my template.txt" }) {
+			t.Errorf("directory names are unescaped: %v, %v", kids, err)
 		}
 
 		// SKILL.md is a listed resource, named and described by its frontmatter.
@@ -275,6 +280,7 @@ func TestSkillsNested(t *testing.T) {
 		"outer/SKILL.md":             {Data: []byte("---\nname: outer\ndescription: o\n---\n")},
 		"outer/inner/SKILL.md":       {Data: []byte("---\nname: inner\ndescription: i\n---\n")},
 		"outer/inner/notes/guide.md": {Data: []byte("guide\n")},
+		"outer/empty":                {Mode: fs.ModeDir},
 	})
 	c := connect(t, s)
 	ctx := ctxT(t)
@@ -291,6 +297,21 @@ func TestSkillsNested(t *testing.T) {
 	}
 	if _, err := c.ReadSkillFile(ctx, outer, "skill://outer/inner/notes/guide.md"); err != nil {
 		t.Error(err)
+	}
+	if empty, err := c.ReadSkillDirectory(ctx, "skill://outer/empty"); err != nil || len(empty) != 0 {
+		t.Errorf("empty directory = %v, %v", empty, err)
+	}
+	if kids, err := c.ReadSkillDirectory(ctx, "skill://outer/inner"); err != nil || len(kids) != 2 {
+		t.Errorf("nested skill's root = %v, %v", kids, err)
+	}
+	if !s.RemoveSkill("outer") {
+		t.Fatal("RemoveSkill(outer) removed nothing")
+	}
+	if _, err := c.ReadSkillFile(ctx, inner, "skill://outer/inner/notes/guide.md"); err != nil {
+		t.Errorf("the nested skill after removing the enclosing one: %v", err)
+	}
+	if _, err := c.ReadResource(ctx, "skill://outer/SKILL.md"); err == nil {
+		t.Error("the enclosing skill's SKILL.md is still served")
 	}
 }
 
