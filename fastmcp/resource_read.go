@@ -86,6 +86,9 @@ func errNotFound(uri string) error {
 // the wrong type, a ".." segment) is skipped; when no template binds, the
 // first such problem is reported as invalid params.
 func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error) {
+	if f := s.skillFileAt(uri); f != nil {
+		return []ResourceContents{f.contents()}, nil
+	}
 	if r, ok := s.resources.static.get(uri); ok {
 		if err := s.authorize(c.req, r.scopes); err != nil {
 			return nil, err

@@ -31,6 +31,7 @@ type Server struct {
 	tools     registry[*tool]
 	resources resourceState
 	prompts   promptState
+	skills    skillState
 
 	listen      listeners
 	life        lifespan

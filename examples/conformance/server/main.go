@@ -26,6 +26,7 @@ func newServer(logger *slog.Logger) *fastmcp.Server {
 	registerTools(s)
 	registerResources(s)
 	registerPrompts(s)
+	registerSkills(s)
 	return s
 }
 
