@@ -116,7 +116,7 @@ cat >"$WORK/judge.js" <<'EOF'
 // required scenario failed or has no results.
 const fs = require("fs"), path = require("path");
 const [label, kind, dir, expectedFile, summaryFile, rowsFile] = process.argv.slice(2);
-const extension = (s) => /^tasks-/.test(s) || /^sep-2640-/.test(s);
+const extension = (s) => /^sep-2640-/.test(s);
 const scenarios = new Map(); // name -> {pass, fail, warn, failed: [check ids]}
 const walk = (d) => {
   for (const e of fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }) : []) {
