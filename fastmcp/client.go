@@ -530,9 +530,12 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			ResultType   string         `json:"resultType"`
 			RequestState jsontext.Value `json:"requestState"`
 		}
-		if !ok || err != nil || rt == protocol.ResultTypeInputRequired {
+		if !ok || err != nil || rt == protocol.ResultTypeInputRequired || rt == protocol.ResultTypeTask {
 			_ = protocol.Unmarshal(res, &head)
 			rt = head.ResultType
+		}
+		if rt == protocol.ResultTypeTask {
+			return c.awaitTask(ctx, method, res, result)
 		}
 		if rt != protocol.ResultTypeInputRequired {
 			return err
