@@ -82,6 +82,7 @@ func New(name, version string, opts ...Option) *Server {
 		level:  level,
 		tasks:  newTaskManager(cfg.tasks),
 	}
+	s.tasks.notify = s.notifyTask
 	if cfg.auth != nil {
 		s.auth, s.authErr = newAuthState(cfg.auth, logger)
 	}

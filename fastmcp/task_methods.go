@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -125,9 +126,13 @@ func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, er
 	if rt == nil {
 		// Running elsewhere (a shared store): record the cancellation.
 		rec.Status, rec.StatusMessage, rec.InputRequests, rec.UpdatedAt = protocol.TaskCancelled, "cancelled by the client", nil, s.tasks.now()
-		if err := s.tasks.store.Update(ctx, rec); err != nil && !errors.Is(err, ErrTaskNotFound) {
+		if err := s.tasks.store.Update(ctx, rec); err != nil {
+			if errors.Is(err, ErrTaskNotFound) {
+				return ackResult{}, nil
+			}
 			return nil, fmt.Errorf("fastmcp: cancelling task %q: %w", rec.ID, err)
 		}
+		s.notifyTask(rec)
 		return ackResult{}, nil
 	}
 	rt.mu.Lock()
@@ -137,4 +142,28 @@ func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, er
 	rt.mu.Unlock()
 	rt.cancel(errTaskCancelled)
 	return ackResult{}, nil
+}
+
+// listenTasks returns the tasks of a subscriptions/listen request's taskIds
+// that the caller may follow: its own, still stored. A client that did not
+// declare the tasks extension gets -32021.
+func (s *Server) listenTasks(ctx context.Context, req *lowlevel.Request, ids []string) ([]string, error) {
+	if !declaresTasks(req.ClientCapabilities()) {
+		return nil, missingTasksExtension("notifications/tasks need it")
+	}
+	var ok []string
+	for _, id := range ids {
+		rec, err := s.tasks.store.Get(ctx, id)
+		if err == nil && rec.Principal == s.principal(req) {
+			ok = append(ok, id)
+		}
+	}
+	return ok, nil
+}
+
+// notifyTask sends notifications/tasks with the task's state to the
+// listen streams that follow it.
+func (s *Server) notifyTask(rec *TaskRecord) {
+	s.listen.send(protocol.NotificationTasks, rec.wire(),
+		func(f *protocol.SubscriptionFilter) bool { return slices.Contains(f.TaskIDs, rec.ID) })
 }

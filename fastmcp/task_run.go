@@ -22,6 +22,8 @@ type taskManager struct {
 	ttl   time.Duration
 	poll  time.Duration
 	now   func() time.Time
+	// notify sends a task's new state to the listen streams following it.
+	notify func(*TaskRecord)
 
 	ctx    context.Context // cancelled at shutdown
 	cancel context.CancelCauseFunc
@@ -220,7 +222,9 @@ func (rt *runningTask) modifyLocked(fn func(*TaskRecord)) {
 	}
 	fn(rec)
 	rec.UpdatedAt = rt.m.now()
-	_ = rt.m.store.Update(ctx, rec)
+	if rt.m.store.Update(ctx, rec) == nil && rt.m.notify != nil {
+		rt.m.notify(rec)
+	}
 }
 
 // syncInputsLocked writes the pending input requests (and the status they

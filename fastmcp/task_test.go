@@ -310,7 +310,7 @@ func TestTaskAfterInput(t *testing.T) {
 			return "", ctx.Err()
 		}
 		return "hello " + p.Username, nil
-	}, fastmcp.Task(fastmcp.TaskRequired).After(time.Millisecond))
+	}, fastmcp.Task(fastmcp.TaskRequired).After(500*time.Millisecond))
 	c := &taskRPC{t: t, url: url, tasks: true}
 	round1 := c.callTool("later", nil)
 	if round1["resultType"] != "input_required" || round1["taskId"] != nil {
