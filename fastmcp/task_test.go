@@ -365,3 +365,30 @@ func TestTaskRegistrationErrors(t *testing.T) {
 type taskWho struct {
 	Username string `json:"username" jsonschema:"description=who you are"`
 }
+
+// Over Streamable HTTP, tasks/get, tasks/update and tasks/cancel carry the
+// task id in Mcp-Name: a header naming another task is -32020.
+func TestTaskMcpNameHeader(t *testing.T) {
+	t.Parallel()
+	s, url := taskServer(t)
+	s.Tool("quick", func() string { return "ok" }, fastmcp.Task(fastmcp.TaskOptional))
+	c := &taskRPC{t: t, url: url, tasks: true}
+	id := c.callTool("quick", nil)["taskId"].(string)
+	body := `{"jsonrpc":"2.0","id":9,"method":"tasks/get","params":{"taskId":"` + id + `","_meta":{` +
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	for _, tc := range []struct {
+		name   string
+		header string
+		status int
+	}{
+		{"matching", id, http.StatusOK},
+		{"other task", "not-" + id, http.StatusBadRequest},
+	} {
+		status, reply := post(t, url, body, map[string]string{
+			"Mcp-Method": "tasks/get", "Mcp-Name": tc.header, "MCP-Protocol-Version": protocol.Version20260728,
+		})
+		if status != tc.status || (tc.status == http.StatusBadRequest && !strings.Contains(reply, "-32020")) {
+			t.Errorf("%s: HTTP %d %s, want %d", tc.name, status, reply, tc.status)
+		}
+	}
+}
