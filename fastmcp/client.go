@@ -691,6 +691,7 @@ type CallOption func(*callConfig)
 type callConfig struct {
 	progress func(*protocol.ProgressParams)
 	meta     protocol.Meta
+	onTask   func(*protocol.TaskCreatedResult) // WithTaskStarted
 }
 
 // WithProgress asks the server for progress notifications on the call and
@@ -745,6 +746,9 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	var sopts []session.CallOption
 	if cfg.progress != nil {
 		sopts = append(sopts, session.WithProgress(cfg.progress))
+	}
+	if cfg.onTask != nil {
+		ctx = context.WithValue(ctx, taskStartedKey{}, cfg.onTask)
 	}
 	for attempt := 0; ; attempt++ {
 		cctx := ctx

@@ -19,6 +19,17 @@ var ErrTaskCancelled = errors.New("fastmcp: the task was cancelled")
 // suggests.
 const taskPollFloor = 10 * time.Millisecond
 
+// WithTaskStarted calls fn when the server answers the call with a task,
+// before CallTool follows it: a host can show the task (its id, status and
+// suggested polling interval) and call GetTask or CancelTask meanwhile. fn
+// runs on the calling goroutine and must not block.
+func WithTaskStarted(fn func(*protocol.TaskCreatedResult)) CallOption {
+	return func(c *callConfig) { c.onTask = fn }
+}
+
+// taskStartedKey carries the WithTaskStarted function of a call to awaitTask.
+type taskStartedKey struct{}
+
 // GetTask returns the state of a task (tasks/get, tasks extension): its
 // result, error or pending input requests by status.
 func (c *Client) GetTask(ctx context.Context, taskID string) (*protocol.DetailedTask, error) {
@@ -50,6 +61,9 @@ func (c *Client) awaitTask(ctx context.Context, method string, created json.RawM
 		return fmt.Errorf("fastmcp: %s: bad task result: %s", method, created)
 	}
 	resetResult(result)
+	if fn, ok := ctx.Value(taskStartedKey{}).(func(*protocol.TaskCreatedResult)); ok {
+		fn(&tc)
+	}
 	interval := max(time.Duration(tc.PollIntervalMs)*time.Millisecond, taskPollFloor)
 	if tc.PollIntervalMs == 0 {
 		interval = time.Second

@@ -56,9 +56,19 @@ func TestClientCallToolFollowsTask(t *testing.T) {
 	}
 	defer c.Close()
 
-	res, err := c.CallTool(ctxT(t), "ask", nil)
+	var started *protocol.TaskCreatedResult
+	res, err := c.CallTool(ctxT(t), "ask", nil, fastmcp.WithTaskStarted(func(tc *protocol.TaskCreatedResult) { started = tc }))
 	if err != nil || textOf(t, res) != "hi ada" {
 		t.Fatalf("CallTool(ask) = %v, %v", res, err)
+	}
+	if started == nil || started.TaskID == "" || started.PollIntervalMs != 10 {
+		t.Fatalf("WithTaskStarted got %+v", started)
+	}
+	if got, err := c.GetTask(ctxT(t), started.TaskID); err != nil || got.Status != protocol.TaskCompleted || len(got.Result) == 0 {
+		t.Errorf("GetTask after the call = %+v, %v", got, err)
+	}
+	if err := c.CancelTask(ctxT(t), started.TaskID); err != nil {
+		t.Errorf("CancelTask of an ended task = %v", err)
 	}
 	_, err = c.CallTool(ctxT(t), "broken", nil)
 	if perr, ok := errors.AsType[*protocol.Error](err); !ok || perr.Code != protocol.CodeInternalError {
