@@ -530,9 +530,12 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			ResultType   string         `json:"resultType"`
 			RequestState jsontext.Value `json:"requestState"`
 		}
-		if !ok || err != nil || rt == protocol.ResultTypeInputRequired {
+		if !ok || err != nil || rt == protocol.ResultTypeInputRequired || rt == protocol.ResultTypeTask {
 			_ = protocol.Unmarshal(res, &head)
 			rt = head.ResultType
+		}
+		if rt == protocol.ResultTypeTask {
+			return c.awaitTask(ctx, method, res, result)
 		}
 		if rt != protocol.ResultTypeInputRequired {
 			return err
@@ -688,6 +691,7 @@ type CallOption func(*callConfig)
 type callConfig struct {
 	progress func(*protocol.ProgressParams)
 	meta     protocol.Meta
+	onTask   func(*protocol.TaskCreatedResult) // WithTaskStarted
 }
 
 // WithProgress asks the server for progress notifications on the call and
@@ -742,6 +746,9 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	var sopts []session.CallOption
 	if cfg.progress != nil {
 		sopts = append(sopts, session.WithProgress(cfg.progress))
+	}
+	if cfg.onTask != nil {
+		ctx = context.WithValue(ctx, taskStartedKey{}, cfg.onTask)
 	}
 	for attempt := 0; ; attempt++ {
 		cctx := ctx

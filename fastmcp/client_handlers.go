@@ -2,6 +2,7 @@ package fastmcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -105,6 +106,10 @@ func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 	}
 	if h.roots != nil {
 		caps.Roots = &protocol.RootsCapability{ListChanged: !protocol.IsModern(v)}
+	}
+	if protocol.IsModern(v) {
+		// CallTool and Call follow the tasks a server answers with.
+		caps.Extensions = map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")}
 	}
 	return caps
 }

@@ -80,7 +80,7 @@ func TestClientCapabilitiesPerVersion(t *testing.T) {
 		{protocol.Version20250326, `{"roots":{"listChanged":true},"sampling":{}}`, protocol.CodeMethodNotFound},
 		{protocol.Version20250618, `{"roots":{"listChanged":true},"sampling":{},"elicitation":{}}`, protocol.CodeInvalidParams},
 		{protocol.Version20251125, `{"roots":{"listChanged":true},"sampling":{"tools":{}},"elicitation":{"form":{},"url":{}}}`, 0},
-		{protocol.Version20260728, `{"roots":{},"sampling":{"tools":{}},"elicitation":{"form":{},"url":{}}}`, 1},
+		{protocol.Version20260728, `{"roots":{},"sampling":{"tools":{}},"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}`, 1},
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			t.Parallel()

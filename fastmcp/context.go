@@ -32,7 +32,8 @@ type Context struct {
 	kind   string // "tool", "resource", "prompt", "completion"
 	name   string // the tool's, resource's or prompt's name
 	logger *slog.Logger
-	in     *inputs // multi round-trip state of a modern request
+	in     *inputs      // multi round-trip state of a modern request
+	task   *runningTask // the task the call runs as (tools registered with Task)
 }
 
 func newContext(ctx context.Context, srv *Server, req *session.Request, kind, name string) *Context {
@@ -213,6 +214,9 @@ func slogLevel(l protocol.LoggingLevel) slog.Level {
 // the client asked for it with a progress token; otherwise it does nothing.
 // progress should increase with every call; total is 0 when unknown.
 func (c *Context) Progress(progress, total float64, message string) error {
+	if c.task != nil && c.task.status(message) {
+		return nil
+	}
 	tok, ok := c.req.ProgressToken()
 	if !ok {
 		return nil

@@ -273,6 +273,11 @@ func (c *Context) ask(kind, key, method string, params, result any) error {
 	if !c.req.Modern {
 		return c.req.Session.Call(c, method, params, result)
 	}
+	if c.task != nil {
+		if handled, err := c.task.ask(c, kind, key, method, params, result); handled {
+			return err
+		}
+	}
 	if c.in == nil {
 		return fmt.Errorf("fastmcp: %s cannot ask the client for input in this request (only tools/call, prompts/get and resources/read can)", method)
 	}

@@ -169,6 +169,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.logger.Warn("graceful HTTP shutdown cut short", "error", err)
 	}
 	s.stopListeners()
+	if err := s.tasks.shutdown(ctx); err != nil {
+		s.logger.Warn("tasks did not end in time", "error", err)
+	}
 	if cleanup == nil {
 		return nil
 	}

@@ -187,7 +187,8 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 		return nil, fmt.Errorf("%w: subscriptions/listen is part of protocol 2026-07-28; legacy sessions get change notifications on the session", protocol.ErrMethodNotFound)
 	}
 	var p protocol.SubscriptionsListenParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+	err := protocol.Unmarshal(orEmptyObject(req.Params), &p)
+	if err != nil {
 		return nil, fmt.Errorf("%w: subscriptions/listen: %v", protocol.ErrInvalidParams, err)
 	}
 	caps := s.ll.Capabilities()
@@ -197,6 +198,11 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	honoured.ResourcesListChanged = p.Notifications.ResourcesListChanged && caps.Resources != nil && caps.Resources.ListChanged
 	if caps.Resources != nil && caps.Resources.Subscribe {
 		honoured.ResourceSubscriptions = s.permittedURIs(req, p.Notifications.ResourceSubscriptions)
+	}
+	if len(p.Notifications.TaskIDs) > 0 {
+		if honoured.TaskIDs, err = s.listenTasks(ctx, req, p.Notifications.TaskIDs); err != nil {
+			return nil, err
+		}
 	}
 	ack := &protocol.SubscriptionsAcknowledgedParams{
 		Notifications: honoured,
@@ -211,7 +217,7 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	if added {
 		defer s.listen.remove(ln)
 	}
-	err := req.Session.Notify(ctx, protocol.NotificationSubscriptionsAcknowledged, ack)
+	err = req.Session.Notify(ctx, protocol.NotificationSubscriptionsAcknowledged, ack)
 	ln.ack.Unlock()
 	if err != nil {
 		return nil, err

@@ -59,6 +59,7 @@ type serverConfig struct {
 	http           httpConfig
 	cache          *cacheHint
 	auth           *authOption
+	tasks          TaskSettings
 }
 
 type itemConfig struct {
@@ -77,6 +78,7 @@ type toolConfig struct {
 	inputSchema  jsontext.Value
 	strict       *bool
 	keepRefs     *bool
+	task         *TaskOption
 }
 
 type serverOption func(*serverConfig)

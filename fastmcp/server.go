@@ -42,6 +42,9 @@ type Server struct {
 	auth        *authState     // the Auth option built; nil without it
 	authErr     error          // why the Auth option could not be built: HTTP is not served
 
+	tasks          *taskManager // runs the tasks of tools registered with Task
+	tasksInstalled bool         // the tasks methods are in the table; s.mu
+
 	noTokenWarning sync.Once // logs once that a RequireScopes feature was asked for without a token
 }
 
@@ -78,7 +81,9 @@ func New(name, version string, opts ...Option) *Server {
 		logger: logger,
 		sealer: newStateSealer(cfg.stateSecret, cfg.stateTTL, 0),
 		level:  level,
+		tasks:  newTaskManager(cfg.tasks),
 	}
+	s.tasks.notify = s.notifyTask
 	if cfg.auth != nil {
 		s.auth, s.authErr = newAuthState(cfg.auth, logger)
 	}

@@ -24,6 +24,7 @@ type tool struct {
 	result  resultKind
 	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
 	scopes  []string        // RequireScopes
+	task    *TaskOption     // Task: the call may run as a task
 }
 
 func (t *tool) key() string             { return t.def.Name }
@@ -70,6 +71,9 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 	s.tools.update(func(m map[string]*tool) { m[name] = t })
 	if first {
 		s.installToolHandlers()
+	}
+	if t.task != nil {
+		s.installTaskHandlers()
 	}
 	s.notifyListChanged(protocol.NotificationToolsListChanged)
 	return nil
@@ -126,6 +130,11 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 	if err != nil {
 		return nil, err
 	}
+	if cfg.task != nil {
+		if err := cfg.task.check(name); err != nil {
+			return nil, err
+		}
+	}
 	h, err := analyzeHandler(fn, "tool", name, toolExample, true)
 	if err != nil {
 		return nil, err
@@ -138,7 +147,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		keepRefs = *cfg.keepRefs
 	}
 	sopts := schema.Options{Strict: strict, KeepRefs: keepRefs}
-	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes}
+	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task}
 	def := &protocol.Tool{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
@@ -262,6 +271,11 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 	*c = Context{Context: ctx, srv: s, req: req, kind: "tool", name: p.Name}
 	if err := c.startInputs(protocol.MethodToolsCall, p.Name, p.Arguments, p.InputResponses, p.RequestState); err != nil {
 		return nil, err
+	}
+	if t.task != nil {
+		if res, err, handled := s.callAsTask(c, t, p.Arguments); handled {
+			return res, err
+		}
 	}
 	res, err := s.runTool(c, t, p.Arguments)
 	if ir, ierr := c.inputRequired(); ir != nil || ierr != nil {

@@ -40,6 +40,35 @@ func FuzzCallToolResult(f *testing.F) {
 	})
 }
 
+// FuzzDetailedTask checks that any tasks/get result the decoder accepts
+// encodes stably (a client decodes what a server of any make sends).
+func FuzzDetailedTask(f *testing.F) {
+	f.Add(`{"taskId":"t","status":"completed","createdAt":"x","lastUpdatedAt":"y","ttlMs":null,"result":{"content":[]}}`)
+	f.Add(`{"taskId":"t","status":"failed","ttlMs":5,"pollIntervalMs":1,"error":{"code":-1,"message":"m","data":[1]}}`)
+	f.Add(`{"taskId":"t","status":"input_required","inputRequests":{"k":{"method":"roots/list"}},"_meta":{"a":{}}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var v1 protocol.DetailedTask
+		if err := protocol.Unmarshal([]byte(in), &v1); err != nil {
+			return
+		}
+		b1, err := protocol.Marshal(&v1)
+		if err != nil {
+			t.Fatalf("encode: %v", err)
+		}
+		var v2 protocol.DetailedTask
+		if err := protocol.Unmarshal(b1, &v2); err != nil {
+			t.Fatalf("re-decode %s: %v", b1, err)
+		}
+		b2, err := protocol.Marshal(&v2)
+		if err != nil {
+			t.Fatalf("re-encode: %v", err)
+		}
+		if string(b1) != string(b2) {
+			t.Fatalf("encoding not stable:\n%s\n%s", b1, b2)
+		}
+	})
+}
+
 // FuzzRequestMeta checks that ParseRequestMeta never panics and that
 // SetMeta on any object gives a strictly valid object whose _meta holds the
 // value set.

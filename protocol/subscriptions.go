@@ -12,6 +12,8 @@ type SubscriptionFilter struct {
 	// ResourceSubscriptions selects notifications/resources/updated for
 	// these resource URIs.
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitzero"`
+	// TaskIDs selects notifications/tasks for these tasks (tasks extension).
+	TaskIDs []string `json:"taskIds,omitzero"`
 }
 
 // SubscriptionsListenParams are the params of subscriptions/listen, which

@@ -4,8 +4,8 @@ package protocol
 // the receiver answers at once with a [CreateTaskResult] and the requester
 // polls with tasks/get and fetches the outcome with tasks/result. From
 // 2026-07-28 tasks are an extension (io.modelcontextprotocol/tasks) with a
-// different shape, declared through Extensions in the capabilities; these
-// types do not describe it.
+// different shape, declared through Extensions in the capabilities: see
+// task_ext.go (only TaskStatus and TaskParams are shared).
 
 // TasksCapability declares task support (2025-11-25 only).
 type TasksCapability struct {

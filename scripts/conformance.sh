@@ -24,10 +24,8 @@
 # with -o), not from the suite's exit codes: every scenario fails on a
 # FAILURE check, client scenarios also on a WARNING (as the suite judges
 # plain client runs) or, run one by one, a non-zero harness exit (the
-# --suite all run's exit code also counts the official extensions' scenarios,
-# so it is only logged); scenarios of the official
-# extension (tasks-*), which fastmcp does not implement yet, are reported
-# but not required; the skills extension's (sep-2640-*) are required. Every
+# --suite all run's exit code is only logged). The scenarios of the official
+# extensions (tasks-*, sep-2640-skills-*) are required like the others. Every
 # scenario the suite lists for a selection must have results, and a required
 # scenario fails when none of its own checks ran (all SKIPPED: only the
 # suite-wide wire-schema-valid check passed). There is no expected-failures
@@ -119,7 +117,9 @@ cat >"$WORK/judge.js" <<'EOF'
 // required scenario failed or has no results.
 const fs = require("fs"), path = require("path");
 const [label, kind, dir, expectedFile, summaryFile, rowsFile] = process.argv.slice(2);
-const extension = (s) => /^tasks-/.test(s);
+// Scenarios reported but not required: none today (the official
+// extensions, tasks-* and sep-2640-*, are implemented and required).
+const extension = (s) => false;
 // A scenario's own checks: not the suite-wide wire-schema-valid check, which
 // every run reports. A required scenario with none that ran (SUCCESS,
 // FAILURE or WARNING) fails: its checks were all skipped, as the skills

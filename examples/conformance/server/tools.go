@@ -223,6 +223,7 @@ func registerTools(s *fastmcp.Server) {
 	}, d("Mirrors its region argument into the Mcp-Param-Region header (SEP-2243)"))
 
 	registerInputRequiredTools(s)
+	registerTaskTools(s)
 }
 
 // registerInputRequiredTools adds the multi round-trip (SEP-2322) fixtures.

@@ -1,0 +1,127 @@
+package fastmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
+)
+
+// ErrTaskCancelled is returned by CallTool (and Call) when the server ran
+// the call as a task and the task ended cancelled.
+var ErrTaskCancelled = errors.New("fastmcp: the task was cancelled")
+
+// taskPollFloor bounds how often a task is polled, whatever the server
+// suggests.
+const taskPollFloor = 10 * time.Millisecond
+
+// WithTaskStarted calls fn when the server answers the call with a task,
+// before CallTool follows it: a host can show the task (its id, status and
+// suggested polling interval) and call GetTask or CancelTask meanwhile. fn
+// runs on the calling goroutine and must not block.
+func WithTaskStarted(fn func(*protocol.TaskCreatedResult)) CallOption {
+	return func(c *callConfig) { c.onTask = fn }
+}
+
+// taskStartedKey carries the WithTaskStarted function of a call to awaitTask.
+type taskStartedKey struct{}
+
+// GetTask returns the state of a task (tasks/get, tasks extension): its
+// result, error or pending input requests by status.
+func (c *Client) GetTask(ctx context.Context, taskID string) (*protocol.DetailedTask, error) {
+	var d protocol.DetailedTask
+	if err := c.call(ctx, protocol.MethodTasksGet, &protocol.TaskParams{TaskID: taskID}, &d); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// UpdateTask answers some of a task's input requests (tasks/update).
+func (c *Client) UpdateTask(ctx context.Context, taskID string, responses protocol.InputResponses) error {
+	return c.call(ctx, protocol.MethodTasksUpdate, &protocol.TaskUpdateParams{TaskID: taskID, InputResponses: responses}, nil)
+}
+
+// CancelTask asks the server to cancel a task (tasks/cancel). Cancellation
+// is cooperative: GetTask tells how the task ended.
+func (c *Client) CancelTask(ctx context.Context, taskID string) error {
+	return c.call(ctx, protocol.MethodTasksCancel, &protocol.TaskParams{TaskID: taskID}, nil)
+}
+
+// awaitTask follows a task the server created for a request until it ends:
+// it polls tasks/get at the interval the server suggests, answers input
+// requests with the client's handlers through tasks/update, and decodes the
+// inlined result into result. When ctx ends first the task is cancelled.
+func (c *Client) awaitTask(ctx context.Context, method string, created json.RawMessage, result any) error {
+	var tc protocol.TaskCreatedResult
+	if err := protocol.Unmarshal(created, &tc); err != nil || tc.TaskID == "" {
+		return fmt.Errorf("fastmcp: %s: bad task result: %s", method, created)
+	}
+	resetResult(result)
+	if fn, ok := ctx.Value(taskStartedKey{}).(func(*protocol.TaskCreatedResult)); ok {
+		fn(&tc)
+	}
+	interval := max(time.Duration(tc.PollIntervalMs)*time.Millisecond, taskPollFloor)
+	if tc.PollIntervalMs == 0 {
+		interval = time.Second
+	}
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			if err := c.CancelTask(cctx, tc.TaskID); err != nil {
+				c.cfg.logger.Debug("cancelling the task failed", "task", tc.TaskID, "error", err)
+			}
+			cancel()
+			return ctx.Err()
+		case <-timer.C:
+		}
+		d, err := c.GetTask(ctx, tc.TaskID)
+		if err != nil {
+			if ctx.Err() != nil {
+				continue // cancel the task above
+			}
+			return fmt.Errorf("fastmcp: %s: polling task %s: %w", method, tc.TaskID, err)
+		}
+		if d.PollIntervalMs > 0 {
+			interval = max(time.Duration(d.PollIntervalMs)*time.Millisecond, taskPollFloor)
+		}
+		switch d.Status {
+		case protocol.TaskCompleted:
+			return session.DecodeResult(method, d.Result, result)
+		case protocol.TaskFailed:
+			if d.Error == nil {
+				return fmt.Errorf("fastmcp: %s: task %s failed without an error", method, tc.TaskID)
+			}
+			return d.Error
+		case protocol.TaskCancelled:
+			return fmt.Errorf("%w: %s (task %s)", ErrTaskCancelled, method, tc.TaskID)
+		case protocol.TaskInputRequired:
+			answers := protocol.InputResponses{}
+			for key, req := range d.InputRequests {
+				ans, err := c.serveRequest(ctx, c.version(""), req.Method, req.Params)
+				if err != nil {
+					return fmt.Errorf("fastmcp: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
+				}
+				b, err := protocol.Marshal(ans)
+				if err != nil {
+					return err
+				}
+				answers[key] = b
+			}
+			if len(answers) > 0 {
+				if err := c.UpdateTask(ctx, tc.TaskID, answers); err != nil {
+					return fmt.Errorf("fastmcp: %s: answering task %s: %w", method, tc.TaskID, err)
+				}
+				timer.Reset(0)
+				continue
+			}
+		}
+		timer.Reset(interval)
+	}
+}

@@ -1,0 +1,135 @@
+package fastmcp
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// TaskMode says how a tool takes part in the tasks extension
+// (io.modelcontextprotocol/tasks, SEP-2663).
+type TaskMode int
+
+const (
+	// TaskOptional: the call runs as a task when the client declared the
+	// tasks extension, and as a plain call otherwise.
+	TaskOptional TaskMode = iota + 1
+	// TaskRequired: the call only runs as a task; a client that did not
+	// declare the extension gets MissingRequiredClientCapability (-32021).
+	TaskRequired
+)
+
+// TaskOption makes a tool run as a task (see Task).
+type TaskOption struct {
+	mode  TaskMode
+	after time.Duration
+}
+
+// Task makes a tool's calls run as tasks of the tasks extension on
+// 2026-07-28 requests whose client declared it: tools/call is answered at
+// once with a task the client polls with tasks/get, and the handler, still
+// a plain function, runs on in the background. Inside it ctx.Elicit,
+// ctx.Sample and ctx.ListRoots park the task in input_required until the
+// client answers with tasks/update, ctx.Progress sets the task's status
+// message, and ctx is cancelled by tasks/cancel and at server Shutdown.
+//
+//	s.Tool("build", build, fastmcp.Task(fastmcp.TaskOptional))
+func Task(mode TaskMode) TaskOption { return TaskOption{mode: mode} }
+
+// After delays the decision: the call starts as a plain call and becomes a
+// task only if the handler is still running after d. A handler that
+// finishes sooner answers directly, and input it asks for before then goes
+// through the multi round-trip input_required result, so a tool can gather
+// input first and go on as a task afterwards.
+func (o TaskOption) After(d time.Duration) TaskOption {
+	o.after = d
+	return o
+}
+
+func (o TaskOption) applyTool(c *toolConfig) { c.task = &o }
+
+// check reports a misconfigured TaskOption at registration.
+func (o *TaskOption) check(name string) error {
+	if o.mode != TaskOptional && o.mode != TaskRequired {
+		return fmt.Errorf("fastmcp: tool %q: Task needs fastmcp.TaskOptional or fastmcp.TaskRequired, got %d", name, o.mode)
+	}
+	if o.after < 0 {
+		return fmt.Errorf("fastmcp: tool %q: Task(...).After needs a duration >= 0, got %v", name, o.after)
+	}
+	return nil
+}
+
+// TaskSettings configure the tasks of a server (see Tasks). The zero value
+// works: tasks kept in memory for an hour, polled every second.
+type TaskSettings struct {
+	// Store keeps the tasks' state. Default: NewMemoryTaskStore().
+	Store TaskStore
+	// TTL is how long a task is kept after it was created; after that
+	// tasks/get no longer finds it. Default: one hour.
+	TTL time.Duration
+	// PollInterval is the polling interval suggested to clients (rounded to
+	// whole milliseconds). Default: one second.
+	PollInterval time.Duration
+}
+
+// Tasks configures the server's tasks: where their state is stored and for
+// how long. Without it, tasks are kept in memory for an hour.
+func Tasks(set TaskSettings) Option {
+	return serverOption(func(c *serverConfig) { c.tasks = set })
+}
+
+// errTaskShutdown is the cause a task's context is cancelled with when the
+// server shuts down.
+var errTaskShutdown = errors.New("fastmcp: the server shut down")
+
+// errTaskCancelled is the cause a task's context is cancelled with on
+// tasks/cancel.
+var errTaskCancelled = errors.New("fastmcp: the client cancelled the task")
+
+func newTaskID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// wire returns the record as the tasks/get result.
+func (r *TaskRecord) wire() *protocol.DetailedTask {
+	d := &protocol.DetailedTask{
+		TaskID:         r.ID,
+		Status:         r.Status,
+		StatusMessage:  r.StatusMessage,
+		CreatedAt:      rfc3339(r.CreatedAt),
+		LastUpdatedAt:  rfc3339(r.UpdatedAt),
+		PollIntervalMs: r.PollInterval.Milliseconds(),
+	}
+	if r.TTL > 0 {
+		ms := r.TTL.Milliseconds()
+		d.TTLMs = &ms
+	}
+	switch r.Status {
+	case protocol.TaskCompleted:
+		d.Result = json.RawMessage(r.Result)
+	case protocol.TaskFailed:
+		d.Error = r.Error
+	case protocol.TaskInputRequired:
+		d.InputRequests = r.InputRequests
+	}
+	return d
+}
+
+// created returns the record as the tools/call result that creates it.
+func (r *TaskRecord) created() *protocol.TaskCreatedResult {
+	d := r.wire()
+	return &protocol.TaskCreatedResult{
+		ResultType: protocol.ResultTypeTask, TaskID: d.TaskID, Status: d.Status,
+		StatusMessage: d.StatusMessage, CreatedAt: d.CreatedAt, LastUpdatedAt: d.LastUpdatedAt,
+		TTLMs: d.TTLMs, PollIntervalMs: d.PollIntervalMs,
+	}
+}

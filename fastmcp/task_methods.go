@@ -1,0 +1,169 @@
+package fastmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/lowlevel"
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// installTaskHandlers declares the tasks extension and serves tasks/get,
+// tasks/update and tasks/cancel; s.mu held. tasks/result and tasks/list,
+// which the extension dropped, stay unknown methods.
+func (s *Server) installTaskHandlers() {
+	if s.tasksInstalled {
+		return
+	}
+	s.tasksInstalled = true
+	s.ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
+		if c.Extensions == nil {
+			c.Extensions = map[string]json.RawMessage{}
+		}
+		c.Extensions[protocol.ExtensionTasks] = json.RawMessage("{}")
+	})
+	s.ll.Handle(protocol.MethodTasksGet, lowlevel.HandlerFunc(s.getTask))
+	s.ll.Handle(protocol.MethodTasksUpdate, lowlevel.HandlerFunc(s.updateTask))
+	s.ll.Handle(protocol.MethodTasksCancel, lowlevel.HandlerFunc(s.cancelTask))
+}
+
+// ackResult is the empty result of tasks/update and tasks/cancel.
+type ackResult struct{}
+
+// lookupTask checks that the request may use the tasks extension and
+// returns the caller's task: another principal's task is not found.
+func (s *Server) lookupTask(ctx context.Context, req *lowlevel.Request, params any) (*TaskRecord, error) {
+	if !req.Modern {
+		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
+	}
+	if !declaresTasks(req.ClientCapabilities()) {
+		return nil, missingTasksExtension(req.Method + " needs it")
+	}
+	if err := protocol.Unmarshal(orEmptyObject(req.Params), params); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", protocol.ErrInvalidParams, req.Method, err)
+	}
+	var id string
+	switch p := params.(type) {
+	case *protocol.TaskParams:
+		id = p.TaskID
+	case *protocol.TaskUpdateParams:
+		id = p.TaskID
+	}
+	if id == "" {
+		return nil, fmt.Errorf("%w: %s: missing taskId", protocol.ErrInvalidParams, req.Method)
+	}
+	rec, err := s.tasks.store.Get(ctx, id)
+	if errors.Is(err, ErrTaskNotFound) || (err == nil && rec.Principal != s.principal(req)) {
+		return nil, fmt.Errorf("%w: unknown task %q", protocol.ErrInvalidParams, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fastmcp: reading task %q: %w", id, err)
+	}
+	return rec, nil
+}
+
+// getTask serves tasks/get.
+func (s *Server) getTask(ctx context.Context, req *lowlevel.Request) (any, error) {
+	rec, err := s.lookupTask(ctx, req, new(protocol.TaskParams))
+	if err != nil {
+		return nil, err
+	}
+	return rec.wire(), nil
+}
+
+// updateTask serves tasks/update: answers to input requests of a task
+// running in this process are handed to it; unknown or already answered
+// keys are ignored.
+func (s *Server) updateTask(ctx context.Context, req *lowlevel.Request) (any, error) {
+	var p protocol.TaskUpdateParams
+	rec, err := s.lookupTask(ctx, req, &p)
+	if err != nil {
+		return nil, err
+	}
+	s.tasks.mu.Lock()
+	rt := s.tasks.running[rec.ID]
+	s.tasks.mu.Unlock()
+	if rt == nil || len(p.InputResponses) == 0 {
+		return ackResult{}, nil
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	answered := false
+	for k, v := range p.InputResponses {
+		pi, ok := rt.pending[k]
+		if !ok {
+			continue
+		}
+		delete(rt.pending, k)
+		pi.answer <- jsontext.Value(v)
+		answered = true
+	}
+	if answered {
+		rt.syncInputsLocked()
+	}
+	return ackResult{}, nil
+}
+
+// cancelTask serves tasks/cancel: a task not yet ended is marked cancelled
+// and its handler's context is cancelled. Cancelling an ended task is
+// acknowledged and changes nothing.
+func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, error) {
+	rec, err := s.lookupTask(ctx, req, new(protocol.TaskParams))
+	if err != nil {
+		return nil, err
+	}
+	if rec.Terminal() {
+		return ackResult{}, nil
+	}
+	s.tasks.mu.Lock()
+	rt := s.tasks.running[rec.ID]
+	s.tasks.mu.Unlock()
+	if rt == nil {
+		// Running elsewhere (a shared store): record the cancellation.
+		rec.Status, rec.StatusMessage, rec.InputRequests, rec.UpdatedAt = protocol.TaskCancelled, "cancelled by the client", nil, s.tasks.now()
+		if err := s.tasks.store.Update(ctx, rec); err != nil {
+			if errors.Is(err, ErrTaskNotFound) {
+				return ackResult{}, nil
+			}
+			return nil, fmt.Errorf("fastmcp: cancelling task %q: %w", rec.ID, err)
+		}
+		s.notifyTask(rec)
+		return ackResult{}, nil
+	}
+	rt.mu.Lock()
+	rt.modifyLocked(func(r *TaskRecord) {
+		r.Status, r.StatusMessage, r.InputRequests = protocol.TaskCancelled, "cancelled by the client", nil
+	})
+	rt.mu.Unlock()
+	rt.cancel(errTaskCancelled)
+	return ackResult{}, nil
+}
+
+// listenTasks returns the tasks of a subscriptions/listen request's taskIds
+// that the caller may follow: its own, still stored. A client that did not
+// declare the tasks extension gets -32021.
+func (s *Server) listenTasks(ctx context.Context, req *lowlevel.Request, ids []string) ([]string, error) {
+	if !declaresTasks(req.ClientCapabilities()) {
+		return nil, missingTasksExtension("notifications/tasks need it")
+	}
+	var ok []string
+	for _, id := range ids {
+		rec, err := s.tasks.store.Get(ctx, id)
+		if err == nil && rec.Principal == s.principal(req) {
+			ok = append(ok, id)
+		}
+	}
+	return ok, nil
+}
+
+// notifyTask sends notifications/tasks with the task's state to the
+// listen streams that follow it.
+func (s *Server) notifyTask(rec *TaskRecord) {
+	s.listen.send(protocol.NotificationTasks, rec.wire(),
+		func(f *protocol.SubscriptionFilter) bool { return slices.Contains(f.TaskIDs, rec.ID) })
+}

@@ -1,0 +1,106 @@
+package fastmcp_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+	"testing"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// A subscriptions/listen stream that names a task in taskIds gets
+// notifications/tasks with the task's state as it changes; a client
+// without the extension gets -32021.
+func TestTaskStatusNotifications(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	release := make(chan struct{})
+	s.Tool("job", func(ctx *fastmcp.Context) (string, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		return "job done", nil
+	}, fastmcp.Task(fastmcp.TaskOptional))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, transport.NewStream(inR, outW, nil)) }()
+	t.Cleanup(func() { cancel(); <-served })
+	msgs := make(chan map[string]json.RawMessage, 16)
+	go func() { // ends when outR is closed
+		defer close(msgs)
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				msgs <- m
+			}
+		}
+	}()
+	send := func(id int, method, params string, tasks bool) {
+		caps := `{}`
+		if tasks {
+			caps = `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
+		}
+		meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}`
+		line := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"` + method + `","params":{` + params + `,` + meta + `}}` + "\n"
+		if _, err := io.WriteString(inW, line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func() map[string]json.RawMessage {
+		t.Helper()
+		m, ok := <-msgs
+		if !ok {
+			t.Fatal("the server's output ended")
+		}
+		return m
+	}
+
+	send(1, "tools/call", `"name":"job"`, true)
+	var created struct {
+		Result protocol.TaskCreatedResult `json:"result"`
+	}
+	m := next()
+	raw, _ := json.Marshal(m)
+	if err := json.Unmarshal(raw, &created); err != nil || created.Result.TaskID == "" {
+		t.Fatalf("tools/call answered %s", raw)
+	}
+	id := created.Result.TaskID
+
+	send(2, "subscriptions/listen", `"notifications":{"taskIds":["`+id+`","someone-elses"]}`, false)
+	var e protocol.Error
+	if m := next(); string(m["id"]) != "2" || json.Unmarshal(m["error"], &e) != nil || e.Code != protocol.CodeMissingRequiredClientCapability {
+		t.Fatalf("listen without the extension answered %v, want -32021", m)
+	}
+
+	send(3, "subscriptions/listen", `"notifications":{"taskIds":["`+id+`","someone-elses"]}`, true)
+	var ack struct {
+		Params protocol.SubscriptionsAcknowledgedParams `json:"params"`
+	}
+	m = next()
+	raw, _ = json.Marshal(m)
+	if json.Unmarshal(raw, &ack) != nil || string(m["method"]) != `"`+protocol.NotificationSubscriptionsAcknowledged+`"` ||
+		len(ack.Params.Notifications.TaskIDs) != 1 || ack.Params.Notifications.TaskIDs[0] != id {
+		t.Fatalf("listen acknowledged %s, want taskIds [%s]", raw, id)
+	}
+	close(release)
+	var note struct {
+		Params protocol.DetailedTask `json:"params"`
+	}
+	m = next()
+	raw, _ = json.Marshal(m)
+	if json.Unmarshal(raw, &note) != nil || string(m["method"]) != `"`+protocol.NotificationTasks+`"` ||
+		note.Params.TaskID != id || note.Params.Status != protocol.TaskCompleted || len(note.Params.Result) == 0 {
+		t.Fatalf("got %s, want notifications/tasks with the completed task", raw)
+	}
+}

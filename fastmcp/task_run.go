@@ -1,0 +1,368 @@
+package fastmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// taskManager runs the server's tasks: it owns their goroutines (ended and
+// waited for at Shutdown) and the in-process state of the running ones (their
+// cancel functions and the input they wait for).
+type taskManager struct {
+	store TaskStore
+	ttl   time.Duration
+	poll  time.Duration
+	now   func() time.Time
+	// notify sends a task's new state to the listen streams following it.
+	notify func(*TaskRecord)
+
+	ctx    context.Context // cancelled at shutdown
+	cancel context.CancelCauseFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	running map[string]*runningTask
+	closed  bool
+}
+
+func newTaskManager(set TaskSettings) *taskManager {
+	m := &taskManager{store: set.Store, ttl: set.TTL, poll: set.PollInterval, now: time.Now,
+		running: map[string]*runningTask{}}
+	if m.store == nil {
+		m.store = NewMemoryTaskStore()
+	}
+	if m.ttl <= 0 {
+		m.ttl = time.Hour
+	}
+	if m.poll < time.Millisecond {
+		m.poll = time.Second
+	}
+	m.ctx, m.cancel = context.WithCancelCause(context.Background())
+	return m
+}
+
+// shutdown cancels the running tasks and waits for their goroutines until
+// ctx is done.
+func (m *taskManager) shutdown(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel(errTaskShutdown)
+	done := make(chan struct{})
+	go func() { m.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("fastmcp: tasks still running at shutdown: %w", ctx.Err())
+	}
+}
+
+// runningTask is the in-process state of one call that runs, or may come
+// to run, as a task.
+type runningTask struct {
+	m      *taskManager
+	cancel context.CancelCauseFunc
+
+	mu       sync.Mutex
+	id       string // set when the task is created
+	created  bool
+	finished bool
+	pending  map[string]*pendingInput
+}
+
+type pendingInput struct {
+	req    protocol.InputRequest
+	answer chan jsontext.Value // buffered: one answer
+}
+
+// callOutcome is how a call that did not become a task ended.
+type callOutcome struct {
+	res any
+	err error
+}
+
+// callAsTask serves a tools/call of a tool registered with Task. handled is
+// false when the call runs as a plain call (the client did not declare the
+// extension and the tool does not require it).
+func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, err error, handled bool) {
+	if !c.req.Modern || !declaresTasks(c.req.ClientCapabilities()) {
+		if t.task.mode == TaskRequired {
+			return nil, missingTasksExtension("tool " + strconv.Quote(t.def.Name) + " runs only as a task"), true
+		}
+		return nil, nil, false
+	}
+	m := s.tasks
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, protocol.Errorf(protocol.CodeInternalError, "the server is shutting down"), true
+	}
+	m.wg.Add(1)
+	m.mu.Unlock()
+
+	reqCtx := c.Context
+	tctx, cancel := context.WithCancelCause(context.WithoutCancel(reqCtx))
+	stopShutdown := context.AfterFunc(m.ctx, func() { cancel(context.Cause(m.ctx)) })
+	rt := &runningTask{m: m, cancel: cancel}
+	c.Context, c.task = tctx, rt
+	// Until the call becomes a task, the request's end cancels it.
+	stopReq := context.AfterFunc(reqCtx, func() {
+		rt.mu.Lock()
+		defer rt.mu.Unlock()
+		if !rt.created {
+			cancel(context.Cause(reqCtx))
+		}
+	})
+	princ := s.principal(c.req)
+
+	var rec *TaskRecord
+	if t.task.after == 0 {
+		if rec, err = rt.create(reqCtx, princ, t.def.Name); err != nil {
+			stopReq()
+			stopShutdown()
+			cancel(err)
+			m.wg.Done()
+			return nil, err, true
+		}
+	}
+	outcome := make(chan callOutcome, 1)
+	go func() {
+		defer m.wg.Done()
+		defer stopShutdown()
+		defer cancel(nil)
+		res, err := s.runTool(c, t, args)
+		rt.mu.Lock()
+		rt.finished = true
+		created := rt.created
+		rt.mu.Unlock()
+		if !created {
+			stopReq()
+			if ir, ierr := c.inputRequired(); ir != nil || ierr != nil {
+				if ierr != nil {
+					outcome <- callOutcome{nil, ierr}
+				} else {
+					outcome <- callOutcome{ir, nil}
+				}
+				return
+			}
+			outcome <- callOutcome{res, err}
+			return
+		}
+		rt.finish(tctx, res, err)
+	}()
+	if rec != nil {
+		stopReq()
+		return rec.created(), nil, true
+	}
+	timer := time.NewTimer(t.task.after)
+	defer timer.Stop()
+	select {
+	case o := <-outcome:
+		return o.res, o.err, true
+	case <-timer.C:
+	}
+	rec, err = rt.create(reqCtx, princ, t.def.Name)
+	if err != nil {
+		// Finished meanwhile, or the store failed: wait for the plain outcome.
+		if errors.Is(err, errTaskFinished) {
+			o := <-outcome
+			return o.res, o.err, true
+		}
+		cancel(err)
+		<-outcome
+		return nil, err, true
+	}
+	stopReq()
+	return rec.created(), nil, true
+}
+
+var errTaskFinished = errors.New("fastmcp: the call finished before it became a task")
+
+// create turns the call into a task: the record is stored before the
+// tools/call result announces it.
+func (rt *runningTask) create(ctx context.Context, principal, tool string) (*TaskRecord, error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.finished {
+		return nil, errTaskFinished
+	}
+	m := rt.m
+	now := m.now()
+	rec := &TaskRecord{
+		ID: newTaskID(), Principal: principal, Tool: tool, Status: protocol.TaskWorking,
+		CreatedAt: now, UpdatedAt: now, TTL: m.ttl, PollInterval: m.poll,
+	}
+	if err := m.store.Create(context.WithoutCancel(ctx), rec); err != nil {
+		return nil, fmt.Errorf("fastmcp: storing the task: %w", err)
+	}
+	rt.id, rt.created = rec.ID, true
+	m.mu.Lock()
+	m.running[rec.ID] = rt
+	m.mu.Unlock()
+	return rec, nil
+}
+
+// modify changes the stored record under rt.mu unless it is terminal.
+// rt.mu must be held.
+func (rt *runningTask) modifyLocked(fn func(*TaskRecord)) {
+	ctx := context.Background()
+	rec, err := rt.m.store.Get(ctx, rt.id)
+	if err != nil || rec.Terminal() {
+		return
+	}
+	fn(rec)
+	rec.UpdatedAt = rt.m.now()
+	if rt.m.store.Update(ctx, rec) == nil && rt.m.notify != nil {
+		rt.m.notify(rec)
+	}
+}
+
+// syncInputsLocked writes the pending input requests (and the status they
+// imply) to the store; rt.mu held.
+func (rt *runningTask) syncInputsLocked() {
+	rt.modifyLocked(func(r *TaskRecord) {
+		if len(rt.pending) == 0 {
+			r.Status, r.InputRequests = protocol.TaskWorking, nil
+			return
+		}
+		r.Status = protocol.TaskInputRequired
+		r.InputRequests = make(protocol.InputRequests, len(rt.pending))
+		for k, p := range rt.pending {
+			r.InputRequests[k] = p.req
+		}
+	})
+}
+
+// finish stores the outcome of the handler of a task.
+func (rt *runningTask) finish(ctx context.Context, res *ToolResult, err error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.m.mu.Lock()
+	delete(rt.m.running, rt.id)
+	rt.m.mu.Unlock()
+	var (
+		raw  []byte
+		perr *protocol.Error
+	)
+	if err == nil {
+		if raw, err = protocol.Marshal(res); err != nil {
+			err = fmt.Errorf("fastmcp: encoding the task's result: %w", err)
+		}
+	}
+	if err != nil {
+		if pe, ok := errors.AsType[*protocol.Error](err); ok {
+			perr = pe
+		} else {
+			if cause := context.Cause(ctx); cause != nil && errors.Is(err, ctx.Err()) {
+				err = cause
+			}
+			perr = protocol.NewError(protocol.CodeInternalError, err.Error())
+		}
+	}
+	rt.pending = nil
+	rt.modifyLocked(func(r *TaskRecord) {
+		r.InputRequests = nil
+		if perr != nil {
+			r.Status, r.Error = protocol.TaskFailed, perr
+			return
+		}
+		r.Status, r.Result = protocol.TaskCompleted, raw
+	})
+}
+
+// ask asks the client for input from inside a task: the task goes to
+// input_required until tasks/update answers. handled is false before the
+// call became a task (the multi round-trip mechanism applies then).
+func (rt *runningTask) ask(c *Context, kind, key, method string, params, result any) (handled bool, err error) {
+	rt.mu.Lock()
+	if !rt.created {
+		rt.mu.Unlock()
+		return false, nil
+	}
+	c.in.n++
+	if key == "" {
+		key = kind + "-" + strconv.Itoa(c.in.n)
+	}
+	if raw, ok := c.in.answers[key]; ok {
+		rt.mu.Unlock()
+		return true, decodeAnswer(key, raw, result)
+	}
+	if _, dup := rt.pending[key]; dup {
+		rt.mu.Unlock()
+		return true, fmt.Errorf("fastmcp: input key %q is used twice in one task", key)
+	}
+	raw, err := protocol.Marshal(params)
+	if err != nil {
+		rt.mu.Unlock()
+		return true, fmt.Errorf("fastmcp: encoding %s: %w", method, err)
+	}
+	p := &pendingInput{req: protocol.InputRequest{Method: method, Params: raw}, answer: make(chan jsontext.Value, 1)}
+	if rt.pending == nil {
+		rt.pending = map[string]*pendingInput{}
+	}
+	rt.pending[key] = p
+	rt.syncInputsLocked()
+	rt.mu.Unlock()
+	select {
+	case ans := <-p.answer:
+		return true, decodeAnswer(key, ans, result)
+	case <-c.Done():
+		rt.mu.Lock()
+		if rt.pending[key] == p {
+			delete(rt.pending, key)
+			rt.syncInputsLocked()
+		}
+		rt.mu.Unlock()
+		return true, context.Cause(c)
+	}
+}
+
+func decodeAnswer(key string, raw jsontext.Value, result any) error {
+	if err := protocol.Unmarshal(raw, result); err != nil {
+		return fmt.Errorf("%w: inputResponses[%q]: %v", protocol.ErrInvalidParams, key, err)
+	}
+	return nil
+}
+
+// status sets the task's status message (ctx.Progress inside a task);
+// handled is false before the call became a task.
+func (rt *runningTask) status(message string) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if !rt.created {
+		return false
+	}
+	if message != "" {
+		rt.modifyLocked(func(r *TaskRecord) { r.StatusMessage = message })
+	}
+	return true
+}
+
+// declaresTasks reports whether the client capabilities declare the tasks
+// extension.
+func declaresTasks(caps *protocol.ClientCapabilities) bool {
+	if caps == nil {
+		return false
+	}
+	_, ok := caps.Extensions[protocol.ExtensionTasks]
+	return ok
+}
+
+// missingTasksExtension is the -32021 error naming the tasks extension.
+func missingTasksExtension(why string) *protocol.Error {
+	return protocol.NewError(protocol.CodeMissingRequiredClientCapability,
+		"Missing required client capability: "+protocol.ExtensionTasks+" ("+why+")").
+		WithData(protocol.MissingRequiredClientCapabilityData{RequiredCapabilities: protocol.ClientCapabilities{
+			Extensions: map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")},
+		}})
+}

@@ -1,0 +1,183 @@
+package fastmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// ErrTaskNotFound is returned by a TaskStore for a task it does not hold
+// (never created, or expired).
+var ErrTaskNotFound = errors.New("fastmcp: task not found")
+
+// TaskRecord is what a TaskStore keeps of one task. Every field is plain
+// data so that a store may serialise it (encoding/json works).
+type TaskRecord struct {
+	// ID identifies the task; the server mints it.
+	ID string `json:"id"`
+	// Principal is the caller that created the task; only the same
+	// principal may see it.
+	Principal string `json:"principal"`
+	// Tool is the name of the tool the task runs.
+	Tool string `json:"tool"`
+	// Status is the task's state.
+	Status protocol.TaskStatus `json:"status"`
+	// StatusMessage describes the state.
+	StatusMessage string `json:"statusMessage,omitempty"`
+	// CreatedAt and UpdatedAt are the creation and last change times.
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// TTL is how long after CreatedAt the task is kept; 0 keeps it until
+	// the store is closed.
+	TTL time.Duration `json:"ttl"`
+	// PollInterval is the polling interval suggested to the client.
+	PollInterval time.Duration `json:"pollInterval"`
+	// Result is the tool's result once completed.
+	Result json.RawMessage `json:"result,omitempty"`
+	// Error is the JSON-RPC error once failed.
+	Error *protocol.Error `json:"error,omitempty"`
+	// InputRequests are the pending requests for client input while
+	// input_required.
+	InputRequests protocol.InputRequests `json:"inputRequests,omitempty"`
+}
+
+// Terminal reports whether the task has ended (completed, failed or
+// cancelled): its state no longer changes.
+func (r *TaskRecord) Terminal() bool {
+	switch r.Status {
+	case protocol.TaskCompleted, protocol.TaskFailed, protocol.TaskCancelled:
+		return true
+	}
+	return false
+}
+
+// expired reports whether the record's TTL has passed at now.
+func (r *TaskRecord) expired(now time.Time) bool {
+	return r.TTL > 0 && !now.Before(r.CreatedAt.Add(r.TTL))
+}
+
+// A TaskStore keeps the state of tasks (the tasks extension) for as long as
+// their TTL. The server calls it from many goroutines at once; records
+// passed in and returned are copies the callee may keep or change freely.
+// The in-memory default is NewMemoryTaskStore; a store shared between
+// replicas lets any replica answer tasks/get.
+type TaskStore interface {
+	// Create stores a new task. The record's ID is unique.
+	Create(ctx context.Context, rec *TaskRecord) error
+	// Get returns the task, or an error matching ErrTaskNotFound when the
+	// store does not hold it or its TTL has passed.
+	Get(ctx context.Context, id string) (*TaskRecord, error)
+	// Update replaces the stored state of an existing task; a task whose
+	// TTL has passed gives ErrTaskNotFound.
+	Update(ctx context.Context, rec *TaskRecord) error
+	// List returns the live tasks created by principal, oldest first.
+	List(ctx context.Context, principal string) ([]*TaskRecord, error)
+}
+
+// MemoryTaskStore is a TaskStore in the process's memory: tasks are lost
+// when it exits. Expired tasks are dropped as they are met and at every
+// Create. Its zero value is not usable: call NewMemoryTaskStore.
+type MemoryTaskStore struct {
+	mu    sync.Mutex
+	tasks map[string]*TaskRecord
+	now   func() time.Time
+}
+
+// NewMemoryTaskStore returns an empty in-memory TaskStore.
+func NewMemoryTaskStore() *MemoryTaskStore {
+	return &MemoryTaskStore{tasks: map[string]*TaskRecord{}, now: time.Now}
+}
+
+func copyRecord(r *TaskRecord) *TaskRecord {
+	c := *r
+	c.Result = slices.Clone(r.Result)
+	if r.Error != nil {
+		e := *r.Error
+		c.Error = &e
+	}
+	if r.InputRequests != nil {
+		c.InputRequests = make(protocol.InputRequests, len(r.InputRequests))
+		for k, v := range r.InputRequests {
+			c.InputRequests[k] = v
+		}
+	}
+	return &c
+}
+
+// Create implements TaskStore.
+func (m *MemoryTaskStore) Create(_ context.Context, rec *TaskRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	for id, r := range m.tasks {
+		if r.expired(now) {
+			delete(m.tasks, id)
+		}
+	}
+	if _, dup := m.tasks[rec.ID]; dup {
+		return errors.New("fastmcp: task id " + rec.ID + " already exists")
+	}
+	m.tasks[rec.ID] = copyRecord(rec)
+	return nil
+}
+
+// Get implements TaskStore.
+func (m *MemoryTaskStore) Get(_ context.Context, id string) (*TaskRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.tasks[id]
+	if !ok {
+		return nil, ErrTaskNotFound
+	}
+	if r.expired(m.now()) {
+		delete(m.tasks, id)
+		return nil, ErrTaskNotFound
+	}
+	return copyRecord(r), nil
+}
+
+// Update implements TaskStore.
+func (m *MemoryTaskStore) Update(_ context.Context, rec *TaskRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.tasks[rec.ID]
+	if !ok {
+		return ErrTaskNotFound
+	}
+	if r.expired(m.now()) {
+		delete(m.tasks, rec.ID)
+		return ErrTaskNotFound
+	}
+	m.tasks[rec.ID] = copyRecord(rec)
+	return nil
+}
+
+// List implements TaskStore.
+func (m *MemoryTaskStore) List(_ context.Context, principal string) ([]*TaskRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	var out []*TaskRecord
+	for id, r := range m.tasks {
+		if r.expired(now) {
+			delete(m.tasks, id)
+			continue
+		}
+		if r.Principal == principal {
+			out = append(out, copyRecord(r))
+		}
+	}
+	slices.SortFunc(out, func(a, b *TaskRecord) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
