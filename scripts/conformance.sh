@@ -25,7 +25,9 @@
 # FAILURE check, client scenarios also on a WARNING (as the suite judges
 # plain client runs) or, run one by one, a non-zero harness exit (the
 # --suite all run's exit code is only logged). The scenarios of the official
-# extensions (tasks-*, sep-2640-skills-*) are required like the others. Every
+# extensions (tasks-*, sep-2640-skills-*) are required like the others, but
+# for a placeholder the suite ships without checks (tasks-status-notifications,
+# listed apart as "not checked by the suite" while it reports nothing). Every
 # scenario the suite lists for a selection must have results, and a required
 # scenario fails when none of its own checks ran (all SKIPPED: only the
 # suite-wide wire-schema-valid check passed). There is no expected-failures
@@ -117,9 +119,13 @@ cat >"$WORK/judge.js" <<'EOF'
 // required scenario failed or has no results.
 const fs = require("fs"), path = require("path");
 const [label, kind, dir, expectedFile, summaryFile, rowsFile] = process.argv.slice(2);
-// Scenarios reported but not required: none today (the official
-// extensions, tasks-* and sep-2640-*, are implemented and required).
-const extension = (s) => false;
+// Placeholders: scenarios whose run, in this suite version, returns only a
+// SKIPPED check whatever the server does (tasks-status-notifications: "The
+// harness needs a rewrite against the new channel"). While that is all they
+// report they are listed as not checked by the suite, neither passed nor
+// failed (fastmcp's own tests cover them); once they report a check of their
+// own they are judged like every other scenario.
+const placeholders = new Set(["tasks-status-notifications"]);
 // A scenario's own checks: not the suite-wide wire-schema-valid check, which
 // every run reports. A required scenario with none that ran (SUCCESS,
 // FAILURE or WARNING) fails: its checks were all skipped, as the skills
@@ -153,14 +159,19 @@ for (const name of expected) {
     scenarios.set(name, { pass: 0, fail: 0, warn: 0, failed: [], missing: true });
   }
 }
-const tally = { req: [0, 0, 0, 0, 0], ext: [0, 0, 0, 0, 0] }; // scenarios ok, scenarios, checks passed, checks, warnings
+const tally = { req: [0, 0, 0, 0, 0] }; // scenarios ok, scenarios, checks passed, checks, warnings
+const unchecked = [];
 for (const [name, s] of [...scenarios].sort()) {
   const rc = exitCodes.get(name);
   const noChecks = !s.missing && !s.own;
+  if (noChecks && placeholders.has(name)) {
+    unchecked.push(name);
+    continue;
+  }
   const ok = !s.missing && !noChecks && s.fail === 0 && (kind === "server" || (s.warn === 0 && (rc === undefined || rc === "0")));
-  const t = extension(name) ? tally.ext : tally.req;
+  const t = tally.req;
   t[0] += ok; t[1]++; t[2] += s.pass; t[3] += s.pass + s.fail + s.warn; t[4] += s.warn;
-  if (!ok && !extension(name)) {
+  if (!ok) {
     const why = s.missing ? "no results" : noChecks ? "no checks ran (all skipped)" : [...s.failed, ...(rc && rc !== "0" ? ["exit code " + rc] : [])].join(", ");
     problems.push(`  FAIL ${name}: ${why}`);
   }
@@ -168,10 +179,9 @@ for (const [name, s] of [...scenarios].sort()) {
 const [so, sn, cp, cn, w] = tally.req;
 let line = `${label}: ${so}/${sn} scenarios passed, ${cp}/${cn} checks passed, ${w} warnings`;
 let ext = "-";
-if (tally.ext[1] > 0) {
-  const [eo, en, ecp, ecn] = tally.ext;
-  ext = `${eo}/${en} scenarios, ${ecp}/${ecn} checks`;
-  line += `; extensions (not required): ${ext}`;
+if (unchecked.length > 0) {
+  ext = unchecked.join(" ");
+  line += `; not checked by the suite (placeholder scenarios): ${ext}`;
 }
 const verdict = problems.length === 0 && sn > 0 ? "ok" : "FAILED";
 fs.appendFileSync(rowsFile, [label, `${so}/${sn}`, `${cp}/${cn}`, w, ext, verdict].join("\t") + "\n");
@@ -276,7 +286,7 @@ run_client "client scenarios at 2026-07-28" client-2026-07-28 "--spec-version 20
 echo
 log "summary ($(($(date +%s) - start)) s; results in $OUT_DIR; one line per run in $SUMMARY)"
 {
-	printf 'run\tscenarios passed\tchecks passed\twarnings\textensions (not required)\tresult\n'
+	printf 'run\tscenarios passed\tchecks passed\twarnings\tnot checked by the suite\tresult\n'
 	cat "$WORK/rows"
 } | awk -F'\t' '{ printf "%-34s %-17s %-14s %-9s %-34s %s\n", $1, $2, $3, $4, $5, $6 }'
 if [ "$failed" != 0 ]; then
