@@ -548,17 +548,9 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		if err := protocol.Unmarshal(res, &ir); err != nil {
 			return fmt.Errorf("fastmcp: %s: bad input_required result: %w", method, err)
 		}
-		answers := protocol.InputResponses{}
-		for key, req := range ir.InputRequests {
-			ans, err := c.serveRequest(ctx, c.version(""), req.Method, req.Params)
-			if err != nil {
-				return fmt.Errorf("fastmcp: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
-			}
-			b, err := protocol.Marshal(ans)
-			if err != nil {
-				return err
-			}
-			answers[key] = b
+		answers, err := c.answerInputs(ctx, method, ir.InputRequests)
+		if err != nil {
+			return err
 		}
 		if raw, err = retryParams(raw, answers, head.RequestState); err != nil {
 			return err
@@ -777,4 +769,22 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 		}
 		return &res, nil
 	}
+}
+
+// answerInputs answers the server's input requests (elicitation, sampling,
+// roots) of a call to method with the client's handlers.
+func (c *Client) answerInputs(ctx context.Context, method string, reqs protocol.InputRequests) (protocol.InputResponses, error) {
+	answers := protocol.InputResponses{}
+	for key, req := range reqs {
+		ans, err := c.serveRequest(ctx, c.version(""), req.Method, req.Params)
+		if err != nil {
+			return nil, fmt.Errorf("fastmcp: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
+		}
+		b, err := protocol.Marshal(ans)
+		if err != nil {
+			return nil, err
+		}
+		answers[key] = b
+	}
+	return answers, nil
 }

@@ -102,17 +102,9 @@ func (c *Client) awaitTask(ctx context.Context, method string, created json.RawM
 		case protocol.TaskCancelled:
 			return fmt.Errorf("%w: %s (task %s)", ErrTaskCancelled, method, tc.TaskID)
 		case protocol.TaskInputRequired:
-			answers := protocol.InputResponses{}
-			for key, req := range d.InputRequests {
-				ans, err := c.serveRequest(ctx, c.version(""), req.Method, req.Params)
-				if err != nil {
-					return fmt.Errorf("fastmcp: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
-				}
-				b, err := protocol.Marshal(ans)
-				if err != nil {
-					return err
-				}
-				answers[key] = b
+			answers, err := c.answerInputs(ctx, method, d.InputRequests)
+			if err != nil {
+				return err
 			}
 			if len(answers) > 0 {
 				if err := c.UpdateTask(ctx, tc.TaskID, answers); err != nil {
