@@ -250,8 +250,8 @@ func listPage[T entry](s *Server, r *registry[T], field string, req *lowlevel.Re
 // body is read (the transport refuses a body that does not match them);
 // an earlier revision's POST of one request, which has no such headers,
 // by its body's method and name or uri, read here (within maxBody and
-// readTimeout, as the transport would) only when some feature requires
-// scopes, and handed on unchanged. Everything else goes to next, where
+// readTimeout, as the transport would) and handed on unchanged. A server
+// where no feature requires scopes checks nothing here. Everything else goes to next, where
 // the JSON-RPC check applies (a batch, for one). The token comes from the
 // request's context: the bearer check runs before this handler.
 func (s *Server) scopeGate(next http.Handler, maxBody int64, readTimeout time.Duration) http.Handler {
@@ -262,11 +262,11 @@ func (s *Server) scopeGate(next http.Handler, maxBody int64, readTimeout time.Du
 		readTimeout = transport.DefaultReadBodyTimeout
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
+		if r.Method == http.MethodPost && s.anyScoped() {
 			var required []string
 			if protocol.IsModern(r.Header.Get(transport.HeaderProtocolVersion)) {
 				required = s.headerScopes(r.Header)
-			} else if s.anyScoped() {
+			} else {
 				required = s.bodyScopes(w, r, maxBody, readTimeout)
 			}
 			if required != nil && s.lacking(auth.TokenInfoFrom(r.Context()), required) != nil {
