@@ -251,9 +251,10 @@ func listPage[T entry](s *Server, r *registry[T], field string, req *lowlevel.Re
 // an earlier revision's POST of one request, which has no such headers,
 // by its body's method and name or uri, read here (within maxBody and
 // readTimeout, as the transport would) and handed on unchanged. A server
-// where no feature requires scopes checks nothing here. Everything else goes to next, where
-// the JSON-RPC check applies (a batch, for one). The token comes from the
-// request's context: the bearer check runs before this handler.
+// where no feature requires scopes checks nothing here. Everything else
+// goes to next, where the JSON-RPC check applies (a batch, for one). The
+// token comes from the request's context: the bearer check runs before
+// this handler.
 func (s *Server) scopeGate(next http.Handler, maxBody int64, readTimeout time.Duration) http.Handler {
 	if maxBody <= 0 {
 		maxBody = transport.DefaultMaxMessageSize
