@@ -75,7 +75,17 @@ type TaskSettings struct {
 	// PollInterval is the polling interval suggested to clients (rounded to
 	// whole milliseconds). Default: one second.
 	PollInterval time.Duration
+	// MaxRunning bounds the tasks whose handlers run at once in this
+	// process. At the bound, a tool registered with TaskOptional runs as
+	// a plain call (the server decides when a call becomes a task), and a
+	// TaskRequired one is refused with an error saying to try again later.
+	// Default: DefaultMaxRunningTasks; negative: no bound.
+	MaxRunning int
 }
+
+// DefaultMaxRunningTasks is how many task handlers run at once when
+// TaskSettings.MaxRunning is zero.
+const DefaultMaxRunningTasks = 1000
 
 // Tasks configures the server's tasks: where their state is stored and for
 // how long. Without it, tasks are kept in memory for an hour.

@@ -32,6 +32,8 @@ type taskManager struct {
 	mu      sync.Mutex
 	running map[string]*runningTask
 	closed  bool
+	active  int // task handlers running (bounded by max)
+	max     int // TaskSettings.MaxRunning; 0: no bound
 }
 
 func newTaskManager(set TaskSettings) *taskManager {
@@ -45,6 +47,12 @@ func newTaskManager(set TaskSettings) *taskManager {
 	}
 	if m.poll < time.Millisecond {
 		m.poll = time.Second
+	}
+	switch {
+	case set.MaxRunning == 0:
+		m.max = DefaultMaxRunningTasks
+	case set.MaxRunning > 0:
+		m.max = set.MaxRunning
 	}
 	m.ctx, m.cancel = context.WithCancelCause(context.Background())
 	return m
@@ -65,6 +73,14 @@ func (m *taskManager) shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("fastmcp: tasks still running at shutdown: %w", ctx.Err())
 	}
+}
+
+// done records that a task handler counted by callAsTask has returned.
+func (m *taskManager) done() {
+	m.mu.Lock()
+	m.active--
+	m.mu.Unlock()
+	m.wg.Done()
 }
 
 // runningTask is the in-process state of one call that runs, or may come
@@ -107,6 +123,14 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 		m.mu.Unlock()
 		return nil, protocol.Errorf(protocol.CodeInternalError, "the server is shutting down"), true
 	}
+	if m.max > 0 && m.active >= m.max {
+		m.mu.Unlock()
+		if t.task.mode == TaskRequired {
+			return nil, protocol.Errorf(protocol.CodeInternalError, "too many tasks are running (%d, the server's bound): try again later", m.max), true
+		}
+		return nil, nil, false // served as a plain call
+	}
+	m.active++
 	m.wg.Add(1)
 	m.mu.Unlock()
 
@@ -131,13 +155,13 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 			stopReq()
 			stopShutdown()
 			cancel(err)
-			m.wg.Done()
+			m.done()
 			return nil, err, true
 		}
 	}
 	outcome := make(chan callOutcome, 1)
 	go func() {
-		defer m.wg.Done()
+		defer m.done()
 		defer stopShutdown()
 		defer cancel(nil)
 		res, err := s.runTool(c, t, args)

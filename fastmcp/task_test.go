@@ -392,3 +392,51 @@ func TestTaskMcpNameHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskMaxRunning checks the bound on running tasks: at the bound a
+// TaskOptional tool answers as a plain call and a TaskRequired one is
+// refused; once a task ends, calls become tasks again.
+func TestTaskMaxRunning(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	s, url := taskServer(t, fastmcp.Tasks(fastmcp.TaskSettings{MaxRunning: 1}))
+	s.Tool("hold", func(ctx *fastmcp.Context) (string, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return "held", nil
+	}, fastmcp.Task(fastmcp.TaskOptional))
+	s.Tool("quick", func(ctx *fastmcp.Context) (string, error) { return "quick", nil }, fastmcp.Task(fastmcp.TaskOptional))
+	s.Tool("must", func(ctx *fastmcp.Context) (string, error) { return "must", nil }, fastmcp.Task(fastmcp.TaskRequired))
+	c := &taskRPC{t: t, url: url, tasks: true}
+
+	held := c.callTool("hold", nil)
+	id, _ := held["taskId"].(string)
+	if held["resultType"] != "task" || id == "" {
+		t.Fatalf("first call = %v, want a task", held)
+	}
+	if got := c.callTool("quick", nil); got["resultType"] == "task" || firstText(t, got) != "quick" {
+		t.Errorf("at the bound, TaskOptional = %v, want the plain result", got)
+	}
+	if rep := c.call("tools/call", map[string]any{"name": "must"}); rep.Error == nil || !strings.Contains(rep.Error.Message, "too many tasks") {
+		t.Errorf("at the bound, TaskRequired = %+v, want refused", rep)
+	}
+	close(release)
+	if got := c.await(id, "completed"); firstText(t, got["result"]) != "held" {
+		t.Fatalf("held task: %v", got)
+	}
+	// The handler's goroutine ends just after the task's state is stored:
+	// wait until the bound lets a task start again.
+	for {
+		got := c.callTool("quick", nil)
+		if got["resultType"] == "task" {
+			break
+		}
+		select {
+		case <-ctxT(t).Done():
+			t.Fatal("calls never became tasks again after the running task ended")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
