@@ -535,6 +535,9 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			rt = head.ResultType
 		}
 		if rt == protocol.ResultTypeTask {
+			if started, ok := ctx.Value(startOnlyKey{}).(*protocol.TaskCreatedResult); ok {
+				return startedTask(method, res, started, result)
+			}
 			return c.awaitTask(ctx, method, res, result)
 		}
 		if rt != protocol.ResultTypeInputRequired {

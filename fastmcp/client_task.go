@@ -30,6 +30,40 @@ func WithTaskStarted(fn func(*protocol.TaskCreatedResult)) CallOption {
 // taskStartedKey carries the WithTaskStarted function of a call to awaitTask.
 type taskStartedKey struct{}
 
+// startOnlyKey carries, from StartTool to call, where to put the task the
+// server answers with instead of following it.
+type startOnlyKey struct{}
+
+// StartTool calls a tool like CallTool but does not follow a task: when the
+// server answers with a task (tasks extension, protocol 2026-07-28), it
+// returns the task (its id, status and suggested polling interval) at once
+// and a nil result, for a host that shows tasks and drives them itself with
+// GetTask, UpdateTask and CancelTask; otherwise it returns the tool's
+// result and a nil task, as CallTool would. Input the server asks for
+// before it makes a task is answered with the client's handlers, as in
+// CallTool.
+func (c *Client) StartTool(ctx context.Context, name string, args any, opts ...CallOption) (*ToolResult, *protocol.TaskCreatedResult, error) {
+	var task protocol.TaskCreatedResult
+	res, err := c.CallTool(context.WithValue(ctx, startOnlyKey{}, &task), name, args, opts...)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case task.TaskID != "":
+		return nil, &task, nil
+	}
+	return res, nil, nil
+}
+
+// startedTask decodes the task a request was answered with into started,
+// and leaves result empty.
+func startedTask(method string, created json.RawMessage, started *protocol.TaskCreatedResult, result any) error {
+	if err := protocol.Unmarshal(created, started); err != nil || started.TaskID == "" {
+		return fmt.Errorf("fastmcp: %s: bad task result: %s", method, created)
+	}
+	resetResult(result)
+	return nil
+}
+
 // GetTask returns the state of a task (tasks/get, tasks extension): its
 // result, error or pending input requests by status.
 func (c *Client) GetTask(ctx context.Context, taskID string) (*protocol.DetailedTask, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -84,5 +85,69 @@ func TestClientCallToolFollowsTask(t *testing.T) {
 	}
 	if cause := recvT(t, ended); cause == nil || cause.Error() != "fastmcp: the client cancelled the task" {
 		t.Errorf("the task's handler ended with %v, want the client's tasks/cancel", cause)
+	}
+}
+
+// StartTool returns the task the server answers with, without following
+// it, and the plain result of a call that is not a task; the host then
+// drives the task with GetTask, UpdateTask and CancelTask.
+func TestClientStartTool(t *testing.T) {
+	t.Parallel()
+	s, url := taskServer(t)
+	s.Tool("ask", func(ctx *fastmcp.Context) (string, error) {
+		var w taskWho
+		if _, err := ctx.Elicit("Who?", &w, fastmcp.InputKey("who")); err != nil {
+			return "", err
+		}
+		return "hi " + w.Username, nil
+	}, fastmcp.Task(fastmcp.TaskRequired))
+	s.Tool("plain", func() (string, error) { return "plain", nil })
+	// The client can elicit (the task asks), but its handler must not be
+	// the one that answers: the host does, through UpdateTask.
+	c, err := fastmcp.ConnectHTTP(ctxT(t), url, fastmcp.WithLogger(quietLogger),
+		fastmcp.WithElicitation(func(context.Context, *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+			t.Error("StartTool answered the task's input with the client's handler")
+			return nil, errors.New("not here")
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+
+	res, task, err := c.StartTool(ctxT(t), "plain", nil)
+	if err != nil || task != nil || textOf(t, res) != "plain" {
+		t.Fatalf("StartTool(plain) = %v, %+v, %v", res, task, err)
+	}
+	res, task, err = c.StartTool(ctxT(t), "ask", nil)
+	if err != nil || res != nil || task == nil || task.TaskID == "" {
+		t.Fatalf("StartTool(ask) = %v, %+v, %v", res, task, err)
+	}
+	ctx := ctxT(t)
+	await := func(want protocol.TaskStatus) *protocol.DetailedTask {
+		t.Helper()
+		for {
+			d, err := c.GetTask(ctx, task.TaskID)
+			if err != nil {
+				t.Fatalf("waiting for %s: %v", want, err)
+			}
+			switch {
+			case d.Status == want:
+				return d
+			case d.Status == protocol.TaskFailed || d.Status == protocol.TaskCancelled:
+				t.Fatalf("waiting for %s, the task ended: %+v", want, d)
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("the task never reached %s: %+v", want, d)
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}
+	await(protocol.TaskInputRequired)
+	if err := c.UpdateTask(ctx, task.TaskID, protocol.InputResponses{"who": json.RawMessage(`{"action":"accept","content":{"username":"ada"}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if d := await(protocol.TaskCompleted); !strings.Contains(string(d.Result), "hi ada") {
+		t.Errorf("task result = %s", d.Result)
 	}
 }
