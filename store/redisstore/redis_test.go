@@ -1,6 +1,7 @@
 package redisstore_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -13,7 +14,15 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	// go-redis logs failed dials; the tests check the errors instead.
+	redis.SetLogger(quietLogger{})
+	goleak.VerifyTestMain(m)
+}
+
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
 
 // redisServer is a redis-server the test started on a free loopback port.
 type redisServer struct {
@@ -43,13 +52,19 @@ func startRedis(t *testing.T) *redisServer {
 	_ = l.Close()
 	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--dir", t.TempDir(), "--loglevel", "warning")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	var out bytes.Buffer // read once the process has exited
+	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	srv := &redisServer{addr: fmt.Sprintf("127.0.0.1:%d", port), cmd: cmd, exited: make(chan error, 1)}
 	go func() { srv.exited <- cmd.Wait() }()
-	t.Cleanup(srv.stop)
+	t.Cleanup(func() {
+		srv.stop()
+		if t.Failed() {
+			t.Logf("redis-server output:\n%s", out.Bytes())
+		}
+	})
 	rdb := redis.NewClient(&redis.Options{Addr: srv.addr, MaxRetries: -1})
 	defer rdb.Close()
 	for rdb.Ping(context.Background()).Err() != nil {
