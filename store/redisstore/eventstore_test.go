@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -183,5 +184,30 @@ func TestEventStoreReplayStops(t *testing.T) {
 				t.Errorf("Replay = %v after %d calls; want stop after 1", err, calls)
 			}
 		})
+	}
+}
+
+// TestEventStoreExpiry: a session's keys expire TTL after its last
+// Append, so the log of a session whose replica died does not stay.
+func TestEventStoreExpiry(t *testing.T) {
+	rdb := startRedis(t).client(t)
+	ctx := context.Background()
+	s := redisstore.NewEventStore(rdb, &redisstore.EventStoreOptions{MaxEvents: 1, TTL: time.Minute})
+	_ = s.Append(ctx, "s", "1", 1, []byte("a"))
+	_ = s.Append(ctx, "s", "1", 2, []byte("b")) // discards 1: every key exists
+	keys, err := rdb.Keys(ctx, "fastmcp:ev:*").Result()
+	if err != nil || len(keys) != 4 {
+		t.Fatalf("keys %v, %v; want the session's 4", keys, err)
+	}
+	for _, k := range keys {
+		if ttl := rdb.PTTL(ctx, k).Val(); ttl <= 0 || ttl > time.Minute {
+			t.Errorf("%s: PTTL %v, want within (0, 1m]", k, ttl)
+		}
+	}
+	if err := s.DeleteSession(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := rdb.Keys(ctx, "fastmcp:ev:*").Result(); len(keys) != 0 {
+		t.Errorf("after DeleteSession: %v", keys)
 	}
 }
