@@ -4,9 +4,9 @@
 // that seals requestState (SharedSecret). Options gives a server all three
 // from one client.
 //
-// It needs Redis 7.0 or later, and works on Redis Cluster (a session's
-// event keys share a hash tag; a task and its principal's index are
-// written separately).
+// It needs Redis 7.0 or later. Its keys are laid out for Redis Cluster
+// (a session's event keys share a hash tag; no command spans two slots),
+// which the tests do not cover yet.
 //
 // The package lives apart from fastmcp so that programs which do not use
 // Redis do not link its client (github.com/redis/go-redis/v9).
