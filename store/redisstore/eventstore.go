@@ -156,31 +156,40 @@ func (s *EventStore) Append(ctx context.Context, session, stream string, seq int
 	return nil
 }
 
-// Replay implements transport.EventStore. It reads the session's log and
-// discard records in one transaction, then calls fn without holding
-// anything in Redis.
+// replayScript returns false when an event of stream ARGV[1] after seq
+// ARGV[2] was discarded, else the stored events of that stream after it,
+// oldest first, so that only those cross the network.
+var replayScript = redis.NewScript(`
+local log, lost = KEYS[1], KEYS[2]
+local stream, after = ARGV[1], tonumber(ARGV[2])
+if tonumber(redis.call('HGET', lost, stream) or '0') > after then return false end
+local out = {}
+for _, e in ipairs(redis.call('LRANGE', log, 0, -1)) do
+  local c = string.find(e, ':', 1, true)
+  local n = tonumber(string.sub(e, 1, c - 1))
+  if string.sub(e, c + 1, c + n) == stream then
+    local c2 = string.find(e, ':', c + n + 1, true)
+    if tonumber(string.sub(e, c + n + 1, c2 - 1)) > after then out[#out + 1] = e end
+  end
+end
+return out
+`)
+
+// Replay implements transport.EventStore. The events are selected in
+// Redis, in one script, and fn is called once they have all arrived.
 func (s *EventStore) Replay(ctx context.Context, session, stream string, after int64, fn func(seq int64, data []byte) error) error {
 	keys := s.keys(session)
-	var lostCmd *redis.StringCmd
-	var logCmd *redis.StringSliceCmd
-	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		lostCmd = p.HGet(ctx, keys[2], stream)
-		logCmd = p.LRange(ctx, keys[0], 0, -1)
-		return nil
-	})
-	if err != nil && !errors.Is(err, redis.Nil) {
-		return fmt.Errorf("%w: replay events: %w", ErrRedis, err)
-	}
-	if lostSeq, err := lostCmd.Int64(); err == nil && lostSeq > after {
+	res, err := replayScript.Run(ctx, s.rdb, []string{keys[0], keys[2]}, stream, after).StringSlice()
+	if errors.Is(err, redis.Nil) {
 		return transport.ErrEventsLost
 	}
-	for _, e := range logCmd.Val() {
-		st, seq, data, err := decodeEvent(e)
+	if err != nil {
+		return fmt.Errorf("%w: replay events: %w", ErrRedis, err)
+	}
+	for _, e := range res {
+		_, seq, data, err := decodeEvent(e)
 		if err != nil {
 			return fmt.Errorf("replay events of session %q: %w", session, err)
-		}
-		if st != stream || seq <= after {
-			continue
 		}
 		if err := fn(seq, []byte(data)); err != nil {
 			return err
