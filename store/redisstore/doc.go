@@ -1,0 +1,28 @@
+// Package redisstore keeps the state a fastmcp server shares between
+// replicas in Redis: the SSE event log of resumable Streamable HTTP
+// streams (EventStore), the state of tasks (TaskStore), and the secret
+// that seals requestState (SharedSecret). Options gives a server all three
+// from one client.
+//
+// It needs Redis 7.0 or later. Its keys are laid out for Redis Cluster
+// (a session's event keys share a hash tag; no command spans two slots),
+// which the tests do not cover yet.
+//
+// The package lives apart from fastmcp so that programs which do not use
+// Redis do not link its client (github.com/redis/go-redis/v9).
+//
+// Every operation runs with the caller's context and the client's
+// timeouts: when Redis cannot be reached it returns an error matching
+// ErrRedis, never a hang, and nothing is buffered in the process to be
+// written later. See docs/scale.md.
+package redisstore
+
+import "errors"
+
+// ErrRedis is wrapped by every error that comes from Redis (unreachable,
+// timed out, or refusing a command); the underlying go-redis or network
+// error is wrapped beside it.
+var ErrRedis = errors.New("redisstore: Redis operation failed")
+
+// DefaultPrefix is the key prefix used when none is configured.
+const DefaultPrefix = "fastmcp:"

@@ -1,0 +1,53 @@
+package redisstore_test
+
+import (
+	"context"
+	"log"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/store/redisstore"
+)
+
+// Every replica of a server runs this: the SSE event log, the tasks and
+// the requestState secret are kept in one Redis. (Compiled, not run: it
+// needs a Redis on localhost:6379. TestOptionsTwoReplicas runs the same
+// against a redis-server of its own.)
+func ExampleOptions() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379", ContextTimeoutEnabled: true})
+	defer rdb.Close()
+	opts, err := redisstore.Options(ctx, rdb, &redisstore.Config{
+		Tasks: fastmcp.TaskSettings{TTL: 24 * time.Hour},
+	})
+	if err != nil {
+		log.Fatal(err) // Redis is unreachable
+	}
+	s := fastmcp.New("reports", "1.0.0", append(opts, fastmcp.Addr(":8000"))...)
+	if err := s.Run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// With FASTMCP_REDIS_URL set (redis://host:6379/0), the server keeps its
+// shared state in that Redis; unset, in memory. (Compiled, not run.)
+func ExampleFromEnv() {
+	ctx := context.Background()
+	opts, rdb, err := redisstore.FromEnv(ctx, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if rdb != nil {
+		defer rdb.Close()
+	}
+	s := fastmcp.New("reports", "1.0.0", opts...)
+	if err := s.Run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -1,0 +1,203 @@
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// TaskStoreOptions configures a TaskStore. The zero value takes the
+// defaults.
+type TaskStoreOptions struct {
+	// Prefix starts every key the store writes. Default DefaultPrefix.
+	Prefix string
+}
+
+// TaskStore is a fastmcp.TaskStore in Redis, so that any replica can
+// answer tasks/get, tasks/result and tasks/list for a task another one
+// runs. Each task is one JSON value that Redis expires at CreatedAt+TTL
+// (a task with no TTL stays until deleted from Redis); each principal has
+// an index of its tasks, pruned of expired ones as it is read.
+type TaskStore struct {
+	rdb    redis.UniversalClient
+	prefix string
+	now    func() time.Time
+}
+
+var _ fastmcp.TaskStore = (*TaskStore)(nil)
+
+// NewTaskStore returns a TaskStore using rdb. opts may be nil.
+func NewTaskStore(rdb redis.UniversalClient, opts *TaskStoreOptions) *TaskStore {
+	s := &TaskStore{rdb: rdb, prefix: DefaultPrefix, now: time.Now}
+	if opts != nil && opts.Prefix != "" {
+		s.prefix = opts.Prefix
+	}
+	return s
+}
+
+// ErrTaskExists is returned by TaskStore.Create for an ID already stored.
+var ErrTaskExists = errors.New("redisstore: task id already exists")
+
+func (s *TaskStore) taskKey(id string) string { return s.prefix + "task:" + id }
+
+func (s *TaskStore) indexKey(principal string) string {
+	return s.prefix + "tasks-of:" + principal
+}
+
+// expiry returns when rec expires, or the zero time when it does not.
+func expiry(rec *fastmcp.TaskRecord) time.Time {
+	if rec.TTL <= 0 {
+		return time.Time{}
+	}
+	return rec.CreatedAt.Add(rec.TTL)
+}
+
+// Create implements fastmcp.TaskStore. A record whose TTL has already
+// passed is not stored.
+func (s *TaskStore) Create(ctx context.Context, rec *fastmcp.TaskRecord) error {
+	val, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("redisstore: encode task %q: %w", rec.ID, err)
+	}
+	exp := expiry(rec)
+	if !exp.IsZero() && !s.now().Before(exp) {
+		return nil // expired already: Get will not find it, as in memory
+	}
+	args := redis.SetArgs{Mode: "NX", ExpireAt: exp}
+	ok, err := s.rdb.SetArgs(ctx, s.taskKey(rec.ID), val, args).Result()
+	if errors.Is(err, redis.Nil) {
+		return fmt.Errorf("%w: %q", ErrTaskExists, rec.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: create task: %w", ErrRedis, err)
+	}
+	if ok != "OK" {
+		return fmt.Errorf("%w: %q", ErrTaskExists, rec.ID)
+	}
+	// The index scores each task by its expiry (ms; +inf for none) so
+	// that reading it prunes expired tasks; the index itself expires
+	// with its last task.
+	score := "+inf"
+	if !exp.IsZero() {
+		score = strconv.FormatInt(exp.UnixMilli(), 10)
+	}
+	err = indexScript.Run(ctx, s.rdb, []string{s.indexKey(rec.Principal)}, score, rec.ID).Err()
+	if err != nil {
+		return fmt.Errorf("%w: index task: %w", ErrRedis, err)
+	}
+	return nil
+}
+
+// indexScript adds task ARGV[2] expiring at ARGV[1] (ms, or +inf) to the
+// index KEYS[1], and makes the index expire with its last task.
+var indexScript = redis.NewScript(`
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if last[2] == 'inf' then
+  redis.call('PERSIST', KEYS[1])
+else
+  redis.call('PEXPIREAT', KEYS[1], last[2])
+end
+return 1
+`)
+
+// Get implements fastmcp.TaskStore.
+func (s *TaskStore) Get(ctx context.Context, id string) (*fastmcp.TaskRecord, error) {
+	val, err := s.rdb.Get(ctx, s.taskKey(id)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, fastmcp.ErrTaskNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: get task: %w", ErrRedis, err)
+	}
+	return s.decode(id, val)
+}
+
+func (s *TaskStore) decode(id string, val []byte) (*fastmcp.TaskRecord, error) {
+	var rec fastmcp.TaskRecord
+	if err := json.Unmarshal(val, &rec); err != nil {
+		return nil, fmt.Errorf("redisstore: decode task %q: %w", id, err)
+	}
+	if exp := expiry(&rec); !exp.IsZero() && !s.now().Before(exp) {
+		return nil, fastmcp.ErrTaskNotFound // Redis has not expired it yet
+	}
+	return &rec, nil
+}
+
+// Update implements fastmcp.TaskStore. It keeps the task's expiry.
+func (s *TaskStore) Update(ctx context.Context, rec *fastmcp.TaskRecord) error {
+	val, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("redisstore: encode task %q: %w", rec.ID, err)
+	}
+	if exp := expiry(rec); !exp.IsZero() && !s.now().Before(exp) {
+		return fastmcp.ErrTaskNotFound
+	}
+	err = s.rdb.SetArgs(ctx, s.taskKey(rec.ID), val, redis.SetArgs{Mode: "XX", KeepTTL: true}).Err()
+	if errors.Is(err, redis.Nil) {
+		return fastmcp.ErrTaskNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("%w: update task: %w", ErrRedis, err)
+	}
+	return nil
+}
+
+// List implements fastmcp.TaskStore.
+func (s *TaskStore) List(ctx context.Context, principal string) ([]*fastmcp.TaskRecord, error) {
+	idx := s.indexKey(principal)
+	now := strconv.FormatInt(s.now().UnixMilli(), 10)
+	if err := s.rdb.ZRemRangeByScore(ctx, idx, "-inf", now).Err(); err != nil {
+		return nil, fmt.Errorf("%w: list tasks: %w", ErrRedis, err)
+	}
+	ids, err := s.rdb.ZRange(ctx, idx, 0, -1).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: list tasks: %w", ErrRedis, err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	cmds := make([]*redis.StringCmd, len(ids))
+	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, id := range ids {
+			cmds[i] = p.Get(ctx, s.taskKey(id))
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("%w: list tasks: %w", ErrRedis, err)
+	}
+	var out []*fastmcp.TaskRecord
+	for i, c := range cmds {
+		val, err := c.Bytes()
+		if err != nil {
+			continue // expired between the index and the read
+		}
+		rec, err := s.decode(ids[i], val)
+		if errors.Is(err, fastmcp.ErrTaskNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rec.Principal == principal {
+			out = append(out, rec)
+		}
+	}
+	slices.SortFunc(out, func(a, b *fastmcp.TaskRecord) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}

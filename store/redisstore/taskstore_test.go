@@ -1,0 +1,148 @@
+package redisstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store/redisstore"
+)
+
+// taskStoreKinds builds each TaskStore under test: the in-memory default
+// and the Redis store, which must behave alike.
+func taskStoreKinds(t *testing.T) map[string]func() fastmcp.TaskStore {
+	rdb := startRedis(t).client(t)
+	n := 0
+	return map[string]func() fastmcp.TaskStore{
+		"memory": func() fastmcp.TaskStore { return fastmcp.NewMemoryTaskStore() },
+		"redis": func() fastmcp.TaskStore {
+			n++
+			return redisstore.NewTaskStore(rdb, &redisstore.TaskStoreOptions{Prefix: "t" + strconv.Itoa(n) + ":"})
+		},
+	}
+}
+
+func ids(recs []*fastmcp.TaskRecord) string {
+	var s []string
+	for _, r := range recs {
+		s = append(s, r.ID)
+	}
+	return strings.Join(s, ",")
+}
+
+// TestTaskStores runs the same behaviour checks against the memory and
+// the Redis task stores.
+func TestTaskStores(t *testing.T) {
+	now := time.Now().Truncate(time.Millisecond)
+	for kind, newStore := range taskStoreKinds(t) {
+		t.Run(kind, func(t *testing.T) {
+			ctx := context.Background()
+			s := newStore()
+			for _, r := range []*fastmcp.TaskRecord{
+				{ID: "a", Principal: "alice", Tool: "t", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour},
+				{ID: "b", Principal: "bob", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour},
+				{ID: "c", Principal: "alice", Status: protocol.TaskWorking, CreatedAt: now.Add(-time.Second)},
+				{ID: "d", Principal: "alice", Status: protocol.TaskWorking, CreatedAt: now.Add(-2 * time.Hour), TTL: time.Hour},
+				{ID: "e", Principal: "alice", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour},
+			} {
+				if err := s.Create(ctx, r); err != nil {
+					t.Fatalf("Create(%s): %v", r.ID, err)
+				}
+			}
+			if err := s.Create(ctx, &fastmcp.TaskRecord{ID: "a", Principal: "mallory", CreatedAt: now}); err == nil {
+				t.Error("Create with a used id succeeded")
+			}
+			if got, _ := s.Get(ctx, "a"); got == nil || got.Principal != "alice" {
+				t.Errorf("a duplicate Create changed the task: %+v", got)
+			}
+
+			a, err := s.Get(ctx, "a")
+			if err != nil || a.Tool != "t" || !a.CreatedAt.Equal(now) || a.TTL != time.Hour {
+				t.Fatalf("Get(a) = %+v, %v", a, err)
+			}
+			a.Status, a.Result = protocol.TaskCompleted, json.RawMessage(`{"content":[]}`)
+			if again, _ := s.Get(ctx, "a"); again.Status != protocol.TaskWorking {
+				t.Errorf("stored record changed through a copy: %+v", again)
+			}
+			a.Error = &protocol.Error{Code: -1, Message: "m"}
+			a.InputRequests = protocol.InputRequests{"k": {Method: "elicitation/create"}}
+			if err := s.Update(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := s.Get(ctx, "a"); !got.Terminal() || string(got.Result) != `{"content":[]}` ||
+				got.Error.Message != "m" || got.InputRequests["k"].Method != "elicitation/create" {
+				t.Errorf("after Update: %+v", got)
+			}
+
+			for id, want := range map[string]error{"b": nil, "c": nil, "d": fastmcp.ErrTaskNotFound, "zz": fastmcp.ErrTaskNotFound} {
+				if _, err := s.Get(ctx, id); !errors.Is(err, want) {
+					t.Errorf("Get(%s) = %v, want %v", id, err, want)
+				}
+			}
+			for _, r := range []*fastmcp.TaskRecord{
+				{ID: "zz", CreatedAt: now, TTL: time.Hour},
+				{ID: "d", Principal: "alice", CreatedAt: now.Add(-2 * time.Hour), TTL: time.Hour},
+			} {
+				if err := s.Update(ctx, r); !errors.Is(err, fastmcp.ErrTaskNotFound) {
+					t.Errorf("Update(%s) = %v, want ErrTaskNotFound", r.ID, err)
+				}
+			}
+			for p, want := range map[string]string{"alice": "c,a,e", "bob": "b", "nobody": ""} {
+				if list, err := s.List(ctx, p); err != nil || ids(list) != want {
+					t.Errorf("List(%s) = %q, %v; want %q", p, ids(list), err, want)
+				}
+			}
+		})
+	}
+}
+
+// TestTaskStoreExpiry: Redis expires a task at CreatedAt+TTL, and the
+// principal's index with its last task.
+func TestTaskStoreExpiry(t *testing.T) {
+	rdb := startRedis(t).client(t)
+	ctx := context.Background()
+	s := redisstore.NewTaskStore(rdb, nil)
+	now := time.Now().Truncate(time.Millisecond)
+	for _, r := range []*fastmcp.TaskRecord{
+		{ID: "short", Principal: "p", CreatedAt: now, TTL: time.Minute},
+		{ID: "long", Principal: "p", CreatedAt: now, TTL: time.Hour + 1500*time.Millisecond},
+		{ID: "mid", Principal: "p", CreatedAt: now, TTL: 2 * time.Minute},
+		{ID: "forever", Principal: "q", CreatedAt: now},
+	} {
+		if err := s.Create(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for key, want := range map[string]time.Time{
+		"fastmcp:task:short": now.Add(time.Minute),
+		"fastmcp:task:long":  now.Add(time.Hour + 1500*time.Millisecond),
+		"fastmcp:tasks-of:p": now.Add(time.Hour + 1500*time.Millisecond),
+	} {
+		if got := rdb.PExpireTime(ctx, key).Val(); got != time.Duration(want.UnixMilli())*time.Millisecond {
+			t.Errorf("%s expires at %v, want %v", key, got, time.Duration(want.UnixMilli())*time.Millisecond)
+		}
+	}
+	for _, key := range []string{"fastmcp:task:forever", "fastmcp:tasks-of:q"} {
+		if got := rdb.PExpireTime(ctx, key).Val(); got != -1 {
+			t.Errorf("%s expires at %v, want never (-1)", key, got)
+		}
+	}
+	// Update keeps the expiry.
+	if err := s.Update(ctx, &fastmcp.TaskRecord{ID: "short", Principal: "p", CreatedAt: now, TTL: time.Minute, Status: protocol.TaskCompleted}); err != nil {
+		t.Fatal(err)
+	}
+	if got := rdb.PExpireTime(ctx, "fastmcp:task:short").Val(); got != time.Duration(now.Add(time.Minute).UnixMilli())*time.Millisecond {
+		t.Errorf("after Update, expires at %v", got)
+	}
+	// A task Redis dropped is left out of List.
+	rdb.Del(ctx, "fastmcp:task:mid")
+	if list, err := s.List(ctx, "p"); err != nil || ids(list) != "long,short" {
+		t.Errorf("List = %q, %v", ids(list), err)
+	}
+}
