@@ -84,6 +84,7 @@ func New(name, version string, opts ...Option) *Server {
 		tasks:  newTaskManager(cfg.tasks),
 	}
 	s.tasks.notify = s.notifyTask
+	s.tasks.logger = logger
 	if cfg.auth != nil {
 		s.auth, s.authErr = newAuthState(cfg.auth, logger)
 	}

@@ -88,9 +88,25 @@ type TaskSettings struct {
 const DefaultMaxRunningTasks = 1000
 
 // Tasks configures the server's tasks: where their state is stored and for
-// how long. Without it, tasks are kept in memory for an hour.
+// how long. Without it, tasks are kept in memory for an hour. Several Tasks
+// options add up: each sets the fields it gives (those not zero), so an
+// option that sets the TTL keeps the Store another option (a shared store's
+// package, say) set.
 func Tasks(set TaskSettings) Option {
-	return serverOption(func(c *serverConfig) { c.tasks = set })
+	return serverOption(func(c *serverConfig) {
+		if set.Store != nil {
+			c.tasks.Store = set.Store
+		}
+		if set.TTL != 0 {
+			c.tasks.TTL = set.TTL
+		}
+		if set.PollInterval != 0 {
+			c.tasks.PollInterval = set.PollInterval
+		}
+		if set.MaxRunning != 0 {
+			c.tasks.MaxRunning = set.MaxRunning
+		}
+	})
 }
 
 // errTaskShutdown is the cause a task's context is cancelled with when the

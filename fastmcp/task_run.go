@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"time"
@@ -24,6 +25,8 @@ type taskManager struct {
 	now   func() time.Time
 	// notify sends a task's new state to the listen streams following it.
 	notify func(*TaskRecord)
+	// logger receives the store's failures to record a task's new state.
+	logger *slog.Logger
 
 	ctx    context.Context // cancelled at shutdown
 	cancel context.CancelCauseFunc
@@ -38,7 +41,7 @@ type taskManager struct {
 
 func newTaskManager(set TaskSettings) *taskManager {
 	m := &taskManager{store: set.Store, ttl: set.TTL, poll: set.PollInterval, now: time.Now,
-		running: map[string]*runningTask{}}
+		running: map[string]*runningTask{}, logger: slog.New(slog.DiscardHandler)}
 	if m.store == nil {
 		m.store = NewMemoryTaskStore()
 	}
@@ -238,18 +241,36 @@ func (rt *runningTask) create(ctx context.Context, principal, tool string) (*Tas
 
 // modify changes the stored record under rt.mu unless it is terminal.
 // rt.mu must be held.
+// A store that fails or stalls (storeTimeout) loses the change, with a
+// log line: clients keep seeing the task's last stored state.
 func (rt *runningTask) modifyLocked(fn func(*TaskRecord)) {
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
 	rec, err := rt.m.store.Get(ctx, rt.id)
-	if err != nil || rec.Terminal() {
+	if err != nil {
+		if !errors.Is(err, ErrTaskNotFound) {
+			rt.m.logger.Error("task store: reading the task to record its new state", "task", rt.id, "error", err)
+		}
+		return
+	}
+	if rec.Terminal() {
 		return
 	}
 	fn(rec)
 	rec.UpdatedAt = rt.m.now()
-	if rt.m.store.Update(ctx, rec) == nil && rt.m.notify != nil {
+	if err := rt.m.store.Update(ctx, rec); err != nil {
+		if !errors.Is(err, ErrTaskNotFound) {
+			rt.m.logger.Error("task store: recording the task's new state", "task", rt.id, "status", rec.Status, "error", err)
+		}
+		return
+	}
+	if rt.m.notify != nil {
 		rt.m.notify(rec)
 	}
 }
+
+// storeTimeout bounds each task-store operation the running tasks make.
+const storeTimeout = 10 * time.Second
 
 // syncInputsLocked writes the pending input requests (and the status they
 // imply) to the store; rt.mu held.

@@ -1,9 +1,12 @@
 package fastmcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,5 +76,43 @@ func TestMemoryTaskStore(t *testing.T) {
 	var back TaskRecord
 	if err := json.Unmarshal(raw, &back); err != nil || back.ID != "b" || back.TTL != time.Hour || !back.CreatedAt.Equal(b.CreatedAt) {
 		t.Errorf("round trip: %+v %v", back, err)
+	}
+}
+
+// TestTasksOptionsAddUp checks that a later Tasks option keeps what an
+// earlier one set and it does not.
+func TestTasksOptionsAddUp(t *testing.T) {
+	store := NewMemoryTaskStore()
+	s := New("t", "1", Tasks(TaskSettings{Store: store, MaxRunning: 3}), Tasks(TaskSettings{TTL: time.Minute}))
+	if s.tasks.store != store || s.tasks.ttl != time.Minute || s.tasks.max != 3 || s.tasks.poll != time.Second {
+		t.Errorf("tasks: store kept %v, ttl %v, max %d, poll %v", s.tasks.store == store, s.tasks.ttl, s.tasks.max, s.tasks.poll)
+	}
+}
+
+// failingUpdates is a task store whose Update fails.
+type failingUpdates struct{ TaskStore }
+
+func (failingUpdates) Update(context.Context, *TaskRecord) error { return errors.New("store down") }
+
+// TestTaskStoreFailureLogged checks that a running task's change the store
+// fails to record is logged, not lost silently, and notifies no one.
+func TestTaskStoreFailureLogged(t *testing.T) {
+	var logs bytes.Buffer
+	m := newTaskManager(TaskSettings{Store: failingUpdates{NewMemoryTaskStore()}})
+	m.logger = slog.New(slog.NewTextHandler(&logs, nil))
+	notified := false
+	m.notify = func(*TaskRecord) { notified = true }
+	rt := &runningTask{m: m}
+	if _, err := rt.create(context.Background(), "p", "tool"); err != nil {
+		t.Fatal(err)
+	}
+	rt.mu.Lock()
+	rt.modifyLocked(func(r *TaskRecord) { r.StatusMessage = "half way" })
+	rt.mu.Unlock()
+	if !strings.Contains(logs.String(), "recording the task's new state") || !strings.Contains(logs.String(), "store down") {
+		t.Errorf("log = %q", logs.String())
+	}
+	if notified {
+		t.Error("a change the store did not record was notified")
 	}
 }
