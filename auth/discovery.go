@@ -8,8 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/internal/oauthmeta"
 )
 
 // maxDocumentBytes bounds the metadata, key set and introspection
@@ -26,25 +27,6 @@ type serverMetadata struct {
 	IntrospectionEndpoint string `json:"introspection_endpoint"`
 }
 
-// discoveryURLs lists where the metadata of issuer may be, in the order
-// MCP names (RFC 8414 §3.1 and §5): OAuth with the well-known segment
-// inserted before the issuer's path, then OpenID Connect inserted, then
-// OpenID Connect appended.
-func discoveryURLs(issuer *url.URL) []string {
-	p := strings.TrimSuffix(issuer.EscapedPath(), "/")
-	at := func(path string) string {
-		return (&url.URL{Scheme: issuer.Scheme, Host: issuer.Host, RawPath: path, Path: path}).String()
-	}
-	if p == "" {
-		return []string{at("/.well-known/oauth-authorization-server"), at("/.well-known/openid-configuration")}
-	}
-	return []string{
-		at("/.well-known/oauth-authorization-server" + p),
-		at("/.well-known/openid-configuration" + p),
-		at(p + "/.well-known/openid-configuration"),
-	}
-}
-
 // discover fetches the metadata of issuer, trying each discovery URL in
 // turn. The document's issuer must equal issuer exactly (RFC 8414 §3.3).
 // Failures wrap ErrUnavailable.
@@ -54,7 +36,7 @@ func discover(ctx context.Context, client *http.Client, issuer string) (*serverM
 		return nil, fmt.Errorf("auth: issuer %q: %w", issuer, err)
 	}
 	var errs []error
-	for _, where := range discoveryURLs(u) {
+	for _, where := range oauthmeta.MetadataURLs(u) {
 		var md serverMetadata
 		if err := getJSON(ctx, client, where, &md); err != nil {
 			errs = append(errs, err)

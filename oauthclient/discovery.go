@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/fastmcp-go/fastmcp/internal/oauthmeta"
 )
 
 // resourceMetadata is protected resource metadata (RFC 9728 §2).
@@ -102,26 +104,6 @@ func hostPort(u *url.URL) string {
 	return u.Host
 }
 
-// metadataURLs lists where the metadata of issuer may be, in the order
-// MCP 2025-11-25 gives: RFC 8414 and OpenID Connect with the well-known
-// segment inserted before the issuer's path, then OpenID Connect appended
-// to it. Without a path: the two well-known URLs at the root.
-func metadataURLs(issuer *url.URL) []string {
-	origin := issuer.Scheme + "://" + issuer.Host
-	p := strings.TrimSuffix(issuer.EscapedPath(), "/")
-	if p == "" {
-		return []string{
-			origin + "/.well-known/oauth-authorization-server",
-			origin + "/.well-known/openid-configuration",
-		}
-	}
-	return []string{
-		origin + "/.well-known/oauth-authorization-server" + p,
-		origin + "/.well-known/openid-configuration" + p,
-		origin + p + "/.well-known/openid-configuration",
-	}
-}
-
 // discoverServer fetches the metadata of the authorization server issuer
 // and checks that it is the issuer's own (RFC 8414 §3.3).
 func (t *Transport) discoverServer(ctx context.Context, issuer string) (*serverMetadata, error) {
@@ -129,7 +111,7 @@ func (t *Transport) discoverServer(ctx context.Context, issuer string) (*serverM
 	if err != nil {
 		return nil, fail("discover authorization server", issuer, err)
 	}
-	for _, c := range metadataURLs(u) {
+	for _, c := range oauthmeta.MetadataURLs(u) {
 		var m serverMetadata
 		err := getJSON(ctx, t.http, c, &m)
 		if errors.Is(err, errNotFound) {
