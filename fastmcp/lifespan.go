@@ -121,17 +121,22 @@ func (s *Server) Start(ctx context.Context) error {
 	var (
 		v       any
 		cleanup func(context.Context) error
-		err     error
 	)
-	if fn := s.cfg.lifespan; fn != nil {
-		v, cleanup, err = fn(ctx)
+	err := s.startBus(ctx)
+	if err != nil {
+		err = fmt.Errorf("fastmcp: starting server %q: %w", s.ll.Info().Name, err)
+	} else if fn := s.cfg.lifespan; fn != nil {
+		if v, cleanup, err = fn(ctx); err != nil {
+			s.stopBus()
+			err = fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.starting = nil
 	close(done)
 	if err != nil {
-		return fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+		return err
 	}
 	l.value, l.cleanup = v, cleanup
 	l.started = true
@@ -172,6 +177,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if err := s.tasks.shutdown(ctx); err != nil {
 		s.logger.Warn("tasks did not end in time", "error", err)
 	}
+	s.stopBus()
 	if cleanup == nil {
 		return nil
 	}
