@@ -357,3 +357,39 @@ func TestBusDown(t *testing.T) {
 		t.Errorf("got %s, want tools list_changed", m)
 	}
 }
+
+// eagerBus delivers a task status to each new subscriber of a task's
+// status topic before Subscribe returns, as a status published while a
+// listen stream subscribes would be.
+type eagerBus struct{ *pubsub.Memory }
+
+func (b eagerBus) Subscribe(ctx context.Context, topic string, fn func([]byte)) (func(), error) {
+	un, err := b.Memory.Subscribe(ctx, topic, fn)
+	if err == nil && strings.HasSuffix(topic, "/status") {
+		fn([]byte(`{"taskId":"early","status":"working"}`))
+	}
+	return un, err
+}
+
+// TestBusTaskStatusAfterAck: a task status that comes through the bus
+// while a listen stream is being set up is delivered on it, after its
+// acknowledgment. (The acknowledgment usually wins the race anyway;
+// serveListen holds the listener's lock from before subscribing so that
+// it always does.)
+func TestBusTaskStatusAfterAck(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	rs := replicas(t, eagerBus{memoryBus(t)}, 1, func(s *fastmcp.Server) {
+		s.Tool("wait", func(ctx *fastmcp.Context) (string, error) {
+			<-release
+			return "", nil
+		}, fastmcp.Task(fastmcp.TaskOptional))
+	})
+	t.Cleanup(func() { close(release) })
+	c := &taskRPC{t: t, url: rs[0].url, tasks: true}
+	id := c.callTool("wait", nil)["taskId"].(string)
+	notes := sseListen(t, rs[0].url, "", id) // fails unless the acknowledgment comes first
+	if d := taskNote(t, recvT(t, notes)); d.TaskID != "early" {
+		t.Errorf("after the acknowledgment: %+v", d)
+	}
+}

@@ -234,14 +234,16 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	// "Graceful Closure"): resultType complete, the subscription id in _meta.
 	final := &protocol.SubscriptionsListenResult{Meta: protocol.Meta{protocol.MetaSubscriptionID: req.ID}, ResultType: protocol.ResultTypeComplete}
 	ln := &listener{ctx: ctx, req: req, filter: honoured, stop: make(chan struct{})}
+	ln.ack.Lock()
 	// With a bus, the statuses of the tasks followed come through it:
-	// subscribed before the acknowledgment, so none after it is missed.
+	// subscribed before the acknowledgment, so none after it is missed,
+	// and sent after it (ln.ack).
 	unfollow, err := s.followTasks(ctx, ln)
 	if err != nil {
+		ln.ack.Unlock()
 		return nil, err
 	}
 	defer unfollow()
-	ln.ack.Lock()
 	added := s.listen.add(ln)
 	if added {
 		defer s.listen.remove(ln)
