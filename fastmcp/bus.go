@@ -50,16 +50,37 @@ type busNotice struct {
 	URI    string `json:"uri,omitzero"`
 }
 
-// valid reports whether n is an announcement the server makes.
-func (n busNotice) valid() bool {
+// decodeNotice decodes a message of busTopicNotify, refusing any but the
+// announcements a server makes.
+func decodeNotice(msg []byte) (busNotice, error) {
+	var n busNotice
+	if err := protocol.Unmarshal(msg, &n); err != nil {
+		return busNotice{}, err
+	}
 	switch n.Method {
 	case protocol.NotificationToolsListChanged, protocol.NotificationPromptsListChanged,
 		protocol.NotificationResourcesListChanged:
-		return n.URI == ""
+		if n.URI == "" {
+			return n, nil
+		}
 	case protocol.NotificationResourcesUpdated:
-		return n.URI != ""
+		if n.URI != "" {
+			return n, nil
+		}
 	}
-	return false
+	return busNotice{}, fmt.Errorf("fastmcp: not an announcement: %q", msg)
+}
+
+// decodeControl decodes a message of busTaskControl.
+func decodeControl(msg []byte) (busControl, error) {
+	var c busControl
+	if err := protocol.Unmarshal(msg, &c); err != nil {
+		return busControl{}, err
+	}
+	if !c.Cancel && len(c.InputResponses) == 0 {
+		return busControl{}, fmt.Errorf("fastmcp: not a request for a task: %q", msg)
+	}
+	return c, nil
 }
 
 // busControl is a message of busTaskControl.
@@ -101,9 +122,9 @@ func (s *Server) startBus(ctx context.Context) error {
 	b.mu.Unlock()
 	go s.busWorker(b.queue, b.stop, b.done)
 	un, err := b.bus.Subscribe(ctx, busTopicNotify, func(msg []byte) {
-		var n busNotice
-		if err := protocol.Unmarshal(msg, &n); err != nil || !n.valid() {
-			s.logger.Warn("bus: ignoring a malformed announcement", "message", string(msg), "error", err)
+		n, err := decodeNotice(msg)
+		if err != nil {
+			s.logger.Warn("bus: ignoring a malformed announcement", "error", err)
 			return
 		}
 		s.enqueue(func() { s.deliverNotice(n) })

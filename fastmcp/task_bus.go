@@ -55,8 +55,8 @@ func (s *Server) subscribeTaskControl(ctx context.Context, id string) (func(), e
 		return func() {}, nil
 	}
 	un, err := s.bus.bus.Subscribe(ctx, busTaskControl(id), func(msg []byte) {
-		var c busControl
-		if err := protocol.Unmarshal(msg, &c); err != nil {
+		c, err := decodeControl(msg)
+		if err != nil {
 			s.logger.Warn("bus: ignoring a malformed request for a task", "task", id, "error", err)
 			return
 		}
