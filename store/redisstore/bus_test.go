@@ -248,3 +248,20 @@ func mustSubscribe(t *testing.T, b pubsub.Bus, topic string, got chan<- string) 
 	}
 	return un
 }
+
+// TestOptionsBusPrefix: a bus whose prefix is not the Config's is refused,
+// with the fix in the message.
+func TestOptionsBusPrefix(t *testing.T) {
+	rdb := startRedis(t).client(t)
+	bus := redisstore.NewBus(rdb, nil)
+	defer bus.Close()
+	_, err := redisstore.Options(context.Background(), rdb, &redisstore.Config{Prefix: "app:", Bus: bus})
+	if err == nil || !strings.Contains(err.Error(), `BusOptions{Prefix: "app:"}`) {
+		t.Errorf("Options with a bus of another prefix = %v", err)
+	}
+	mine := redisstore.NewBus(rdb, &redisstore.BusOptions{Prefix: "app:"})
+	defer mine.Close()
+	if _, err := redisstore.Options(context.Background(), rdb, &redisstore.Config{Prefix: "app:", Bus: mine}); err != nil {
+		t.Errorf("Options with a bus of the same prefix = %v", err)
+	}
+}

@@ -27,7 +27,8 @@ type Config struct {
 	Tasks fastmcp.TaskSettings
 	// Bus, when set, is given to the server (fastmcp.Bus), so that
 	// announcements and task requests reach every replica. The caller
-	// creates it with NewBus and closes it after the server shut down.
+	// creates it with NewBus, with the same Prefix, and closes it after
+	// the server shut down.
 	Bus *Bus
 }
 
@@ -49,6 +50,9 @@ func Options(ctx context.Context, rdb redis.UniversalClient, cfg *Config) ([]fas
 	}
 	if c.Prefix == "" {
 		c.Prefix = DefaultPrefix
+	}
+	if c.Bus != nil && c.Bus.prefix != c.Prefix {
+		return nil, fmt.Errorf("redisstore: Config.Bus uses the prefix %q and Config.Prefix is %q: create the bus with NewBus(rdb, &BusOptions{Prefix: %q})", c.Bus.prefix, c.Prefix, c.Prefix)
 	}
 	secret, err := SharedSecret(ctx, rdb, c.Prefix)
 	if err != nil {
