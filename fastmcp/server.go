@@ -79,7 +79,7 @@ func New(name, version string, opts ...Option) *Server {
 		}),
 		cfg:    cfg,
 		logger: logger,
-		sealer: newStateSealer(cfg.stateSecret, cfg.stateTTL, 0),
+		sealer: newStateSealer(cfg.stateKeys, cfg.stateSecret, cfg.stateTTL),
 		level:  level,
 		tasks:  newTaskManager(cfg.tasks),
 	}
