@@ -236,6 +236,9 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 		fn(&cfg)
 	}
 	so := cfg.Streamable
+	if so.EventStore == nil {
+		so.EventStore = s.eventStore()
+	}
 	so.Stateless = so.Stateless || set.Stateless
 	so.JSONResponse = so.JSONResponse || set.JSONResponse
 	if so.AllowedHosts == nil {
@@ -414,6 +417,10 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 		return err
 	}
 	set.AllowedHosts = hosts
+	if err := s.openStores(ctx, set); err != nil {
+		ln.Close()
+		return err
+	}
 	mcp := s.httpHandler(set)
 	srv := &http.Server{
 		Handler:           s.frontDoor(mcp),

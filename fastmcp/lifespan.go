@@ -118,20 +118,27 @@ func (s *Server) Start(ctx context.Context) error {
 	l.starting = done
 	l.mu.Unlock()
 
+	storeErr := s.startStores(ctx)
+
 	var (
 		v       any
 		cleanup func(context.Context) error
 		err     error
 	)
-	if fn := s.cfg.lifespan; fn != nil {
+	if storeErr != nil {
+		err = storeErr
+	} else if fn := s.cfg.lifespan; fn != nil {
 		v, cleanup, err = fn(ctx)
+		if err != nil {
+			err = fmt.Errorf("lifespan: %w", err)
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.starting = nil
 	close(done)
 	if err != nil {
-		return fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+		return fmt.Errorf("fastmcp: starting server %q: %w", s.ll.Info().Name, err)
 	}
 	l.value, l.cleanup = v, cleanup
 	l.started = true
@@ -172,12 +179,16 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if err := s.tasks.shutdown(ctx); err != nil {
 		s.logger.Warn("tasks did not end in time", "error", err)
 	}
-	if cleanup == nil {
-		return nil
+	var err error
+	if cleanup != nil {
+		if cerr := cleanup(ctx); cerr != nil {
+			s.logger.Error("lifespan cleanup failed", "error", cerr)
+			err = fmt.Errorf("fastmcp: lifespan cleanup: %w", cerr)
+		}
 	}
-	if err := cleanup(ctx); err != nil {
-		s.logger.Error("lifespan cleanup failed", "error", err)
-		return fmt.Errorf("fastmcp: lifespan cleanup: %w", err)
+	if cerr := s.closeStores(); cerr != nil {
+		s.logger.Error("closing the shared stores failed", "error", cerr)
+		err = errors.Join(err, fmt.Errorf("fastmcp: closing the shared stores: %w", cerr))
 	}
-	return nil
+	return err
 }

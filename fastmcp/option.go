@@ -49,6 +49,7 @@ type serverConfig struct {
 	keepRefs       bool
 	stateSecret    []byte
 	stateKeys      KeyRing
+	stores         *Stores
 	stateTTL       time.Duration
 	principal      func(*session.Request) string
 	httpPrincipal  func(*http.Request) string

@@ -149,6 +149,8 @@ func TestFromEnv(t *testing.T) {
 			if rdb != nil {
 				defer rdb.Close()
 			}
+			// The server closes the stores' key ring at Shutdown.
+			defer fastmcp.New("x", "1", opts...).Shutdown(ctx) //nolint:errcheck
 			switch {
 			case tt.anyErr:
 				if err == nil {
