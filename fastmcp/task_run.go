@@ -230,7 +230,7 @@ func (rt *runningTask) create(ctx context.Context, principal, tool string) (*Tas
 		CreatedAt: now, UpdatedAt: now, TTL: m.ttl, PollInterval: m.poll,
 	}
 	if err := m.store.Create(context.WithoutCancel(ctx), rec); err != nil {
-		return nil, fmt.Errorf("fastmcp: storing the task: %w", err)
+		return nil, m.unavailable("storing a new task", err, "tool", tool)
 	}
 	rt.id, rt.created = rec.ID, true
 	m.mu.Lock()
