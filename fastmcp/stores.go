@@ -28,8 +28,9 @@ type Stores struct {
 // SharedStores gives the server stores shared with its replicas. Each one
 // fills in what no other option chose: an EventStore an HTTPEndpoints
 // option set, a Tasks option's Store, and RequestStateKeys or
-// RequestStateSecret win over it. The server closes the stores at
-// Shutdown. A later SharedStores replaces an earlier one.
+// RequestStateSecret win over it. With SharedStores the RedisURL setting
+// is not used. The server closes the stores at Shutdown. A later
+// SharedStores replaces an earlier one.
 func SharedStores(st *Stores) Option {
 	return serverOption(func(c *serverConfig) { c.stores = st })
 }
@@ -97,8 +98,8 @@ func (s *Server) openStores(ctx context.Context, set Settings) error {
 	if ss.opened {
 		return nil
 	}
-	st := s.cfg.stores
-	if set.RedisURL != "" {
+	st := s.cfg.stores // SharedStores wins over the setting
+	if st == nil && set.RedisURL != "" {
 		backends.Lock()
 		open := backends.m["redis"]
 		backends.Unlock()
