@@ -11,7 +11,6 @@ import (
 // TestSharedStores: the shared stores fill in what no other option chose,
 // and the server closes them at Shutdown, once.
 func TestSharedStores(t *testing.T) {
-	t.Setenv("FASTMCP_REDIS_URL", "")
 	events := transport.NewMemoryEventStore(nil)
 	newStores := func(closed *int) *Stores {
 		return &Stores{Events: events, Tasks: NewMemoryTaskStore(), Keys: StaticKeys(Key{ID: "shared", Secret: make([]byte, 32)}),
@@ -23,6 +22,7 @@ func TestSharedStores(t *testing.T) {
 		opts                   []Option
 		wantTasks, wantKeys    bool // the shared ones
 		wantEvents, openBefore bool
+		redisURL               string // no backend is linked: it would stop start-up
 	}{
 		{name: "alone", wantTasks: true, wantKeys: true, wantEvents: true},
 		{name: "own tasks store", opts: []Option{Tasks(TaskSettings{Store: ownTasks})}, wantKeys: true, wantEvents: true},
@@ -30,9 +30,11 @@ func TestSharedStores(t *testing.T) {
 		{name: "own secret", opts: []Option{RequestStateSecret(make([]byte, 32))}, wantTasks: true, wantEvents: true},
 		{name: "own event store", opts: []Option{HTTPEndpoints(func(h *HTTPConfig) { h.Streamable.EventStore = transport.NewMemoryEventStore(nil) })}, wantTasks: true, wantKeys: true},
 		{name: "never started", openBefore: true},
+		{name: "wins over the RedisURL setting", redisURL: "redis://127.0.0.1:1/0", wantTasks: true, wantKeys: true, wantEvents: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("FASTMCP_REDIS_URL", tt.redisURL)
 			var closed int
 			st := newStores(&closed)
 			s := New("x", "1", append(tt.opts, SharedStores(st))...)

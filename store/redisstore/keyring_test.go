@@ -349,3 +349,36 @@ func callRaw(t *testing.T, url, method string, params map[string]any) (map[strin
 	}
 	return reply.Result, reply.Error
 }
+
+// TestOptionsShareKeyRing: servers given Options share the key ring, so a
+// requestState sealed on one opens on the other; a server given its own
+// RequestStateSecret as well keeps it.
+func TestOptionsShareKeyRing(t *testing.T) {
+	srv := startRedis(t)
+	ctx := context.Background()
+	greeter := func(extra ...fastmcp.Option) string {
+		opts, err := redisstore.Options(ctx, srv.client(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := fastmcp.New("replica", "1.0.0", append(append(extra, opts...), fastmcp.Logger(slog.New(slog.DiscardHandler)))...)
+		s.Tool("greet", func(ctx *fastmcp.Context, _ struct{}) (string, error) {
+			var who struct {
+				Name string `json:"name"`
+			}
+			if _, err := ctx.Elicit("Who?", &who); err != nil {
+				return "", err
+			}
+			return "hello " + who.Name, nil
+		})
+		return serveReplica(t, s)
+	}
+	a, b := greeter(), greeter()
+	own := greeter(fastmcp.RequestStateSecret([]byte("0123456789abcdef0123456789abcdef")))
+	if text, msg := greetAnswer(t, b, greetState(t, a)); text != "hello ada" {
+		t.Fatalf("state sealed on A, opened on B: %q %s", text, msg)
+	}
+	if _, msg := greetAnswer(t, own, greetState(t, a)); !strings.Contains(msg, "which this server does not hold") {
+		t.Fatalf("state sealed with the ring, opened by a server with its own secret: %q", msg)
+	}
+}
