@@ -447,6 +447,7 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 		srv.Close()
 		mcp.close()
 		wg.Wait()
+		s.abandonStores()
 		return err
 	}
 	s.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", set.Path)

@@ -118,7 +118,7 @@ func (s *Server) Start(ctx context.Context) error {
 	l.starting = done
 	l.mu.Unlock()
 
-	storeErr := s.startStores(ctx)
+	openedStores, storeErr := s.startStores(ctx)
 
 	var (
 		v       any
@@ -132,6 +132,9 @@ func (s *Server) Start(ctx context.Context) error {
 		if err != nil {
 			err = fmt.Errorf("lifespan: %w", err)
 		}
+	}
+	if err != nil && openedStores {
+		s.abandonStores()
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -165,17 +165,33 @@ func checkStoreURL(v string) string {
 }
 
 // startStores opens the shared stores at Start, for the serving methods
-// that did not open them before (Serve, ServeStdio, Start itself).
-func (s *Server) startStores(ctx context.Context) error {
+// that did not open them before (Serve, ServeStdio, Start itself). It
+// reports whether it opened them.
+func (s *Server) startStores(ctx context.Context) (bool, error) {
 	s.stores.mu.Lock()
 	opened := s.stores.opened
 	s.stores.mu.Unlock()
 	if opened {
-		return nil
+		return false, nil
 	}
 	set, err := s.Settings()
 	if err != nil && set.RedisURL != "" {
-		return err // the serving methods reported the other settings' errors before
+		return false, err // the serving methods reported the other settings' errors before
 	}
-	return s.openStores(ctx, set)
+	return true, s.openStores(ctx, set)
+}
+
+// abandonStores closes the stores a start that failed opened, so that the
+// next start opens them again; an error closing them is logged.
+func (s *Server) abandonStores() {
+	s.stores.mu.Lock()
+	st := s.stores.st
+	s.stores.st, s.stores.opened = nil, false
+	s.stores.mu.Unlock()
+	if st == nil || st.Close == nil || st == s.cfg.stores {
+		return // SharedStores' stores stay for the next start; Shutdown closes them
+	}
+	if err := st.Close(); err != nil {
+		s.logger.Error("closing the shared stores failed", "error", err)
+	}
 }

@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net"
 	"strings"
@@ -99,6 +100,31 @@ func TestRedisURLSettingErrors(t *testing.T) {
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), "opening the stores of the RedisURL setting") || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: ServeListener = %v, want an error saying %q", tt.url, err, tt.want)
+		}
+	}
+}
+
+// TestRedisURLSettingFailedStart: a server whose start fails after it
+// opened the Redis stores (its Lifespan fails) closes them again: the
+// package's goroutine check finds no key ring left polling.
+func TestRedisURLSettingFailedStart(t *testing.T) {
+	srv := startRedis(t)
+	t.Setenv(redisstore.EnvURL, "redis://"+srv.addr+"/0")
+	boom := errors.New("boom")
+	for name, serve := range map[string]func(*fastmcp.Server) error{
+		"ServeListener": func(s *fastmcp.Server) error {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s.ServeListener(context.Background(), ln)
+		},
+		"Start": func(s *fastmcp.Server) error { return s.Start(context.Background()) },
+	} {
+		s := fastmcp.New("x", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)),
+			fastmcp.Lifespan(func(context.Context) (int, func(context.Context) error, error) { return 0, nil, boom }))
+		if err := serve(s); !errors.Is(err, boom) {
+			t.Errorf("%s = %v, want the lifespan's error", name, err)
 		}
 	}
 }
