@@ -85,7 +85,7 @@ type MemoryEventStore struct {
 type memSession struct {
 	mu     sync.Mutex
 	last   map[string]int64 // per stream numbered by AppendNext, its last seq
-	events []memEvent // oldest first; events[head:] are live
+	events []memEvent       // oldest first; events[head:] are live
 	head   int
 	bytes  int
 	lost   *memLost // nil until an event is discarded

@@ -266,3 +266,287 @@ func TestSharedSessionStoreDown(t *testing.T) {
 		}
 	})
 }
+
+func TestSharedSessionDelete(t *testing.T) {
+	t.Parallel()
+	for _, on := range []int{0, 1} { // DELETE on the replica that created it, or the one that adopted it
+		t.Run([]string{"creator", "adopter"}[on], func(t *testing.T) {
+			t.Parallel()
+			c := newCluster(t, 2, nil)
+			a, b := c.replicas[0], c.replicas[1]
+			sid := rawSession(t, a.url)
+			hdr := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
+			call := `{"jsonrpc":"2.0","id":2,"method":"add","params":{"a":2,"b":3}}`
+			if resp, body := rawPost(t, b.url, call, hdr); resp.StatusCode != http.StatusOK {
+				t.Fatalf("add on B: %d %s", resp.StatusCode, body)
+			}
+			req, _ := http.NewRequest(http.MethodDelete, c.replicas[on].url, nil)
+			req.Header.Set("Mcp-Session-Id", sid)
+			if resp, body := do(t, req); resp.StatusCode != http.StatusNoContent {
+				t.Fatalf("DELETE: %d %s", resp.StatusCode, body)
+			}
+			// Both replicas' instances end.
+			waitFor(t, func() bool { return len(sessionsOf(a.srv))+len(sessionsOf(b.srv)) == 0 })
+			if _, err := c.sessions.Get(testCtx(t), sid); !errors.Is(err, transport.ErrSessionUnknown) {
+				t.Errorf("the record is still there: %v", err)
+			}
+			for i, rep := range c.replicas {
+				if resp, body := rawPost(t, rep.url, call, hdr); resp.StatusCode != http.StatusNotFound {
+					t.Errorf("replica %d after DELETE: %d %s", i, resp.StatusCode, body)
+				}
+			}
+		})
+	}
+}
+
+// isResponse reports whether a POST body is a JSON-RPC response.
+func isResponse(body []byte) bool {
+	return !bytes.Contains(body, []byte(`"method"`))
+}
+
+func TestSharedSessionAnswerOnAnotherReplica(t *testing.T) {
+	t.Parallel()
+	for _, json := range []bool{false, true} {
+		t.Run(map[bool]string{false: "sse", true: "json"}[json], func(t *testing.T) {
+			t.Parallel()
+			c := newCluster(t, 2, &clusterOptions{opts: transport.HTTPOptions{JSONResponse: json}})
+			// Requests go to A, the client's answers to B.
+			var answers atomic.Int64
+			c.setRoute(func(r *http.Request, body []byte) int {
+				if r.Method == http.MethodPost && isResponse(body) {
+					answers.Add(1)
+					return 1
+				}
+				return 0
+			})
+			cli := dial(t, transport.NewStreamableClient(c.url, clientOpts), &clientRecorder{})
+			for range 3 {
+				var res struct {
+					Model string `json:"model"`
+				}
+				if err := cli.Call(testCtx(t), "sample", nil, &res); err != nil {
+					t.Fatalf("sample: %v", err)
+				}
+				if res.Model != "m" {
+					t.Fatalf("sample returned %+v", res)
+				}
+			}
+			if n := answers.Load(); n != 3 {
+				t.Errorf("%d answers went to replica B, want 3", n)
+			}
+		})
+	}
+}
+
+func TestSharedSessionCancelOnAnotherReplica(t *testing.T) {
+	t.Parallel()
+	started := make(chan string, 1)
+	ended := make(chan error, 1)
+	c := newCluster(t, 2, &clusterOptions{server: func() *lowlevel.Server {
+		srv := newTestServer(nil, started)
+		srv.Use(func(next lowlevel.Handler) lowlevel.Handler {
+			return lowlevel.HandlerFunc(func(ctx context.Context, req *lowlevel.Request) (any, error) {
+				res, err := next.Handle(ctx, req)
+				if req.Method == "block" {
+					ended <- err
+				}
+				return res, err
+			})
+		})
+		return srv
+	}})
+	// Calls go to A, notifications (the cancellation) to B.
+	c.setRoute(func(r *http.Request, body []byte) int {
+		if r.Method == http.MethodPost && bytes.Contains(body, []byte(`"notifications/cancelled"`)) {
+			return 1
+		}
+		return 0
+	})
+	cli := dial(t, transport.NewStreamableClient(c.url, clientOpts), &clientRecorder{})
+	ctx, cancel := context.WithCancel(testCtx(t))
+	go func() {
+		<-started
+		cancel()
+	}()
+	if err := cli.Call(ctx, "block", nil, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("block: %v", err)
+	}
+	if err := <-ended; !errors.Is(err, session.ErrCancelledByPeer) {
+		t.Fatalf("the handler on A ended with %v, want the peer's cancellation", err)
+	}
+}
+
+func TestSharedSessionLogLevel(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, 3, nil)
+	a, b, third := c.replicas[0], c.replicas[1], c.replicas[2]
+	sid := rawSession(t, a.url)
+	hdr := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
+	if resp, body := rawPost(t, b.url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, hdr); resp.StatusCode != http.StatusOK {
+		t.Fatalf("ping on B: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := rawPost(t, a.url, `{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"debug"}}`, hdr); resp.StatusCode != http.StatusOK {
+		t.Fatalf("setLevel on A: %d %s", resp.StatusCode, body)
+	}
+	level := func(rep *replica) protocol.LoggingLevel {
+		for _, s := range sessionsOf(rep.srv) {
+			return s.LogLevel()
+		}
+		return "none"
+	}
+	if got := level(a); got != protocol.LevelDebug {
+		t.Errorf("A: level %q", got)
+	}
+	// B's instance hears of it on the bus.
+	waitFor(t, func() bool { return level(b) == protocol.LevelDebug })
+	// A replica adopting the session later reads it from the record.
+	if resp, body := rawPost(t, third.url, `{"jsonrpc":"2.0","id":4,"method":"ping"}`, hdr); resp.StatusCode != http.StatusOK {
+		t.Fatalf("ping on C: %d %s", resp.StatusCode, body)
+	}
+	if got := level(third); got != protocol.LevelDebug {
+		t.Errorf("C: level %q", got)
+	}
+}
+
+// sseLines reads an SSE response as it arrives.
+type sseLines struct {
+	t      testing.TB
+	resp   *http.Response
+	lines  chan string
+	cancel context.CancelFunc
+}
+
+// openGET opens the GET stream of session sid at url, resuming after
+// lastEventID when it is not empty.
+func openGET(t testing.TB, url, sid, lastEventID string) *sseLines {
+	t.Helper()
+	ctx, cancel := context.WithCancel(testCtx(t))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	if lastEventID != "" {
+		req.Header.Set("Last-Event-ID", lastEventID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		cancel()
+		resp.Body.Close()
+		t.Fatalf("GET: %d", resp.StatusCode)
+	}
+	g := &sseLines{t: t, resp: resp, lines: make(chan string, 64), cancel: cancel}
+	go func() {
+		defer close(g.lines)
+		buf := make([]byte, 4096)
+		var rest []byte
+		for {
+			n, err := resp.Body.Read(buf)
+			rest = append(rest, buf[:n]...)
+			for {
+				i := bytes.IndexByte(rest, '\n')
+				if i < 0 {
+					break
+				}
+				g.lines <- string(rest[:i])
+				rest = rest[i+1:]
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(g.close)
+	return g
+}
+
+func (g *sseLines) close() {
+	g.cancel()
+	g.resp.Body.Close()
+	for range g.lines {
+	}
+}
+
+// events reads n events (id and data) with an id.
+func (g *sseLines) events(n int) []string {
+	g.t.Helper()
+	var out []string
+	var id string
+	for len(out) < n {
+		line, ok := <-g.lines
+		if !ok {
+			g.t.Fatalf("the GET stream ended after %q", out)
+		}
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			id = strings.TrimPrefix(line, "id: ")
+		case strings.HasPrefix(line, "data: ") && id != "":
+			out = append(out, id+" "+strings.TrimPrefix(line, "data: "))
+			id = ""
+		}
+	}
+	return out
+}
+
+// note sends a notification unrelated to any request from the instance
+// of the session that rep serves.
+func note(t testing.TB, rep *replica, text string) {
+	t.Helper()
+	list := sessionsOf(rep.srv)
+	if len(list) != 1 {
+		t.Fatalf("the replica serves %d sessions", len(list))
+	}
+	if err := list[0].Notify(testCtx(t), "notifications/test", map[string]string{"n": text}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSharedSessionGETStream(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, 2, nil)
+	a, b := c.replicas[0], c.replicas[1]
+	sid := rawSession(t, a.url)
+	hdr := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
+	if resp, body := rawPost(t, b.url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, hdr); resp.StatusCode != http.StatusOK {
+		t.Fatalf("ping on B: %d %s", resp.StatusCode, body)
+	}
+	// Messages from either replica while no GET stream is open are kept.
+	note(t, b, "1")
+	note(t, a, "2")
+	note(t, b, "3")
+	g := openGET(t, a.url, sid, "0_1")
+	if got, want := strings.Join(g.events(2), "\n"), `0_2 {"jsonrpc":"2.0","method":"notifications/test","params":{"n":"2"}}
+0_3 {"jsonrpc":"2.0","method":"notifications/test","params":{"n":"3"}}`; got != want {
+		t.Fatalf("resumed on A:\n%s\nwant\n%s", got, want)
+	}
+	// A message from B reaches the GET stream held by A.
+	note(t, b, "4")
+	if got := g.events(1); got[0] != `0_4 {"jsonrpc":"2.0","method":"notifications/test","params":{"n":"4"}}` {
+		t.Fatalf("live on A: %q", got)
+	}
+	// An announcement every replica sends reaches the client once: from
+	// the replica holding the GET stream (A).
+	for _, rep := range c.replicas {
+		if err := rep.srv.Broadcast(testCtx(t), protocol.NotificationToolsListChanged, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	note(t, b, "5")
+	if got := strings.Join(g.events(2), "\n"); got != `0_5 {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}
+0_6 {"jsonrpc":"2.0","method":"notifications/test","params":{"n":"5"}}` {
+		t.Fatalf("after the broadcast:\n%s", got)
+	}
+	g.close()
+	// The client comes back on B with the last id it saw: nothing lost,
+	// nothing twice.
+	note(t, a, "6")
+	g = openGET(t, b.url, sid, "0_6")
+	note(t, a, "7")
+	if got := strings.Join(g.events(2), "\n"); got != `0_7 {"jsonrpc":"2.0","method":"notifications/test","params":{"n":"6"}}
+0_8 {"jsonrpc":"2.0","method":"notifications/test","params":{"n":"7"}}` {
+		t.Fatalf("resumed on B:\n%s", got)
+	}
+}
