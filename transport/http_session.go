@@ -231,12 +231,21 @@ func (h *StreamableHandler) closeExpired() {
 }
 
 // closeIdle closes the sessions of list that are idle past their timeout.
+// The record of a shared session that has a stream open here is
+// refreshed, so that a session only listening on its GET stream does not
+// expire on the other replicas.
 func (h *StreamableHandler) closeIdle(list []*httpSession) {
 	now := time.Now()
 	for _, s := range list {
-		if s.idleFor(now) > h.opts.SessionIdleTimeout {
+		idle := s.idleFor(now)
+		switch {
+		case idle > h.opts.SessionIdleTimeout:
 			h.logger.Debug("closing idle MCP session", "session", s.id)
 			s.Close()
+		case idle == 0 && h.shared != nil:
+			if errors.Is(s.refresh(context.Background()), ErrSessionUnknown) {
+				s.Close() // deleted, or expired on every replica
+			}
 		}
 	}
 }

@@ -550,3 +550,40 @@ func TestSharedSessionGETStream(t *testing.T) {
 		t.Fatalf("resumed on B:\n%s", got)
 	}
 }
+
+func TestSharedSessionRecordLifetime(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, 2, &clusterOptions{opts: transport.HTTPOptions{SessionIdleTimeout: 200 * time.Millisecond}})
+	a, b := c.replicas[0], c.replicas[1]
+	sid := rawSession(t, a.url)
+	hdr := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
+	rec, err := c.sessions.Get(testCtx(t), sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A client only listening on its GET stream keeps the record alive:
+	// the replica holding the stream refreshes it.
+	g := openGET(t, a.url, sid, "")
+	for range 2 {
+		waitFor(t, func() bool {
+			r, err := c.sessions.Get(testCtx(t), sid)
+			return err == nil && r.LastActive.After(rec.LastActive)
+		})
+		rec, _ = c.sessions.Get(testCtx(t), sid)
+	}
+	g.close()
+	if resp, body := rawPost(t, b.url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, hdr); resp.StatusCode != http.StatusOK {
+		t.Fatalf("ping on B: %d %s", resp.StatusCode, body)
+	}
+	// Once the record is gone (as when it expired), the replicas that
+	// still serve the session drop it at their next refresh.
+	if err := c.sessions.Delete(testCtx(t), sid); err != nil {
+		t.Fatal(err)
+	}
+	for _, rep := range c.replicas {
+		waitFor(t, func() bool {
+			resp, _ := rawPost(t, rep.url, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, hdr)
+			return resp.StatusCode == http.StatusNotFound
+		})
+	}
+}
