@@ -28,9 +28,10 @@ type Config struct {
 }
 
 // Options returns the server options that keep a server's shared state in
-// Redis through rdb: the SSE event log of resumable streams (unless an
-// HTTPEndpoints option given before them set an event store), the task
-// store, and the
+// Redis through rdb: the SSE event log of resumable streams and the
+// records of legacy sessions, so that any replica serves any session
+// (unless an HTTPEndpoints option given before them set an event store or
+// a session store), the task store, and the
 // requestState secret (SharedSecret). Pass them to fastmcp.New. It talks
 // to Redis once, to get the secret, and fails with an error matching
 // ErrRedis when it cannot. cfg may be nil.
@@ -53,6 +54,7 @@ func Options(ctx context.Context, rdb redis.UniversalClient, cfg *Config) ([]fas
 	evOpts := c.Events
 	evOpts.Prefix = c.Prefix
 	events := NewEventStore(rdb, &evOpts)
+	sessions := NewSessionStore(rdb, &SessionStoreOptions{Prefix: c.Prefix})
 	tasks := c.Tasks
 	tasks.Store = NewTaskStore(rdb, &TaskStoreOptions{Prefix: c.Prefix})
 	return []fastmcp.Option{
@@ -61,6 +63,9 @@ func Options(ctx context.Context, rdb redis.UniversalClient, cfg *Config) ([]fas
 		fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
 			if h.Streamable.EventStore == nil {
 				h.Streamable.EventStore = events
+			}
+			if h.Streamable.Sessions == nil {
+				h.Streamable.Sessions = sessions
 			}
 		}),
 	}, nil
