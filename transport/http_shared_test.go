@@ -587,3 +587,36 @@ func TestSharedSessionRecordLifetime(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedSessionOutlivesReplica: the replica holding a client's GET
+// stream and serving its calls goes away; the balancer sends the client
+// to the other, where the calls go on and the GET stream resumes where
+// it stopped: nothing lost, nothing twice.
+func TestSharedSessionOutlivesReplica(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, 2, nil)
+	a, b := c.replicas[0], c.replicas[1]
+	c.setRoute(func(r *http.Request, body []byte) int {
+		if a.down.Load() {
+			return 1
+		}
+		return 0
+	})
+	rec := &clientRecorder{}
+	cli := dial(t, transport.NewStreamableClient(c.url, clientOpts), rec)
+	add(t, cli, 1, 2)
+	note(t, a, "1")
+	waitFor(t, func() bool { return countPrefix(rec.seen(), "notifications/test") == 1 })
+	a.down.Store(true)
+	a.handler.Close() // its connections end, as when the process dies
+	add(t, cli, 3, 4)
+	// B serves the session now; what it sends reaches the client once
+	// its GET stream has reconnected (to B, with the last event id).
+	note(t, b, "2")
+	waitFor(t, func() bool { return countPrefix(rec.seen(), "notifications/test") >= 2 })
+	if got := strings.Join(rec.seen(), "\n"); got != `notifications/test {"n":"1"}
+notifications/test {"n":"2"}` {
+		t.Errorf("the client got:\n%s", got)
+	}
+	waitFor(t, func() bool { return len(sessionsOf(a.srv)) == 0 })
+}
