@@ -129,13 +129,21 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 				flush()
 				return // the client reconnects with Last-Event-ID
 			}
-			for _, ev := range evs {
+			for i, ev := range evs {
 				if ev.seq <= replayed {
 					putBuf(ev.data)
 					continue
 				}
-				frame(ev)
 				replayed = ev.seq
+				if st.follow && isAnswer(*ev.data) {
+					frame(ev)
+					for _, rest := range evs[i+1:] {
+						putBuf(rest.data)
+					}
+					write()
+					return
+				}
+				frame(ev)
 			}
 			if len(*out) == 0 && !pending {
 				continue

@@ -40,10 +40,11 @@ type httpSession struct {
 	lastActive time.Time
 
 	// Shared sessions (HTTPOptions.Sessions).
-	unsubscribe func()          // ends the subscription to the session's topic
-	touched     time.Time       // when this replica last refreshed the record
-	initID      protocol.ID     // a new session's initialize, whose answer writes the record
-	initParams  json.RawMessage // its params
+	followers   map[string]*stream // streams of other replicas a GET here follows, by name
+	unsubscribe func()             // ends the subscription to the session's topic
+	touched     time.Time          // when this replica last refreshed the record
+	initID      protocol.ID        // a new session's initialize, whose answer writes the record
+	initParams  json.RawMessage    // its params
 }
 
 // stream is one SSE stream of a session: a request's stream or the GET
@@ -66,6 +67,10 @@ type stream struct {
 	done bool // the response was sent or the request was cancelled
 
 	delivered atomic.Int64 // GET stream: the last seq written to a connection
+
+	// follow marks the stream of a request running on another replica,
+	// which a client resumed here: its events come from the store.
+	follow bool
 }
 
 // sink is the consumer side of one HTTP response carrying a stream.
@@ -434,6 +439,12 @@ func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64)
 	if st == s.standalone && s.h.shared != nil && s.h.shared.seq != nil {
 		return st.sendShared(ctx, buf)
 	}
+	var followed bool // stored with no connection here: wake a follower elsewhere
+	defer func() {
+		if followed {
+			s.wakeFollower(ctx, st.name)
+		}
+	}()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.done {
@@ -457,6 +468,7 @@ func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64)
 	sk := st.live
 	if sk == nil {
 		putBuf(buf)
+		followed = st.resumable && s.h.shared != nil
 		if !st.resumable {
 			s.h.logger.Debug("dropping message: its request's connection is closed", "session", s.id)
 		}
@@ -723,7 +735,7 @@ func (st *stream) attach(ctx context.Context, after int64, single bool) (*sink, 
 		old.halt(false)
 	}
 	sk := newSink(16)
-	if st == s.standalone && s.h.shared != nil && s.h.shared.seq != nil {
+	if st.follow || st == s.standalone && s.h.shared != nil && s.h.shared.seq != nil {
 		// Events come from the store; look once for those appended since
 		// the replay.
 		sk.wake, sk.after = make(chan struct{}, 1), after

@@ -83,6 +83,9 @@ type busMsg struct {
 	Kind string          `json:"k"`
 	From string          `json:"from,omitempty"` // the publishing replica
 	Msg  json.RawMessage `json:"m,omitempty"`    // an encoded JSON-RPC message
+	// Stream names the stream a wake-up is for: a request's stream that a
+	// GET on another replica follows; "" for the GET stream.
+	Stream string `json:"stream,omitempty"`
 }
 
 // publish sends m on the topic of session id.
@@ -318,7 +321,16 @@ func (s *httpSession) onBus(data []byte) {
 			s.Close()
 		}
 	case busWake:
-		s.standalone.wake()
+		if m.Stream == "" {
+			s.standalone.wake()
+			return
+		}
+		s.mu.Lock()
+		st := s.followers[m.Stream]
+		s.mu.Unlock()
+		if st != nil {
+			st.wake()
+		}
 	case busResponse:
 		msg, err := protocol.DecodeMessage(m.Msg)
 		if resp, ok := msg.(*protocol.Response); err == nil && ok && sh.ownsID(resp.ID) {
@@ -469,4 +481,97 @@ type broadcastKey struct{}
 // gets it once; while the client has no GET stream open it is dropped.
 func WithBroadcast(ctx context.Context) context.Context {
 	return context.WithValue(ctx, broadcastKey{}, true)
+}
+
+// foreign reports whether name is the name of a request stream another
+// replica serving the shared session opened.
+func (s *httpSession) foreign(name string) bool {
+	sh := s.h.shared
+	if sh == nil || sh.bus == nil || name == s.standalone.name {
+		return false
+	}
+	i := strings.LastIndexByte(name, '-')
+	return i > 0 && name[:i] != sh.replica
+}
+
+// wakeFollower tells the replica where a client resumed the stream name
+// of s, if any, that an event was stored on it.
+func (s *httpSession) wakeFollower(ctx context.Context, name string) {
+	if err := s.h.shared.publish(ctx, s.id, busMsg{Kind: busWake, Stream: name}); err != nil {
+		s.h.logger.Warn("waking the replica following an MCP stream failed", "session", s.id, "stream", name, "error", err)
+	}
+}
+
+// follow answers a GET resuming the stream name of a request that another
+// replica serves: the events stored after `after`, then each event that
+// replica stores, as it wakes this one, until the request's answer.
+func (h *StreamableHandler) follow(w http.ResponseWriter, r *http.Request, sess *httpSession, name string, after int64) {
+	st := &stream{sess: sess, name: name, resumable: true, follow: true}
+	sess.mu.Lock()
+	if sess.followers == nil {
+		sess.followers = map[string]*stream{}
+	}
+	old := sess.followers[name]
+	sess.followers[name] = st
+	sess.mu.Unlock()
+	if old != nil {
+		old.unfollow() // the client resumed again: the older connection ends
+	}
+	defer func() {
+		sess.mu.Lock()
+		if sess.followers[name] == st {
+			delete(sess.followers, name)
+		}
+		sess.mu.Unlock()
+	}()
+	sk, pre, _, err := st.attach(r.Context(), after, false)
+	switch {
+	case errors.Is(err, errStreamLimit):
+		h.refuseStream(w, protocol.ID{})
+		return
+	case err != nil:
+		writeJSONError(w, http.StatusInternalServerError, protocol.ID{}, protocol.Errorf(protocol.CodeInternalError, "Internal error: replaying events: %v", err))
+		return
+	}
+	for i := range pre {
+		pre[i].final = isAnswer(*pre[i].data)
+	}
+	setSSEHeaders(w)
+	w.WriteHeader(http.StatusOK)
+	out := getBuf()
+	defer putBuf(out)
+	defer st.detach(sk)
+	h.pump(w, r, sess, st, sk, out, pre)
+}
+
+// unfollow ends the connection following st.
+func (st *stream) unfollow() {
+	st.mu.Lock()
+	sk := st.live
+	st.live = nil
+	st.mu.Unlock()
+	if sk != nil {
+		sk.halt(false)
+	}
+}
+
+// isAnswer reports whether data, an event of a request's stream, is the
+// answer that ends it: a response, or a batch of them.
+func isAnswer(data []byte) bool {
+	m, err := protocol.DecodeMessage(data)
+	if err != nil {
+		return false
+	}
+	switch m := m.(type) {
+	case *protocol.Response:
+		return true
+	case *protocol.Batch:
+		for _, e := range m.Messages {
+			if _, ok := e.(*protocol.Response); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

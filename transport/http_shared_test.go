@@ -620,3 +620,70 @@ notifications/test {"n":"2"}` {
 	}
 	waitFor(t, func() bool { return len(sessionsOf(a.srv)) == 0 })
 }
+
+// TestSharedSessionResumeRequestStreamElsewhere: a request's stream that
+// the server closes early (SEP-1699 polling) is resumed by the client on
+// another replica than the one running the request; that replica follows
+// the stream in the store until the answer.
+func TestSharedSessionResumeRequestStreamElsewhere(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	resumed := make(chan struct{})
+	var once sync.Once
+	var resumptions atomic.Int64
+	c := newCluster(t, 2, &clusterOptions{server: func() *lowlevel.Server {
+		srv := newTestServer(nil, nil)
+		srv.HandleFunc("pollwait", func(ctx context.Context, req *lowlevel.Request) (any, error) {
+			cs := req.Session.Conn().(interface{ CloseStream(protocol.ID) error })
+			if err := cs.CloseStream(req.ID); err != nil {
+				return nil, err
+			}
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			for i := range 3 {
+				if err := req.Session.Notify(ctx, protocol.NotificationMessage, &protocol.LoggingMessageParams{Level: protocol.LevelInfo, Data: []byte(`"later ` + strconv.Itoa(i) + `"`)}); err != nil {
+					return nil, err
+				}
+			}
+			return addResult{Sum: 42}, nil
+		})
+		return srv
+	}})
+	// POSTs go to A, GETs (the resumption) to B.
+	c.setRoute(func(r *http.Request, body []byte) int {
+		if r.Method == http.MethodGet {
+			if r.Header.Get("Last-Event-ID") != "" && !strings.HasPrefix(r.Header.Get("Last-Event-ID"), "0_") {
+				resumptions.Add(1)
+				once.Do(func() { close(resumed) })
+			}
+			return 1
+		}
+		return 0
+	})
+	rec := &clientRecorder{}
+	cli := dial(t, transport.NewStreamableClient(c.url, clientOpts), rec)
+	go func() {
+		<-resumed
+		close(release)
+	}()
+	var res addResult
+	if err := cli.Call(testCtx(t), "pollwait", nil, &res); err != nil {
+		t.Fatalf("pollwait: %v", err)
+	}
+	if res.Sum != 42 {
+		t.Fatalf("pollwait = %+v", res)
+	}
+	if got := strings.Join(rec.seen(), "\n"); got != `notifications/message {"level":"info","data":"later 0"}
+notifications/message {"level":"info","data":"later 1"}
+notifications/message {"level":"info","data":"later 2"}` {
+		t.Errorf("the client got:\n%s", got)
+	}
+	// B kept the resumed stream open until the answer: the client did not
+	// have to come back.
+	if n := resumptions.Load(); n != 1 {
+		t.Errorf("the client resumed the stream %d times, want 1", n)
+	}
+}
