@@ -439,12 +439,6 @@ func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64)
 	if st == s.standalone && s.h.shared != nil && s.h.shared.seq != nil {
 		return st.sendShared(ctx, buf)
 	}
-	var followed bool // stored with no connection here: wake a follower elsewhere
-	defer func() {
-		if followed {
-			s.wakeFollower(ctx, st.name)
-		}
-	}()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.done {
@@ -468,7 +462,14 @@ func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64)
 	sk := st.live
 	if sk == nil {
 		putBuf(buf)
-		followed = st.resumable && s.h.shared != nil
+		if st.resumable && s.h.shared != nil {
+			// Stored with no connection here: a GET on another replica
+			// may follow the stream.
+			st.mu.Unlock()
+			s.wakeFollower(ctx, st.name)
+			st.mu.Lock() // for the deferred unlock
+			return nil
+		}
 		if !st.resumable {
 			s.h.logger.Debug("dropping message: its request's connection is closed", "session", s.id)
 		}
