@@ -82,7 +82,12 @@ func TestSessionsOnRedis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cli.Close()
+	closed := false
+	defer func() {
+		if !closed {
+			cli.Close()
+		}
+	}()
 	served := map[string]int{}
 	for range 6 {
 		for _, tool := range []string{"who", "ask"} {
@@ -98,5 +103,17 @@ func TestSessionsOnRedis(t *testing.T) {
 		if served[want] == 0 {
 			t.Errorf("no call answered %q: %v", want, served)
 		}
+	}
+	// The session's record is in Redis until the client ends the session
+	// (DELETE), whichever replica that reaches.
+	if keys, err := rdb.Keys(ctx, "fastmcp:session:*").Result(); err != nil || len(keys) != 1 {
+		t.Fatalf("session records %v, %v; want 1", keys, err)
+	}
+	closed = true
+	if err := cli.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if keys, err := rdb.Keys(ctx, "fastmcp:session:*").Result(); err != nil || len(keys) != 0 {
+		t.Errorf("session records after the client closed: %v, %v", keys, err)
 	}
 }
