@@ -101,7 +101,9 @@ type HTTPOptions struct {
 	// (which should be shared too and implement SequencedEventStore), so
 	// that the stream can be resumed on any replica. A session's record
 	// expires SessionIdleTimeout after its last request on any replica.
-	// Nil means sessions live in this handler only. See docs/scale.md.
+	// The EventStore must then implement SequencedEventStore
+	// (NewStreamableHandler panics otherwise). Nil means sessions live in
+	// this handler only. See docs/scale.md.
 	Sessions SessionStore
 	// Bus carries, with Sessions, what the replicas serving one session
 	// tell each other: the client's answers to requests another replica

@@ -436,7 +436,7 @@ func (st *stream) hasLive() bool {
 // send stores (when resumable) and delivers one event. It owns buf.
 func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64) error {
 	s := st.sess
-	if st == s.standalone && s.h.shared != nil && s.h.shared.seq != nil {
+	if st == s.standalone && s.h.shared != nil {
 		return st.sendShared(ctx, buf)
 	}
 	st.mu.Lock()
@@ -736,7 +736,7 @@ func (st *stream) attach(ctx context.Context, after int64, single bool) (*sink, 
 		old.halt(false)
 	}
 	sk := newSink(16)
-	if st.follow || st == s.standalone && s.h.shared != nil && s.h.shared.seq != nil {
+	if st.follow || st == s.standalone && s.h.shared != nil {
 		// Events come from the store; look once for those appended since
 		// the replay.
 		sk.wake, sk.after = make(chan struct{}, 1), after

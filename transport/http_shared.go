@@ -34,7 +34,7 @@ type sharing struct {
 	h     *StreamableHandler
 	store SessionStore
 	bus   pubsub.Bus          // nil: no messages between replicas
-	seq   SequencedEventStore // nil: the event store does not number events
+	seq   SequencedEventStore // the event store
 	// replica names this handler among the replicas: it starts the ids of
 	// the requests its sessions send and the names of its SSE streams.
 	replica string
@@ -55,11 +55,11 @@ func newSharing(h *StreamableHandler) *sharing {
 	if h.opts.SessionIdleTimeout > 0 {
 		sh.ttl = h.opts.SessionIdleTimeout
 	}
-	if seq, ok := h.store.(SequencedEventStore); ok {
-		sh.seq = seq
-	} else {
-		h.logger.Warn("transport: HTTPOptions.Sessions is set but the event store does not implement SequencedEventStore: a session's GET stream cannot move between replicas")
+	seq, ok := h.store.(SequencedEventStore)
+	if !ok {
+		panic(fmt.Sprintf("transport: NewStreamableHandler: HTTPOptions.Sessions needs an EventStore that numbers events (SequencedEventStore, as MemoryEventStore and redisstore.EventStore do); %T does not", h.store))
 	}
+	sh.seq = seq
 	return sh
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -686,4 +687,19 @@ notifications/message {"level":"info","data":"later 2"}` {
 	if n := resumptions.Load(); n != 1 {
 		t.Errorf("the client resumed the stream %d times, want 1", n)
 	}
+}
+
+// unnumberedStore is an EventStore that cannot number events itself.
+type unnumberedStore struct{ transport.EventStore }
+
+func TestSharedSessionsNeedSequencedEventStore(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "SequencedEventStore") {
+			t.Errorf("panic %v, want one naming SequencedEventStore", r)
+		}
+	}()
+	transport.NewStreamableHandler(func(transport.Conn, transport.ConnInfo) {}, &transport.HTTPOptions{
+		Sessions:   transport.NewMemorySessionStore(),
+		EventStore: unnumberedStore{transport.NewMemoryEventStore(nil)},
+	})
 }
