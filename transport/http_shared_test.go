@@ -554,7 +554,7 @@ func TestSharedSessionGETStream(t *testing.T) {
 
 func TestSharedSessionRecordLifetime(t *testing.T) {
 	t.Parallel()
-	c := newCluster(t, 2, &clusterOptions{opts: transport.HTTPOptions{SessionIdleTimeout: 200 * time.Millisecond}})
+	c := newCluster(t, 2, &clusterOptions{opts: transport.HTTPOptions{SessionIdleTimeout: time.Second}})
 	a, b := c.replicas[0], c.replicas[1]
 	sid := rawSession(t, a.url)
 	hdr := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
