@@ -236,9 +236,7 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 		fn(&cfg)
 	}
 	so := cfg.Streamable
-	if so.EventStore == nil {
-		so.EventStore = s.eventStore()
-	}
+	s.sharedHTTP(&so)
 	so.Stateless = so.Stateless || set.Stateless
 	so.JSONResponse = so.JSONResponse || set.JSONResponse
 	if so.AllowedHosts == nil {

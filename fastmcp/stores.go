@@ -9,25 +9,31 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // Stores are the state a server shares with its replicas, kept outside
-// the process: the SSE event log of resumable streams, the tasks, and the
-// keys that seal requestState. A nil field keeps the server's in-memory
-// default. Package store/redisstore makes them on Redis.
+// the process: the SSE event log of resumable streams, the records of
+// legacy sessions, the tasks, the keys that seal requestState, and the bus
+// that carries announcements and routed messages between replicas. A nil
+// field keeps the server's in-memory default (no bus: nothing crosses to
+// another replica). Package store/redisstore makes them on Redis.
 type Stores struct {
-	Events transport.EventStore
-	Tasks  TaskStore
-	Keys   KeyRing
+	Events   transport.EventStore
+	Sessions transport.SessionStore
+	Tasks    TaskStore
+	Keys     KeyRing
+	Bus      pubsub.Bus
 	// Close releases what the stores hold (a poller, a client); the
 	// server calls it at Shutdown, after its last request. It may be nil.
 	Close func() error
 }
 
 // SharedStores gives the server stores shared with its replicas. Each one
-// fills in what no other option chose: an EventStore an HTTPEndpoints
-// option set, a Tasks option's Store, and RequestStateKeys or
+// fills in what no other option chose: an EventStore or SessionStore an
+// HTTPEndpoints option set, a Tasks option's Store, a Bus option, and
+// RequestStateKeys or
 // RequestStateSecret win over it. With SharedStores the RedisURL setting
 // is not used. The server closes the stores at Shutdown. A later
 // SharedStores replaces an earlier one.
@@ -119,19 +125,31 @@ func (s *Server) openStores(ctx context.Context, set Settings) error {
 		if st.Keys != nil && s.cfg.stateKeys == nil && s.cfg.stateSecret == nil {
 			s.sealer.ring = st.Keys
 		}
+		if st.Bus != nil && s.cfg.bus == nil {
+			s.bus.bus = st.Bus // before startBus, which the serving methods call after this
+		}
 	}
 	ss.st, ss.opened = st, true
 	return nil
 }
 
-// eventStore is the shared event store, or nil.
-func (s *Server) eventStore() transport.EventStore {
+// sharedHTTP fills in the Streamable HTTP options the shared stores and
+// the bus give, where the HTTPEndpoints options chose nothing.
+func (s *Server) sharedHTTP(so *transport.HTTPOptions) {
 	s.stores.mu.Lock()
-	defer s.stores.mu.Unlock()
-	if s.stores.st == nil {
-		return nil
+	st := s.stores.st
+	s.stores.mu.Unlock()
+	if st != nil {
+		if so.EventStore == nil {
+			so.EventStore = st.Events
+		}
+		if so.Sessions == nil {
+			so.Sessions = st.Sessions
+		}
 	}
-	return s.stores.st.Events
+	if so.Bus == nil {
+		so.Bus = s.bus.bus
+	}
 }
 
 // closeStores closes the shared stores, at Shutdown.

@@ -44,10 +44,19 @@ func newStores(ctx context.Context, rdb redis.UniversalClient, c *Config) (*fast
 	}
 	evOpts := c.Events
 	evOpts.Prefix = c.Prefix
-	return &fastmcp.Stores{
-		Events: NewEventStore(rdb, &evOpts),
-		Tasks:  NewTaskStore(rdb, &TaskStoreOptions{Prefix: c.Prefix}),
-		Keys:   ring,
-		Close:  ring.Close,
-	}, nil
+	st := &fastmcp.Stores{
+		Events:   NewEventStore(rdb, &evOpts),
+		Sessions: NewSessionStore(rdb, &SessionStoreOptions{Prefix: c.Prefix}),
+		Tasks:    NewTaskStore(rdb, &TaskStoreOptions{Prefix: c.Prefix}),
+		Keys:     ring,
+		Close:    ring.Close,
+	}
+	if c.Bus != nil {
+		st.Bus = c.Bus // the caller's: the caller closes it
+	} else {
+		bus := NewBus(rdb, &BusOptions{Prefix: c.Prefix, Logger: c.Keys.Logger})
+		st.Bus = bus
+		st.Close = func() error { return errors.Join(bus.Close(), ring.Close()) }
+	}
+	return st, nil
 }

@@ -29,21 +29,22 @@ type Config struct {
 	// by Prefix). Keep Keys.StateTTL at the server's RequestStateTTL
 	// when you change that.
 	Keys KeyRingOptions
-	// Bus, when set, is given to the server (fastmcp.Bus), so that
-	// announcements and task requests reach every replica. The caller
-	// creates it with NewBus, with the same Prefix, and closes it after
-	// the server shut down.
+	// Bus, when set, is the bus the replicas share, created by the caller
+	// with NewBus and the same Prefix, and closed by the caller after the
+	// server shut down. Nil: Options makes one on rdb, which the server
+	// closes at Shutdown.
 	Bus *Bus
 }
 
 // Options returns the server options that keep a server's shared state in
 // Redis through rdb (fastmcp.SharedStores): the SSE event log of resumable
-// streams, the task store, and the requestState key ring (NewKeyRing),
-// each unless another option chose its own, and cfg.Bus when set. Pass
-// them to fastmcp.New; the server stops the ring's polling at Shutdown,
-// and the caller closes rdb after it. Options reads the ring from Redis,
-// and fails with an error matching ErrRedis when it cannot. cfg may be
-// nil.
+// streams, the records of legacy sessions (so that any replica serves any
+// session), the task store, the requestState key ring (NewKeyRing) and a
+// bus (NewBus, or cfg.Bus when set), each unless another option chose its
+// own. Pass them to fastmcp.New; the server stops the ring's polling and
+// closes the bus it made at Shutdown, and the caller closes rdb after it.
+// Options reads the ring from Redis, and fails with an error matching
+// ErrRedis when it cannot. cfg may be nil.
 //
 // The client should be created with ContextTimeoutEnabled so that each
 // store operation is bounded by the request's context as well as by the
@@ -65,11 +66,7 @@ func Options(ctx context.Context, rdb redis.UniversalClient, cfg *Config) ([]fas
 	}
 	tasks := c.Tasks
 	tasks.Store = nil // SharedStores gives it, unless another option did
-	opts := []fastmcp.Option{fastmcp.Tasks(tasks), fastmcp.SharedStores(st)}
-	if c.Bus != nil {
-		opts = append(opts, fastmcp.Bus(c.Bus))
-	}
-	return opts, nil
+	return []fastmcp.Option{fastmcp.Tasks(tasks), fastmcp.SharedStores(st)}, nil
 }
 
 // FromEnv connects to the Redis named by FASTMCP_REDIS_URL and returns its
