@@ -212,6 +212,7 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 		}
 		return fmt.Errorf("session: sending %s: %w", method, err)
 	}
+	observeNotify(ctx, method, raw)
 	return nil
 }
 
