@@ -1,0 +1,46 @@
+package otel
+
+import (
+	"context"
+	"log/slog"
+
+	"go.opentelemetry.io/otel/trace"
+)
+
+// LogHandler wraps h so that every record logged with a context holding a
+// span (the context of a request traced by Server or Client, a
+// *fastmcp.Context, or any context of yours) carries the span's trace_id
+// and span_id, for logs and traces to be joined. Give it to the server's
+// logger:
+//
+//	logger := slog.New(otel.LogHandler(slog.NewJSONHandler(os.Stderr, nil)))
+//	s := fastmcp.New("app", "1.0.0", fastmcp.Logger(logger))
+//
+// A tool's ctx.Logger(), ctx.Info and the rest then log with the ids of the
+// tools/call span. Records logged without a context, or with one that has
+// no span, are passed on unchanged.
+func LogHandler(h slog.Handler) slog.Handler {
+	return &logHandler{h}
+}
+
+type logHandler struct{ next slog.Handler }
+
+func (l *logHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return l.next.Enabled(ctx, level)
+}
+
+func (l *logHandler) Handle(ctx context.Context, r slog.Record) error {
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		r = r.Clone()
+		r.AddAttrs(slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
+	}
+	return l.next.Handle(ctx, r)
+}
+
+func (l *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &logHandler{l.next.WithAttrs(attrs)}
+}
+
+func (l *logHandler) WithGroup(name string) slog.Handler {
+	return &logHandler{l.next.WithGroup(name)}
+}
