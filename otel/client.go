@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
@@ -70,7 +71,11 @@ func (t *clientTelemetry) middleware(next fastmcp.SendFunc) fastmcp.SendFunc {
 			// The first answer tells the connection is up: a failed
 			// attempt (ConnectHTTP's Streamable HTTP probe of a legacy
 			// server) records no session.
-			watch.Do(func() { t.watchSession(req, connected) })
+			watch.Do(func() {
+				if t.sessions.Enabled(ctx) {
+					t.watchSession(req, connected)
+				}
+			})
 		}
 		return res, err
 	}
@@ -78,6 +83,18 @@ func (t *clientTelemetry) middleware(next fastmcp.SendFunc) fastmcp.SendFunc {
 
 func (t *clientTelemetry) send(ctx context.Context, req *fastmcp.OutgoingRequest, next fastmcp.SendFunc) (json.RawMessage, error) {
 	start := time.Now()
+	// As on the server, the span starts named after the method alone; the
+	// rest is worked out for a span that records.
+	ctx, span := t.tracer.Start(ctx, req.Method, trace.WithSpanKind(trace.SpanKindClient), trace.WithTimestamp(start))
+	if span.SpanContext().IsValid() || baggage.FromContext(ctx).Len() > 0 {
+		t.inject(ctx, req)
+	}
+	recording, measuring := span.IsRecording(), t.duration.Enabled(ctx)
+	if !recording && !measuring {
+		defer span.End()
+		return next(ctx, req)
+	}
+
 	tg := parseTarget(req.Method, req.Params)
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = tg.attributes(attrs, req.Method)
@@ -90,28 +107,20 @@ func (t *clientTelemetry) send(ctx context.Context, req *fastmcp.OutgoingRequest
 	}
 	attrs = appendTransport(attrs, conn)
 	nMetric := len(attrs)
-	if tg.uri != "" {
-		attrs = append(attrs, ResourceURIKey.String(tg.uri))
-	}
-	if sc, ok := conn.(*transport.StreamableClient); ok && sc.SessionID() != "" {
-		attrs = append(attrs, SessionIDKey.String(sc.SessionID()))
-	}
-	if t.cfg.arguments && len(tg.arguments) > 0 {
-		attrs = append(attrs, ToolCallArgumentsKey.String(string(tg.arguments)))
-	}
-
-	ctx, span := t.tracer.Start(ctx, tg.spanName(req.Method),
-		trace.WithSpanKind(trace.SpanKindClient), trace.WithTimestamp(start), trace.WithAttributes(attrs...))
-	carrier := propagation.MapCarrier{}
-	t.cfg.propagators.Inject(ctx, carrier)
-	if len(carrier) > 0 {
-		meta := make(protocol.Meta, len(carrier))
-		for k, v := range carrier {
-			meta[k] = v
+	if recording {
+		if tg.uri != "" {
+			attrs = append(attrs, ResourceURIKey.String(tg.uri))
 		}
-		if p, err := protocol.MergeMeta(req.Params, meta); err == nil {
-			req.Params = p
+		if sc, ok := conn.(*transport.StreamableClient); ok && sc.SessionID() != "" {
+			attrs = append(attrs, SessionIDKey.String(sc.SessionID()))
 		}
+		if t.cfg.arguments && len(tg.arguments) > 0 {
+			attrs = append(attrs, ToolCallArgumentsKey.String(string(tg.arguments)))
+		}
+		if name := tg.spanName(req.Method); name != req.Method {
+			span.SetName(name)
+		}
+		span.SetAttributes(attrs...)
 	}
 
 	res, err := next(ctx, req)
@@ -123,7 +132,7 @@ func (t *clientTelemetry) send(ctx context.Context, req *fastmcp.OutgoingRequest
 	case req.Method == protocol.MethodToolsCall:
 		if isErrorJSON(res) {
 			o = toolErrorOutcome
-		} else if t.cfg.results {
+		} else if t.cfg.results && recording {
 			span.SetAttributes(ToolCallResultKey.String(string(res)))
 		}
 	}
@@ -131,8 +140,27 @@ func (t *clientTelemetry) send(ctx context.Context, req *fastmcp.OutgoingRequest
 	span.SetAttributes(mattrs[nMetric:]...)
 	end := time.Now()
 	span.End(trace.WithTimestamp(end))
-	t.duration.Record(ctx, end.Sub(start).Seconds(), metric.WithAttributeSet(attribute.NewSet(mattrs...)))
+	if measuring {
+		t.duration.Record(ctx, end.Sub(start).Seconds(), metric.WithAttributeSet(attribute.NewSet(mattrs...)))
+	}
 	return res, err
+}
+
+// inject writes ctx's trace context and baggage into the request's
+// params._meta.
+func (t *clientTelemetry) inject(ctx context.Context, req *fastmcp.OutgoingRequest) {
+	carrier := propagation.MapCarrier{}
+	t.cfg.propagators.Inject(ctx, carrier)
+	if len(carrier) == 0 {
+		return
+	}
+	meta := make(protocol.Meta, len(carrier))
+	for k, v := range carrier {
+		meta[k] = v
+	}
+	if p, err := protocol.MergeMeta(req.Params, meta); err == nil {
+		req.Params = p
+	}
 }
 
 // watchSession records the duration of the client's session when it ends.

@@ -71,8 +71,23 @@ func newServerTelemetry(cfg *config) *serverTelemetry {
 
 func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, next lowlevel.Handler) (any, error) {
 	start := time.Now()
-	tg := parseTarget(req.Method, req.Params)
+	parent, links := t.parent(ctx, req)
+	// The span starts named after the method alone: the target, read from
+	// the params, and the attributes are only worked out for a span that
+	// records (samplers see the method name, the kind and the links).
+	ctx, span := t.tracer.Start(parent, req.Method,
+		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(start), trace.WithLinks(links...))
+	recording, measuring := span.IsRecording(), t.duration.Enabled(ctx)
+	if !recording && !measuring {
+		// No SDK, or this span sampled out and the metric dropped: only
+		// the trace context goes on, to the handler's own spans.
+		defer span.End()
+		res, err := next.Handle(ctx, req)
+		t.initialized(req, err, start)
+		return res, err
+	}
 
+	tg := parseTarget(req.Method, req.Params)
 	// The metric's attributes, then the span's own.
 	attrs := make([]attribute.KeyValue, 0, 16)
 	attrs = tg.attributes(attrs, req.Method)
@@ -85,33 +100,34 @@ func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, nex
 		attrs = append(attrs, semconv.NetworkTransportPipe)
 	}
 	nMetric := len(attrs)
-	if req.ID.IsValid() {
-		attrs = append(attrs, semconv.JSONRPCRequestID(req.ID.String()))
-	}
-	if tg.uri != "" {
-		attrs = append(attrs, ResourceURIKey.String(tg.uri))
-	}
-	if req.HTTP != nil {
-		if req.HTTP.SessionID != "" {
-			attrs = append(attrs, SessionIDKey.String(req.HTTP.SessionID))
+	if recording {
+		if req.ID.IsValid() {
+			attrs = append(attrs, semconv.JSONRPCRequestID(req.ID.String()))
 		}
-		if host, port := hostPort(req.HTTP.RemoteAddr); host != "" {
-			attrs = append(attrs, semconv.ClientAddress(host))
-			if port != 0 {
-				attrs = append(attrs, semconv.ClientPort(port))
+		if tg.uri != "" {
+			attrs = append(attrs, ResourceURIKey.String(tg.uri))
+		}
+		if req.HTTP != nil {
+			if req.HTTP.SessionID != "" {
+				attrs = append(attrs, SessionIDKey.String(req.HTTP.SessionID))
+			}
+			if host, port := hostPort(req.HTTP.RemoteAddr); host != "" {
+				attrs = append(attrs, semconv.ClientAddress(host))
+				if port != 0 {
+					attrs = append(attrs, semconv.ClientPort(port))
+				}
 			}
 		}
-	}
-	if t.cfg.arguments && len(tg.arguments) > 0 {
-		attrs = append(attrs, ToolCallArgumentsKey.String(string(tg.arguments)))
-	}
-
-	parent, links := t.parent(ctx, req)
-	ctx, span := t.tracer.Start(parent, tg.spanName(req.Method),
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(start),
-		trace.WithAttributes(attrs...), trace.WithLinks(links...))
-	if t.cfg.events && span.IsRecording() {
-		ctx = withEvents(ctx, span)
+		if t.cfg.arguments && len(tg.arguments) > 0 {
+			attrs = append(attrs, ToolCallArgumentsKey.String(string(tg.arguments)))
+		}
+		if name := tg.spanName(req.Method); name != req.Method {
+			span.SetName(name)
+		}
+		span.SetAttributes(attrs...)
+		if t.cfg.events {
+			ctx = withEvents(ctx, span)
+		}
 	}
 
 	res, err := next.Handle(ctx, req)
@@ -125,7 +141,7 @@ func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, nex
 	case req.Method == protocol.MethodToolsCall:
 		if toolIsError(res) {
 			o = toolErrorOutcome
-		} else if t.cfg.results {
+		} else if t.cfg.results && recording {
 			if raw := resultJSON(res); raw != nil {
 				span.SetAttributes(ToolCallResultKey.String(string(raw)))
 			}
@@ -135,12 +151,18 @@ func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, nex
 	span.SetAttributes(mattrs[nMetric:]...)
 	end := time.Now()
 	span.End(trace.WithTimestamp(end))
-	t.duration.Record(ctx, end.Sub(start).Seconds(), metric.WithAttributeSet(attribute.NewSet(mattrs...)))
+	if measuring {
+		t.duration.Record(ctx, end.Sub(start).Seconds(), metric.WithAttributeSet(attribute.NewSet(mattrs...)))
+	}
+	t.initialized(req, err, start)
+	return res, err
+}
 
-	if req.Method == protocol.MethodInitialize && err == nil && req.Session != nil {
+// initialized starts measuring the session of a successful initialize.
+func (t *serverTelemetry) initialized(req *lowlevel.Request, err error, start time.Time) {
+	if req.Method == protocol.MethodInitialize && err == nil && req.Session != nil && t.sessions.Enabled(context.Background()) {
 		t.watchSession(req.Session, start, req.HTTP != nil)
 	}
-	return res, err
 }
 
 // parent returns the context the request's span starts in: the trace
