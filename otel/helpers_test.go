@@ -85,7 +85,7 @@ func spanNames(spans tracetest.SpanStubs) []string {
 func attrs(kvs []attribute.KeyValue) map[string]string {
 	m := map[string]string{}
 	for _, kv := range kvs {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }
