@@ -16,9 +16,10 @@ import (
 //	logger := slog.New(otel.LogHandler(slog.NewJSONHandler(os.Stderr, nil)))
 //	s := fastmcp.New("app", "1.0.0", fastmcp.Logger(logger))
 //
-// A tool's ctx.Logger(), ctx.Info and the rest then log with the ids of the
-// tools/call span. Records logged without a context, or with one that has
-// no span, are passed on unchanged.
+// What a tool logs with its context then carries the ids of its tools/call
+// span: ctx.Info and the other levels (which also notify the client), or
+// ctx.Logger().InfoContext(ctx, ...). Records logged without a context
+// (ctx.Logger().Info), or with one that has no span, pass on unchanged.
 func LogHandler(h slog.Handler) slog.Handler {
 	return &logHandler{h}
 }
