@@ -42,6 +42,9 @@ func Client(opts ...Option) fastmcp.ClientOption {
 	return fastmcp.WithClientMiddleware(t.middleware)
 }
 
+// clientSpan are the start options of every client span (see serverSpan).
+var clientSpan = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindClient)}
+
 type clientTelemetry struct {
 	cfg      *config
 	tracer   trace.Tracer
@@ -85,14 +88,15 @@ func (t *clientTelemetry) send(ctx context.Context, req *fastmcp.OutgoingRequest
 	start := time.Now()
 	// As on the server, the span starts named after the method alone; the
 	// rest is worked out for a span that records.
-	ctx, span := t.tracer.Start(ctx, req.Method, trace.WithSpanKind(trace.SpanKindClient), trace.WithTimestamp(start))
+	ctx, span := t.tracer.Start(ctx, req.Method, clientSpan...)
 	if span.SpanContext().IsValid() || baggage.FromContext(ctx).Len() > 0 {
 		t.inject(ctx, req)
 	}
 	recording, measuring := span.IsRecording(), t.duration.Enabled(ctx)
 	if !recording && !measuring {
-		defer span.End()
-		return next(ctx, req)
+		res, err := next(ctx, req)
+		span.End()
+		return res, err
 	}
 
 	tg := parseTarget(req.Method, req.Params)

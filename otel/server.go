@@ -49,6 +49,10 @@ func Server(opts ...Option) lowlevel.Middleware {
 	}
 }
 
+// serverSpan are the start options of every server span, made once: an
+// option made per request would be an allocation even without an SDK.
+var serverSpan = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
+
 type serverTelemetry struct {
 	cfg      *config
 	tracer   trace.Tracer
@@ -75,14 +79,17 @@ func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, nex
 	// The span starts named after the method alone: the target, read from
 	// the params, and the attributes are only worked out for a span that
 	// records (samplers see the method name, the kind and the links).
-	ctx, span := t.tracer.Start(parent, req.Method,
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(start), trace.WithLinks(links...))
+	startOpts := serverSpan
+	if len(links) > 0 {
+		startOpts = []trace.SpanStartOption{serverSpan[0], trace.WithLinks(links...)}
+	}
+	ctx, span := t.tracer.Start(parent, req.Method, startOpts...)
 	recording, measuring := span.IsRecording(), t.duration.Enabled(ctx)
 	if !recording && !measuring {
 		// No SDK, or this span sampled out and the metric dropped: only
 		// the trace context goes on, to the handler's own spans.
-		defer span.End()
 		res, err := next.Handle(ctx, req)
+		span.End()
 		t.initialized(req, err, start)
 		return res, err
 	}
