@@ -60,12 +60,7 @@ func (tl *telemetry) options(opts ...otel.Option) []otel.Option {
 // is not exactly one.
 func (tl *telemetry) span(t testing.TB, name string, kind trace.SpanKind) tracetest.SpanStub {
 	t.Helper()
-	var found []tracetest.SpanStub
-	for _, s := range tl.spans.GetSpans() {
-		if s.Name == name && s.SpanKind == kind {
-			found = append(found, s)
-		}
-	}
+	found := spansNamed(tl, name, kind)
 	if len(found) != 1 {
 		t.Fatalf("%d %s spans named %q, want 1; spans: %v", len(found), kind, name, spanNames(tl.spans.GetSpans()))
 	}

@@ -2,12 +2,15 @@ package otel_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -196,10 +199,67 @@ func TestPromptAndResourceSpans(t *testing.T) {
 	checkAttrs(t, "resources/read metric", attrs(p.Attributes.ToSlice()), nil, "mcp.resource.uri")
 }
 
+// TestCancelledCall: a call the client cancels is recorded as cancelled
+// on both sides, without a JSON-RPC code (no response is sent).
+func TestCancelledCall(t *testing.T) {
+	tl := newTelemetry(t)
+	s := newServer(nil, tl.options()...)
+	started := make(chan struct{})
+	s.Tool("block", func(ctx *fastmcp.Context, _ struct{}) (string, error) {
+		close(started)
+		<-ctx.Done()
+		return "", ctx.Err()
+	})
+	c := fastmcptest.NewClient(t, s, otel.Client(tl.options()...))
+	ctx, cancel := context.WithCancel(ctxT(t))
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, "block", nil)
+		errc <- err
+	}()
+	<-started
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool: %v, want context.Canceled", err)
+	}
+	cs := tl.span(t, "tools/call block", trace.SpanKindClient)
+	checkAttrs(t, "client span", attrs(cs.Attributes), map[string]string{"error.type": "cancelled"}, "rpc.response.status_code")
+	// The server's handler returns once it sees the cancellation; its
+	// span ends then, after the client's call has returned.
+	var ss tracetest.SpanStub
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if found := spansNamed(tl, "tools/call block", trace.SpanKindServer); len(found) == 1 {
+			ss = found[0]
+			break
+		}
+	}
+	checkAttrs(t, "server span", attrs(ss.Attributes), map[string]string{"error.type": "cancelled"}, "rpc.response.status_code")
+}
+
+// spansNamed returns the ended spans named name of kind.
+func spansNamed(tl *telemetry, name string, kind trace.SpanKind) []tracetest.SpanStub {
+	var found []tracetest.SpanStub
+	for _, s := range tl.spans.GetSpans() {
+		if s.Name == name && s.SpanKind == kind {
+			found = append(found, s)
+		}
+	}
+	return found
+}
+
 // TestHTTPSpanIsLinked: when the HTTP request that carried a message has a
 // span (HTTP middleware traced it), the server span continues the client's
-// trace and links the HTTP span.
+// trace and links the HTTP span; from a client that propagates nothing,
+// the server span is the HTTP span's child.
 func TestHTTPSpanIsLinked(t *testing.T) {
+	for _, traced := range []bool{true, false} {
+		t.Run(map[bool]string{true: "traced client", false: "untraced client"}[traced], func(t *testing.T) {
+			testHTTPSpanIsLinked(t, traced)
+		})
+	}
+}
+
+func testHTTPSpanIsLinked(t *testing.T, traced bool) {
 	tl := newTelemetry(t)
 	s := newServer(nil, tl.options()...)
 	httpTracer := tl.tp.Tracer("http")
@@ -214,8 +274,11 @@ func TestHTTPSpanIsLinked(t *testing.T) {
 		s.Shutdown(ctx)
 		ts.Close()
 	})
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", otel.Client(tl.options()...), fastmcp.WithLogger(quiet),
-		fastmcp.WithProtocolVersion(fastmcptest.Legacy))
+	opts := []fastmcp.ClientOption{fastmcp.WithLogger(quiet), fastmcp.WithProtocolVersion(fastmcptest.Legacy)}
+	if traced {
+		opts = append(opts, otel.Client(tl.options()...))
+	}
+	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,8 +286,20 @@ func TestHTTPSpanIsLinked(t *testing.T) {
 	if _, err := c.CallTool(ctxT(t), "echo", EchoArgs{Text: "hi"}); err != nil {
 		t.Fatal(err)
 	}
-	cs := tl.span(t, "tools/call echo", trace.SpanKindClient)
 	ss := tl.span(t, "tools/call echo", trace.SpanKindServer)
+	if !traced {
+		var parent bool
+		for _, sp := range tl.spans.GetSpans() {
+			if sp.Name == "HTTP POST" && sp.SpanContext.SpanID() == ss.Parent.SpanID() && sp.SpanContext.TraceID() == ss.SpanContext.TraceID() {
+				parent = true
+			}
+		}
+		if !parent || len(ss.Links) != 0 {
+			t.Errorf("server span: parent %s, %d links; want an HTTP POST span as its parent, no link", ss.Parent.SpanID(), len(ss.Links))
+		}
+		return
+	}
+	cs := tl.span(t, "tools/call echo", trace.SpanKindClient)
 	if ss.Parent.SpanID() != cs.SpanContext.SpanID() {
 		t.Errorf("server span's parent %s, want the client span %s", ss.Parent.SpanID(), cs.SpanContext.SpanID())
 	}
