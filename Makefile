@@ -19,9 +19,11 @@ race:
 	@GO=$(GO) bash scripts/gotest.sh -race -count=1 $(PKGS)
 
 # The OpenTelemetry instrumentation is the nested module otel/ (its own
-# go.mod, so that the root module does not depend on OpenTelemetry): vet
-# it and run its tests with the race detector, against this tree.
+# go.mod, so that the root module does not depend on OpenTelemetry): check
+# that the root module's graph stays free of it, vet the module and run its
+# tests with the race detector, against this tree.
 otel:
+	@! $(GO) mod graph | grep -q 'go.opentelemetry.io' || (echo "the root module depends on OpenTelemetry; only otel/ may"; exit 1)
 	cd otel && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # What a newcomer sees: the demo and the schema-dependent tests on a fresh
