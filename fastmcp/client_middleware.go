@@ -24,6 +24,10 @@ type OutgoingRequest struct {
 	Version string
 	// Session is the client's session; Session.Conn() is its transport.
 	Session *session.Session
+	// ID is the JSON-RPC id the request was sent with, set by the session
+	// as it sends the request: valid once the next SendFunc has returned
+	// (unless the request could not be sent at all).
+	ID protocol.ID
 
 	opts []session.CallOption // the call's options (progress), applied by the innermost sender
 }
@@ -58,7 +62,8 @@ func (c *Client) buildSender() SendFunc {
 	}
 	send := SendFunc(func(ctx context.Context, req *OutgoingRequest) (json.RawMessage, error) {
 		var res json.RawMessage
-		if err := c.sess.Call(ctx, req.Method, req.Params, &res, req.opts...); err != nil {
+		opts := append(req.opts[:len(req.opts):len(req.opts)], session.WithIDReport(func(id protocol.ID) { req.ID = id }))
+		if err := c.sess.Call(ctx, req.Method, req.Params, &res, opts...); err != nil {
 			return nil, err
 		}
 		return res, nil

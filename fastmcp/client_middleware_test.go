@@ -83,7 +83,11 @@ func TestClientMiddleware(t *testing.T) {
 				if req.Session == nil {
 					t.Error("OutgoingRequest.Session is nil")
 				}
-				return next(ctx, req)
+				res, err := next(ctx, req)
+				if !req.ID.IsValid() {
+					t.Errorf("%s: OutgoingRequest.ID not set once sent", req.Method)
+				}
+				return res, err
 			}
 		}
 		c := connect(t, s, era, fastmcp.WithClientMiddleware(outer), fastmcp.WithClientMiddleware(inner))

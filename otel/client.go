@@ -26,8 +26,8 @@ import (
 //
 // Each request gets a CLIENT span named "{mcp.method.name} {target}" (the
 // tool or prompt name), a child of the span in the caller's context, with
-// the attributes Server describes (less jsonrpc.request.id, which the
-// session assigns after the middleware has run). The span's trace context
+// the attributes Server describes, client.address aside. The span's trace
+// context
 // and the caller's baggage travel to the server in params._meta
 // (traceparent, tracestate, baggage), so that a server instrumented with
 // Server continues the same trace. A tool result with isError set is a
@@ -128,6 +128,9 @@ func (t *clientTelemetry) send(ctx context.Context, req *fastmcp.OutgoingRequest
 	}
 
 	res, err := next(ctx, req)
+	if recording && req.ID.IsValid() {
+		span.SetAttributes(semconv.JSONRPCRequestID(req.ID.String()))
+	}
 
 	var o outcome
 	switch {

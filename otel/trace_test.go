@@ -71,6 +71,7 @@ func TestToolCallIsOneTrace(t *testing.T) {
 				sw := clone(common)
 				sw["jsonrpc.request.id"] = "*"
 				cw := clone(common)
+				cw["jsonrpc.request.id"] = "*"
 				if tr.transport == "tcp" {
 					sw["network.protocol.name"], cw["network.protocol.name"] = "http", "http"
 					sw["client.address"], sw["client.port"] = "127.0.0.1", "*"
@@ -82,6 +83,9 @@ func TestToolCallIsOneTrace(t *testing.T) {
 				checkAttrs(t, "client span", attrs(cs.Attributes), cw, optIn...)
 				if ss.Status.Code != codes.Unset || cs.Status.Code != codes.Unset {
 					t.Errorf("status: server %v, client %v; want unset", ss.Status, cs.Status)
+				}
+				if sid, cid := attrs(ss.Attributes)["jsonrpc.request.id"], attrs(cs.Attributes)["jsonrpc.request.id"]; sid != cid {
+					t.Errorf("jsonrpc.request.id: server %q, client %q", sid, cid)
 				}
 				if got := attrs(ss.Attributes)["mcp.session.id"]; got != "" && got != attrs(cs.Attributes)["mcp.session.id"] {
 					t.Errorf("session id: server %q, client %q", got, attrs(cs.Attributes)["mcp.session.id"])

@@ -55,3 +55,22 @@ func TestNotifyObserver(t *testing.T) {
 		t.Errorf("observed\n%q\nwant\n%q", seen, want)
 	}
 }
+
+// TestWithIDReport: the id WithIDReport reports is the one the peer's
+// handler sees.
+func TestWithIDReport(t *testing.T) {
+	t.Parallel()
+	seen := make(chan protocol.ID, 1)
+	h := session.HandlerFunc(func(ctx context.Context, req *session.Request) (any, error) {
+		seen <- req.ID
+		return nil, nil
+	})
+	_, cli := pair(t, h, nil)
+	var reported protocol.ID
+	if err := cli.Call(context.Background(), "work", nil, nil, session.WithIDReport(func(id protocol.ID) { reported = id })); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-seen; !reported.IsValid() || reported != got {
+		t.Errorf("reported id %v, the server saw %v", reported, got)
+	}
+}
