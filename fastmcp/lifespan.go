@@ -92,7 +92,8 @@ var ErrServerClosed = errors.New("fastmcp: server closed")
 // Start runs the server's Lifespan, once; later calls return nil at once.
 // The serving methods call it; call it yourself to start the state before
 // serving (in tests, say). A lifespan error is returned, wrapped, and the
-// server stays unstarted.
+// server stays unstarted. With the Bus option Start first subscribes to
+// the bus, and fails when it cannot.
 func (s *Server) Start(ctx context.Context) error {
 	l := &s.life
 	l.mu.Lock()
@@ -118,20 +119,32 @@ func (s *Server) Start(ctx context.Context) error {
 	l.starting = done
 	l.mu.Unlock()
 
+	openedStores, err := s.startStores(ctx)
+
 	var (
 		v       any
 		cleanup func(context.Context) error
-		err     error
 	)
-	if fn := s.cfg.lifespan; fn != nil {
-		v, cleanup, err = fn(ctx)
+	if err == nil {
+		err = s.startBus(ctx)
+	}
+	if err == nil {
+		if fn := s.cfg.lifespan; fn != nil {
+			if v, cleanup, err = fn(ctx); err != nil {
+				s.stopBus()
+				err = fmt.Errorf("lifespan: %w", err)
+			}
+		}
+	}
+	if err != nil && openedStores {
+		s.abandonStores()
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.starting = nil
 	close(done)
 	if err != nil {
-		return fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+		return fmt.Errorf("fastmcp: starting server %q: %w", s.ll.Info().Name, err)
 	}
 	l.value, l.cleanup = v, cleanup
 	l.started = true
@@ -172,12 +185,17 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if err := s.tasks.shutdown(ctx); err != nil {
 		s.logger.Warn("tasks did not end in time", "error", err)
 	}
-	if cleanup == nil {
-		return nil
+	s.stopBus()
+	var err error
+	if cleanup != nil {
+		if cerr := cleanup(ctx); cerr != nil {
+			s.logger.Error("lifespan cleanup failed", "error", cerr)
+			err = fmt.Errorf("fastmcp: lifespan cleanup: %w", cerr)
+		}
 	}
-	if err := cleanup(ctx); err != nil {
-		s.logger.Error("lifespan cleanup failed", "error", err)
-		return fmt.Errorf("fastmcp: lifespan cleanup: %w", err)
+	if cerr := s.closeStores(); cerr != nil {
+		s.logger.Error("closing the shared stores failed", "error", cerr)
+		err = errors.Join(err, fmt.Errorf("fastmcp: closing the shared stores: %w", cerr))
 	}
-	return nil
+	return err
 }

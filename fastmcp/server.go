@@ -37,11 +37,13 @@ type Server struct {
 	life        lifespan
 	mounted     mounted // the MCP endpoints ServeHTTP serves
 	sealer      *stateSealer
+	stores      storesState    // the shared stores: SharedStores or the RedisURL setting
 	level       *slog.LevelVar // the default logger's level (Settings.LogLevel)
 	elicitTypes sync.Map       // reflect.Type → *schema.Type: elicitation forms, built once per type
 	auth        *authState     // the Auth option built; nil without it
 	authErr     error          // why the Auth option could not be built: HTTP is not served
 
+	bus            busState     // the Bus option: announcements shared with other replicas
 	tasks          *taskManager // runs the tasks of tools registered with Task
 	tasksInstalled bool         // the tasks methods are in the table; s.mu
 
@@ -79,11 +81,13 @@ func New(name, version string, opts ...Option) *Server {
 		}),
 		cfg:    cfg,
 		logger: logger,
-		sealer: newStateSealer(cfg.stateSecret, cfg.stateTTL, 0),
+		sealer: newStateSealer(cfg.stateKeys, cfg.stateSecret, cfg.stateTTL),
 		level:  level,
 		tasks:  newTaskManager(cfg.tasks),
 	}
+	s.bus.bus = cfg.bus
 	s.tasks.notify = s.notifyTask
+	s.tasks.subscribeControl = s.subscribeTaskControl
 	s.tasks.logger = logger
 	if cfg.auth != nil {
 		s.auth, s.authErr = newAuthState(cfg.auth, logger)

@@ -76,7 +76,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 	if err != nil {
 		return fmt.Errorf("session: encoding %s params: %w", method, err)
 	}
-	id := protocol.Int64ID(s.nextID.Add(1))
+	id := s.newID()
 	if cfg.onID != nil {
 		cfg.onID(id)
 	}

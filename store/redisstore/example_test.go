@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
@@ -35,6 +36,30 @@ func ExampleOptions() {
 	}
 }
 
+// Every replica runs this to share the legacy (2025-11-25) sessions: any
+// replica serves any request of a session, without sticky routing.
+// (Compiled, not run: it needs a Redis on localhost:6379.
+// TestSessionsOnRedis runs the same against a redis-server of its own.)
+func ExampleNewSessionStore() {
+	ctx := context.Background()
+	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379", ContextTimeoutEnabled: true})
+	defer rdb.Close()
+	// Within one process; replicas in several processes need a bus
+	// between them, on Redis.
+	var bus pubsub.Bus = pubsub.NewMemory(nil)
+	s := fastmcp.New("reports", "1.0.0", fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
+		// Who the sessions are.
+		h.Streamable.Sessions = redisstore.NewSessionStore(rdb, nil)
+		// Their SSE events, numbered in Redis.
+		h.Streamable.EventStore = redisstore.NewEventStore(rdb, nil)
+		// How the replicas talk: a pubsub.Bus every replica shares.
+		h.Streamable.Bus = bus
+	}))
+	if err := s.Run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
 // With FASTMCP_REDIS_URL set (redis://host:6379/0), the server keeps its
 // shared state in that Redis; unset, in memory. (Compiled, not run.)
 func ExampleFromEnv() {
@@ -45,8 +70,39 @@ func ExampleFromEnv() {
 	}
 	if rdb != nil {
 		defer rdb.Close()
+		bus := redisstore.NewBus(rdb, nil)
+		defer bus.Close() // runs before rdb.Close, after the server stopped
+		opts = append(opts, fastmcp.Bus(bus))
 	}
 	s := fastmcp.New("reports", "1.0.0", opts...)
+	if err := s.Run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// Replicas that announce to each other's clients: a list change, a
+// resource update or a task's status on one replica reaches the clients
+// of all, and a task's input and cancellation reach the replica running
+// it. (Compiled, not run. TestBusReplicas runs the same against a
+// redis-server of its own.)
+func ExampleNewBus() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379", ContextTimeoutEnabled: true})
+	defer rdb.Close()
+	bus := redisstore.NewBus(rdb, nil)
+	defer bus.Close() // runs before rdb.Close, after the server stopped
+	opts, err := redisstore.Options(ctx, rdb, &redisstore.Config{Bus: bus})
+	if err != nil {
+		log.Fatal(err) // Redis is unreachable
+	}
+	s := fastmcp.New("reports", "1.0.0", append(opts, fastmcp.Addr(":8000"))...)
+	s.Tool("reindex", func(ctx *fastmcp.Context) (string, error) {
+		// ... the tool list depends on the index ...
+		s.NotifyToolsChanged() // every replica's clients list the tools again
+		return "reindexed", nil
+	})
 	if err := s.Run(ctx); err != nil {
 		log.Fatal(err)
 	}
