@@ -17,6 +17,7 @@ type CallOption func(*callConfig)
 type callConfig struct {
 	progress func(*protocol.ProgressParams)
 	timeout  time.Duration
+	onID     func(protocol.ID)
 }
 
 // WithProgress asks the peer for progress notifications: the call's params
@@ -30,6 +31,13 @@ func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
 // WithTimeout bounds this call, overriding Options.CallTimeout.
 func WithTimeout(d time.Duration) CallOption {
 	return func(c *callConfig) { c.timeout = d }
+}
+
+// WithIDReport has fn told the id the call's request is sent with, once
+// the session has numbered it and before it is written: for telemetry
+// (jsonrpc.request.id). fn runs on the calling goroutine.
+func WithIDReport(fn func(protocol.ID)) CallOption {
+	return func(c *callConfig) { c.onID = fn }
 }
 
 // applyCallOptions applies opts to cfg. It is apart from Call so that only
@@ -69,6 +77,9 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		return fmt.Errorf("session: encoding %s params: %w", method, err)
 	}
 	id := s.newID()
+	if cfg.onID != nil {
+		cfg.onID(id)
+	}
 	if cfg.progress != nil {
 		if raw, err = protocol.SetMeta(raw, protocol.MetaProgressToken, id); err != nil {
 			return fmt.Errorf("session: %s: %w", method, err)
@@ -212,6 +223,7 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 		}
 		return fmt.Errorf("session: sending %s: %w", method, err)
 	}
+	observeNotify(ctx, method, raw)
 	return nil
 }
 
