@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -80,7 +79,7 @@ func (c *Client) send(ctx context.Context, method string, params, result any, op
 	if c.sender == nil {
 		return c.sess.Call(ctx, method, params, result, opts...)
 	}
-	raw, err := encodeParamsRaw(params)
+	raw, err := session.EncodeParams(params)
 	if err != nil {
 		return fmt.Errorf("fastmcp: encoding %s params: %w", method, err)
 	}
@@ -89,18 +88,4 @@ func (c *Client) send(ctx context.Context, method string, params, result any, op
 		return err
 	}
 	return session.DecodeResult(method, res, result)
-}
-
-// encodeParamsRaw encodes request params as session.Call does: raw JSON is
-// kept, nil stays nil.
-func encodeParamsRaw(params any) (json.RawMessage, error) {
-	switch p := params.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		return p, nil
-	case jsontext.Value:
-		return json.RawMessage(p), nil
-	}
-	return protocol.Marshal(params)
 }

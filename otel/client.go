@@ -45,22 +45,12 @@ func Client(opts ...Option) fastmcp.ClientOption {
 // clientSpan are the start options of every client span (see serverSpan).
 var clientSpan = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindClient)}
 
-type clientTelemetry struct {
-	cfg      *config
-	tracer   trace.Tracer
-	duration metric.Float64Histogram
-	sessions metric.Float64Histogram
-}
+type clientTelemetry struct{ telemetry }
 
 func newClientTelemetry(cfg *config) *clientTelemetry {
-	m := cfg.meter()
-	dur, _ := m.Float64Histogram(ClientOperationDuration, metric.WithUnit("s"),
-		metric.WithDescription("The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received."),
-		metric.WithExplicitBucketBoundaries(durationBuckets...))
-	sess, _ := m.Float64Histogram(ClientSessionDuration, metric.WithUnit("s"),
-		metric.WithDescription("The duration of the MCP session as observed on the MCP client."),
-		metric.WithExplicitBucketBoundaries(durationBuckets...))
-	return &clientTelemetry{cfg: cfg, tracer: cfg.tracer(), duration: dur, sessions: sess}
+	return &clientTelemetry{newTelemetry(cfg,
+		ClientOperationDuration, "The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.",
+		ClientSessionDuration, "The duration of the MCP session as observed on the MCP client.")}
 }
 
 // middleware is built once per connection (fastmcp.Connect), so its

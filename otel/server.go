@@ -53,24 +53,12 @@ func Server(opts ...Option) lowlevel.Middleware {
 // option made per request would be an allocation even without an SDK.
 var serverSpan = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
 
-type serverTelemetry struct {
-	cfg      *config
-	tracer   trace.Tracer
-	duration metric.Float64Histogram
-	sessions metric.Float64Histogram
-}
+type serverTelemetry struct{ telemetry }
 
 func newServerTelemetry(cfg *config) *serverTelemetry {
-	m := cfg.meter()
-	// Instrument errors are reported to the global error handler by the
-	// SDK and leave a no-op instrument: telemetry never fails a request.
-	dur, _ := m.Float64Histogram(ServerOperationDuration, metric.WithUnit("s"),
-		metric.WithDescription("MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent."),
-		metric.WithExplicitBucketBoundaries(durationBuckets...))
-	sess, _ := m.Float64Histogram(ServerSessionDuration, metric.WithUnit("s"),
-		metric.WithDescription("The duration of the MCP session as observed on the MCP server."),
-		metric.WithExplicitBucketBoundaries(durationBuckets...))
-	return &serverTelemetry{cfg: cfg, tracer: cfg.tracer(), duration: dur, sessions: sess}
+	return &serverTelemetry{newTelemetry(cfg,
+		ServerOperationDuration, "MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.",
+		ServerSessionDuration, "The duration of the MCP session as observed on the MCP server.")}
 }
 
 func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, next lowlevel.Handler) (any, error) {

@@ -72,7 +72,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 	if len(opts) > 0 {
 		cfg = applyCallOptions(cfg, opts)
 	}
-	raw, err := encodeParams(params)
+	raw, err := EncodeParams(params)
 	if err != nil {
 		return fmt.Errorf("session: encoding %s params: %w", method, err)
 	}
@@ -210,7 +210,7 @@ func (s *Session) cancelCall(ctx context.Context, id protocol.ID, reason string)
 // Notify sends a notification. A ctx carrying a related request (a
 // handler's ctx) sends it on that request's stream.
 func (s *Session) Notify(ctx context.Context, method string, params any) error {
-	raw, err := encodeParams(params)
+	raw, err := EncodeParams(params)
 	if err != nil {
 		return fmt.Errorf("session: encoding %s params: %w", method, err)
 	}
@@ -227,7 +227,10 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	return nil
 }
 
-func encodeParams(params any) (json.RawMessage, error) {
+// EncodeParams encodes request or notification params as Call and Notify
+// send them: raw JSON (json.RawMessage, jsontext.Value) is kept as it is,
+// and nil gives no params.
+func EncodeParams(params any) (json.RawMessage, error) {
 	switch p := params.(type) {
 	case nil:
 		return nil, nil
