@@ -125,12 +125,22 @@ func TestSharedSessionResumeOrphanedStream(t *testing.T) {
 			rec := &clientRecorder{}
 			cli := dial(t, transport.NewStreamableClient(oc.url, clientOpts), rec)
 			if !tt.killOnResume {
+				done := make(chan struct{})
+				defer close(done)
 				go func() {
 					// B follows the stream once the client got what A
 					// stored after the resumption.
-					<-oc.resumed
+					select {
+					case <-oc.resumed:
+					case <-done:
+						return
+					}
 					for countPrefix(rec.seen(), "notifications/message") == 0 {
-						time.Sleep(2 * time.Millisecond)
+						select {
+						case <-done:
+							return
+						case <-time.After(2 * time.Millisecond):
+						}
 					}
 					oc.kill()
 				}()
@@ -164,12 +174,17 @@ func TestSharedSessionFollowLiveReplica(t *testing.T) {
 	conn := transport.NewStreamableClient(oc.url, clientOpts)
 	cli := dial(t, conn, rec)
 	oc.watch(t, conn.SessionID())
+	done := make(chan struct{})
+	defer close(done)
 	go func() {
 		// Release the answer once B asked again twice after it started
 		// following, and A answered each time.
-		<-oc.resumed
 		for oc.probes.Load() < 3 || oc.alives.Load() < 3 {
-			time.Sleep(2 * time.Millisecond)
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
 		}
 		close(oc.release)
 	}()
@@ -181,5 +196,80 @@ func TestSharedSessionFollowLiveReplica(t *testing.T) {
 	}
 	if n := oc.resumptions.Load(); n != 1 {
 		t.Errorf("the client resumed the stream %d times, want 1", n)
+	}
+}
+
+// TestSharedSessionResumeAnsweredStream: A stored the answer of the
+// request while no connection carried its stream, then died; the
+// resumption on B replays the answer, without asking A anything.
+func TestSharedSessionResumeAnsweredStream(t *testing.T) {
+	t.Parallel()
+	var c *cluster
+	c = newCluster(t, 2, &clusterOptions{
+		opts: transport.HTTPOptions{ProbeTimeout: 200 * time.Millisecond, RetryInterval: 20 * time.Millisecond},
+		server: func() *lowlevel.Server {
+			srv := newTestServer(nil, nil)
+			srv.HandleFunc("early", func(ctx context.Context, req *lowlevel.Request) (any, error) {
+				cs := req.Session.Conn().(interface{ CloseStream(protocol.ID) error })
+				if err := cs.CloseStream(req.ID); err != nil {
+					return nil, err
+				}
+				return addResult{Sum: 42}, nil
+			})
+			return srv
+		},
+	})
+	a := c.replicas[0]
+	var once sync.Once
+	c.setRoute(func(r *http.Request, body []byte) int {
+		last := r.Header.Get("Last-Event-ID")
+		if r.Method != http.MethodGet {
+			if a.down.Load() {
+				return 1
+			}
+			return 0
+		}
+		if last != "" && !strings.HasPrefix(last, "0_") {
+			once.Do(func() {
+				// Wait for the answer in the store, then stop A.
+				i := strings.LastIndexByte(last, '_')
+				answered := func() bool {
+					found := false
+					_ = c.events.Replay(context.Background(), r.Header.Get("Mcp-Session-Id"), last[:i], 0, func(_ int64, data []byte) error {
+						found = found || strings.Contains(string(data), `"result"`)
+						return nil
+					})
+					return found
+				}
+				for deadline := time.Now().Add(10 * time.Second); !answered(); time.Sleep(2 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Error("the answer was not stored within 10s")
+						break
+					}
+				}
+				a.down.Store(true)
+				a.handler.Close()
+			})
+		}
+		return 1
+	})
+	conn := transport.NewStreamableClient(c.url, clientOpts)
+	cli := dial(t, conn, &clientRecorder{})
+	var probes atomic.Int64
+	unsub, err := c.bus.Subscribe(context.Background(), transport.SessionTopicForTest(conn.SessionID()), func(data []byte) {
+		if strings.Contains(string(data), `"k":"probe"`) {
+			probes.Add(1)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unsub()
+	var res addResult
+	if err := cli.Call(testCtx(t), "early", nil, &res); err != nil || res.Sum != 42 {
+		t.Fatalf("early = %+v, %v", res, err)
+	}
+	if n := probes.Load(); n != 0 {
+		t.Errorf("%d probes, want none: the store held the answer", n)
 	}
 }
