@@ -204,8 +204,7 @@ func TestSharedSessionFollowLiveReplica(t *testing.T) {
 // resumption on B replays the answer, without asking A anything.
 func TestSharedSessionResumeAnsweredStream(t *testing.T) {
 	t.Parallel()
-	var c *cluster
-	c = newCluster(t, 2, &clusterOptions{
+	c := newCluster(t, 2, &clusterOptions{
 		opts: transport.HTTPOptions{ProbeTimeout: 200 * time.Millisecond, RetryInterval: 20 * time.Millisecond},
 		server: func() *lowlevel.Server {
 			srv := newTestServer(nil, nil)
