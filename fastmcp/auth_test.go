@@ -19,30 +19,31 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/internal/authtest"
+	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
 
 // protectedServer is a server protected by the Auth option with a
-// JWTVerifier of an authtest issuer, for the resource base+"/mcp", where
+// JWTVerifier of an oauthtest authorization server, for the resource base+"/mcp", where
 // base is the address of ln. Its tools:
 //   - whoami: "subject client scopes" of ctx.Auth(), or "nobody";
 //   - ask: elicits a Profile, then answers "subject username" (a multi
 //     round-trip request in protocol 2026-07-28).
 type protectedServer struct {
+	t                     testing.TB
 	s                     *fastmcp.Server
-	is                    *authtest.Issuer
+	is                    *oauthtest.Server
 	base, resource, mdURL string
 }
 
 func newProtectedServer(t *testing.T, addr net.Addr, configure func(*fastmcp.AuthConfig), opts ...fastmcp.Option) *protectedServer {
 	t.Helper()
-	p := &protectedServer{is: authtest.NewIssuer(t), base: "http://" + addr.String()}
+	p := &protectedServer{t: t, is: oauthtest.NewServer(t, oauthtest.Options{}), base: "http://" + addr.String()}
 	p.resource = p.base + "/mcp"
 	p.mdURL = p.base + "/.well-known/oauth-protected-resource/mcp"
 	if configure == nil {
 		configure = func(*fastmcp.AuthConfig) {}
 	}
-	opts = append([]fastmcp.Option{fastmcp.Auth(fastmcp.JWTVerifier(p.is.URL, p.resource), configure)}, opts...)
+	opts = append([]fastmcp.Option{fastmcp.Auth(fastmcp.JWTVerifier(p.is.URL(), p.resource), configure)}, opts...)
 	p.s = newServer(opts...)
 	type none struct{}
 	p.s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) {
@@ -94,7 +95,13 @@ func mountProtected(t *testing.T, configure func(*fastmcp.AuthConfig), opts ...f
 
 // token returns a valid token of subject for the server, with overrides.
 func (p *protectedServer) token(subject string, overrides map[string]any) string {
-	return p.is.Token(subject, p.resource, overrides)
+	return mint(p.t, p.is, subject, p.resource, overrides)
+}
+
+// mint returns a token of as for subject and audience, through client
+// "app" with scope "files:read" unless the overrides say otherwise.
+func mint(t testing.TB, as *oauthtest.Server, subject, audience string, overrides map[string]any) string {
+	return as.MustToken(t, oauthtest.TokenRequest{Subject: subject, ClientID: "app", Audience: []string{audience}, Scopes: []string{"files:read"}, Claims: overrides})
 }
 
 // answer is an HTTP response with its body read.
@@ -156,7 +163,7 @@ func TestAuthChallenges(t *testing.T) {
 		{"missing", "", noToken, 401},
 		{"other scheme", "Basic YWxpY2U6cHc=", noToken, 401},
 		{"garbage", "Bearer not-a-jwt", invalid, 401},
-		{"wrong audience", "Bearer " + p.is.Token("alice", "http://127.0.0.1:1/mcp", nil), invalid, 401},
+		{"wrong audience", "Bearer " + mint(t, p.is, "alice", "http://127.0.0.1:1/mcp", nil), invalid, 401},
 		{"other issuer", "Bearer " + p.token("alice", map[string]any{"iss": "http://127.0.0.1:1"}), invalid, 401},
 		{"expired", "Bearer " + p.token("alice", map[string]any{"exp": now.Add(-time.Hour).Unix(), "iat": now.Add(-2 * time.Hour).Unix()}), invalid, 401},
 		{"not yet valid", "Bearer " + p.token("alice", map[string]any{"nbf": now.Add(time.Hour).Unix()}), invalid, 401},
@@ -211,11 +218,11 @@ func TestAuthScopes(t *testing.T) {
 		status                 int
 	}{
 		{"missing", "", `Bearer scope="files:read files:write", resource_metadata="` + md + `"`, 401},
-		{"expired", is.Token("alice", resource, map[string]any{"exp": time.Now().Add(-time.Hour).Unix(), "scope": "files:read files:write"}),
+		{"expired", mint(t, is, "alice", resource, map[string]any{"exp": time.Now().Add(-time.Hour).Unix(), "scope": "files:read files:write"}),
 			`Bearer error="invalid_token", scope="files:read files:write", resource_metadata="` + md + `"`, 401},
-		{"too few scopes", is.Token("alice", resource, map[string]any{"scope": "files:read"}),
+		{"too few scopes", mint(t, is, "alice", resource, map[string]any{"scope": "files:read"}),
 			`Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="` + md + `"`, 403},
-		{"enough", is.Token("alice", resource, map[string]any{"scope": "files:write files:read admin"}), "", 200},
+		{"enough", mint(t, is, "alice", resource, map[string]any{"scope": "files:write files:read admin"}), "", 200},
 	} {
 		h := map[string]string{}
 		if tc.token != "" {
@@ -248,7 +255,7 @@ func TestAuthMetadata(t *testing.T) {
 			p := serve.fn(t, func(c *fastmcp.AuthConfig) { c.Metadata.ResourceName = "Files" })
 			want := map[string]any{
 				"resource":                 p.resource,
-				"authorization_servers":    []any{p.is.URL},
+				"authorization_servers":    []any{p.is.URL()},
 				"bearer_methods_supported": []any{"header"},
 				"resource_name":            "Files",
 			}

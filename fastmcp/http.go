@@ -314,14 +314,39 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 // keep their own protections whatever the route does; wrap h with
 // transport.HostPolicy's Handler to give it the same DNS-rebinding
 // protection.
+//
+// HandleHTTP panics when pattern is not a valid pattern or conflicts with
+// a route added before; a route that conflicts with the MCP endpoints
+// (whose paths the settings may still change) makes Run, ListenAndServe
+// and ServeListener fail with an error naming both.
 func (s *Server) HandleHTTP(pattern string, h http.Handler) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.cfg.http.routes = append(s.cfg.http.routes, route{pattern, h})
+	routes := append(slices.Clone(s.cfg.http.routes), route{pattern, h})
+	if err := addRoutes(http.NewServeMux(), routes); err != nil {
+		panic(err)
+	}
+	s.cfg.http.routes = routes
+}
+
+// addRoutes adds routes to mux, turning the panic of an invalid or
+// conflicting pattern into an error that says how to fix it.
+func addRoutes(mux *http.ServeMux, routes []route) (err error) {
+	var current string
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("fastmcp: HandleHTTP(%q): %v; give the route another pattern (or move the MCP endpoint with the HTTPPath option)", current, r)
+		}
+	}()
+	for _, r := range routes {
+		current = r.pattern
+		mux.Handle(r.pattern, r.handler)
+	}
+	return nil
 }
 
 // frontDoor builds the mux Run and ListenAndServe serve.
-func (s *Server) frontDoor(mcp *httpEndpoints) *http.ServeMux {
+func (s *Server) frontDoor(mcp *httpEndpoints) (*http.ServeMux, error) {
 	mux := http.NewServeMux()
 	gated := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.Ready() {
@@ -337,8 +362,10 @@ func (s *Server) frontDoor(mcp *httpEndpoints) *http.ServeMux {
 	s.mu.Lock()
 	routes := append([]route(nil), s.cfg.http.routes...)
 	s.mu.Unlock()
+	if err := addRoutes(mux, routes); err != nil {
+		return nil, err
+	}
 	for _, r := range routes {
-		mux.Handle(r.pattern, r.handler)
 		if strings.TrimPrefix(strings.TrimPrefix(r.pattern, "GET "), "ANY ") == "/healthz" {
 			healthz = false
 		}
@@ -358,7 +385,7 @@ func (s *Server) frontDoor(mcp *httpEndpoints) *http.ServeMux {
 			fmt.Fprintln(w, "ok")
 		})
 	}
-	return mux
+	return mux, nil
 }
 
 // ListenAndServe listens on addr and serves the HTTP front door there (the
@@ -415,8 +442,13 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 	}
 	set.AllowedHosts = hosts
 	mcp := s.httpHandler(set)
+	front, err := s.frontDoor(mcp)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	srv := &http.Server{
-		Handler:           s.frontDoor(mcp),
+		Handler:           front,
 		ReadHeaderTimeout: max(set.ReadHeaderTimeout, 0), // http.Server's no limit is 0
 		IdleTimeout:       max(set.IdleConnTimeout, 0),
 		MaxHeaderBytes:    set.MaxHeaderBytes,

@@ -3,6 +3,7 @@ package fastmcp_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -212,4 +213,43 @@ func TestHealthzRoutesAndLifespan(t *testing.T) {
 	default:
 		t.Fatal("lifespan cleanup did not run")
 	}
+}
+
+// TestHandleHTTPMistakes: a bad or duplicate route panics at HandleHTTP
+// with the pattern named, and one on the MCP endpoint's path makes
+// ServeListener fail with an error naming it, instead of a panic inside
+// the server.
+func TestHandleHTTPMistakes(t *testing.T) {
+	t.Parallel()
+	ok := http.NotFoundHandler()
+	for _, tt := range []struct{ name, first, second string }{
+		{"invalid", "", "GET /{unclosed"},
+		{"duplicate", "GET /version", "GET /version"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer()
+			if tt.first != "" {
+				s.HandleHTTP(tt.first, ok)
+			}
+			defer func() {
+				r := recover()
+				if r == nil || !strings.Contains(fmt.Sprint(r), "HandleHTTP(") || !strings.Contains(fmt.Sprint(r), "another pattern") {
+					t.Fatalf("recovered %v", r)
+				}
+			}()
+			s.HandleHTTP(tt.second, ok)
+		})
+	}
+	t.Run("MCP path", func(t *testing.T) {
+		s := newServer()
+		s.HandleHTTP("/mcp", ok)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.ServeListener(ctxT(t), ln)
+		if err == nil || !strings.Contains(err.Error(), `HandleHTTP("/mcp")`) || !strings.Contains(err.Error(), "HTTPPath") {
+			t.Fatalf("ServeListener: %v", err)
+		}
+	})
 }

@@ -18,7 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/internal/authtest"
+	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -94,12 +94,12 @@ func call(t *testing.T, ctx context.Context, url, token, tool string) *fastmcp.T
 func TestTools(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	is := authtest.NewIssuer(t)
+	is := oauthtest.NewServer(t, oauthtest.Options{})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := parseFlags([]string{"-addr", ln.Addr().String(), "-issuer", is.URL}, io.Discard)
+	c, err := parseFlags([]string{"-addr", ln.Addr().String(), "-issuer", is.URL()}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +113,8 @@ func TestTools(t *testing.T) {
 		}
 	}()
 	url := "http://" + c.addr + "/mcp"
-	user := is.Token("alice", c.audience, map[string]any{"client_id": "cli", "scope": "files:read"})
-	root := is.Token("root", c.audience, map[string]any{"scope": "admin"})
+	user := is.MustToken(t, tok("alice", c.audience, map[string]any{"client_id": "cli", "scope": "files:read"}))
+	root := is.MustToken(t, tok("root", c.audience, map[string]any{"scope": "admin"}))
 
 	res := call(t, ctx, url, user, "whoami")
 	var id Identity
@@ -145,7 +145,7 @@ func TestTools(t *testing.T) {
 	if _, err := connect(ctx, url, ""); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("connect without a token: %v", err)
 	}
-	if _, err := connect(ctx, url, is.Token("alice", "http://127.0.0.1:1/mcp", nil)); err == nil || !strings.Contains(err.Error(), "401") {
+	if _, err := connect(ctx, url, is.MustToken(t, tok("alice", "http://127.0.0.1:1/mcp", nil))); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("connect with a token for another resource: %v", err)
 	}
 }
@@ -156,7 +156,7 @@ func TestTools(t *testing.T) {
 func TestCommandLine(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	is := authtest.NewIssuer(t)
+	is := oauthtest.NewServer(t, oauthtest.Options{})
 	// A free port for -addr: the program listens itself.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -166,7 +166,7 @@ func TestCommandLine(t *testing.T) {
 	ln.Close()
 	audience := "http://" + addr + "/mcp"
 	var stderr strings.Builder
-	cmd := exec.Command(testproc.Self(t), "-addr", addr, "-issuer", is.URL, "-audience", audience)
+	cmd := exec.Command(testproc.Self(t), "-addr", addr, "-issuer", is.URL(), "-audience", audience)
 	cmd.Env = testproc.Env("AUTH_SERVER_EXAMPLE=1")
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -210,11 +210,17 @@ func TestCommandLine(t *testing.T) {
 	var md map[string]any
 	err = json.NewDecoder(resp.Body).Decode(&md)
 	resp.Body.Close()
-	if err != nil || md["resource"] != audience || !reflect.DeepEqual(md["authorization_servers"], []any{is.URL}) {
+	if err != nil || md["resource"] != audience || !reflect.DeepEqual(md["authorization_servers"], []any{is.URL()}) {
 		t.Errorf("metadata = %v (%v)", md, err)
 	}
-	res := call(t, ctx, audience, is.Token("bob", audience, nil), "whoami")
+	res := call(t, ctx, audience, is.MustToken(t, tok("bob", audience, nil)), "whoami")
 	if !strings.Contains(string(res.StructuredContent), `"subject":"bob"`) {
 		t.Errorf("whoami = %s", res.StructuredContent)
 	}
+}
+
+// tok describes a token of subject for audience, through client "app"
+// with scope "files:read" unless the overrides say otherwise.
+func tok(subject, audience string, overrides map[string]any) oauthtest.TokenRequest {
+	return oauthtest.TokenRequest{Subject: subject, ClientID: "app", Audience: []string{audience}, Scopes: []string{"files:read"}, Claims: overrides}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"testing"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -64,6 +65,10 @@ type TokenRequest struct {
 	// Lifetime sets "exp" from now; zero means Options.TokenLifetime.
 	// Negative gives a token that has already expired.
 	Lifetime time.Duration
+	// Claims replace the claims the fields above give, or add others; a
+	// nil value deletes a claim. Tests use them for tokens a verifier
+	// must refuse (another issuer, no expiry, ...).
+	Claims map[string]any
 }
 
 // Token mints a signed access token as the token endpoint would, without
@@ -81,11 +86,22 @@ func (s *Server) Token(req TokenRequest) (string, error) {
 	if req.Lifetime == 0 {
 		req.Lifetime = s.opts.TokenLifetime
 	}
-	return s.sign(req.Subject, req.ClientID, req.Audience, req.Scopes, req.Lifetime)
+	return s.sign(req.Subject, req.ClientID, req.Audience, req.Scopes, req.Lifetime, req.Claims)
+}
+
+// MustToken is Token for tests: it fails tb when the token cannot be
+// minted.
+func (s *Server) MustToken(tb testing.TB, req TokenRequest) string {
+	tb.Helper()
+	tok, err := s.Token(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tok
 }
 
 // sign returns an RFC 9068 access token.
-func (s *Server) sign(subject, clientID string, audience, scopes []string, lifetime time.Duration) (string, error) {
+func (s *Server) sign(subject, clientID string, audience, scopes []string, lifetime time.Duration, extra map[string]any) (string, error) {
 	now := time.Now()
 	claims := map[string]any{
 		"iss":       s.URL(),
@@ -102,6 +118,13 @@ func (s *Server) sign(subject, clientID string, audience, scopes []string, lifet
 	}
 	if len(scopes) > 0 {
 		claims["scope"] = joinScopes(scopes)
+	}
+	for k, v := range extra {
+		if v == nil {
+			delete(claims, k)
+		} else {
+			claims[k] = v
+		}
 	}
 	payload, err := json.Marshal(claims)
 	if err != nil {

@@ -82,7 +82,7 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_target", "a resource parameter (RFC 8707) is required: it becomes the token's audience")
 		return
 	}
-	token, err := s.sign(g.subject, c.ID, audience, scopes, s.opts.TokenLifetime)
+	token, err := s.sign(g.subject, c.ID, audience, scopes, s.opts.TokenLifetime, nil)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "server_error", err.Error())
 		return
