@@ -105,7 +105,7 @@ const (
 	numClients = 100 // half legacy (2025-11-25), half 2026-07-28
 	numCalls   = 8   // work calls per client
 	workSteps  = 4   // progress notifications per work call
-	numBumps   = 24  // resource updates announced, bump://1 to bump://numBumps
+	numBumps   = 8   // resource updates announced, bump://1 to bump://numBumps
 )
 
 // watcher is one test client and what it saw.
@@ -157,6 +157,7 @@ type watcher struct {
 //   - Tasks: a task created before the kill (on any replica) is read
 //     afterwards, completed, from another (the shared task store).
 func TestReplicas(t *testing.T) {
+	start := time.Now()
 	srv := startRedis(t)
 	replicas := make([]*replicaProc, 3)
 	urls := make([]string, len(replicas))
@@ -164,6 +165,7 @@ func TestReplicas(t *testing.T) {
 		replicas[i] = startReplica(t, srv.addr, fmt.Sprintf("r%d", i))
 		urls[i] = replicas[i].url
 	}
+	t.Logf("replicas up (%v)", time.Since(start))
 	proxy, err := replicaserver.NewProxy(urls...)
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +200,7 @@ func TestReplicas(t *testing.T) {
 		}
 	}()
 	half := numClients / 2
-	t.Logf("%d clients connected and subscribed", numClients)
+	t.Logf("%d clients connected and subscribed (%v)", numClients, time.Since(start))
 	if err := proxy.WaitStreams(ctx, func(l, g int) bool { return l == half && g == half }); err != nil {
 		l, g := proxy.Streams()
 		t.Fatalf("listening before the run: %d listens, %d GET streams, want %d of each: %v", l, g, half, err)
@@ -259,7 +261,7 @@ func TestReplicas(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	t.Logf("calls done")
+	t.Logf("calls done (%v)", time.Since(start))
 	if err := <-bumpErr; err != nil {
 		t.Fatalf("bumping: %v", err)
 	}
