@@ -17,7 +17,7 @@ import (
 )
 
 // Proxy is a round-robin load balancer in front of replicas, as a
-// deployment puts one: each request goes to the next replica; a replica
+// deployment puts one: each request goes to the next replica up; a replica
 // that refuses the connection is marked down and the request goes to the
 // next one (a passive health check); a replica that dies while streaming
 // an answer breaks that stream, as a real one would. With Sticky, a legacy
@@ -114,7 +114,17 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer p.count(&p.listens)()
 	}
 	n := len(p.backends)
-	first := int(p.next.Add(1) % uint64(n))
+	live := make([]int, 0, n)
+	for i := range n {
+		if !p.down[i].Load() {
+			live = append(live, i)
+		}
+	}
+	if len(live) == 0 {
+		http.Error(w, "no replica is up", http.StatusBadGateway)
+		return
+	}
+	first := live[p.next.Add(1)%uint64(len(live))]
 	if sid := r.Header.Get(transport.HeaderSessionID); p.Sticky && sid != "" {
 		if i, ok := p.sessions.Load(sid); ok {
 			first = i.(int)
