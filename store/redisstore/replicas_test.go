@@ -103,9 +103,9 @@ func (w *testWriter) Write(p []byte) (int, error) {
 // The test's shape.
 const (
 	numClients = 100 // half legacy (2025-11-25), half 2026-07-28
-	numCalls   = 8   // work calls per client
+	numCalls   = 6   // work calls per client
 	workSteps  = 4   // progress notifications per work call
-	numBumps   = 8   // resource updates announced, bump://1 to bump://numBumps
+	numBumps   = 4   // resource updates announced, bump://1 to bump://numBumps
 )
 
 // watcher is one test client and what it saw.
@@ -130,7 +130,9 @@ type watcher struct {
 // TestReplicas is the multi-replica test of issue 18: three replica
 // processes on one Redis behind a round-robin proxy, 100 clients of both
 // eras calling a streaming tool while listening for resource updates, one
-// replica killed with SIGKILL while calls stream through it.
+// replica killed with SIGKILL while calls stream through it: every client
+// starts its third call at once, and the kill comes when all of them have
+// its second progress step.
 //
 // What is counted, and what "lost" means for each era:
 //
@@ -213,6 +215,8 @@ func TestReplicas(t *testing.T) {
 	// again afterwards.
 	killed := make(chan struct{})
 	var inFlight atomic.Int64 // clients amid their last call before the middle
+	var ready sync.WaitGroup  // clients about to start it
+	ready.Add(numClients)
 	var killOnce sync.Once
 	kill := func() {
 		killOnce.Do(func() {
@@ -239,6 +243,9 @@ func TestReplicas(t *testing.T) {
 				}
 				var midstream func()
 				if k == numCalls/2-1 {
+					// All start it together, so that all are amid it at the kill.
+					ready.Done()
+					ready.Wait()
 					var once sync.Once
 					midstream = func() {
 						once.Do(func() {
@@ -250,7 +257,10 @@ func TestReplicas(t *testing.T) {
 				}
 				if err := w.work(ctx, ts.URL, fmt.Sprintf("c%d-%d", w.i, k), midstream); err != nil {
 					errs <- fmt.Errorf("client %d call %d: %w", w.i, k, err)
-					kill() // not to leave the others waiting
+					if k < numCalls/2-1 {
+						ready.Done() // not to leave the others waiting
+					}
+					kill()
 					return
 				}
 			}
@@ -316,6 +326,9 @@ func TestReplicas(t *testing.T) {
 	}
 	t.Logf("after the kill: %d calls re-sent or resumed, %d legacy sessions opened again, %d listens restored",
 		broken, reopened, restored)
+	if broken == 0 {
+		t.Error("the kill cut no call: nothing was tested mid-stream")
+	}
 	if sessionsShared && reopened > 0 {
 		t.Errorf("%d legacy sessions were lost with their replica; want all continued on another", reopened)
 	}
@@ -374,7 +387,7 @@ func (w *watcher) close() {
 // result and progress. A legacy client whose session was lost opens a new
 // one and calls again.
 //
-// With midstream, the call is slow (a step every 100 ms) and midstream is
+// With midstream, the call is slow (a step every 200 ms) and midstream is
 // called once step 2 has arrived.
 func (w *watcher) work(ctx context.Context, url, id string, midstream func()) error {
 	var progress []int
@@ -389,7 +402,7 @@ func (w *watcher) work(ctx context.Context, url, id string, midstream func()) er
 	})
 	args := replicaserver.WorkArgs{ID: id, Steps: workSteps, DelayMs: 3}
 	if midstream != nil {
-		args.DelayMs = 100
+		args.DelayMs = 200
 	}
 	for attempt := 0; ; attempt++ {
 		res, err := w.client().CallTool(ctx, "work", args, opt)
