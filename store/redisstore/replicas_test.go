@@ -123,6 +123,7 @@ type watcher struct {
 	got      map[int64]int // bump n → notifications received
 	results  map[string]int
 	reopened int // legacy: sessions opened again after the old one was lost
+	resent   int // legacy: calls made again in the same session after their answer was lost
 	broken   int // calls whose progress shows more than one attempt
 	taskID   string
 }
@@ -143,8 +144,11 @@ type watcher struct {
 //     step is delivered twice within an attempt. A 2026-07-28 call whose
 //     stream broke is re-issued by the client (that revision has no
 //     resumption: the broken request is lost and sent again with a new
-//     id); a legacy call resumes with Last-Event-ID in its session when the
-//     session survives, else the test opens a new session and calls again.
+//     id); a legacy call resumes with Last-Event-ID, and when that fails
+//     too (or the proxy answered 502), the test calls again in the same
+//     session, as a user of a legacy client would; when the session is
+//     gone (until sessions are shared, with its replica) it opens a new
+//     one, subscribes again and calls again.
 //   - Resource updates: no client gets a bump twice. A client whose
 //     listen (2026-07-28) or session (legacy) was never lost from before a
 //     bump was announced to the end of the test must get it: a 2026-07-28
@@ -303,7 +307,7 @@ func TestReplicas(t *testing.T) {
 	}
 
 	// The counts.
-	var reopened, broken, restored int
+	var reopened, resent, broken, restored int
 	for _, w := range ws {
 		w.mu.Lock()
 		for k := range numCalls {
@@ -318,14 +322,15 @@ func TestReplicas(t *testing.T) {
 			}
 		}
 		reopened += w.reopened
+		resent += w.resent
 		broken += w.broken
 		if w.modern {
 			restored += int(w.gen.Load())
 		}
 		w.mu.Unlock()
 	}
-	t.Logf("after the kill: %d calls re-sent or resumed, %d legacy sessions opened again, %d listens restored",
-		broken, reopened, restored)
+	t.Logf("after the kill: %d calls cut (re-sent or resumed), %d legacy calls made again in their session, "+
+		"%d legacy sessions opened again, %d listens restored", broken, resent, reopened, restored)
 	if broken == 0 {
 		t.Error("the kill cut no call: nothing was tested mid-stream")
 	}
@@ -406,13 +411,22 @@ func (w *watcher) work(ctx context.Context, url, id string, midstream func()) er
 	}
 	for attempt := 0; ; attempt++ {
 		res, err := w.client().CallTool(ctx, "work", args, opt)
-		if err != nil && !w.modern && attempt < 3 && (errors.Is(err, transport.ErrSessionExpired) ||
-			errors.Is(err, transport.ErrTransport) || isBadGateway(err)) {
+		switch {
+		case err == nil || w.modern || attempt >= 3:
+		case errors.Is(err, transport.ErrSessionExpired):
 			// The session died with its replica (until sessions are
-			// shared), or its stream could not be resumed: a new session.
+			// shared): a new session, subscribed again.
 			if rerr := w.reopen(ctx, url); rerr != nil {
 				return fmt.Errorf("opening a new session after %v: %w", err, rerr)
 			}
+			continue
+		case errors.Is(err, transport.ErrTransport) || isBadGateway(err):
+			// The answer was lost and its stream could not be resumed
+			// (or the proxy's connection to the dead replica broke
+			// before it): the call again, in the same session.
+			w.mu.Lock()
+			w.resent++
+			w.mu.Unlock()
 			continue
 		}
 		if err != nil {
