@@ -2,6 +2,8 @@ package fastmcp_test
 
 import (
 	"errors"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
@@ -101,5 +103,52 @@ func TestClientRestoresBrokenListen(t *testing.T) {
 	case <-restored:
 		t.Fatal("restored twice for one break")
 	default:
+	}
+}
+
+// TestClientReissuesAfterGatewayError: a 2026-07-28 call a gateway
+// answered 502, 503 or 504 is sent again; a 500 (the server's own answer)
+// is not.
+func TestClientReissuesAfterGatewayError(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		retry  bool
+	}{
+		{http.StatusBadGateway, true},
+		{http.StatusServiceUnavailable, true},
+		{http.StatusGatewayTimeout, true},
+		{http.StatusInternalServerError, false},
+	} {
+		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
+			t.Parallel()
+			s := newServer()
+			var runs atomic.Int32
+			s.Tool("once", func() string { runs.Add(1); return "done" })
+			var failed atomic.Bool
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get(transport.HeaderMethod) == "tools/call" && !failed.Swap(true) {
+					http.Error(w, "upstream gone", tc.status)
+					return
+				}
+				s.ServeHTTP(w, r)
+			}))
+			t.Cleanup(func() { closeNow(s); ts.Close() })
+			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithProtocolVersion(fastmcptest.Modern),
+				fastmcp.WithLogger(quietLogger))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			res, err := c.CallTool(ctxT(t), "once", nil)
+			if tc.retry {
+				if err != nil || res.Text() != "done" || runs.Load() != 1 {
+					t.Fatalf("CallTool: %v, %v after %d runs; want done after one", res, err, runs.Load())
+				}
+				return
+			}
+			if he, ok := errors.AsType[*transport.HTTPError](err); !ok || he.StatusCode != tc.status || runs.Load() != 0 {
+				t.Fatalf("CallTool: %v, %v after %d runs; want HTTP %d, not retried", res, err, runs.Load(), tc.status)
+			}
+		})
 	}
 }
