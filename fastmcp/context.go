@@ -112,7 +112,15 @@ func (c *Context) Error(msg string, args ...any) { c.Log(protocol.LevelError, ms
 // server's logger. args are key/value pairs and slog.Attrs, as for slog: with
 // none the message's data is the text; with some it is an object holding
 // "msg" and each attribute.
+//
+// Inside a task (a tool registered with Task, once its call was answered
+// with the task) the message goes to the server's logger only, with the
+// task's id: the tasks extension carries no log messages.
 func (c *Context) Log(level protocol.LoggingLevel, msg string, args ...any) {
+	if id, ok := c.task.createdID(); ok {
+		c.Logger().Log(c, slogLevel(level), msg, append(args, slog.String("task", id))...)
+		return
+	}
 	c.Logger().Log(c, slogLevel(level), msg, args...)
 	min, ok := c.req.LogLevel()
 	if !ok || !level.AtLeast(min) {
@@ -213,8 +221,15 @@ func slogLevel(l protocol.LoggingLevel) slog.Level {
 // Progress reports progress on the request (notifications/progress) when
 // the client asked for it with a progress token; otherwise it does nothing.
 // progress should increase with every call; total is 0 when unknown.
+//
+// Inside a task (a tool registered with Task, once its call was answered
+// with the task) nothing is sent: a non-empty message becomes the task's
+// status message, and the progress is written to the server's logger at
+// debug level, with the task's id.
 func (c *Context) Progress(progress, total float64, message string) error {
 	if c.task != nil && c.task.status(message) {
+		id, _ := c.task.createdID()
+		c.Logger().Debug("progress", "task", id, "progress", progress, "total", total, "message", message)
 		return nil
 	}
 	tok, ok := c.req.ProgressToken()

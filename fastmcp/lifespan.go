@@ -92,7 +92,8 @@ var ErrServerClosed = errors.New("fastmcp: server closed")
 // Start runs the server's Lifespan, once; later calls return nil at once.
 // The serving methods call it; call it yourself to start the state before
 // serving (in tests, say). A lifespan error is returned, wrapped, and the
-// server stays unstarted.
+// server stays unstarted. With the Bus option Start first subscribes to
+// the bus, and fails when it cannot.
 func (s *Server) Start(ctx context.Context) error {
 	l := &s.life
 	l.mu.Lock()
@@ -121,17 +122,22 @@ func (s *Server) Start(ctx context.Context) error {
 	var (
 		v       any
 		cleanup func(context.Context) error
-		err     error
 	)
-	if fn := s.cfg.lifespan; fn != nil {
-		v, cleanup, err = fn(ctx)
+	err := s.startBus(ctx)
+	if err != nil {
+		err = fmt.Errorf("fastmcp: starting server %q: %w", s.ll.Info().Name, err)
+	} else if fn := s.cfg.lifespan; fn != nil {
+		if v, cleanup, err = fn(ctx); err != nil {
+			s.stopBus()
+			err = fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.starting = nil
 	close(done)
 	if err != nil {
-		return fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+		return err
 	}
 	l.value, l.cleanup = v, cleanup
 	l.started = true
@@ -172,6 +178,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if err := s.tasks.shutdown(ctx); err != nil {
 		s.logger.Warn("tasks did not end in time", "error", err)
 	}
+	s.stopBus()
 	if cleanup == nil {
 		return nil
 	}

@@ -2,6 +2,7 @@ package fastmcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -103,19 +104,34 @@ func (c *Context) CloseStream() error {
 // NotifyToolsChanged tells connected clients that the tool list changed
 // (notifications/tools/list_changed), for tools whose availability changes
 // without registering or removing them. AddTool and RemoveTool notify on
-// their own.
-func (s *Server) NotifyToolsChanged() { s.notifyListChanged(protocol.NotificationToolsListChanged) }
+// their own. With the Bus option the clients of every replica are told.
+func (s *Server) NotifyToolsChanged() { s.announceListChanged(protocol.NotificationToolsListChanged) }
 
 // NotifyPromptsChanged tells connected clients that the prompt list
-// changed (notifications/prompts/list_changed).
+// changed (notifications/prompts/list_changed). With the Bus option the
+// clients of every replica are told.
 func (s *Server) NotifyPromptsChanged() {
-	s.notifyListChanged(protocol.NotificationPromptsListChanged)
+	s.announceListChanged(protocol.NotificationPromptsListChanged)
 }
 
 // NotifyResourcesChanged tells connected clients that the resource list
-// changed (notifications/resources/list_changed).
+// changed (notifications/resources/list_changed). With the Bus option the
+// clients of every replica are told.
 func (s *Server) NotifyResourcesChanged() {
-	s.notifyListChanged(protocol.NotificationResourcesListChanged)
+	s.announceListChanged(protocol.NotificationResourcesListChanged)
+}
+
+// announceListChanged tells the clients of this replica, and with a bus
+// those of every replica, that a list changed. A bus that cannot take the
+// announcement is logged (announce); this replica's clients are told.
+func (s *Server) announceListChanged(method string) {
+	if s.bus.bus == nil {
+		s.notifyListChanged(method)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), busDeliveryTimeout)
+	defer cancel()
+	_ = s.announce(ctx, busNotice{Method: method})
 }
 
 // notifyListChanged tells legacy sessions and modern listeners that a list
@@ -163,14 +179,20 @@ func (l *listeners) send(method string, params any, wants func(*protocol.Subscri
 		raw = []byte("{}")
 	}
 	for _, ln := range targets {
-		p, err := protocol.SetMeta(raw, protocol.MetaSubscriptionID, ln.req.ID)
-		if err != nil {
-			continue
-		}
-		ln.ack.Lock()                                // after the acknowledgment
-		_ = ln.req.Session.Notify(ln.ctx, method, p) // fails only when the stream is gone
-		ln.ack.Unlock()
+		ln.send(method, raw)
 	}
+}
+
+// send writes a notification with params raw on the listener's stream,
+// tagged with its subscription id.
+func (ln *listener) send(method string, raw json.RawMessage) {
+	p, err := protocol.SetMeta(raw, protocol.MetaSubscriptionID, ln.req.ID)
+	if err != nil {
+		return
+	}
+	ln.ack.Lock()                                // after the acknowledgment
+	_ = ln.req.Session.Notify(ln.ctx, method, p) // fails only when the stream is gone
+	ln.ack.Unlock()
 }
 
 // installListen adds subscriptions/listen to the low-level table.
@@ -213,6 +235,15 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	final := &protocol.SubscriptionsListenResult{Meta: protocol.Meta{protocol.MetaSubscriptionID: req.ID}, ResultType: protocol.ResultTypeComplete}
 	ln := &listener{ctx: ctx, req: req, filter: honoured, stop: make(chan struct{})}
 	ln.ack.Lock()
+	// With a bus, the statuses of the tasks followed come through it:
+	// subscribed before the acknowledgment, so none after it is missed,
+	// and sent after it (ln.ack).
+	unfollow, err := s.followTasks(ctx, ln)
+	if err != nil {
+		ln.ack.Unlock()
+		return nil, err
+	}
+	defer unfollow()
 	added := s.listen.add(ln)
 	if added {
 		defer s.listen.remove(ln)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/session"
 )
 
@@ -60,6 +61,7 @@ type serverConfig struct {
 	cache          *cacheHint
 	auth           *authOption
 	tasks          TaskSettings
+	bus            pubsub.Bus
 }
 
 type itemConfig struct {

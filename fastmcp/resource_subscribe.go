@@ -81,7 +81,15 @@ func (s *subscriptions) notify(ctx context.Context, uri string) error {
 // It returns the errors of the legacy sessions it could not reach, joined;
 // sessions and streams that ended meanwhile are skipped silently. ctx
 // bounds the sending to legacy sessions.
+//
+// With the Bus option the update is published and every replica tells its
+// own subscribers; the error is then the bus's when it could not take the
+// update (this replica's subscribers are told all the same), and failures
+// to reach a session are logged by the replica holding it.
 func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
+	if s.bus.bus != nil {
+		return s.announce(ctx, busNotice{Method: protocol.NotificationResourcesUpdated, URI: uri})
+	}
 	err := s.resources.subs.notify(ctx, uri)
 	s.notifyListenersResourceUpdated(uri)
 	return err

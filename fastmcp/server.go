@@ -42,6 +42,7 @@ type Server struct {
 	auth        *authState     // the Auth option built; nil without it
 	authErr     error          // why the Auth option could not be built: HTTP is not served
 
+	bus            busState     // the Bus option: announcements shared with other replicas
 	tasks          *taskManager // runs the tasks of tools registered with Task
 	tasksInstalled bool         // the tasks methods are in the table; s.mu
 
@@ -83,7 +84,9 @@ func New(name, version string, opts ...Option) *Server {
 		level:  level,
 		tasks:  newTaskManager(cfg.tasks),
 	}
+	s.bus.bus = cfg.bus
 	s.tasks.notify = s.notifyTask
+	s.tasks.subscribeControl = s.subscribeTaskControl
 	s.tasks.logger = logger
 	if cfg.auth != nil {
 		s.auth, s.authErr = newAuthState(cfg.auth, logger)

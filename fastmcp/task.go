@@ -36,7 +36,9 @@ type TaskOption struct {
 // a plain function, runs on in the background. Inside it ctx.Elicit,
 // ctx.Sample and ctx.ListRoots park the task in input_required until the
 // client answers with tasks/update, ctx.Progress sets the task's status
-// message, and ctx is cancelled by tasks/cancel and at server Shutdown.
+// message, ctx.Log writes to the server's logger only (the extension
+// carries no log or progress notifications), and ctx is cancelled by
+// tasks/cancel and at server Shutdown.
 //
 //	s.Tool("build", build, fastmcp.Task(fastmcp.TaskOptional))
 func Task(mode TaskMode) TaskOption { return TaskOption{mode: mode} }

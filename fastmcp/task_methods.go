@@ -77,24 +77,40 @@ func (s *Server) getTask(ctx context.Context, req *lowlevel.Request) (any, error
 }
 
 // updateTask serves tasks/update: answers to input requests of a task
-// running in this process are handed to it; unknown or already answered
-// keys are ignored.
+// running in this process are handed to it, those of a task running on
+// another replica are sent there through the bus; unknown or already
+// answered keys are ignored.
 func (s *Server) updateTask(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p protocol.TaskUpdateParams
 	rec, err := s.lookupTask(ctx, req, &p)
 	if err != nil {
 		return nil, err
 	}
+	if len(p.InputResponses) == 0 {
+		return ackResult{}, nil
+	}
 	s.tasks.mu.Lock()
 	rt := s.tasks.running[rec.ID]
 	s.tasks.mu.Unlock()
-	if rt == nil || len(p.InputResponses) == 0 {
+	if rt != nil {
+		rt.answer(p.InputResponses)
 		return ackResult{}, nil
 	}
+	if s.bus.bus != nil && !rec.Terminal() {
+		if err := s.sendTaskControl(ctx, rec.ID, busControl{InputResponses: p.InputResponses}); err != nil {
+			return nil, err
+		}
+	}
+	return ackResult{}, nil
+}
+
+// answer hands the client's answers to the input requests the task waits
+// for; unknown or already answered keys are ignored.
+func (rt *runningTask) answer(responses protocol.InputResponses) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	answered := false
-	for k, v := range p.InputResponses {
+	for k, v := range responses {
 		pi, ok := rt.pending[k]
 		if !ok {
 			continue
@@ -106,12 +122,12 @@ func (s *Server) updateTask(ctx context.Context, req *lowlevel.Request) (any, er
 	if answered {
 		rt.syncInputsLocked()
 	}
-	return ackResult{}, nil
 }
 
 // cancelTask serves tasks/cancel: a task not yet ended is marked cancelled
-// and its handler's context is cancelled. Cancelling an ended task is
-// acknowledged and changes nothing.
+// and its handler's context is cancelled (through the bus when it runs on
+// another replica). Cancelling an ended task is acknowledged and changes
+// nothing.
 func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, error) {
 	rec, err := s.lookupTask(ctx, req, new(protocol.TaskParams))
 	if err != nil {
@@ -123,25 +139,38 @@ func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, er
 	s.tasks.mu.Lock()
 	rt := s.tasks.running[rec.ID]
 	s.tasks.mu.Unlock()
-	if rt == nil {
-		// Running elsewhere (a shared store): record the cancellation.
-		rec.Status, rec.StatusMessage, rec.InputRequests, rec.UpdatedAt = protocol.TaskCancelled, "cancelled by the client", nil, s.tasks.now()
-		if err := s.tasks.store.Update(ctx, rec); err != nil {
-			if errors.Is(err, ErrTaskNotFound) {
-				return ackResult{}, nil
-			}
-			return nil, fmt.Errorf("fastmcp: cancelling task %q: %w", rec.ID, err)
-		}
-		s.notifyTask(rec)
+	if rt != nil {
+		rt.cancelByClient()
 		return ackResult{}, nil
 	}
+	// Running elsewhere (a shared store): record the cancellation, and
+	// tell the replica running it to stop its handler.
+	rec.Status, rec.StatusMessage, rec.InputRequests, rec.UpdatedAt = protocol.TaskCancelled, "cancelled by the client", nil, s.tasks.now()
+	if err := s.tasks.store.Update(ctx, rec); err != nil {
+		if errors.Is(err, ErrTaskNotFound) {
+			return ackResult{}, nil
+		}
+		return nil, fmt.Errorf("fastmcp: cancelling task %q: %w", rec.ID, err)
+	}
+	s.notifyTask(rec)
+	if s.bus.bus != nil {
+		if err := s.sendTaskControl(ctx, rec.ID, busControl{Cancel: true}); err != nil {
+			// Recorded as cancelled: the handler's outcome will not be.
+			s.logger.Warn("the replica running a cancelled task could not be told to stop it", "task", rec.ID, "error", err)
+		}
+	}
+	return ackResult{}, nil
+}
+
+// cancelByClient marks the task cancelled and cancels its handler's
+// context (tasks/cancel).
+func (rt *runningTask) cancelByClient() {
 	rt.mu.Lock()
 	rt.modifyLocked(func(r *TaskRecord) {
 		r.Status, r.StatusMessage, r.InputRequests = protocol.TaskCancelled, "cancelled by the client", nil
 	})
 	rt.mu.Unlock()
 	rt.cancel(errTaskCancelled)
-	return ackResult{}, nil
 }
 
 // listenTasks returns the tasks of a subscriptions/listen request's taskIds
@@ -162,8 +191,13 @@ func (s *Server) listenTasks(ctx context.Context, req *lowlevel.Request, ids []s
 }
 
 // notifyTask sends notifications/tasks with the task's state to the
-// listen streams that follow it.
+// listen streams that follow it: with a bus, on every replica (each
+// listener subscribed to the task's status, see serveListen).
 func (s *Server) notifyTask(rec *TaskRecord) {
+	if s.bus.bus != nil {
+		s.publishTaskStatus(rec)
+		return
+	}
 	s.listen.send(protocol.NotificationTasks, rec.wire(),
 		func(f *protocol.SubscriptionFilter) bool { return slices.Contains(f.TaskIDs, rec.ID) })
 }

@@ -27,6 +27,9 @@ type taskManager struct {
 	notify func(*TaskRecord)
 	// logger receives the store's failures to record a task's new state.
 	logger *slog.Logger
+	// subscribeControl subscribes to the requests other replicas pass on
+	// for a task created here (see Bus); nil: none.
+	subscribeControl func(ctx context.Context, id string) (unsubscribe func(), err error)
 
 	ctx    context.Context // cancelled at shutdown
 	cancel context.CancelCauseFunc
@@ -92,11 +95,14 @@ type runningTask struct {
 	m      *taskManager
 	cancel context.CancelCauseFunc
 
-	mu       sync.Mutex
-	id       string // set when the task is created
-	created  bool
-	finished bool
-	pending  map[string]*pendingInput
+	mu      sync.Mutex
+	id      string // set when the task is created
+	created bool
+	// endControl ends the subscription to the requests passed on by other
+	// replicas; set when the task is created.
+	endControl func()
+	finished   bool
+	pending    map[string]*pendingInput
 }
 
 type pendingInput struct {
@@ -229,10 +235,20 @@ func (rt *runningTask) create(ctx context.Context, principal, tool string) (*Tas
 		ID: newTaskID(), Principal: principal, Tool: tool, Status: protocol.TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: m.ttl, PollInterval: m.poll,
 	}
+	// Subscribed before the task is announced, so that a tasks/update or
+	// tasks/cancel reaching another replica at once is passed on.
+	endControl := func() {}
+	if m.subscribeControl != nil {
+		var err error
+		if endControl, err = m.subscribeControl(ctx, rec.ID); err != nil {
+			return nil, err
+		}
+	}
 	if err := m.store.Create(context.WithoutCancel(ctx), rec); err != nil {
+		endControl()
 		return nil, fmt.Errorf("fastmcp: storing the task: %w", err)
 	}
-	rt.id, rt.created = rec.ID, true
+	rt.id, rt.created, rt.endControl = rec.ID, true, endControl
 	m.mu.Lock()
 	m.running[rec.ID] = rt
 	m.mu.Unlock()
@@ -295,6 +311,7 @@ func (rt *runningTask) finish(ctx context.Context, res *ToolResult, err error) {
 	rt.m.mu.Lock()
 	delete(rt.m.running, rt.id)
 	rt.m.mu.Unlock()
+	rt.endControl()
 	var (
 		raw  []byte
 		perr *protocol.Error
@@ -391,6 +408,17 @@ func (rt *runningTask) status(message string) bool {
 		rt.modifyLocked(func(r *TaskRecord) { r.StatusMessage = message })
 	}
 	return true
+}
+
+// createdID returns the task's id once the call became a task; rt may be
+// nil (a call that is not a task).
+func (rt *runningTask) createdID() (string, bool) {
+	if rt == nil {
+		return "", false
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.id, rt.created
 }
 
 // declaresTasks reports whether the client capabilities declare the tasks

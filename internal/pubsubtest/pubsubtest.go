@@ -100,7 +100,8 @@ func Run(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
 		echo, unEcho := collect(t, a, topic+"/echo")
 		defer unEcho()
 		var un func()
-		var mu sync.Mutex
+		var mu sync.Mutex // un is set under it before the callback reads it
+		mu.Lock()
 		un, err := a.Subscribe(ctx, topic, func(msg []byte) {
 			if err := a.Publish(context.Background(), topic+"/echo", msg); err != nil {
 				t.Error(err)
@@ -109,11 +110,10 @@ func Run(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
 			defer mu.Unlock()
 			un()
 		})
+		mu.Unlock()
 		if err != nil {
 			t.Fatal(err)
 		}
-		mu.Lock()
-		mu.Unlock()
 		if err := a.Publish(ctx, topic, []byte("ping")); err != nil {
 			t.Fatal(err)
 		}

@@ -10,10 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
 // EnvName names the environment variable holding the replica's name,
@@ -25,7 +22,7 @@ const EnvName = "REPLICA_NAME"
 const ListeningPrefix = "listening on "
 
 // Main runs one replica as a process: the server of New on the Redis stores
-// when FASTMCP_REDIS_URL is set, serving HTTP on a free loopback port. It
+// and a Redis bus when FASTMCP_REDIS_URL is set, serving HTTP on a free loopback port. It
 // prints ListeningPrefix and the endpoint's URL on stdout once it accepts
 // connections, and serves until SIGINT or SIGTERM. It returns the process's
 // exit code.
@@ -34,17 +31,13 @@ func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	setup, cancel := context.WithTimeout(ctx, 10*time.Second)
-	opts, rdb, err := redisstore.FromEnv(setup, nil)
+	opts, shared, closeRedis, err := redisOptions(setup)
 	cancel()
 	if err != nil {
 		logger.Error("replica: connecting to Redis", "error", err)
 		return 1
 	}
-	var shared redis.UniversalClient // nil without Redis, not a nil *redis.Client
-	if rdb != nil {
-		defer rdb.Close()
-		shared = rdb
-	}
+	defer closeRedis()
 	name := os.Getenv(EnvName)
 	s := New(name, shared, append(opts, fastmcp.Logger(logger))...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -1,8 +1,8 @@
 // Package replicaserver is the server the multi-replica test and benchmark
 // run as several processes behind a load balancer: tools that stream
 // progress, announce numbered resource updates and run as tasks, on the
-// Redis stores when FASTMCP_REDIS_URL is set (store/redisstore.FromEnv),
-// in memory otherwise. It also holds the round-robin proxy they put in
+// Redis stores and a Redis bus when FASTMCP_REDIS_URL is set, in memory
+// otherwise. It also holds the round-robin proxy they put in
 // front of the replicas (proxy.go).
 package replicaserver
 

@@ -1,8 +1,9 @@
 // Package redisstore keeps the state a fastmcp server shares between
 // replicas in Redis: the SSE event log of resumable Streamable HTTP
 // streams (EventStore), the state of tasks (TaskStore), and the secret
-// that seals requestState (SharedSecret). Options gives a server all three
-// from one client.
+// that seals requestState (SharedSecret), which Options gives a server
+// from one client; and a pubsub.Bus (NewBus) that carries announcements
+// and task requests between replicas, given to Options in Config.Bus.
 //
 // It needs Redis 7.0 or later. Its keys are laid out for Redis Cluster
 // (a session's event keys share a hash tag; no command spans two slots),

@@ -45,8 +45,39 @@ func ExampleFromEnv() {
 	}
 	if rdb != nil {
 		defer rdb.Close()
+		bus := redisstore.NewBus(rdb, nil)
+		defer bus.Close() // runs before rdb.Close, after the server stopped
+		opts = append(opts, fastmcp.Bus(bus))
 	}
 	s := fastmcp.New("reports", "1.0.0", opts...)
+	if err := s.Run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// Replicas that announce to each other's clients: a list change, a
+// resource update or a task's status on one replica reaches the clients
+// of all, and a task's input and cancellation reach the replica running
+// it. (Compiled, not run. TestBusReplicas runs the same against a
+// redis-server of its own.)
+func ExampleNewBus() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379", ContextTimeoutEnabled: true})
+	defer rdb.Close()
+	bus := redisstore.NewBus(rdb, nil)
+	defer bus.Close() // runs before rdb.Close, after the server stopped
+	opts, err := redisstore.Options(ctx, rdb, &redisstore.Config{Bus: bus})
+	if err != nil {
+		log.Fatal(err) // Redis is unreachable
+	}
+	s := fastmcp.New("reports", "1.0.0", append(opts, fastmcp.Addr(":8000"))...)
+	s.Tool("reindex", func(ctx *fastmcp.Context) (string, error) {
+		// ... the tool list depends on the index ...
+		s.NotifyToolsChanged() // every replica's clients list the tools again
+		return "reindexed", nil
+	})
 	if err := s.Run(ctx); err != nil {
 		log.Fatal(err)
 	}

@@ -25,13 +25,18 @@ type Config struct {
 	// by the Redis TaskStore. Give them here rather than with another
 	// fastmcp.Tasks option, which would replace the Redis store.
 	Tasks fastmcp.TaskSettings
+	// Bus, when set, is given to the server (fastmcp.Bus), so that
+	// announcements and task requests reach every replica. The caller
+	// creates it with NewBus, with the same Prefix, and closes it after
+	// the server shut down.
+	Bus *Bus
 }
 
 // Options returns the server options that keep a server's shared state in
 // Redis through rdb: the SSE event log of resumable streams (unless an
 // HTTPEndpoints option given before them set an event store), the task
 // store, and the
-// requestState secret (SharedSecret). Pass them to fastmcp.New. It talks
+// requestState secret (SharedSecret), and cfg.Bus when set. Pass them to fastmcp.New. It talks
 // to Redis once, to get the secret, and fails with an error matching
 // ErrRedis when it cannot. cfg may be nil.
 //
@@ -46,6 +51,9 @@ func Options(ctx context.Context, rdb redis.UniversalClient, cfg *Config) ([]fas
 	if c.Prefix == "" {
 		c.Prefix = DefaultPrefix
 	}
+	if c.Bus != nil && c.Bus.prefix != c.Prefix {
+		return nil, fmt.Errorf("redisstore: Config.Bus uses the prefix %q and Config.Prefix is %q: create the bus with NewBus(rdb, &BusOptions{Prefix: %q})", c.Bus.prefix, c.Prefix, c.Prefix)
+	}
 	secret, err := SharedSecret(ctx, rdb, c.Prefix)
 	if err != nil {
 		return nil, err
@@ -55,7 +63,7 @@ func Options(ctx context.Context, rdb redis.UniversalClient, cfg *Config) ([]fas
 	events := NewEventStore(rdb, &evOpts)
 	tasks := c.Tasks
 	tasks.Store = NewTaskStore(rdb, &TaskStoreOptions{Prefix: c.Prefix})
-	return []fastmcp.Option{
+	opts := []fastmcp.Option{
 		fastmcp.RequestStateSecret(secret),
 		fastmcp.Tasks(tasks),
 		fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
@@ -63,7 +71,11 @@ func Options(ctx context.Context, rdb redis.UniversalClient, cfg *Config) ([]fas
 				h.Streamable.EventStore = events
 			}
 		}),
-	}, nil
+	}
+	if c.Bus != nil {
+		opts = append(opts, fastmcp.Bus(c.Bus))
+	}
+	return opts, nil
 }
 
 // FromEnv connects to the Redis named by FASTMCP_REDIS_URL and returns its

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"testing"
 	"time"
 
@@ -41,6 +42,18 @@ type redisServer struct {
 // redis-server the test is skipped, except under CI=true where it fails.
 func startRedis(t *testing.T) *redisServer {
 	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	_ = l.Close()
+	return startRedisOn(t, port)
+}
+
+// startRedisOn starts a redis-server on port, as startRedis.
+func startRedisOn(t *testing.T, port int) *redisServer {
+	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		msg := "redis-server is not installed (Debian: apt-get install redis-server); the Redis store tests need it"
@@ -49,12 +62,6 @@ func startRedis(t *testing.T) *redisServer {
 		}
 		t.Skip(msg)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
 	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--dir", t.TempDir(), "--loglevel", "warning")
 	var out bytes.Buffer // read once the process has exited
@@ -81,6 +88,18 @@ func startRedis(t *testing.T) *redisServer {
 		}
 	}
 	return srv
+}
+
+// restart kills the server and starts a new, empty one on the same port.
+func (s *redisServer) restart(t *testing.T) *redisServer {
+	t.Helper()
+	s.stop()
+	_, port, _ := net.SplitHostPort(s.addr)
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startRedisOn(t, p)
 }
 
 // stop kills the server and waits for it; it may be called more than once.

@@ -29,19 +29,11 @@ var quietSlog = slog.New(slog.DiscardHandler)
 // envReplica makes the test binary run as a replica (see TestMain).
 const envReplica = "FASTMCP_TEST_REPLICA"
 
-// What the other parts of issue 18 bring, switched on as they land:
-const (
-	// sessionsShared: a legacy session is served by any replica (the
-	// session registry), so the proxy routes round-robin and a session
-	// outlives the replica that created it. Until then the proxy is sticky
-	// and a session dies with its replica.
-	sessionsShared = false
-	// notificationsShared: a resource update announced on one replica
-	// reaches the listeners and subscribed sessions of every replica (the
-	// bus). Until then it reaches only those of the replica that announced
-	// it, and the test checks no more than "at most once".
-	notificationsShared = false
-)
+// sessionsShared, switched on when the session registry of issue 18
+// lands: a legacy session is served by any replica, so the proxy routes
+// round-robin and a session outlives the replica that created it. Until
+// then the proxy is sticky and a session dies with its replica.
+const sessionsShared = false
 
 // replicaProc is a replica process the test started.
 type replicaProc struct {
@@ -114,9 +106,10 @@ type watcher struct {
 	modern bool
 	c      *fastmcp.Client
 
-	// gen counts the client's listen losses: restored listens (2026-07-28)
-	// and new sessions (legacy). A bump announced while gen keeps one value
-	// up to the end must reach the client.
+	// gen changes when the client's listening changes: a restored listen
+	// (2026-07-28, +1), a lost session (legacy, +1 when the client finds
+	// it lost, +1 once the new session is subscribed). A bump announced
+	// while gen keeps one value up to the end must reach the client.
 	gen atomic.Int64
 
 	mu       sync.Mutex
@@ -337,11 +330,9 @@ func TestReplicas(t *testing.T) {
 	if sessionsShared && reopened > 0 {
 		t.Errorf("%d legacy sessions were lost with their replica; want all continued on another", reopened)
 	}
-	if notificationsShared {
-		for _, w := range ws {
-			if err := w.awaitBumps(ctx, snapshots); err != nil {
-				t.Errorf("client %d: %v", w.i, err)
-			}
+	for _, w := range ws {
+		if err := w.awaitBumps(ctx, snapshots); err != nil {
+			t.Errorf("client %d: %v", w.i, err)
 		}
 	}
 }
@@ -499,6 +490,8 @@ func (w *watcher) reopen(ctx context.Context, url string) error {
 	if err := w.connect(ctx, url); err != nil {
 		return err
 	}
+	// Subscribed again: what is announced from now on must arrive.
+	w.gen.Add(1)
 	old.Close()
 	return nil
 }
@@ -545,7 +538,7 @@ func (w *watcher) awaitBumps(ctx context.Context, snapshots [][]int64) error {
 			return nil
 		}
 		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil { // poll interval
-			return fmt.Errorf("never got bumps %v (listen lost %d times)", missing, final)
+			return fmt.Errorf("never got bumps %v (gen %d)", missing, final)
 		}
 	}
 }
