@@ -236,6 +236,7 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 		fn(&cfg)
 	}
 	so := cfg.Streamable
+	s.sharedHTTP(&so)
 	so.Stateless = so.Stateless || set.Stateless
 	so.JSONResponse = so.JSONResponse || set.JSONResponse
 	if so.AllowedHosts == nil {
@@ -441,6 +442,10 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 		return err
 	}
 	set.AllowedHosts = hosts
+	if err := s.openStores(ctx, set); err != nil {
+		ln.Close()
+		return err
+	}
 	mcp := s.httpHandler(set)
 	front, err := s.frontDoor(mcp)
 	if err != nil {
@@ -472,6 +477,7 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 		srv.Close()
 		mcp.close()
 		wg.Wait()
+		s.abandonStores()
 		return err
 	}
 	s.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", set.Path)

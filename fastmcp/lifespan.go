@@ -119,25 +119,32 @@ func (s *Server) Start(ctx context.Context) error {
 	l.starting = done
 	l.mu.Unlock()
 
+	openedStores, err := s.startStores(ctx)
+
 	var (
 		v       any
 		cleanup func(context.Context) error
 	)
-	err := s.startBus(ctx)
-	if err != nil {
-		err = fmt.Errorf("fastmcp: starting server %q: %w", s.ll.Info().Name, err)
-	} else if fn := s.cfg.lifespan; fn != nil {
-		if v, cleanup, err = fn(ctx); err != nil {
-			s.stopBus()
-			err = fmt.Errorf("fastmcp: starting server %q: lifespan: %w", s.ll.Info().Name, err)
+	if err == nil {
+		err = s.startBus(ctx)
+	}
+	if err == nil {
+		if fn := s.cfg.lifespan; fn != nil {
+			if v, cleanup, err = fn(ctx); err != nil {
+				s.stopBus()
+				err = fmt.Errorf("lifespan: %w", err)
+			}
 		}
+	}
+	if err != nil && openedStores {
+		s.abandonStores()
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.starting = nil
 	close(done)
 	if err != nil {
-		return err
+		return fmt.Errorf("fastmcp: starting server %q: %w", s.ll.Info().Name, err)
 	}
 	l.value, l.cleanup = v, cleanup
 	l.started = true
@@ -179,12 +186,16 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.logger.Warn("tasks did not end in time", "error", err)
 	}
 	s.stopBus()
-	if cleanup == nil {
-		return nil
+	var err error
+	if cleanup != nil {
+		if cerr := cleanup(ctx); cerr != nil {
+			s.logger.Error("lifespan cleanup failed", "error", cerr)
+			err = fmt.Errorf("fastmcp: lifespan cleanup: %w", cerr)
+		}
 	}
-	if err := cleanup(ctx); err != nil {
-		s.logger.Error("lifespan cleanup failed", "error", err)
-		return fmt.Errorf("fastmcp: lifespan cleanup: %w", err)
+	if cerr := s.closeStores(); cerr != nil {
+		s.logger.Error("closing the shared stores failed", "error", cerr)
+		err = errors.Join(err, fmt.Errorf("fastmcp: closing the shared stores: %w", cerr))
 	}
-	return nil
+	return err
 }

@@ -49,6 +49,8 @@ type serverConfig struct {
 	strict         bool
 	keepRefs       bool
 	stateSecret    []byte
+	stateKeys      KeyRing
+	stores         *Stores
 	stateTTL       time.Duration
 	principal      func(*session.Request) string
 	httpPrincipal  func(*http.Request) string
@@ -270,9 +272,11 @@ func ServerIcons(icons ...protocol.Icon) Option {
 // round-trip requests (protocol 2026-07-28). Servers behind a load balancer
 // must share one secret so that any instance can open a state another one
 // sealed. Default: a random secret per process. Keys derived from it rotate
-// hourly; a state stays valid across one rotation.
+// hourly, and a state opens for as long as its RequestStateTTL. The secret
+// itself never rotates: for a secret that does, use RequestStateKeys. It
+// replaces RequestStateKeys.
 func RequestStateSecret(secret []byte) Option {
-	return serverOption(func(c *serverConfig) { c.stateSecret = secret })
+	return serverOption(func(c *serverConfig) { c.stateSecret, c.stateKeys = secret, nil })
 }
 
 // RequestStateTTL bounds how long a client may take to answer an

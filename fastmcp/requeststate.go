@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -25,29 +24,31 @@ var ErrInvalidRequestState = errors.New("fastmcp: invalid requestState")
 // stateSealer seals and opens the requestState of multi round-trip requests
 // (protocol 2026-07-28): the answers gathered so far, bound to the request
 // they belong to and to the client's principal, with an expiry. Sealing is
-// AES-256-GCM under a key derived from the server's secret and the current
-// rotation epoch; a state sealed in the previous epoch still opens, so keys
-// rotate without any background work and without invalidating states that
-// are in flight.
+// AES-256-GCM under a key derived from the key ring's current secret and
+// its id; the id travels in clear at the front of the state so that any
+// replica holding the ring opens it:
+//
+//	len(id) (1 byte) | id | nonce (12 bytes) | ciphertext and tag
+//
+// with everything before the nonce authenticated.
 type stateSealer struct {
-	secret   []byte
-	ttl      time.Duration
-	rotation time.Duration
-	now      func() time.Time
+	ring KeyRing
+	ttl  time.Duration
+	now  func() time.Time
 }
 
-func newStateSealer(secret []byte, ttl, rotation time.Duration) *stateSealer {
-	if len(secret) == 0 {
-		secret = make([]byte, 32)
-		_, _ = rand.Read(secret)
-	}
+func newStateSealer(ring KeyRing, secret []byte, ttl time.Duration) *stateSealer {
 	if ttl <= 0 {
 		ttl = 10 * time.Minute
 	}
-	if rotation <= 0 {
-		rotation = time.Hour
+	if ring == nil {
+		if len(secret) == 0 {
+			secret = make([]byte, 32)
+			_, _ = rand.Read(secret)
+		}
+		ring = newSecretRing(secret, ttl, time.Hour)
 	}
-	return &stateSealer{secret: secret, ttl: ttl, rotation: rotation, now: time.Now}
+	return &stateSealer{ring: ring, ttl: ttl, now: time.Now}
 }
 
 // sealedState is what travels, encrypted, in requestState.
@@ -59,58 +60,56 @@ type sealedState struct {
 	Answers   map[string]jsontext.Value `json:"a,omitzero"`
 }
 
-func (s *stateSealer) key(epoch int64) cipher.AEAD {
-	mac := hmac.New(sha256.New, s.secret)
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(epoch))
+// aead returns the cipher of the key named id.
+func aeadFor(id string, secret []byte) cipher.AEAD {
+	mac := hmac.New(sha256.New, secret)
 	mac.Write([]byte("fastmcp requestState key\x00"))
-	mac.Write(b[:])
+	mac.Write([]byte(id))
 	block, _ := aes.NewCipher(mac.Sum(nil)) // 32-byte key: never fails
 	aead, _ := cipher.NewGCM(block)
 	return aead
 }
 
-func (s *stateSealer) epoch(t time.Time) int64 { return t.UnixNano() / int64(s.rotation) }
-
-// seal encrypts st. The epoch is sent in clear (first 8 bytes) so the
-// opener knows which key to use.
+// seal encrypts st under the ring's current key.
 func (s *stateSealer) seal(st *sealedState) (string, error) {
-	now := s.now()
+	id, secret := s.ring.Current()
+	if err := checkKey(id, secret); err != nil {
+		return "", fmt.Errorf("the key ring's current key: %w", err)
+	}
 	st.Version = 1
-	st.Expires = now.Add(s.ttl).Unix()
+	st.Expires = s.now().Add(s.ttl).Unix()
 	plain, err := protocol.Marshal(st)
 	if err != nil {
 		return "", err
 	}
-	epoch := s.epoch(now)
-	aead := s.key(epoch)
-	out := make([]byte, 8, 8+aead.NonceSize()+len(plain)+aead.Overhead())
-	binary.BigEndian.PutUint64(out, uint64(epoch))
+	aead := aeadFor(id, secret)
+	head := 1 + len(id)
+	out := make([]byte, head, head+aead.NonceSize()+len(plain)+aead.Overhead())
+	out[0] = byte(len(id))
+	copy(out[1:], id)
 	nonce := make([]byte, aead.NonceSize())
 	_, _ = rand.Read(nonce)
 	out = append(out, nonce...)
-	out = aead.Seal(out, nonce, plain, out[:8])
+	out = aead.Seal(out, nonce, plain, out[:head])
 	return base64.RawURLEncoding.EncodeToString(out), nil
 }
 
-// open decrypts and checks a state: it must be intact, unexpired, sealed
-// for binding, and sealed for principal.
+// open decrypts and checks a state: it must be sealed by a key the ring
+// holds, intact, unexpired, sealed for binding, and sealed for principal.
 func (s *stateSealer) open(state, binding, principal string) (*sealedState, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(state)
-	if err != nil || len(raw) < 8 {
+	if err != nil || len(raw) < 1 || raw[0] == 0 || int(raw[0]) > MaxKeyIDLen || len(raw) < 1+int(raw[0])+12 {
 		return nil, fmt.Errorf("%w: malformed", ErrInvalidRequestState)
 	}
-	epoch := int64(binary.BigEndian.Uint64(raw))
-	cur := s.epoch(s.now())
-	if epoch != cur && epoch != cur-1 {
-		return nil, fmt.Errorf("%w: expired", ErrInvalidRequestState)
+	head := 1 + int(raw[0])
+	id := string(raw[1:head])
+	secret, ok := s.ring.Lookup(id)
+	if !ok {
+		return nil, fmt.Errorf("%w: it was sealed with key %q, which this server does not hold: the key was rotated out (the state is older than the keys are kept), or another server sealed it", ErrInvalidRequestState, id)
 	}
-	aead := s.key(epoch)
-	if len(raw) < 8+aead.NonceSize() {
-		return nil, fmt.Errorf("%w: malformed", ErrInvalidRequestState)
-	}
-	nonce := raw[8 : 8+aead.NonceSize()]
-	plain, err := aead.Open(nil, nonce, raw[8+aead.NonceSize():], raw[:8])
+	aead := aeadFor(id, secret)
+	nonce := raw[head : head+aead.NonceSize()]
+	plain, err := aead.Open(nil, nonce, raw[head+aead.NonceSize():], raw[:head])
 	if err != nil {
 		return nil, fmt.Errorf("%w: it was not issued by this server or was modified", ErrInvalidRequestState)
 	}

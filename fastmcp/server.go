@@ -37,6 +37,7 @@ type Server struct {
 	life        lifespan
 	mounted     mounted // the MCP endpoints ServeHTTP serves
 	sealer      *stateSealer
+	stores      storesState    // the shared stores: SharedStores or the RedisURL setting
 	level       *slog.LevelVar // the default logger's level (Settings.LogLevel)
 	elicitTypes sync.Map       // reflect.Type → *schema.Type: elicitation forms, built once per type
 	auth        *authState     // the Auth option built; nil without it
@@ -80,7 +81,7 @@ func New(name, version string, opts ...Option) *Server {
 		}),
 		cfg:    cfg,
 		logger: logger,
-		sealer: newStateSealer(cfg.stateSecret, cfg.stateTTL, 0),
+		sealer: newStateSealer(cfg.stateKeys, cfg.stateSecret, cfg.stateTTL),
 		level:  level,
 		tasks:  newTaskManager(cfg.tasks),
 	}

@@ -33,6 +33,7 @@ import (
 //	IdleConnTimeout    (same name)     -idle-conn-timeout    FASTMCP_IDLE_CONN_TIMEOUT    2m
 //	MaxHeaderBytes     (same name)     -max-header-bytes     FASTMCP_MAX_HEADER_BYTES     65536 (64 KiB)
 //	MaxBodyBytes       (same name)     -max-body-bytes       FASTMCP_MAX_BODY_BYTES       4194304 (4 MiB)
+//	RedisURL           (same name)     -redis-url            FASTMCP_REDIS_URL            "" (in-memory stores)
 //
 // and the limits on what HTTP clients may hold open:
 //
@@ -91,6 +92,15 @@ type Settings struct {
 	// MaxBodyBytes bounds the size of a POST body; larger bodies get 413.
 	// It applies to the Server mounted as an http.Handler too.
 	MaxBodyBytes int64
+	// RedisURL names the Redis that keeps the state the server shares
+	// with its replicas (redis://user:password@host:6379/0, rediss:// for
+	// TLS, unix:///path/to/socket): the SSE event log, the tasks, and the
+	// keys that seal requestState (see SharedStores). The program must
+	// link package store/redisstore (import _
+	// "github.com/fastmcp-go/fastmcp/store/redisstore"); without it, or
+	// when Redis cannot be reached, the server does not start. Empty: the
+	// in-memory stores.
+	RedisURL string
 
 	// Limits on what HTTP clients may hold open. A negative value means no
 	// limit (sessions that never expire), as for the time limits above.
@@ -121,7 +131,7 @@ const (
 // settingsSet records which settings were given explicitly.
 type settingsSet struct {
 	transport, addr, path, logLevel, stateless, jsonResponse, hosts, origins, shutdown bool
-	readHeader, readBody, idleConn, maxHeader, maxBody                                 bool
+	readHeader, readBody, idleConn, maxHeader, maxBody, redisURL                       bool
 	idleTimeout, maxSessions, maxStreams, maxListens                                   bool
 }
 
@@ -225,6 +235,14 @@ func MaxBodyBytes(n int64) Option {
 	return serverOption(func(c *serverConfig) { c.settings.MaxBodyBytes, c.set.maxBody = n, n > 0 })
 }
 
+// RedisURL makes the server keep the state it shares with its replicas
+// in the Redis the URL names (see Settings.RedisURL); the program must
+// link package store/redisstore. An empty url leaves the setting to the
+// flag or the environment.
+func RedisURL(url string) Option {
+	return serverOption(func(c *serverConfig) { c.settings.RedisURL, c.set.redisURL = url, url != "" })
+}
+
 // SessionIdleTimeout sets how long a legacy HTTP session may stay idle (no
 // request, no open stream) before it ends; its client then gets 404 and
 // must initialize again. Default 30 minutes; a negative d means sessions
@@ -278,6 +296,7 @@ func (s *Server) Flags(fs *flag.FlagSet) {
 	fs.String("idle-conn-timeout", "", "how long an idle keep-alive HTTP connection stays open; or none (env FASTMCP_IDLE_CONN_TIMEOUT, default 2m)")
 	fs.String("max-header-bytes", "", "largest HTTP request headers accepted, in bytes (env FASTMCP_MAX_HEADER_BYTES, default 65536)")
 	fs.String("max-body-bytes", "", "largest POST body accepted, in bytes (env FASTMCP_MAX_BODY_BYTES, default 4194304)")
+	fs.String("redis-url", "", "Redis keeping the state shared with other replicas, e.g. redis://host:6379/0 (env FASTMCP_REDIS_URL)")
 
 	fs.String("session-idle-timeout", "", "how long an idle HTTP session lives, e.g. 30m, or none (env FASTMCP_SESSION_IDLE_TIMEOUT)")
 	fs.String("max-sessions", "", "most HTTP sessions open at once, or none (env FASTMCP_MAX_SESSIONS, default 1000)")
@@ -337,6 +356,7 @@ var settingNames = map[string]settingSource{
 	"idle-conn-timeout":       {"idle-conn-timeout", "FASTMCP_IDLE_CONN_TIMEOUT"},
 	"max-header-bytes":        {"max-header-bytes", "FASTMCP_MAX_HEADER_BYTES"},
 	"max-body-bytes":          {"max-body-bytes", "FASTMCP_MAX_BODY_BYTES"},
+	"redis-url":               {"redis-url", "FASTMCP_REDIS_URL"},
 	"session-idle-timeout":    {"session-idle-timeout", "FASTMCP_SESSION_IDLE_TIMEOUT"},
 	"max-sessions":            {"max-sessions", "FASTMCP_MAX_SESSIONS"},
 	"max-streams-per-session": {"max-streams-per-session", "FASTMCP_MAX_STREAMS_PER_SESSION"},
@@ -412,6 +432,17 @@ func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup fun
 	boolean("stateless", &out.Stateless, set.stateless)
 	boolean("json-response", &out.JSONResponse, set.jsonResponse)
 	list("allowed-hosts", &out.AllowedHosts, set.hosts)
+	str("redis-url", &out.RedisURL, set.redisURL)
+	if out.RedisURL != "" {
+		if why := checkStoreURL(out.RedisURL); why != "" {
+			from := "option RedisURL"
+			if !set.redisURL {
+				_, from, _ = value("redis-url")
+			}
+			// The value is not repeated: it may hold a password.
+			errs = append(errs, fmt.Errorf("fastmcp: setting %s is invalid: %s; use a URL such as redis://user:password@host:6379/0 (rediss:// for TLS, unix:///path/to/socket)", from, why))
+		}
+	}
 	list("allowed-origins", &out.AllowedOrigins, set.origins)
 	if !set.logLevel {
 		if v, from, ok := value("log-level"); ok {

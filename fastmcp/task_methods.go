@@ -62,7 +62,7 @@ func (s *Server) lookupTask(ctx context.Context, req *lowlevel.Request, params a
 		return nil, fmt.Errorf("%w: unknown task %q", protocol.ErrInvalidParams, id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("fastmcp: reading task %q: %w", id, err)
+		return nil, s.tasks.unavailable("reading the task", err, "task", id)
 	}
 	return rec, nil
 }
@@ -150,7 +150,7 @@ func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, er
 		if errors.Is(err, ErrTaskNotFound) {
 			return ackResult{}, nil
 		}
-		return nil, fmt.Errorf("fastmcp: cancelling task %q: %w", rec.ID, err)
+		return nil, s.tasks.unavailable("recording the cancellation", err, "task", rec.ID)
 	}
 	s.notifyTask(rec)
 	if s.bus.bus != nil {
@@ -183,8 +183,11 @@ func (s *Server) listenTasks(ctx context.Context, req *lowlevel.Request, ids []s
 	var ok []string
 	for _, id := range ids {
 		rec, err := s.tasks.store.Get(ctx, id)
-		if err == nil && rec.Principal == s.principal(req) {
+		switch {
+		case err == nil && rec.Principal == s.principal(req):
 			ok = append(ok, id)
+		case err != nil && !errors.Is(err, ErrTaskNotFound):
+			return nil, s.tasks.unavailable("reading a task to follow", err, "task", id)
 		}
 	}
 	return ok, nil

@@ -246,7 +246,7 @@ func (rt *runningTask) create(ctx context.Context, principal, tool string) (*Tas
 	}
 	if err := m.store.Create(context.WithoutCancel(ctx), rec); err != nil {
 		endControl()
-		return nil, fmt.Errorf("fastmcp: storing the task: %w", err)
+		return nil, m.unavailable("storing a new task", err, "tool", tool)
 	}
 	rt.id, rt.created, rt.endControl = rec.ID, true, endControl
 	m.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -60,6 +61,21 @@ func (r *TaskRecord) Terminal() bool {
 // expired reports whether the record's TTL has passed at now.
 func (r *TaskRecord) expired(now time.Time) bool {
 	return r.TTL > 0 && !now.Before(r.CreatedAt.Add(r.TTL))
+}
+
+// ErrTaskStoreUnavailable is wrapped by the error a request that needs the
+// task store (a tools/call run as a task, tasks/get, tasks/update,
+// tasks/cancel) fails with when the store fails: a shared store whose
+// Redis is down, say. The client gets a JSON-RPC internal error saying the
+// task store is unavailable; the store's own error, which may name
+// internal hosts, goes to the server's log only.
+var ErrTaskStoreUnavailable = errors.New("task store unavailable")
+
+// unavailable logs the store's failure while doing something, and returns
+// the error the request fails with.
+func (m *taskManager) unavailable(doing string, err error, args ...any) error {
+	m.logger.Error("task store failed while "+doing, append(args, "error", err)...)
+	return fmt.Errorf("%w: %w while %s; try again later", protocol.ErrInternal, ErrTaskStoreUnavailable, doing)
 }
 
 // A TaskStore keeps the state of tasks (the tasks extension) for as long as

@@ -378,12 +378,31 @@ func DrainTimeout(d time.Duration) SessionOption {
 }
 
 // Connect starts serving conn in a new session as info describes (a
-// stateless HTTP request starts already initialized at info.Version) and
-// returns at once. It is the connect function the HTTP transports take:
+// stateless HTTP request starts already initialized at info.Version; a
+// session adopted from another replica, already initialized as the
+// client initialized it there) and returns at once. It is the connect
+// function the HTTP transports take:
 //
 //	mux.Handle("/mcp", transport.NewStreamableHandler(srv.Connect, nil))
 func (s *Server) Connect(conn transport.Conn, info transport.ConnInfo) {
-	s.newSession(conn, info.Version)
+	if info.Adopted == nil && info.RequestIDPrefix == "" {
+		s.newSession(conn, info.Version)
+		return
+	}
+	s.newSession(conn, info.Version, func(o *session.Options) {
+		o.RequestIDPrefix = info.RequestIDPrefix
+		if a := info.Adopted; a != nil {
+			o.Version = a.Version
+			o.LogLevel = protocol.LoggingLevel(a.LogLevel)
+			var p protocol.InitializeParams
+			if len(a.InitializeParams) > 0 {
+				if err := protocol.Unmarshal(a.InitializeParams, &p); err != nil {
+					s.logger.Warn("adopted session: the stored initialize params do not decode", "session", info.SessionID, "error", err)
+				}
+			}
+			o.Initialized = &p
+		}
+	})
 }
 
 func (s *Server) newSession(conn transport.Conn, version string, opts ...SessionOption) *session.Session {
@@ -446,8 +465,12 @@ func (s *Server) Sessions() iter.Seq[*session.Session] {
 }
 
 // Broadcast sends a notification to every initialized legacy session. It
-// returns the errors of the sessions it could not reach, joined.
+// returns the errors of the sessions it could not reach, joined. The
+// notification is marked as sent to every session by every replica
+// (transport.WithBroadcast), so that a session that several replicas
+// serve gets it once.
 func (s *Server) Broadcast(ctx context.Context, method string, params any) error {
+	ctx = transport.WithBroadcast(ctx)
 	var errs []error
 	for sess := range s.Sessions() {
 		if !sess.Initialized() {

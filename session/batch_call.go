@@ -88,7 +88,7 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
 		}
 		m := &protocol.Request{Method: c.Method, Params: raw}
 		if !c.Notification {
-			ids[i] = protocol.Int64ID(s.nextID.Add(1))
+			ids[i] = s.newID()
 			m.ID = ids[i]
 			waits[i] = &call{method: c.Method, done: make(chan struct{})}
 		}

@@ -68,7 +68,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 	if err != nil {
 		return fmt.Errorf("session: encoding %s params: %w", method, err)
 	}
-	id := protocol.Int64ID(s.nextID.Add(1))
+	id := s.newID()
 	if cfg.progress != nil {
 		if raw, err = protocol.SetMeta(raw, protocol.MetaProgressToken, id); err != nil {
 			return fmt.Errorf("session: %s: %w", method, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,6 +74,19 @@ type Options struct {
 	// handshake had already negotiated this revision. Stateless HTTP serving
 	// uses it to answer each request in a fresh session.
 	Version string
+	// Initialized, with Version, starts a server session as if the client
+	// had already initialized it with these params: ClientCapabilities and
+	// ClientInfo return theirs. A replica that takes over a session another
+	// replica initialized (transport.ConnInfo.Adopted) uses it.
+	Initialized *protocol.InitializeParams
+	// LogLevel, when set, starts the session with this level, as if the
+	// client had sent logging/setLevel.
+	LogLevel protocol.LoggingLevel
+	// RequestIDPrefix, when set, makes the ids of the requests the session
+	// sends strings: the prefix followed by a counter. Replicas sharing a
+	// session give each a prefix of its own, so that the client's answer,
+	// wherever it lands, names the replica waiting for it.
+	RequestIDPrefix string
 	// DrainTimeout bounds how long the requests read before the peer ended
 	// its input (the transport's Read reported io.EOF, as when a stdio
 	// client closes the server's stdin or a server subprocess exits) may
@@ -120,6 +134,7 @@ type Session struct {
 	cancel context.CancelCauseFunc
 
 	nextID      atomic.Int64
+	idPrefix    string // Options.RequestIDPrefix
 	outstanding atomic.Int64
 	draining    atomic.Bool   // Shutdown called: new requests are refused
 	idle        chan struct{} // closed when draining and no request is in flight; guarded by mu
@@ -209,12 +224,27 @@ func New(conn transport.Conn, opts Options) *Session {
 	if opts.Version != "" {
 		s.version = opts.Version
 		s.state = stateReady
+		if p := opts.Initialized; p != nil && opts.Role == RoleServer {
+			caps, info := p.Capabilities, p.ClientInfo
+			s.clientCap, s.client = &caps, &info
+		}
 	}
+	s.logLevel = opts.LogLevel
+	s.idPrefix = opts.RequestIDPrefix
 	// The first worker takes the reading role.
 	s.pool.workers, s.pool.reading, s.pool.readPending = 1, true, true
 	s.handlers.Add(1)
 	go s.work()
 	return s
+}
+
+// newID returns the id of the next request the session sends.
+func (s *Session) newID() protocol.ID {
+	n := s.nextID.Add(1)
+	if s.idPrefix == "" {
+		return protocol.Int64ID(n)
+	}
+	return protocol.StringID(s.idPrefix + strconv.FormatInt(n, 10))
 }
 
 // Conn returns the transport connection the session runs on, for access to

@@ -33,6 +33,22 @@ type EventStore interface {
 	DeleteSession(ctx context.Context, session string) error
 }
 
+// A SequencedEventStore is an EventStore that numbers events itself. The
+// Streamable HTTP handler uses it for the GET stream of a session shared
+// between replicas (HTTPOptions.Sessions), where any replica may append
+// an event: the store gives each the next number of its stream, so the
+// replica holding the client's connection delivers them in one order and
+// a client resuming with Last-Event-ID on any replica gets each once.
+type SequencedEventStore interface {
+	EventStore
+	// AppendNext records data as the next event of stream in session:
+	// its sequence number, returned, is one more than that of the
+	// stream's last event (stored or discarded since), 1 for the first.
+	// Concurrent calls, from any process sharing the store, get distinct
+	// numbers. A stream is numbered either by Append or by AppendNext.
+	AppendNext(ctx context.Context, session, stream string, data []byte) (int64, error)
+}
+
 // ErrEventsLost is reported by EventStore.Replay when events the client
 // has not seen were discarded, so the stream cannot be resumed exactly.
 var ErrEventsLost = errors.New("transport: SSE events to replay are no longer stored")
@@ -68,7 +84,8 @@ type MemoryEventStore struct {
 
 type memSession struct {
 	mu     sync.Mutex
-	events []memEvent // oldest first; events[head:] are live
+	last   map[string]int64 // per stream numbered by AppendNext, its last seq
+	events []memEvent       // oldest first; events[head:] are live
 	head   int
 	bytes  int
 	lost   *memLost // nil until an event is discarded
@@ -121,11 +138,34 @@ func (s *MemoryEventStore) session(id string, create bool) *memSession {
 	return ms
 }
 
+var _ SequencedEventStore = (*MemoryEventStore)(nil)
+
 // Append implements EventStore.
 func (s *MemoryEventStore) Append(_ context.Context, session, stream string, seq int64, data []byte) error {
 	ms := s.session(session, true)
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
+	s.appendLocked(ms, stream, seq, data)
+	return nil
+}
+
+// AppendNext implements SequencedEventStore.
+func (s *MemoryEventStore) AppendNext(_ context.Context, session, stream string, data []byte) (int64, error) {
+	ms := s.session(session, true)
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.last == nil {
+		ms.last = map[string]int64{}
+	}
+	seq := ms.last[stream] + 1
+	ms.last[stream] = seq
+	s.appendLocked(ms, stream, seq, data)
+	return seq, nil
+}
+
+// appendLocked adds an event to ms, discarding the oldest past the
+// bounds; ms.mu held.
+func (s *MemoryEventStore) appendLocked(ms *memSession, stream string, seq int64, data []byte) {
 	ms.events = append(ms.events, memEvent{stream: stream, seq: seq, data: append([]byte(nil), data...)})
 	ms.bytes += len(data)
 	for live := len(ms.events) - ms.head; live > 1 && (live > s.maxEvents || ms.bytes > s.maxBytes); live-- {
@@ -142,7 +182,6 @@ func (s *MemoryEventStore) Append(_ context.Context, session, stream string, seq
 		ms.events = ms.events[:n]
 		ms.head = 0
 	}
-	return nil
 }
 
 // noteEvicted records that event seq of stream was discarded, keeping the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -47,6 +48,29 @@ type ConnInfo struct {
 	// HTTPOptions.Principal); every request of the session has it. Empty
 	// for stateless Conns and callers without credentials.
 	Principal string
+	// Adopted is set when the Conn continues a session that another
+	// replica initialized (see HTTPOptions.Sessions): the session is to be
+	// served as already initialized, with what the client said then.
+	Adopted *AdoptedSession
+	// RequestIDPrefix, when set, is to start the (string) ids of the
+	// requests the server sends on the Conn (session.Options.
+	// RequestIDPrefix): the handler routes the client's answers to the
+	// replica whose prefix they carry.
+	RequestIDPrefix string
+}
+
+// AdoptedSession is what a replica knows of a session it takes over
+// from the session store: the outcome of the initialize handshake that
+// another replica served.
+type AdoptedSession struct {
+	// Version is the protocol revision the handshake negotiated.
+	Version string
+	// InitializeParams are the params of the client's initialize
+	// request, as sent: its capabilities and clientInfo.
+	InitializeParams json.RawMessage
+	// LogLevel is the level the client last set with logging/setLevel,
+	// or "".
+	LogLevel string
 }
 
 // HTTPRequestInfo is what the HTTP transports know about the HTTP request

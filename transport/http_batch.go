@@ -70,10 +70,8 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 		badRequest(w, protocol.ID{}, "missing "+HeaderSessionID+" header (a batch cannot start a session: send initialize first, on its own)")
 		return
 	}
-	sess := h.lookup(sid, h.opts.Principal(r))
+	sess := h.find(w, r, protocol.ID{}, sid, h.opts.Principal(r))
 	if sess == nil {
-		// Another caller's session is answered as one that does not exist.
-		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return
 	}
 	if v := sess.negotiated(); !protocol.HasBatches(v) {
@@ -103,7 +101,7 @@ func (h *StreamableHandler) serveBatch(w http.ResponseWriter, r *http.Request, b
 		sess.endBatch(b)
 		return
 	}
-	sess.cancelled(b)
+	sess.cancelled(r.Context(), b)
 	h.answer(w, r, sess, st, sk, protocol.ID{})
 }
 

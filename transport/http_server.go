@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/pubsub"
 )
 
 // HTTPOptions configures a StreamableHandler. The zero value is ready to
@@ -90,6 +91,28 @@ type HTTPOptions struct {
 	// 503 with a JSON-RPC error. Zero means DefaultMaxListens; negative
 	// means no limit.
 	MaxListens int
+
+	// Sessions shares the legacy sessions of this handler with the other
+	// replicas of the server that use the same store: a request for a
+	// session this handler does not know is served after looking the
+	// session up there (it is adopted: served as the client initialized
+	// it on another replica), DELETE ends it everywhere, and SSE events
+	// of the session's GET stream get their numbers from the EventStore
+	// (which should be shared too and implement SequencedEventStore), so
+	// that the stream can be resumed on any replica. A session's record
+	// expires SessionIdleTimeout after its last request on any replica.
+	// The EventStore must then implement SequencedEventStore
+	// (NewStreamableHandler panics otherwise). Nil means sessions live in
+	// this handler only. See docs/scale.md.
+	Sessions SessionStore
+	// Bus carries, with Sessions, what the replicas serving one session
+	// tell each other: the client's answers to requests another replica
+	// sent, its cancellations of requests running elsewhere, its
+	// logging/setLevel and resources/unsubscribe, the end of the session,
+	// and wake-ups of the replica holding the GET stream. Without it a
+	// session can still be served by any replica, but those messages stay
+	// on the replica they reached.
+	Bus pubsub.Bus
 }
 
 // StreamableHandler serves MCP over the Streamable HTTP transport, as an
@@ -177,6 +200,8 @@ type StreamableHandler struct {
 	listens  atomic.Int64 // subscriptions/listen streams open (MaxListens)
 	limitLog limitWarner
 
+	shared *sharing // nil unless HTTPOptions.Sessions is set
+
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 	oneShots map[*oneShot]struct{}
@@ -229,6 +254,9 @@ func NewStreamableHandler(connect func(Conn, ConnInfo), opts *HTTPOptions) *Stre
 		h.logger = slog.Default()
 	}
 	h.policy = HostPolicy{AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins}
+	if o.Sessions != nil {
+		h.shared = newSharing(h)
+	}
 	return h
 }
 
@@ -275,9 +303,8 @@ func (h *StreamableHandler) sessionFor(w http.ResponseWriter, r *http.Request) *
 		badRequest(w, protocol.ID{}, "missing "+HeaderSessionID+" header")
 		return nil
 	}
-	sess := h.lookup(sid, h.opts.Principal(r))
+	sess := h.find(w, r, protocol.ID{}, sid, h.opts.Principal(r))
 	if sess == nil {
-		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return nil
 	}
 	if hv := r.Header.Get(HeaderProtocolVersion); hv != "" && !protocol.IsSupported(hv) {
@@ -297,7 +324,15 @@ func (h *StreamableHandler) serveDelete(w http.ResponseWriter, r *http.Request) 
 	if sess == nil {
 		return
 	}
-	sess.Close()
+	if h.shared != nil {
+		if err := sess.terminate(r.Context()); err != nil {
+			h.logger.Error("ending a shared MCP session failed", "session", sess.id, "error", err)
+			writeJSONError(w, http.StatusServiceUnavailable, protocol.ID{}, errStoreDown)
+			return
+		}
+	} else {
+		sess.Close()
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 

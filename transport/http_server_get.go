@@ -37,6 +37,10 @@ func (h *StreamableHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 			sess.mu.Lock()
 			st = sess.byName[name]
 			sess.mu.Unlock()
+			if st == nil && sess.foreign(name) {
+				h.follow(w, r, sess, name, seq)
+				return
+			}
 			if st == nil {
 				h.replayFinished(w, r, sess, name, seq)
 				return

@@ -133,21 +133,35 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		var err error
-		switch sess, err = h.newSession(principal); {
+		switch sess, err = h.newSession(r.Context(), principal, req); {
 		case errors.Is(err, errSessionLimit):
 			h.refuseSession(w, id)
 			return
-		case err != nil:
+		case errors.Is(err, ErrClosed):
 			writeJSONError(w, http.StatusServiceUnavailable, id, errShuttingDown)
+			return
+		case err != nil:
+			h.logger.Error("starting a shared MCP session failed", "error", err)
+			writeJSONError(w, http.StatusServiceUnavailable, id, errStoreDown)
 			return
 		}
 		isNew = true
-	} else if sess = h.lookup(sid, principal); sess == nil {
-		// Another caller's session is answered as one that does not exist.
-		writeJSONError(w, http.StatusNotFound, id, errNoSession)
+	} else if sess = h.find(w, r, id, sid, principal); sess == nil {
 		return
 	}
 	if req == nil { // a response to a request the server sent
+		if resp, ok := msg.(*protocol.Response); ok && h.shared != nil && h.shared.bus != nil && !h.shared.ownsID(resp.ID) {
+			// Sent by another replica serving the session: the one
+			// waiting for it takes it from the session's topic.
+			raw, _ := protocol.AppendMessage(nil, resp)
+			if err := h.shared.publish(r.Context(), sess.id, busMsg{Kind: busResponse, Msg: raw}); err != nil {
+				h.logger.Error("passing a client's answer to another replica failed", "session", sess.id, "error", err)
+				writeJSONError(w, http.StatusServiceUnavailable, protocol.ID{}, errStoreDown)
+				return
+			}
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
 		if !sess.deliver(r.Context(), msg) {
 			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 			return
@@ -184,7 +198,7 @@ func (h *StreamableHandler) accept(w http.ResponseWriter, r *http.Request, sess 
 		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return
 	}
-	sess.cancelled(msg)
+	sess.cancelled(r.Context(), msg)
 	w.WriteHeader(http.StatusAccepted)
 }
 
@@ -195,6 +209,9 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 		return
 	}
 	defer st.detach(sk)
+	if h.shared != nil && forwarded(req.Method) {
+		sess.share(r.Context(), req)
+	}
 	if isNew {
 		w.Header().Set(HeaderSessionID, sess.id)
 		defer func() {

@@ -119,8 +119,39 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 		defer putTimer(timer)
 		tick = timer.C
 	}
+	replayed := sk.after // a shared GET stream: the last event taken from the store
 	for {
 		select {
+		case <-sk.wake: // nil but for the GET stream of a shared session
+			evs, err := sess.replay(r.Context(), st.name, replayed)
+			if err != nil {
+				h.logger.Warn("reading a shared MCP session's GET stream from the event store failed", "session", sess.id, "error", err)
+				flush()
+				return // the client reconnects with Last-Event-ID
+			}
+			for i, ev := range evs {
+				if ev.seq <= replayed {
+					putBuf(ev.data)
+					continue
+				}
+				replayed = ev.seq
+				if st.follow && isAnswer(*ev.data) {
+					frame(ev)
+					for _, rest := range evs[i+1:] {
+						putBuf(rest.data)
+					}
+					write()
+					return
+				}
+				frame(ev)
+			}
+			if len(*out) == 0 && !pending {
+				continue
+			}
+			if !flush() {
+				return
+			}
+			pending = false
 		case ev := <-sk.ch:
 			final := frame(ev)
 			for !final && len(*out) < 32<<10 {

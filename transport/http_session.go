@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -37,6 +38,13 @@ type httpSession struct {
 	nextStream int64
 	live       int // attached sinks
 	lastActive time.Time
+
+	// Shared sessions (HTTPOptions.Sessions).
+	followers   map[string]*stream // streams of other replicas a GET here follows, by name
+	unsubscribe func()             // ends the subscription to the session's topic
+	touched     time.Time          // when this replica last refreshed the record
+	initID      protocol.ID        // a new session's initialize, whose answer writes the record
+	initParams  json.RawMessage    // its params
 }
 
 // stream is one SSE stream of a session: a request's stream or the GET
@@ -59,6 +67,10 @@ type stream struct {
 	done bool // the response was sent or the request was cancelled
 
 	delivered atomic.Int64 // GET stream: the last seq written to a connection
+
+	// follow marks the stream of a request running on another replica,
+	// which a client resumed here: its events come from the store.
+	follow bool
 }
 
 // sink is the consumer side of one HTTP response carrying a stream.
@@ -67,6 +79,11 @@ type sink struct {
 	end     chan struct{} // closed when the response ends: halted early, or done reading ch
 	endOnce sync.Once
 	resume  atomic.Bool // the early end is a SEP-1699 close: tell the client to come back
+
+	// A shared session's GET stream takes its events from the event
+	// store: wake says there are new ones after the seq `after`.
+	wake  chan struct{}
+	after int64
 }
 
 func newSink(n int) *sink {
@@ -107,14 +124,35 @@ var (
 	errStreamLimit  = errors.New("transport: stream limit of the session reached")
 )
 
-// newSession starts a session bound to principal. It fails with
-// errSessionLimit when MaxSessions sessions are open (after closing those
-// idle past their timeout), or ErrClosed when the handler is shutting
-// down.
-func (h *StreamableHandler) newSession(principal string) (*httpSession, error) {
+// newSession starts a session bound to principal, created by the
+// initialize request init. It fails with errSessionLimit when MaxSessions
+// sessions are open (after closing those idle past their timeout), or
+// ErrClosed when the handler is shutting down; a shared session (see
+// HTTPOptions.Sessions) fails with the bus's error when it cannot
+// subscribe to its topic.
+func (h *StreamableHandler) newSession(ctx context.Context, principal string, init *protocol.Request) (*httpSession, error) {
+	s := h.makeSession(newSessionID(), principal)
+	info := ConnInfo{SessionID: s.id, Principal: principal}
+	if sh := h.shared; sh != nil {
+		s.initID, s.initParams = init.ID, append(json.RawMessage(nil), init.Params...)
+		info.RequestIDPrefix = sh.replica + "-"
+		if err := sh.join(ctx, s); err != nil {
+			return nil, err
+		}
+	}
+	if err := h.register(s); err != nil {
+		s.leave()
+		return nil, err
+	}
+	h.connect(s, info)
+	return s, nil
+}
+
+// makeSession returns a session that is not registered yet.
+func (h *StreamableHandler) makeSession(id, principal string) *httpSession {
 	s := &httpSession{
 		h:          h,
-		id:         newSessionID(),
+		id:         id,
 		principal:  principal,
 		in:         make(chan protocol.Message, 16),
 		done:       make(chan struct{}),
@@ -124,6 +162,13 @@ func (h *StreamableHandler) newSession(principal string) (*httpSession, error) {
 		lastActive: time.Now(),
 	}
 	s.standalone = &stream{sess: s, name: "0", resumable: true}
+	return s
+}
+
+// register makes s visible to requests. It fails with errSessionLimit
+// when MaxSessions sessions are open (after closing those idle past their
+// timeout), or ErrClosed when the handler is shutting down.
+func (h *StreamableHandler) register(s *httpSession) error {
 	h.mu.Lock()
 	if limit := h.opts.MaxSessions; limit > 0 && len(h.sessions) >= limit {
 		// Make room by closing sessions idle past their timeout, which
@@ -133,20 +178,19 @@ func (h *StreamableHandler) newSession(principal string) (*httpSession, error) {
 		h.mu.Lock()
 		if len(h.sessions) >= limit {
 			h.mu.Unlock()
-			return nil, errSessionLimit
+			return errSessionLimit
 		}
 	}
 	if h.closing.Load() {
 		h.mu.Unlock()
-		return nil, ErrClosed
+		return ErrClosed
 	}
 	h.sessions[s.id] = s
 	if h.sweep == nil && h.opts.SessionIdleTimeout > 0 {
 		h.sweep = time.AfterFunc(h.sweepInterval(), h.runSweep)
 	}
 	h.mu.Unlock()
-	h.connect(s, ConnInfo{SessionID: s.id, Principal: principal})
-	return s, nil
+	return nil
 }
 
 func (h *StreamableHandler) sweepInterval() time.Duration {
@@ -192,12 +236,21 @@ func (h *StreamableHandler) closeExpired() {
 }
 
 // closeIdle closes the sessions of list that are idle past their timeout.
+// The record of a shared session that has a stream open here is
+// refreshed, so that a session only listening on its GET stream does not
+// expire on the other replicas.
 func (h *StreamableHandler) closeIdle(list []*httpSession) {
 	now := time.Now()
 	for _, s := range list {
-		if s.idleFor(now) > h.opts.SessionIdleTimeout {
+		idle := s.idleFor(now)
+		switch {
+		case idle > h.opts.SessionIdleTimeout:
 			h.logger.Debug("closing idle MCP session", "session", s.id)
 			s.Close()
+		case idle == 0 && h.shared != nil:
+			if errors.Is(s.refresh(context.Background()), ErrSessionUnknown) {
+				s.Close() // deleted, or expired on every replica
+			}
 		}
 	}
 }
@@ -205,19 +258,36 @@ func (h *StreamableHandler) closeIdle(list []*httpSession) {
 // lookup returns the live session id, marked active now, or nil when there
 // is none or it belongs to another principal (compared in constant time).
 // A session found idle past its timeout is closed here rather than waiting
-// for the sweep.
-func (h *StreamableHandler) lookup(id, principal string) *httpSession {
+// for the sweep. A shared session (HTTPOptions.Sessions) this replica does
+// not serve yet is adopted from the session store; the error is then the
+// store's or the bus's, or errSessionLimit or ErrClosed.
+func (h *StreamableHandler) lookup(ctx context.Context, id, principal string) (*httpSession, error) {
 	h.mu.Lock()
 	s := h.sessions[id]
 	h.mu.Unlock()
+	if s == nil && h.shared != nil {
+		var err error
+		if s, err = h.shared.adopt(ctx, id, principal); s == nil || err != nil {
+			return nil, err
+		}
+	}
 	if s == nil || !samePrincipal(s.principal, principal) {
-		return nil
+		return nil, nil
 	}
 	if !s.touchUnlessExpired(time.Now(), h.opts.SessionIdleTimeout) {
 		s.Close()
-		return nil
+		if h.shared != nil { // idle here, perhaps not elsewhere
+			return h.lookup(ctx, id, principal)
+		}
+		return nil, nil
 	}
-	return s
+	if h.shared != nil {
+		if err := s.refresh(ctx); errors.Is(err, ErrSessionUnknown) {
+			s.Close() // deleted, or expired on every replica
+			return nil, nil
+		}
+	}
+	return s, nil
 }
 
 func (s *httpSession) idleFor(now time.Time) time.Duration {
@@ -300,8 +370,17 @@ func (s *httpSession) Write(ctx context.Context, msg protocol.Message) error {
 	)
 	if isResp {
 		rid, related = resp.ID, resp.ID.IsValid()
+		if s.h.shared != nil && s.initialized(resp.ID) {
+			resp = s.record(ctx, resp)
+			msg = resp
+		}
 	} else {
 		rid, related = RelatedRequest(ctx)
+		if !related && s.h.shared != nil && IsBroadcast(ctx) && !s.standalone.hasLive() {
+			// Every replica serving the session sends it: the one
+			// holding the client's GET stream delivers it.
+			return nil
+		}
 	}
 	buf := getBuf()
 	b, err := protocol.AppendMessage(*buf, msg)
@@ -357,6 +436,9 @@ func (st *stream) hasLive() bool {
 // send stores (when resumable) and delivers one event. It owns buf.
 func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64) error {
 	s := st.sess
+	if st == s.standalone && s.h.shared != nil {
+		return st.sendShared(ctx, buf)
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.done {
@@ -380,6 +462,14 @@ func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64)
 	sk := st.live
 	if sk == nil {
 		putBuf(buf)
+		if st.resumable && s.h.shared != nil {
+			// Stored with no connection here: a GET on another replica
+			// may follow the stream.
+			st.mu.Unlock()
+			s.wakeFollower(ctx, st.name)
+			st.mu.Lock() // for the deferred unlock
+			return nil
+		}
 		if !st.resumable {
 			s.h.logger.Debug("dropping message: its request's connection is closed", "session", s.id)
 		}
@@ -405,10 +495,13 @@ func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64)
 }
 
 // Close implements Conn: it ends the session, its streams and its stored
-// events. Later requests for the session get 404.
+// events. Later requests for the session get 404. A shared session (see
+// HTTPOptions.Sessions) only ends here: its record and events stay for the
+// other replicas (DELETE ends it everywhere).
 func (s *httpSession) Close() error {
 	s.once.Do(func() {
 		close(s.done)
+		s.leave()
 		s.h.mu.Lock()
 		if s.h.sessions[s.id] == s {
 			delete(s.h.sessions, s.id)
@@ -433,6 +526,9 @@ func (s *httpSession) Close() error {
 				s.h.callEnded()
 			}
 			st.mu.Unlock()
+		}
+		if s.h.shared != nil {
+			return
 		}
 		if err := s.h.store.DeleteSession(context.Background(), s.id); err != nil {
 			s.h.logger.Warn("deleting stored SSE events failed", "session", s.id, "error", err)
@@ -468,20 +564,24 @@ func (s *httpSession) CloseStream(id protocol.ID) error {
 }
 
 // cancelled ends the streams of the requests that the
-// notifications/cancelled in msg (a request, or a batch) name.
-func (s *httpSession) cancelled(msg protocol.Message) {
+// notifications/cancelled in msg (a request, or a batch) name. In a
+// shared session, one naming a request this replica does not serve goes
+// to the other replicas.
+func (s *httpSession) cancelled(ctx context.Context, msg protocol.Message) {
 	switch m := msg.(type) {
 	case *protocol.Request:
-		if m.Method != protocol.NotificationCancelled {
+		id, ok := cancelledID(m)
+		if !ok {
 			return
 		}
-		var p protocol.CancelledParams
-		if protocol.Unmarshal(m.Params, &p) == nil && p.RequestID.IsValid() {
-			s.cancelStream(p.RequestID)
+		if s.h.shared != nil && !s.hasStream(id) {
+			s.publishMessage(ctx, busCancel, m)
+			return
 		}
+		s.cancelStream(id)
 	case *protocol.Batch:
 		for _, e := range m.Messages {
-			s.cancelled(e)
+			s.cancelled(ctx, e)
 		}
 	}
 }
@@ -574,6 +674,9 @@ func (s *httpSession) openLocked(r *http.Request, resumable bool, ids ...protoco
 	if resumable {
 		s.nextStream++
 		st.name = strconv.FormatInt(s.nextStream, 10)
+		if sh := s.h.shared; sh != nil {
+			st.name = sh.replica + "-" + st.name // unique among the replicas
+		}
 		s.byName[st.name] = st
 	}
 	sk.ch, sk.end = make(chan outEvent, n), make(chan struct{})
@@ -633,6 +736,15 @@ func (st *stream) attach(ctx context.Context, after int64, single bool) (*sink, 
 		old.halt(false)
 	}
 	sk := newSink(16)
+	if st.follow || st == s.standalone && s.h.shared != nil {
+		// Events come from the store; look once for those appended since
+		// the replay.
+		sk.wake, sk.after = make(chan struct{}, 1), after
+		if n := len(replay); n > 0 {
+			sk.after = replay[n-1].seq
+		}
+		sk.wake <- struct{}{}
+	}
 	st.live = sk
 	s.live++
 	return sk, replay, false, nil

@@ -10,7 +10,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
 // EnvName names the environment variable holding the replica's name,
@@ -22,7 +25,7 @@ const EnvName = "REPLICA_NAME"
 const ListeningPrefix = "listening on "
 
 // Main runs one replica as a process: the server of New on the Redis stores
-// and a Redis bus when FASTMCP_REDIS_URL is set, serving HTTP on a free loopback port. It
+// when FASTMCP_REDIS_URL is set, serving HTTP on a free loopback port. It
 // prints ListeningPrefix and the endpoint's URL on stdout once it accepts
 // connections, and serves until SIGINT or SIGTERM. It returns the process's
 // exit code.
@@ -31,13 +34,17 @@ func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	setup, cancel := context.WithTimeout(ctx, 10*time.Second)
-	opts, shared, closeRedis, err := redisOptions(setup)
+	opts, rdb, err := redisstore.FromEnv(setup, nil)
 	cancel()
 	if err != nil {
 		logger.Error("replica: connecting to Redis", "error", err)
 		return 1
 	}
-	defer closeRedis()
+	var shared redis.UniversalClient // nil without Redis, not a nil *redis.Client
+	if rdb != nil {
+		defer rdb.Close()
+		shared = rdb
+	}
 	name := os.Getenv(EnvName)
 	s := New(name, shared, append(opts, fastmcp.Logger(logger))...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -3,6 +3,7 @@ package replicaserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log"
@@ -33,6 +34,7 @@ type Proxy struct {
 
 	backends []*url.URL
 	down     []atomic.Bool
+	subs     sync.Map // ClientHeader value + " " + uri → replica of its resources/subscribe
 	next     atomic.Uint64
 	rp       *httputil.ReverseProxy
 	sessions sync.Map // session id → backend index
@@ -41,6 +43,21 @@ type Proxy struct {
 	changed chan struct{} // closed and replaced when a count changes
 	listens int           // subscriptions/listen POSTs being answered
 	gets    int           // GET streams being answered
+}
+
+// ClientHeader is the request header by which a test names a client, for
+// SubscribedOn.
+const ClientHeader = "X-Test-Client"
+
+// SubscribedOn returns the replica that served the last resources/subscribe
+// of uri by the client whose requests carry ClientHeader: client (legacy
+// sessions keep a subscription on that replica only).
+func (p *Proxy) SubscribedOn(client, uri string) (replica int, ok bool) {
+	v, ok := p.subs.Load(client + " " + uri)
+	if !ok {
+		return 0, false
+	}
+	return v.(int), true
 }
 
 // NewProxy returns a proxy in front of the replicas at urls (their MCP
@@ -141,6 +158,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.ContentLength = int64(len(body))
 		p.rp.ServeHTTP(w, out)
 		if !a.dialFailed {
+			if uri, ok := subscribeURI(r, body); ok {
+				p.subs.Store(r.Header.Get(ClientHeader)+" "+uri, i)
+			}
 			return
 		}
 		p.down[i].Store(true)
@@ -195,4 +215,21 @@ func (p *Proxy) Down() []bool {
 		out[i] = p.down[i].Load()
 	}
 	return out
+}
+
+// subscribeURI returns the uri of a resources/subscribe request.
+func subscribeURI(r *http.Request, body []byte) (string, bool) {
+	if r.Method != http.MethodPost || r.Header.Get(ClientHeader) == "" {
+		return "", false
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			URI string `json:"uri"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.Method != "resources/subscribe" {
+		return "", false
+	}
+	return m.Params.URI, true
 }

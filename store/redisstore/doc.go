@@ -1,9 +1,12 @@
 // Package redisstore keeps the state a fastmcp server shares between
 // replicas in Redis: the SSE event log of resumable Streamable HTTP
-// streams (EventStore), the state of tasks (TaskStore), and the secret
-// that seals requestState (SharedSecret), which Options gives a server
-// from one client; and a pubsub.Bus (NewBus) that carries announcements
-// and task requests between replicas, given to Options in Config.Bus.
+// streams (EventStore), the records of legacy sessions that any replica
+// may serve (SessionStore), the state of tasks (TaskStore), and the key
+// ring that seals requestState (KeyRing); and a pubsub.Bus (NewBus) that
+// carries announcements and routed messages between replicas. Options
+// gives a server all of them from one client. Linking the package also
+// lets the server's RedisURL setting (FASTMCP_REDIS_URL, -redis-url) open
+// them.
 //
 // It needs Redis 7.0 or later. Its keys are laid out for Redis Cluster
 // (a session's event keys share a hash tag; no command spans two slots),

@@ -9,5 +9,5 @@ import (
 // TestDocSnippets checks that the Go snippets of docs/scale.md are taken
 // from the compiled examples.
 func TestDocSnippets(t *testing.T) {
-	docsnippets.Check(t, []string{"../../docs/scale.md"}, []string{"example_test.go"})
+	docsnippets.Check(t, []string{"../../docs/scale.md"}, []string{"example*_test.go"})
 }

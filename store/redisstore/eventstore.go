@@ -47,7 +47,7 @@ type EventStore struct {
 	ttl       time.Duration
 }
 
-var _ transport.EventStore = (*EventStore)(nil)
+var _ transport.SequencedEventStore = (*EventStore)(nil)
 
 // NewEventStore returns an EventStore using rdb. opts may be nil.
 func NewEventStore(rdb redis.UniversalClient, opts *EventStoreOptions) *EventStore {
@@ -70,11 +70,12 @@ func NewEventStore(rdb redis.UniversalClient, opts *EventStoreOptions) *EventSto
 }
 
 // keys returns the session's keys: the event log (a list, oldest first),
-// its byte count, the highest discarded seq per stream (a hash) and the
-// recent discards (a list) bounding that hash.
+// its byte count, the highest discarded seq per stream (a hash), the
+// recent discards (a list) bounding that hash, and the last seq of each
+// stream numbered by AppendNext (a hash).
 func (s *EventStore) keys(session string) []string {
 	base := s.prefix + "ev:{" + session + "}:"
-	return []string{base + "log", base + "bytes", base + "lost", base + "lostorder"}
+	return []string{base + "log", base + "bytes", base + "lost", base + "lostorder", base + "seq"}
 }
 
 // encodeEvent packs an event as "<len(stream)>:<stream><seq>:<data>", a
@@ -117,9 +118,22 @@ func decodeEvent(e string) (stream string, seq int64, data string, err error) {
 // to the log, discards the oldest events beyond ARGV[3] events or ARGV[4]
 // bytes (keeping the newest), records the discards as
 // MemoryEventStore does, and sets the keys to expire in ARGV[5] ms.
-var appendScript = redis.NewScript(`
+var appendScript = redis.NewScript(appendHead + "local ev = ARGV[1]\n" + appendBody + "return live\n")
+
+// appendNextScript is appendScript for an event of stream ARGV[1] with
+// data ARGV[6], numbered one past the stream's last (KEYS[5]); it
+// returns the number.
+var appendNextScript = redis.NewScript(appendHead + `
+local seq = redis.call('HINCRBY', KEYS[5], ARGV[1], 1)
+local ev = string.len(ARGV[1]) .. ':' .. ARGV[1] .. seq .. ':' .. ARGV[6]
+` + appendBody + "return seq\n")
+
+const appendHead = `
 local log, bytesKey, lost, order = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local maxE, maxB, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+`
+
+const appendBody = `
 local function parse(e)
   local c = string.find(e, ':', 1, true)
   local n = tonumber(string.sub(e, 1, c - 1))
@@ -127,7 +141,7 @@ local function parse(e)
   local c2 = string.find(e, ':', c + n + 1, true)
   return stream, tonumber(string.sub(e, c + n + 1, c2 - 1)), #e - c2
 end
-local live = redis.call('RPUSH', log, ARGV[1])
+local live = redis.call('RPUSH', log, ev)
 local bytes = redis.call('INCRBY', bytesKey, tonumber(ARGV[2]))
 while live > 1 and (live > maxE or bytes > maxB) do
   local stream, seq, dlen = parse(redis.call('LPOP', log))
@@ -143,8 +157,7 @@ while live > 1 and (live > maxE or bytes > maxB) do
   end
 end
 for _, k in ipairs(KEYS) do redis.call('PEXPIRE', k, ttl) end
-return live
-`)
+`
 
 // Append implements transport.EventStore.
 func (s *EventStore) Append(ctx context.Context, session, stream string, seq int64, data []byte) error {
@@ -154,6 +167,18 @@ func (s *EventStore) Append(ctx context.Context, session, stream string, seq int
 		return fmt.Errorf("%w: append event: %w", ErrRedis, err)
 	}
 	return nil
+}
+
+// AppendNext implements transport.SequencedEventStore: the number comes
+// from a counter of the stream's in Redis, incremented in the script that
+// appends the event.
+func (s *EventStore) AppendNext(ctx context.Context, session, stream string, data []byte) (int64, error) {
+	seq, err := appendNextScript.Run(ctx, s.rdb, s.keys(session),
+		stream, len(data), s.maxEvents, s.maxBytes, s.ttl.Milliseconds(), data).Int64()
+	if err != nil {
+		return 0, fmt.Errorf("%w: append event: %w", ErrRedis, err)
+	}
+	return seq, nil
 }
 
 // replayScript returns false when an event of stream ARGV[1] after seq

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
@@ -30,6 +31,30 @@ func ExampleOptions() {
 		log.Fatal(err) // Redis is unreachable
 	}
 	s := fastmcp.New("reports", "1.0.0", append(opts, fastmcp.Addr(":8000"))...)
+	if err := s.Run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// Every replica runs this to share the legacy (2025-11-25) sessions: any
+// replica serves any request of a session, without sticky routing.
+// (Compiled, not run: it needs a Redis on localhost:6379.
+// TestSessionsOnRedis runs the same against a redis-server of its own.)
+func ExampleNewSessionStore() {
+	ctx := context.Background()
+	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379", ContextTimeoutEnabled: true})
+	defer rdb.Close()
+	// Within one process; replicas in several processes need a bus
+	// between them, on Redis.
+	var bus pubsub.Bus = pubsub.NewMemory(nil)
+	s := fastmcp.New("reports", "1.0.0", fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
+		// Who the sessions are.
+		h.Streamable.Sessions = redisstore.NewSessionStore(rdb, nil)
+		// Their SSE events, numbered in Redis.
+		h.Streamable.EventStore = redisstore.NewEventStore(rdb, nil)
+		// How the replicas talk: a pubsub.Bus every replica shares.
+		h.Streamable.Bus = bus
+	}))
 	if err := s.Run(ctx); err != nil {
 		log.Fatal(err)
 	}

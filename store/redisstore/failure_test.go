@@ -27,7 +27,14 @@ func storeOps(rdb redis.UniversalClient) map[string]func(context.Context) error 
 		"Get":           func(ctx context.Context) error { _, err := ts.Get(ctx, "t"); return err },
 		"Update":        func(ctx context.Context) error { return ts.Update(ctx, rec) },
 		"List":          func(ctx context.Context) error { _, err := ts.List(ctx, "p"); return err },
-		"SharedSecret":  func(ctx context.Context) error { _, err := redisstore.SharedSecret(ctx, rdb, ""); return err },
+		"SharedSecret":  func(ctx context.Context) error { _, err := redisstore.SharedSecret(ctx, rdb, ""); return err }, //nolint:staticcheck // still tested while deprecated
+		"NewKeyRing": func(ctx context.Context) error {
+			r, err := redisstore.NewKeyRing(ctx, rdb, nil)
+			if err == nil {
+				_ = r.Close()
+			}
+			return err
+		},
 	}
 }
 

@@ -25,19 +25,25 @@ type Config struct {
 	// by the Redis TaskStore. Give them here rather than with another
 	// fastmcp.Tasks option, which would replace the Redis store.
 	Tasks fastmcp.TaskSettings
-	// Bus, when set, is given to the server (fastmcp.Bus), so that
-	// announcements and task requests reach every replica. The caller
-	// creates it with NewBus, with the same Prefix, and closes it after
-	// the server shut down.
+	// Keys configures the requestState key ring (its Prefix is replaced
+	// by Prefix). Keep Keys.StateTTL at the server's RequestStateTTL
+	// when you change that.
+	Keys KeyRingOptions
+	// Bus, when set, is the bus the replicas share, created by the caller
+	// with NewBus and the same Prefix, and closed by the caller after the
+	// server shut down. Nil: Options makes one on rdb, which the server
+	// closes at Shutdown.
 	Bus *Bus
 }
 
 // Options returns the server options that keep a server's shared state in
-// Redis through rdb: the SSE event log of resumable streams (unless an
-// HTTPEndpoints option given before them set an event store), the task
-// store, and the
-// requestState secret (SharedSecret), and cfg.Bus when set. Pass them to fastmcp.New. It talks
-// to Redis once, to get the secret, and fails with an error matching
+// Redis through rdb (fastmcp.SharedStores): the SSE event log of resumable
+// streams, the records of legacy sessions (so that any replica serves any
+// session), the task store, the requestState key ring (NewKeyRing) and a
+// bus (NewBus, or cfg.Bus when set), each unless another option chose its
+// own. Pass them to fastmcp.New; the server stops the ring's polling and
+// closes the bus it made at Shutdown, and the caller closes rdb after it.
+// Options reads the ring from Redis, and fails with an error matching
 // ErrRedis when it cannot. cfg may be nil.
 //
 // The client should be created with ContextTimeoutEnabled so that each
@@ -54,28 +60,13 @@ func Options(ctx context.Context, rdb redis.UniversalClient, cfg *Config) ([]fas
 	if c.Bus != nil && c.Bus.prefix != c.Prefix {
 		return nil, fmt.Errorf("redisstore: Config.Bus uses the prefix %q and Config.Prefix is %q: create the bus with NewBus(rdb, &BusOptions{Prefix: %q})", c.Bus.prefix, c.Prefix, c.Prefix)
 	}
-	secret, err := SharedSecret(ctx, rdb, c.Prefix)
+	st, err := newStores(ctx, rdb, &c)
 	if err != nil {
 		return nil, err
 	}
-	evOpts := c.Events
-	evOpts.Prefix = c.Prefix
-	events := NewEventStore(rdb, &evOpts)
 	tasks := c.Tasks
-	tasks.Store = NewTaskStore(rdb, &TaskStoreOptions{Prefix: c.Prefix})
-	opts := []fastmcp.Option{
-		fastmcp.RequestStateSecret(secret),
-		fastmcp.Tasks(tasks),
-		fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
-			if h.Streamable.EventStore == nil {
-				h.Streamable.EventStore = events
-			}
-		}),
-	}
-	if c.Bus != nil {
-		opts = append(opts, fastmcp.Bus(c.Bus))
-	}
-	return opts, nil
+	tasks.Store = nil // SharedStores gives it, unless another option did
+	return []fastmcp.Option{fastmcp.Tasks(tasks), fastmcp.SharedStores(st)}, nil
 }
 
 // FromEnv connects to the Redis named by FASTMCP_REDIS_URL and returns its

@@ -75,8 +75,9 @@ func call(t *testing.T, url, method string, params map[string]any) map[string]an
 }
 
 // TestOptionsTwoReplicas: a task created on one replica is seen, and its
-// result read, on another, through the Redis task store; both replicas
-// got the same requestState secret.
+// result read, on another, through the Redis task store; SharedSecret
+// (deprecated, no longer used by Options) gives every caller one secret
+// per prefix.
 func TestOptionsTwoReplicas(t *testing.T) {
 	rdb := startRedis(t).client(t)
 	ctx := context.Background()
@@ -149,6 +150,8 @@ func TestFromEnv(t *testing.T) {
 			if rdb != nil {
 				defer rdb.Close()
 			}
+			// The server closes the stores' key ring at Shutdown.
+			defer fastmcp.New("x", "1", opts...).Shutdown(ctx) //nolint:errcheck
 			switch {
 			case tt.anyErr:
 				if err == nil {

@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"strconv"
 	"testing"
 	"time"
 
@@ -88,18 +87,6 @@ func startRedisOn(t *testing.T, port int) *redisServer {
 		}
 	}
 	return srv
-}
-
-// restart kills the server and starts a new, empty one on the same port.
-func (s *redisServer) restart(t *testing.T) *redisServer {
-	t.Helper()
-	s.stop()
-	_, port, _ := net.SplitHostPort(s.addr)
-	p, err := strconv.Atoi(port)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return startRedisOn(t, p)
 }
 
 // stop kills the server and waits for it; it may be called more than once.

@@ -20,6 +20,9 @@ const secretSize = 32
 // fastmcp.RequestStateSecret). Deleting it makes replicas that start later
 // use a new secret, and states sealed by the older replicas unreadable to
 // them: restart every replica after deleting it.
+//
+// Deprecated: the secret never rotates. Use NewKeyRing (Options does),
+// whose keys rotate without restarting the replicas.
 func SharedSecret(ctx context.Context, rdb redis.UniversalClient, prefix string) ([]byte, error) {
 	if prefix == "" {
 		prefix = DefaultPrefix

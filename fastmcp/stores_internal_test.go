@@ -1,0 +1,67 @@
+package fastmcp
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// TestSharedStores: the shared stores fill in what no other option chose,
+// and the server closes them at Shutdown, once.
+func TestSharedStores(t *testing.T) {
+	events := transport.NewMemoryEventStore(nil)
+	newStores := func(closed *int) *Stores {
+		return &Stores{Events: events, Tasks: NewMemoryTaskStore(), Keys: StaticKeys(Key{ID: "shared", Secret: make([]byte, 32)}),
+			Close: func() error { *closed++; return errors.New("closing failed") }}
+	}
+	ownTasks, ownKeys := NewMemoryTaskStore(), StaticKeys(Key{ID: "own", Secret: make([]byte, 32)})
+	tests := []struct {
+		name                   string
+		opts                   []Option
+		wantTasks, wantKeys    bool // the shared ones
+		wantEvents, openBefore bool
+		redisURL               string // no backend is linked: it would stop start-up
+	}{
+		{name: "alone", wantTasks: true, wantKeys: true, wantEvents: true},
+		{name: "own tasks store", opts: []Option{Tasks(TaskSettings{Store: ownTasks})}, wantKeys: true, wantEvents: true},
+		{name: "own keys", opts: []Option{RequestStateKeys(ownKeys)}, wantTasks: true, wantEvents: true},
+		{name: "own secret", opts: []Option{RequestStateSecret(make([]byte, 32))}, wantTasks: true, wantEvents: true},
+		{name: "own event store", opts: []Option{HTTPEndpoints(func(h *HTTPConfig) { h.Streamable.EventStore = transport.NewMemoryEventStore(nil) })}, wantTasks: true, wantKeys: true},
+		{name: "never started", openBefore: true},
+		{name: "wins over the RedisURL setting", redisURL: "redis://127.0.0.1:1/0", wantTasks: true, wantKeys: true, wantEvents: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("FASTMCP_REDIS_URL", tt.redisURL)
+			var closed int
+			st := newStores(&closed)
+			s := New("x", "1", append(tt.opts, SharedStores(st))...)
+			if !tt.openBefore {
+				if err := s.Start(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				if got := s.tasks.store == st.Tasks; got != tt.wantTasks {
+					t.Errorf("shared task store used: %v, want %v", got, tt.wantTasks)
+				}
+				if got := s.sealer.ring == st.Keys; got != tt.wantKeys {
+					t.Errorf("shared key ring used: %v, want %v", got, tt.wantKeys)
+				}
+				set, _ := s.Settings()
+				h := s.httpHandler(set)
+				if got := h.cfg.Streamable.EventStore == transport.EventStore(events); got != tt.wantEvents {
+					t.Errorf("shared event store used: %v, want %v", got, tt.wantEvents)
+				}
+				_ = h.close()
+			}
+			if err := s.Shutdown(context.Background()); err == nil || closed != 1 {
+				t.Fatalf("Shutdown = %v, closed %d times; want the Close error, once", err, closed)
+			}
+			_ = s.Shutdown(context.Background())
+			if closed != 1 {
+				t.Fatalf("closed %d times after a second Shutdown", closed)
+			}
+		})
+	}
+}

@@ -1,0 +1,176 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+)
+
+// A SessionStore keeps a record of each legacy (2025-11-25 and older)
+// Streamable HTTP session, so that any replica of a server sharing the
+// store can serve the session's requests (see HTTPOptions.Sessions): a
+// replica that gets a request for a session it does not know looks the id
+// up and adopts the session.
+//
+// A record lives until Delete, or until ttl has passed since it was last
+// created or touched (ttl zero: no expiry). Implementations must be safe
+// for concurrent use and must not keep the records they are given.
+type SessionStore interface {
+	// Create stores rec under rec.ID, replacing any record of that id, to
+	// expire ttl from now.
+	Create(ctx context.Context, rec *SessionRecord, ttl time.Duration) error
+	// Get returns the record of id. It fails with an error matching
+	// ErrSessionUnknown when there is none (never created, deleted or
+	// expired).
+	Get(ctx context.Context, id string) (*SessionRecord, error)
+	// Touch marks the session active at now: its LastActive becomes now
+	// and its expiry ttl from now. It fails with an error matching
+	// ErrSessionUnknown when there is no record.
+	Touch(ctx context.Context, id string, now time.Time, ttl time.Duration) error
+	// SetLogLevel records the level the client set with logging/setLevel.
+	// It fails with an error matching ErrSessionUnknown when there is no
+	// record.
+	SetLogLevel(ctx context.Context, id, level string) error
+	// Delete removes the record of id, if any.
+	Delete(ctx context.Context, id string) error
+}
+
+// ErrSessionUnknown is reported by a SessionStore for a session it has no
+// record of.
+var ErrSessionUnknown = errors.New("transport: no such session in the session store")
+
+// SessionRecord is what a SessionStore keeps of a legacy session: enough
+// for another replica to serve it as if it had seen its initialize.
+type SessionRecord struct {
+	// ID is the session's Mcp-Session-Id.
+	ID string `json:"id"`
+	// Principal is the caller that created the session
+	// (HTTPOptions.Principal); only requests with the same principal may
+	// use it.
+	Principal string `json:"principal,omitempty"`
+	// Version is the protocol revision initialize negotiated.
+	Version string `json:"version"`
+	// InitializeParams are the params of the client's initialize request,
+	// as sent (its capabilities and clientInfo).
+	InitializeParams json.RawMessage `json:"initializeParams,omitempty"`
+	// LogLevel is the level the client last set with logging/setLevel, or
+	// "" when it set none.
+	LogLevel string `json:"logLevel,omitempty"`
+	// Created and LastActive are when the session started and when a
+	// replica last reported activity (at most every ttl/4 per replica).
+	Created    time.Time `json:"created"`
+	LastActive time.Time `json:"lastActive"`
+}
+
+// MemorySessionStore is a SessionStore in memory: it shares sessions
+// between the handlers of one process (as in tests of several replicas).
+// Expired records are dropped when they are next looked at. It starts no
+// goroutines.
+type MemorySessionStore struct {
+	mu      sync.Mutex
+	records map[string]memRecord
+}
+
+type memRecord struct {
+	rec     SessionRecord
+	expires time.Time // zero: never
+}
+
+var _ SessionStore = (*MemorySessionStore)(nil)
+
+// NewMemorySessionStore returns an empty store.
+func NewMemorySessionStore() *MemorySessionStore {
+	return &MemorySessionStore{records: map[string]memRecord{}}
+}
+
+func expiry(now time.Time, ttl time.Duration) time.Time {
+	if ttl <= 0 {
+		return time.Time{}
+	}
+	return now.Add(ttl)
+}
+
+// live returns the record of id, dropping it when expired; s.mu held.
+func (s *MemorySessionStore) live(id string) (memRecord, bool) {
+	r, ok := s.records[id]
+	if ok && !r.expires.IsZero() && !time.Now().Before(r.expires) {
+		delete(s.records, id)
+		return memRecord{}, false
+	}
+	return r, ok
+}
+
+// Create implements SessionStore.
+func (s *MemorySessionStore) Create(ctx context.Context, rec *SessionRecord, ttl time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r := *rec
+	r.InitializeParams = append(json.RawMessage(nil), rec.InitializeParams...)
+	s.mu.Lock()
+	s.records[r.ID] = memRecord{rec: r, expires: expiry(time.Now(), ttl)}
+	s.mu.Unlock()
+	return nil
+}
+
+// Get implements SessionStore.
+func (s *MemorySessionStore) Get(ctx context.Context, id string) (*SessionRecord, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	r, ok := s.live(id)
+	s.mu.Unlock()
+	if !ok {
+		return nil, ErrSessionUnknown
+	}
+	rec := r.rec
+	rec.InitializeParams = append(json.RawMessage(nil), r.rec.InitializeParams...)
+	return &rec, nil
+}
+
+// Touch implements SessionStore.
+func (s *MemorySessionStore) Touch(ctx context.Context, id string, now time.Time, ttl time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.live(id)
+	if !ok {
+		return ErrSessionUnknown
+	}
+	r.rec.LastActive = now
+	r.expires = expiry(time.Now(), ttl)
+	s.records[id] = r
+	return nil
+}
+
+// SetLogLevel implements SessionStore.
+func (s *MemorySessionStore) SetLogLevel(ctx context.Context, id, level string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.live(id)
+	if !ok {
+		return ErrSessionUnknown
+	}
+	r.rec.LogLevel = level
+	s.records[id] = r
+	return nil
+}
+
+// Delete implements SessionStore.
+func (s *MemorySessionStore) Delete(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.records, id)
+	s.mu.Unlock()
+	return nil
+}
