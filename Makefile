@@ -3,9 +3,9 @@ GO ?= go
 FUZZTIME ?= 10s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test vet race fresh cross bench bench-smoke bench-compare bench-replicas lint fuzz conformance demo
+.PHONY: test vet race otel fresh cross bench bench-smoke bench-compare bench-replicas lint fuzz conformance demo
 
-test: vet race
+test: vet race otel
 
 vet:
 	$(GO) vet ./...
@@ -17,6 +17,14 @@ PKGS = ./...
 # without them; scripts/gotest.sh then says how many, once.
 race:
 	@GO=$(GO) bash scripts/gotest.sh -race -count=1 $(PKGS)
+
+# The OpenTelemetry instrumentation is the nested module otel/ (its own
+# go.mod, so that the root module does not depend on OpenTelemetry): check
+# that the root module's graph stays free of it, vet the module and run its
+# tests with the race detector, against this tree.
+otel:
+	@! $(GO) mod graph | grep -q 'go.opentelemetry.io' || (echo "the root module depends on OpenTelemetry; only otel/ may"; exit 1)
+	cd otel && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # What a newcomer sees: the demo and the schema-dependent tests on a fresh
 # clone of HEAD with no ../shared beside it (CI; commit first).
@@ -54,11 +62,13 @@ bench-replicas:
 # Every benchmark once, as a test that they still run (CI); no timings.
 bench-smoke:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 5m ./...
+	cd otel && $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 5m ./...
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	cd otel && $(GO) run $(STATICCHECK) ./...
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:

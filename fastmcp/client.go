@@ -45,6 +45,8 @@ type Client struct {
 	restoring    bool // the listen being sent replaces one that ended (WithListenRestoredHandler)
 
 	onClose func() // run by Close after the session has closed (ConnectHTTP's own idle connections)
+
+	sender SendFunc // the client middleware around sess.Call; nil without any (client_middleware.go)
 }
 
 // A ClientOption configures a Client.
@@ -72,6 +74,7 @@ type clientConfig struct {
 	maxMessageSize   int
 	probeTimeout     time.Duration
 	oauth            *OAuthConfig
+	middleware       []ClientMiddleware
 }
 
 // DefaultDiscoverTimeout bounds the server/discover probe of an automatic
@@ -174,6 +177,7 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 		Logger:      cfg.logger,
 		CallTimeout: cfg.callTimeout,
 	})
+	c.sender = c.buildSender()
 	var err error
 	switch v := cfg.version; {
 	case v == "":
@@ -434,7 +438,7 @@ func (c *Client) initialize(ctx context.Context, v string) error {
 	}
 	c.init = res
 	if c.cfg.logLevel != "" && res.Capabilities.Logging != nil {
-		if err := c.sess.Call(ctx, protocol.MethodLoggingSetLevel, &protocol.SetLevelParams{Level: c.cfg.logLevel}, nil); err != nil {
+		if err := c.send(ctx, protocol.MethodLoggingSetLevel, &protocol.SetLevelParams{Level: c.cfg.logLevel}, nil); err != nil {
 			c.cfg.logger.Debug("logging/setLevel failed", "error", err)
 		}
 	}
@@ -538,7 +542,7 @@ func (c *Client) Ping(ctx context.Context) error {
 	if c.modern {
 		return c.call(ctx, protocol.MethodServerDiscover, nil, nil)
 	}
-	return c.sess.Call(ctx, protocol.MethodPing, nil, nil)
+	return c.send(ctx, protocol.MethodPing, nil, nil)
 }
 
 // Call sends any request (params: a struct or map encoded as JSON, or a
@@ -554,7 +558,7 @@ func (c *Client) Ping(ctx context.Context) error {
 // in their results' ResultType and Meta fields.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
 	if !c.modern {
-		return c.sess.Call(ctx, method, params, result)
+		return c.send(ctx, method, params, result)
 	}
 	var raw json.RawMessage
 	if err := c.call(ctx, method, params, &raw); err != nil {
@@ -568,7 +572,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 // the registered handlers and retrying (multi round-trip requests).
 func (c *Client) call(ctx context.Context, method string, params, result any, opts ...session.CallOption) error {
 	if !c.modern {
-		return c.sess.Call(ctx, method, params, result, opts...)
+		return c.send(ctx, method, params, result, opts...)
 	}
 	raw, err := encodeObject(params)
 	if err != nil {
@@ -580,7 +584,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 	reissued := 0
 	for round := 0; ; round++ {
 		var res json.RawMessage
-		if err := c.sess.Call(ctx, method, raw, &res, opts...); err != nil {
+		if err := c.send(ctx, method, raw, &res, opts...); err != nil {
 			if reissued >= c.cfg.reissues || !lostInTransit(err) || ctx.Value(noReissueKey{}) != nil {
 				return err
 			}

@@ -241,7 +241,7 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	unfollow, err := s.followTasks(ctx, ln)
 	if err != nil {
 		ln.ack.Unlock()
-		return nil, err
+		return nil, s.tasks.unavailable("subscribing to the status of the tasks followed", err)
 	}
 	defer unfollow()
 	added := s.listen.add(ln)

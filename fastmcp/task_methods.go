@@ -98,7 +98,7 @@ func (s *Server) updateTask(ctx context.Context, req *lowlevel.Request) (any, er
 	}
 	if s.bus.bus != nil && !rec.Terminal() {
 		if err := s.sendTaskControl(ctx, rec.ID, busControl{InputResponses: p.InputResponses}); err != nil {
-			return nil, err
+			return nil, s.tasks.unavailable("passing the input on to the replica running the task", err, "task", rec.ID)
 		}
 	}
 	return ackResult{}, nil

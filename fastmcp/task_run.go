@@ -241,7 +241,7 @@ func (rt *runningTask) create(ctx context.Context, principal, tool string) (*Tas
 	if m.subscribeControl != nil {
 		var err error
 		if endControl, err = m.subscribeControl(ctx, rec.ID); err != nil {
-			return nil, err
+			return nil, m.unavailable("subscribing to the new task's requests on the bus", err, "tool", tool)
 		}
 	}
 	if err := m.store.Create(context.WithoutCancel(ctx), rec); err != nil {

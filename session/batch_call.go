@@ -82,7 +82,7 @@ func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
 	ids := make([]protocol.ID, len(calls))
 	waits = make([]*call, len(calls))
 	for i, c := range calls {
-		raw, err := encodeParams(c.Params)
+		raw, err := EncodeParams(c.Params)
 		if err != nil {
 			return settle(fmt.Errorf("session: encoding %s params: %w", c.Method, err))
 		}

@@ -17,6 +17,7 @@ type CallOption func(*callConfig)
 type callConfig struct {
 	progress func(*protocol.ProgressParams)
 	timeout  time.Duration
+	onID     func(protocol.ID)
 }
 
 // WithProgress asks the peer for progress notifications: the call's params
@@ -30,6 +31,13 @@ func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
 // WithTimeout bounds this call, overriding Options.CallTimeout.
 func WithTimeout(d time.Duration) CallOption {
 	return func(c *callConfig) { c.timeout = d }
+}
+
+// WithIDReport has fn told the id the call's request is sent with, once
+// the session has numbered it and before it is written: for telemetry
+// (jsonrpc.request.id). fn runs on the calling goroutine.
+func WithIDReport(fn func(protocol.ID)) CallOption {
+	return func(c *callConfig) { c.onID = fn }
 }
 
 // applyCallOptions applies opts to cfg. It is apart from Call so that only
@@ -64,11 +72,14 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 	if len(opts) > 0 {
 		cfg = applyCallOptions(cfg, opts)
 	}
-	raw, err := encodeParams(params)
+	raw, err := EncodeParams(params)
 	if err != nil {
 		return fmt.Errorf("session: encoding %s params: %w", method, err)
 	}
 	id := s.newID()
+	if cfg.onID != nil {
+		cfg.onID(id)
+	}
 	if cfg.progress != nil {
 		if raw, err = protocol.SetMeta(raw, protocol.MetaProgressToken, id); err != nil {
 			return fmt.Errorf("session: %s: %w", method, err)
@@ -199,7 +210,7 @@ func (s *Session) cancelCall(ctx context.Context, id protocol.ID, reason string)
 // Notify sends a notification. A ctx carrying a related request (a
 // handler's ctx) sends it on that request's stream.
 func (s *Session) Notify(ctx context.Context, method string, params any) error {
-	raw, err := encodeParams(params)
+	raw, err := EncodeParams(params)
 	if err != nil {
 		return fmt.Errorf("session: encoding %s params: %w", method, err)
 	}
@@ -212,10 +223,14 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 		}
 		return fmt.Errorf("session: sending %s: %w", method, err)
 	}
+	observeNotify(ctx, method, raw)
 	return nil
 }
 
-func encodeParams(params any) (json.RawMessage, error) {
+// EncodeParams encodes request or notification params as Call and Notify
+// send them: raw JSON (json.RawMessage, jsontext.Value) is kept as it is,
+// and nil gives no params.
+func EncodeParams(params any) (json.RawMessage, error) {
 	switch p := params.(type) {
 	case nil:
 		return nil, nil

@@ -126,42 +126,12 @@ func next(t *testing.T, ch <-chan map[string]json.RawMessage) map[string]json.Ra
 	}
 }
 
-// rpc sends one 2026-07-28 request and returns its result.
-func rpc(t *testing.T, url, method string, params map[string]any) map[string]any {
-	t.Helper()
-	params["_meta"] = modernMeta()
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	for _, k := range []string{"name", "taskId"} {
-		if v, ok := params[k].(string); ok {
-			req.Header.Set("Mcp-Name", v)
-		}
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var reply struct {
-		Result map[string]any  `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil || reply.Result == nil {
-		t.Fatalf("%s: %s %v (HTTP %d)", method, reply.Error, err, resp.StatusCode)
-	}
-	return reply.Result
-}
-
 // awaitStatus polls tasks/get on url until the task has status want.
 func awaitStatus(t *testing.T, url, id, want string) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second) // a hang, not an assertion
 	for {
-		got := rpc(t, url, "tasks/get", map[string]any{"taskId": id})
+		got := call(t, url, "tasks/get", map[string]any{"taskId": id})
 		if got["status"] == want {
 			return got
 		}
@@ -205,10 +175,10 @@ func TestBusReplicas(t *testing.T) {
 		t.Fatalf("listener on B got %v", m)
 	}
 
-	id := rpc(t, a.url, "tools/call", map[string]any{"name": "ask", "arguments": map[string]any{}})["taskId"].(string)
+	id := call(t, a.url, "tools/call", map[string]any{"name": "ask", "arguments": map[string]any{}})["taskId"].(string)
 	notes := listenSSE(t, b.url, map[string]any{"taskIds": []string{id}})
 	awaitStatus(t, b.url, id, "input_required")
-	rpc(t, b.url, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+	call(t, b.url, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
 		"who": map[string]any{"action": "accept", "content": map[string]any{"username": "ada"}},
 	}})
 	awaitStatus(t, b.url, id, "working")
@@ -231,8 +201,8 @@ func TestBusReplicas(t *testing.T) {
 		}
 	}
 
-	id = rpc(t, a.url, "tools/call", map[string]any{"name": "wait", "arguments": map[string]any{}})["taskId"].(string)
-	rpc(t, b.url, "tasks/cancel", map[string]any{"taskId": id})
+	id = call(t, a.url, "tools/call", map[string]any{"name": "wait", "arguments": map[string]any{}})["taskId"].(string)
+	call(t, b.url, "tasks/cancel", map[string]any{"taskId": id})
 	select {
 	case cause := <-cancelled:
 		if cause == nil || !strings.Contains(cause.Error(), "cancelled the task") {

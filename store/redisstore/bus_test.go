@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/pubsubtest"
 	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
@@ -261,7 +262,12 @@ func TestOptionsBusPrefix(t *testing.T) {
 	}
 	mine := redisstore.NewBus(rdb, &redisstore.BusOptions{Prefix: "app:"})
 	defer mine.Close()
-	if _, err := redisstore.Options(context.Background(), rdb, &redisstore.Config{Prefix: "app:", Bus: mine}); err != nil {
-		t.Errorf("Options with a bus of the same prefix = %v", err)
+	opts, err := redisstore.Options(context.Background(), rdb, &redisstore.Config{Prefix: "app:", Bus: mine})
+	if err != nil {
+		t.Fatalf("Options with a bus of the same prefix = %v", err)
+	}
+	// The key ring Options started stops when a server given it shuts down.
+	if err := fastmcp.New("unused", "1", opts...).Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -317,13 +317,7 @@ type rpcError struct {
 // JSON-RPC error.
 func callRaw(t *testing.T, url, method string, params map[string]any) (map[string]any, *rpcError) {
 	t.Helper()
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{
-			"elicitation": map[string]any{},
-			"extensions":  map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}},
-		},
-	}
+	params["_meta"] = modernMeta()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")

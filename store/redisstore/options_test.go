@@ -3,10 +3,8 @@ package redisstore_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -38,40 +36,15 @@ func replica(t *testing.T, opts []fastmcp.Option, release <-chan struct{}) strin
 	return ts.URL + "/mcp"
 }
 
-// call sends one 2026-07-28 request declaring the tasks extension and
-// returns its result.
+// call sends one 2026-07-28 request (callRaw) and returns its result,
+// failing the test on an error.
 func call(t *testing.T, url, method string, params map[string]any) map[string]any {
 	t.Helper()
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{
-			"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}},
-		},
+	res, rpcErr := callRaw(t, url, method, params)
+	if rpcErr != nil {
+		t.Fatalf("%s: %d %s", method, rpcErr.Code, rpcErr.Message)
 	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	for _, k := range []string{"name", "taskId"} {
-		if v, ok := params[k].(string); ok {
-			req.Header.Set("Mcp-Name", v)
-		}
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var reply struct {
-		Result map[string]any  `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil || reply.Result == nil {
-		t.Fatalf("%s: %s %v (HTTP %d)", method, reply.Error, err, resp.StatusCode)
-	}
-	return reply.Result
+	return res
 }
 
 // TestOptionsTwoReplicas: a task created on one replica is seen, and its

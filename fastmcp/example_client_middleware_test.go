@@ -1,0 +1,45 @@
+package fastmcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// A client middleware that tags every tools/call with a _meta entry and
+// reports each request's outcome.
+func ExampleWithClientMiddleware() {
+	s := fastmcp.New("app", "1.0.0")
+	s.Tool("whoami", func(ctx *fastmcp.Context, _ struct{}) (string, error) {
+		return "caller " + string(ctx.Request().Meta.Other["com.example/caller"]), nil
+	})
+
+	report := func(next fastmcp.SendFunc) fastmcp.SendFunc {
+		return func(ctx context.Context, req *fastmcp.OutgoingRequest) (json.RawMessage, error) {
+			if req.Method == protocol.MethodToolsCall {
+				p, err := protocol.SetMeta(req.Params, "com.example/caller", "alice")
+				if err != nil {
+					return nil, err
+				}
+				req.Params = p
+			}
+			res, err := next(ctx, req)
+			fmt.Printf("%s: error %v\n", req.Method, err)
+			return res, err
+		}
+	}
+	c, stop := serveInMemory(s, fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion), fastmcp.WithClientMiddleware(report))
+	defer stop()
+
+	res, err := c.CallTool(context.Background(), "whoami", nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Content[0].(*fastmcp.TextContent).Text)
+	// Output:
+	// tools/call: error <nil>
+	// caller "alice"
+}
