@@ -428,11 +428,16 @@ func (c *Client) discover(ctx context.Context, v string) error {
 // initialize performs the legacy handshake asking for version v.
 func (c *Client) initialize(ctx context.Context, v string) error {
 	caps := c.capabilities(v)
-	res, err := c.sess.Initialize(ctx, &protocol.InitializeParams{
+	// Sent through the client's middleware, as every request is.
+	res := new(protocol.InitializeResult)
+	err := c.sendAt(ctx, v, protocol.MethodInitialize, &protocol.InitializeParams{
 		ProtocolVersion: v,
 		Capabilities:    caps,
 		ClientInfo:      c.cfg.info,
-	})
+	}, res)
+	if err == nil {
+		err = c.sess.Handshake(ctx, res)
+	}
 	if err != nil {
 		return err
 	}
