@@ -3,7 +3,7 @@ GO ?= go
 FUZZTIME ?= 10s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test vet race otel fresh cross bench bench-smoke bench-compare lint fuzz conformance demo
+.PHONY: test vet race otel fresh cross bench bench-smoke bench-compare bench-replicas lint fuzz conformance demo
 
 test: vet race otel
 
@@ -53,6 +53,11 @@ bench:
 # other target and not in CI. Flags: make bench-compare ARGS='-rounds 9'.
 bench-compare:
 	cd bench/compare && $(GO) run ./cmd/driver $(ARGS)
+
+# Calls/s and p99 of one process and of replicas on Redis behind a proxy
+# (docs/scale.md); needs redis-server. Flags: make bench-replicas ARGS='-rounds 5'.
+bench-replicas:
+	$(GO) run ./bench/replicas $(ARGS)
 
 # Every benchmark once, as a test that they still run (CI); no timings.
 bench-smoke:

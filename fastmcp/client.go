@@ -42,6 +42,7 @@ type Client struct {
 	listenDone   chan struct{}      // closed when it has returned
 	listenAck    chan struct{}      // closed when the server acknowledged it
 	ackOnce      *sync.Once
+	restoring    bool // the listen being sent replaces one that ended (WithListenRestoredHandler)
 
 	onClose func() // run by Close after the session has closed (ConnectHTTP's own idle connections)
 
@@ -56,22 +57,24 @@ type clientOption func(*clientConfig)
 func (f clientOption) applyClient(c *clientConfig) { f(c) }
 
 type clientConfig struct {
-	info           protocol.Implementation
-	version        string
-	logger         *slog.Logger
-	callTimeout    time.Duration
-	onLog          func(*protocol.LoggingMessageParams)
-	onListChanged  func(method string)
-	onUpdated      func(uri string)
-	handlers       clientHandlers
-	logLevel       protocol.LoggingLevel
-	maxRounds      int
-	httpClient     *http.Client
-	httpHeader     http.Header
-	maxMessageSize int
-	probeTimeout   time.Duration
-	oauth          *OAuthConfig
-	middleware     []ClientMiddleware
+	info             protocol.Implementation
+	version          string
+	logger           *slog.Logger
+	callTimeout      time.Duration
+	onLog            func(*protocol.LoggingMessageParams)
+	onListChanged    func(method string)
+	onUpdated        func(uri string)
+	onListenRestored func()
+	handlers         clientHandlers
+	logLevel         protocol.LoggingLevel
+	maxRounds        int
+	reissues         int // WithReissueLimit
+	httpClient       *http.Client
+	httpHeader       http.Header
+	maxMessageSize   int
+	probeTimeout     time.Duration
+	oauth            *OAuthConfig
+	middleware       []ClientMiddleware
 }
 
 // DefaultDiscoverTimeout bounds the server/discover probe of an automatic
@@ -154,7 +157,7 @@ func WithListChangedHandler(fn func(method string)) ClientOption {
 // answers it; otherwise (a legacy server) it performs the initialize
 // handshake.
 func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*Client, error) {
-	cfg := clientConfig{info: protocol.Implementation{Name: "fastmcp-client", Version: "0"}, maxRounds: 8}
+	cfg := clientConfig{info: protocol.Implementation{Name: "fastmcp-client", Version: "0"}, maxRounds: 8, reissues: DefaultReissueLimit}
 	for _, o := range opts {
 		o.applyClient(&cfg)
 	}
@@ -202,6 +205,11 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 // subscribed resources. The call runs on a goroutine owned by the client;
 // Close stops it. relisten returns once the server acknowledged the
 // subscription (or refused it, or ctx is done).
+//
+// A listen that ends while the client is open (its stream broke, or the
+// server ended it at shutdown) is sent again (see keepListening), so that a
+// client behind a load balancer keeps its notifications when a replica goes
+// away.
 func (c *Client) relisten(ctx context.Context) {
 	c.listenMu.Lock()
 	c.stopListenLocked()
@@ -213,16 +221,13 @@ func (c *Client) relisten(ctx context.Context) {
 		c.listenMu.Unlock()
 		return
 	}
-	lctx, cancel := context.WithCancel(context.Background())
+	lctx, cancel := context.WithCancel(context.WithValue(context.Background(), noReissueKey{}, true))
 	done, ack := make(chan struct{}), make(chan struct{})
-	c.listenCancel, c.listenDone, c.listenAck, c.ackOnce = cancel, done, ack, &sync.Once{}
+	c.listenCancel, c.listenDone, c.listenAck, c.ackOnce, c.restoring = cancel, done, ack, &sync.Once{}, false
 	c.listenMu.Unlock()
 	go func() {
 		defer close(done)
-		err := c.call(lctx, protocol.MethodSubscriptionsListen, &protocol.SubscriptionsListenParams{Notifications: filter}, nil)
-		if err != nil && lctx.Err() == nil {
-			c.cfg.logger.Debug("subscriptions/listen ended", "error", err)
-		}
+		c.keepListening(lctx, &filter)
 	}()
 	select {
 	case <-ack:
@@ -231,13 +236,69 @@ func (c *Client) relisten(ctx context.Context) {
 	}
 }
 
+// maxListenFailures is how many listens in a row may end without being
+// acknowledged, or end gracefully, before the client stops sending them.
+const maxListenFailures = 10
+
+// keepListening sends subscriptions/listen with filter until ctx (the
+// listen's own) is done, sending it again, after a growing delay, whenever
+// it ends: its stream broke (a replica went away) or the server ended it
+// (shutting down). It gives up when the server refuses it with a JSON-RPC
+// error, when the client is closed or its session expired, and after
+// maxListenFailures listens in a row that ended before their
+// acknowledgment or gracefully. Each listen acknowledged after the first
+// calls the WithListenRestoredHandler function.
+func (c *Client) keepListening(ctx context.Context, filter *protocol.SubscriptionFilter) {
+	failures := 0
+	for attempt := 0; ; attempt++ {
+		c.listenMu.Lock()
+		ack := c.listenAck
+		if attempt > 0 {
+			ack = make(chan struct{})
+			c.listenAck, c.ackOnce, c.restoring = ack, &sync.Once{}, true
+		}
+		c.listenMu.Unlock()
+		err := c.call(ctx, protocol.MethodSubscriptionsListen, &protocol.SubscriptionsListenParams{Notifications: *filter}, nil)
+		if ctx.Err() != nil {
+			return
+		}
+		acked := false
+		select {
+		case <-ack:
+			acked = true
+		default:
+		}
+		switch {
+		case err != nil && !lostInTransit(err):
+			c.cfg.logger.Debug("subscriptions/listen ended", "error", err)
+			return
+		case err != nil && acked:
+			failures = 1 // it worked until its stream broke
+		default:
+			failures++
+		}
+		if failures > maxListenFailures {
+			c.cfg.logger.Warn("subscriptions/listen keeps ending; giving up change notifications", "attempts", failures, "error", err)
+			return
+		}
+		c.cfg.logger.Debug("subscriptions/listen ended; listening again", "error", err)
+		if sleepCtx(ctx, reissueDelay(failures)) != nil {
+			return
+		}
+	}
+}
+
 // acknowledged records the server's notifications/subscriptions/acknowledged.
 func (c *Client) acknowledged() {
 	c.listenMu.Lock()
-	ack, once := c.listenAck, c.ackOnce
+	ack, once, restored := c.listenAck, c.ackOnce, c.restoring
+	c.restoring = false
 	c.listenMu.Unlock()
 	if once != nil {
 		once.Do(func() { close(ack) })
+	}
+	if restored && c.cfg.onListenRestored != nil {
+		c.cfg.onListenRestored()
 	}
 }
 
@@ -367,11 +428,16 @@ func (c *Client) discover(ctx context.Context, v string) error {
 // initialize performs the legacy handshake asking for version v.
 func (c *Client) initialize(ctx context.Context, v string) error {
 	caps := c.capabilities(v)
-	res, err := c.sess.Initialize(ctx, &protocol.InitializeParams{
+	// Sent through the client's middleware, as every request is.
+	res := new(protocol.InitializeResult)
+	err := c.sendAt(ctx, v, protocol.MethodInitialize, &protocol.InitializeParams{
 		ProtocolVersion: v,
 		Capabilities:    caps,
 		ClientInfo:      c.cfg.info,
-	})
+	}, res)
+	if err == nil {
+		err = c.sess.Handshake(ctx, res)
+	}
 	if err != nil {
 		return err
 	}
@@ -520,10 +586,20 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 	if raw, err = protocol.MergeMeta(raw, c.meta); err != nil {
 		return err
 	}
+	reissued := 0
 	for round := 0; ; round++ {
 		var res json.RawMessage
 		if err := c.send(ctx, method, raw, &res, opts...); err != nil {
-			return err
+			if reissued >= c.cfg.reissues || !lostInTransit(err) || ctx.Value(noReissueKey{}) != nil {
+				return err
+			}
+			reissued++
+			c.cfg.logger.Debug("MCP answer lost in transit; re-issuing the request", "method", method, "reissue", reissued, "error", err)
+			if err := sleepCtx(ctx, reissueDelay(reissued)); err != nil {
+				return err
+			}
+			round-- // the same round again
+			continue
 		}
 		// The result is read once: into result, which tells its
 		// resultType; the head alone is read when result does not (raw,

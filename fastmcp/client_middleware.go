@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
@@ -44,9 +43,8 @@ type SendFunc func(ctx context.Context, req *OutgoingRequest) (json.RawMessage, 
 type ClientMiddleware func(next SendFunc) SendFunc
 
 // WithClientMiddleware adds middleware around every request the client
-// sends after the connection is set up and during it (server/discover,
-// tools/call, the input_required retries, tasks/get polls, ...), except the
-// legacy initialize request, which the session sends itself. The first
+// sends (initialize or server/discover, tools/call, the input_required
+// retries, tasks/get polls, ...). The first
 // middleware given runs outermost. Notifications and JSON-RPC batches
 // (Client.Batch) do not pass through it.
 func WithClientMiddleware(mw ...ClientMiddleware) ClientOption {
@@ -76,6 +74,12 @@ func (c *Client) buildSender() SendFunc {
 // send sends one request through the client's middleware (straight to the
 // session without any) and decodes its result into result.
 func (c *Client) send(ctx context.Context, method string, params, result any, opts ...session.CallOption) error {
+	return c.sendAt(ctx, c.version(""), method, params, result, opts...)
+}
+
+// sendAt is send for a request sent at revision version (initialize, at
+// the revision it asks for).
+func (c *Client) sendAt(ctx context.Context, version, method string, params, result any, opts ...session.CallOption) error {
 	if c.sender == nil {
 		return c.sess.Call(ctx, method, params, result, opts...)
 	}
@@ -83,7 +87,7 @@ func (c *Client) send(ctx context.Context, method string, params, result any, op
 	if err != nil {
 		return fmt.Errorf("fastmcp: encoding %s params: %w", method, err)
 	}
-	res, err := c.sender(ctx, &OutgoingRequest{Method: method, Params: raw, Version: c.version(""), Session: c.sess, opts: opts})
+	res, err := c.sender(ctx, &OutgoingRequest{Method: method, Params: raw, Version: version, Session: c.sess, opts: opts})
 	if err != nil {
 		return err
 	}

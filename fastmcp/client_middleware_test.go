@@ -108,9 +108,9 @@ func TestClientMiddleware(t *testing.T) {
 			t.Fatal("CallTool nope: no error")
 		}
 
-		want := []string{}
+		want := []string{"outer initialize", "inner initialize " + v}
 		if modern {
-			want = append(want, "outer server/discover", "inner server/discover "+v)
+			want = []string{"outer server/discover", "inner server/discover " + v}
 		}
 		want = append(want,
 			"outer tools/call", "inner tools/call "+v,
@@ -128,8 +128,8 @@ func TestClientMiddleware(t *testing.T) {
 	})
 }
 
-// TestClientMiddlewareLegacyCall: Client.Call and Ping on a legacy session
-// pass through the middleware too, and decode the result it returns.
+// TestClientMiddlewareLegacyCall: initialize, Client.Call and Ping on a
+// legacy session pass through the middleware too, and decode the result it returns.
 func TestClientMiddlewareLegacyCall(t *testing.T) {
 	s := newServer()
 	var log sendLog
@@ -148,7 +148,7 @@ func TestClientMiddlewareLegacyCall(t *testing.T) {
 	if err := c.Call(ctx, protocol.MethodToolsList, nil, &res); err == nil {
 		t.Fatal("tools/list on a server without tools: no error")
 	}
-	if got, want := log.all(), []string{"ping", "tools/list"}; !slices.Equal(got, want) {
+	if got, want := log.all(), []string{"initialize", "ping", "tools/list"}; !slices.Equal(got, want) {
 		t.Errorf("middleware saw %q, want %q", got, want)
 	}
 }

@@ -10,6 +10,18 @@ import (
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
+// WithListenRestoredHandler sets a function called when the client's
+// subscriptions/listen stream (2026-07-28), which had ended (its stream
+// broke, as when the server replica holding it went away, or the server
+// ended it), is acknowledged again. The client sends the listen again on
+// its own; the notifications the server sent in between are lost, so fn
+// should re-read whatever the client watches (lists, subscribed
+// resources). It runs on the connection's reading goroutine: it must not
+// block. Legacy sessions resume their stream with Last-Event-ID instead.
+func WithListenRestoredHandler(fn func()) ClientOption {
+	return clientOption(func(c *clientConfig) { c.onListenRestored = fn })
+}
+
 // WithResourceUpdatedHandler sets a function called with the URI of every
 // notifications/resources/updated the server sends, whichever subscription
 // it answers (see Client.Subscribe for per-URI callbacks). It runs on the

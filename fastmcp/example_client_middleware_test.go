@@ -40,6 +40,7 @@ func ExampleWithClientMiddleware() {
 	}
 	fmt.Println(res.Content[0].(*fastmcp.TextContent).Text)
 	// Output:
+	// initialize: error <nil>
 	// tools/call: error <nil>
 	// caller "alice"
 }

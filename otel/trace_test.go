@@ -91,6 +91,15 @@ func TestToolCallIsOneTrace(t *testing.T) {
 					t.Errorf("session id: server %q, client %q", got, attrs(cs.Attributes)["mcp.session.id"])
 				}
 
+				if era.name == "legacy" {
+					// The handshake is traced on both sides too.
+					is := tl.span(t, "initialize", trace.SpanKindClient)
+					if got := attrs(is.Attributes)["mcp.protocol.version"]; got != c.ProtocolVersion() {
+						t.Errorf("initialize client span: mcp.protocol.version %q, want %q", got, c.ProtocolVersion())
+					}
+					tl.span(t, "initialize", trace.SpanKindServer)
+				}
+
 				for _, m := range []struct{ name, side string }{
 					{otel.ServerOperationDuration, "server"},
 					{otel.ClientOperationDuration, "client"},

@@ -89,8 +89,20 @@ func (s *Session) Initialize(ctx context.Context, params *protocol.InitializePar
 	if err := s.Call(ctx, protocol.MethodInitialize, params, &res); err != nil {
 		return nil, err
 	}
+	if err := s.Handshake(ctx, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// Handshake completes the legacy handshake of a client session with res,
+// the server's answer to an initialize request the caller sent itself (as
+// a client whose requests go through middleware does): it checks the
+// revision, records the server's capabilities and identity, and sends
+// notifications/initialized. Initialize is Call followed by Handshake.
+func (s *Session) Handshake(ctx context.Context, res *protocol.InitializeResult) error {
 	if !protocol.IsLegacy(res.ProtocolVersion) {
-		return nil, fmt.Errorf("%w: %q", ErrUnsupportedVersion, res.ProtocolVersion)
+		return fmt.Errorf("%w: %q", ErrUnsupportedVersion, res.ProtocolVersion)
 	}
 	s.mu.Lock()
 	s.version = res.ProtocolVersion
@@ -101,10 +113,7 @@ func (s *Session) Initialize(ctx context.Context, params *protocol.InitializePar
 	s.state = stateReady
 	s.mu.Unlock()
 	s.settled(res.ProtocolVersion)
-	if err := s.Notify(ctx, protocol.NotificationInitialized, nil); err != nil {
-		return nil, err
-	}
-	return &res, nil
+	return s.Notify(ctx, protocol.NotificationInitialized, nil)
 }
 
 // settled tells a transport whose framing depends on the revision (a

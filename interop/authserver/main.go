@@ -39,9 +39,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "authserver:", err)
 		os.Exit(1)
 	}
-	fmt.Println(as.URL())
+	// The signals are caught before the URL is printed: a caller that
+	// read it may stop the server at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	fmt.Println(as.URL())
 	<-ctx.Done()
 	if err := as.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "authserver:", err)

@@ -12,9 +12,14 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
+
+	"github.com/fastmcp-go/fastmcp/internal/replicaserver"
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envReplica) == "1" {
+		os.Exit(replicaserver.Main()) // a replica of TestReplicas (replicas_test.go)
+	}
 	// go-redis logs failed dials; the tests check the errors instead.
 	redis.SetLogger(quietLogger{})
 	goleak.VerifyTestMain(m)

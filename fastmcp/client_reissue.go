@@ -1,0 +1,71 @@
+package fastmcp
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// DefaultReissueLimit is how many times a 2026-07-28 request whose answer
+// was lost in transit is re-issued by default (see WithReissueLimit).
+const DefaultReissueLimit = 2
+
+// WithReissueLimit bounds how many times a 2026-07-28 request whose answer
+// was lost in transit is sent again as a new request. That revision has no
+// stream resumption: a broken response stream loses the request, and the
+// client must re-issue it with a new id (its changelog, item 9). The client
+// does so when the POST could not be delivered, when its answer stream broke
+// before the response, and when a gateway answered 502, 503 or 504 (a proxy
+// in front of server replicas, one of which went away). The tool may then
+// run twice on the server; a tool that must not should be idempotent (a
+// client-chosen id in its arguments). Each re-issue waits a little longer
+// (50 ms, 100 ms, ... up to 2 s). Legacy revisions resume the stream with
+// Last-Event-ID instead and are not re-issued. Default
+// DefaultReissueLimit; 0 turns re-issuing off.
+func WithReissueLimit(n int) ClientOption {
+	return clientOption(func(c *clientConfig) { c.reissues = max(n, 0) })
+}
+
+// noReissueKey in a context marks a request the caller re-issues itself
+// (subscriptions/listen).
+type noReissueKey struct{}
+
+// lostInTransit reports whether err says that a request's answer was lost
+// on the way (and the request may be sent again), rather than given by the
+// server or ended by the client.
+func lostInTransit(err error) bool {
+	if errors.Is(err, transport.ErrClosed) || errors.Is(err, transport.ErrSessionExpired) ||
+		errors.Is(err, transport.ErrMessageTooLarge) {
+		return false
+	}
+	if errors.Is(err, transport.ErrTransport) {
+		return true
+	}
+	if he, ok := errors.AsType[*transport.HTTPError](err); ok {
+		switch he.StatusCode {
+		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return true
+		}
+	}
+	return false
+}
+
+// reissueDelay is the wait before re-issue n (1, 2, ...).
+func reissueDelay(n int) time.Duration {
+	return min(50*time.Millisecond<<min(n-1, 8), 2*time.Second)
+}
+
+// sleepCtx waits d or until ctx is done, returning ctx's error then.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

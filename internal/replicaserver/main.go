@@ -1,0 +1,61 @@
+package replicaserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/store/redisstore"
+)
+
+// EnvName names the environment variable holding the replica's name,
+// returned in its results.
+const EnvName = "REPLICA_NAME"
+
+// ListeningPrefix starts the line Main prints once it serves, followed by
+// the MCP endpoint's URL.
+const ListeningPrefix = "listening on "
+
+// Main runs one replica as a process: the server of New on the Redis stores
+// when FASTMCP_REDIS_URL is set, serving HTTP on a free loopback port. It
+// prints ListeningPrefix and the endpoint's URL on stdout once it accepts
+// connections, and serves until SIGINT or SIGTERM. It returns the process's
+// exit code.
+func Main() int {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	setup, cancel := context.WithTimeout(ctx, 10*time.Second)
+	opts, rdb, err := redisstore.FromEnv(setup, nil)
+	cancel()
+	if err != nil {
+		logger.Error("replica: connecting to Redis", "error", err)
+		return 1
+	}
+	var shared redis.UniversalClient // nil without Redis, not a nil *redis.Client
+	if rdb != nil {
+		defer rdb.Close()
+		shared = rdb
+	}
+	name := os.Getenv(EnvName)
+	s := New(name, shared, append(opts, fastmcp.Logger(logger))...)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		logger.Error("replica: listening", "error", err)
+		return 1
+	}
+	fmt.Printf("%shttp://%s/mcp\n", ListeningPrefix, ln.Addr())
+	if err := s.ServeListener(ctx, ln); err != nil {
+		logger.Error("replica: serving", "error", err)
+		return 1
+	}
+	return 0
+}
