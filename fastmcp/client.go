@@ -787,7 +787,11 @@ func WithMeta(meta protocol.Meta) CallOption {
 // failure of the tool itself comes back as a result with IsError set; a
 // protocol failure (unknown tool, invalid params) as an error matching the
 // protocol sentinels with errors.Is. Cancelling ctx cancels the call on the
-// server and returns context.Canceled.
+// server and returns context.Canceled. A call whose answer the transport
+// lost fails with an error matching transport.ErrTransport; over
+// Streamable HTTP, one whose broken answer stream the server says it can
+// no longer resume (410 Gone: the replica running it died) also matches
+// transport.ErrStreamLost, and the call may be sent again.
 //
 // On 2026-07-28 over Streamable HTTP, every argument the tool's input
 // schema marks with x-mcp-header is also sent in an Mcp-Param-{Name} HTTP

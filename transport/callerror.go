@@ -13,6 +13,14 @@ import (
 // a *protocol.Error.
 var ErrTransport = errors.New("transport: call failed")
 
+// ErrStreamLost is matched (errors.Is) by the error of a call whose answer
+// stream broke and could not be resumed because the server no longer runs
+// the request: it answered the resumption (GET with Last-Event-ID) with
+// 410 Gone, as a replica serving a shared session does when the replica
+// that ran the request died. The request may or may not have taken effect;
+// a client can send it again. The error matches ErrTransport too.
+var ErrStreamLost = errors.New("transport: the request's answer stream is gone: the server no longer runs the request")
+
 // CallError is returned by a client Conn's Read when the answer to one
 // outgoing request cannot be delivered. The session engine fails the
 // pending call ID with it and goes on reading: it does not end the

@@ -42,3 +42,6 @@ func StoredEventsForTest(s *MemoryEventStore) int { return s.len() }
 func EvictionRecordsForTest(s *MemoryEventStore, session string) int {
 	return s.evictionRecords(session)
 }
+
+// SessionTopicForTest is the bus topic of the shared session id.
+func SessionTopicForTest(id string) string { return sessionTopic(id) }

@@ -264,7 +264,12 @@ func (c *StreamableClient) readAnswer(ctx context.Context, release func(), id pr
 		} else {
 			idle = 0
 		}
-		body = c.reconnect(ctx, lastID, &retry)
+		body, err = c.reconnect(ctx, lastID, &retry)
+		if err != nil { // ErrStreamLost, which says "transport:" already
+			c.logger.Warn("MCP HTTP answer lost", "id", id.String(), "reason", err)
+			c.failCall(id, err)
+			return
+		}
 		if body == nil {
 			if ctx.Err() == nil && c.err() == nil {
 				c.lost(id, errors.New("the answer stream ended before the response and could not be resumed"))

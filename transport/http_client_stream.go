@@ -19,20 +19,21 @@ func (c *StreamableClient) lost(id protocol.ID, why error) {
 }
 
 // reconnect waits the retry delay and GETs the stream after lastID, trying
-// up to MaxRetries times. It returns the new stream's body, or nil.
-func (c *StreamableClient) reconnect(ctx context.Context, lastID string, retry *time.Duration) io.ReadCloser {
+// up to MaxRetries times. It returns the new stream's body, or nil; and
+// ErrStreamLost when the server answered that the stream is gone (410).
+func (c *StreamableClient) reconnect(ctx context.Context, lastID string, retry *time.Duration) (io.ReadCloser, error) {
 	for range c.opts.MaxRetries {
 		t := time.NewTimer(*retry)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return nil
+			return nil, nil
 		}
 		resp, withSession, err := c.get(ctx, lastID)
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil
+				return nil, nil
 			}
 			c.logger.Debug("reconnecting MCP stream failed", "error", err)
 			continue
@@ -41,17 +42,20 @@ func (c *StreamableClient) reconnect(ctx context.Context, lastID string, retry *
 		case resp.StatusCode == http.StatusNotFound && withSession:
 			resp.Body.Close()
 			c.expire()
-			return nil
+			return nil, nil
 		case resp.StatusCode == http.StatusMethodNotAllowed:
 			resp.Body.Close()
-			return nil
+			return nil, nil
+		case resp.StatusCode == http.StatusGone:
+			resp.Body.Close()
+			return nil, ErrStreamLost
 		case resp.StatusCode/100 == 2 && mediaType(resp.Header.Get("Content-Type")) == mediaSSE:
-			return resp.Body
+			return resp.Body, nil
 		}
 		resp.Body.Close()
 		c.logger.Debug("reconnecting MCP stream failed", "status", resp.StatusCode)
 	}
-	return nil
+	return nil, nil
 }
 
 func (c *StreamableClient) get(ctx context.Context, lastID string) (*http.Response, bool, error) {

@@ -113,7 +113,27 @@ type HTTPOptions struct {
 	// session can still be served by any replica, but those messages stay
 	// on the replica they reached.
 	Bus pubsub.Bus
+	// ProbeTimeout bounds how long a replica where a client resumed the
+	// stream of a request running on another replica waits for that
+	// replica to say, over the Bus, that it still runs the request: before
+	// following the stream (unless the store holds its answer already),
+	// and again after 5×ProbeTimeout without events while following.
+	// Without an answer the request is taken as lost (its replica died,
+	// or it was cancelled): the resumption gets 410 Gone, or the followed
+	// stream ends and the client's next resumption does, and the client
+	// fails the call (transport.ErrStreamLost) instead of waiting for an
+	// answer that will not come. Zero means DefaultProbeTimeout.
+	ProbeTimeout time.Duration
 }
+
+// DefaultProbeTimeout is the default of HTTPOptions.ProbeTimeout: far
+// above a bus round trip, short enough for a client to send its request
+// again soon.
+const DefaultProbeTimeout = 2 * time.Second
+
+// reprobeEvery is how long a followed stream may stay quiet before the
+// replica following it asks again whether its request still runs.
+func (o *HTTPOptions) reprobeEvery() time.Duration { return 5 * o.ProbeTimeout }
 
 // StreamableHandler serves MCP over the Streamable HTTP transport, as an
 // http.Handler to mount at the MCP endpoint (any path). It speaks both
@@ -238,6 +258,9 @@ func NewStreamableHandler(connect func(Conn, ConnInfo), opts *HTTPOptions) *Stre
 	}
 	if o.KeepAlive == 0 {
 		o.KeepAlive = 15 * time.Second
+	}
+	if o.ProbeTimeout <= 0 {
+		o.ProbeTimeout = DefaultProbeTimeout
 	}
 	if o.Principal == nil {
 		o.Principal = DefaultPrincipal

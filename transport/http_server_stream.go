@@ -120,8 +120,29 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 		tick = timer.C
 	}
 	replayed := sk.after // a shared GET stream: the last event taken from the store
+	// A followed stream: ask now and then whether its request still runs.
+	var probe *time.Timer
+	var probeC <-chan time.Time
+	probing := false // a probe is unanswered
+	if st.follow {
+		probe = time.NewTimer(h.opts.reprobeEvery())
+		defer probe.Stop()
+		probeC = probe.C
+	}
 	for {
 		select {
+		case <-probeC:
+			if probing {
+				h.logger.Warn("followed MCP stream is gone: no replica runs its request", "session", sess.id, "stream", st.name)
+				flush()
+				return // the client resumes, and gets 410 Gone
+			}
+			sess.probe(r.Context(), st.name)
+			probing = true
+			probe.Reset(h.opts.ProbeTimeout)
+		case <-st.alive: // nil but for a followed stream
+			probing = false
+			probe.Reset(h.opts.reprobeEvery())
 		case <-sk.wake: // nil but for the GET stream of a shared session
 			evs, err := sess.replay(r.Context(), st.name, replayed)
 			if err != nil {
@@ -147,6 +168,10 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 			}
 			if len(*out) == 0 && !pending {
 				continue
+			}
+			if probe != nil {
+				probing = false
+				probe.Reset(h.opts.reprobeEvery())
 			}
 			if !flush() {
 				return

@@ -69,8 +69,10 @@ type stream struct {
 	delivered atomic.Int64 // GET stream: the last seq written to a connection
 
 	// follow marks the stream of a request running on another replica,
-	// which a client resumed here: its events come from the store.
+	// which a client resumed here: its events come from the store. alive
+	// says the replica running the request answered a probe.
 	follow bool
+	alive  chan struct{}
 }
 
 // sink is the consumer side of one HTTP response carrying a stream.

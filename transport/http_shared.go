@@ -76,6 +76,8 @@ const (
 	busCancel   = "cancel"   // notifications/cancelled for a request running somewhere
 	busForward  = "forward"  // a request that changes session state (setLevel, unsubscribe)
 	busWake     = "wake"     // events were appended to the GET stream
+	busProbe    = "probe"    // does the replica running Stream's request still run it?
+	busAlive    = "alive"    // the answer to a probe: it does
 )
 
 // busMsg is a message on a session's topic.
@@ -83,8 +85,9 @@ type busMsg struct {
 	Kind string          `json:"k"`
 	From string          `json:"from,omitempty"` // the publishing replica
 	Msg  json.RawMessage `json:"m,omitempty"`    // an encoded JSON-RPC message
-	// Stream names the stream a wake-up is for: a request's stream that a
-	// GET on another replica follows; "" for the GET stream.
+	// Stream names the stream a wake-up, a probe or its answer is for: a
+	// request's stream that a GET on another replica follows; "" for the
+	// GET stream.
 	Stream string `json:"stream,omitempty"`
 }
 
@@ -331,6 +334,22 @@ func (s *httpSession) onBus(data []byte) {
 		if st != nil {
 			st.wake()
 		}
+	case busProbe:
+		if s.running(m.Stream) {
+			if err := sh.publish(context.Background(), s.id, busMsg{Kind: busAlive, Stream: m.Stream}); err != nil {
+				s.h.logger.Warn("answering a probe of a followed MCP stream failed", "session", s.id, "stream", m.Stream, "error", err)
+			}
+		}
+	case busAlive:
+		s.mu.Lock()
+		st := s.followers[m.Stream]
+		s.mu.Unlock()
+		if st != nil {
+			select {
+			case st.alive <- struct{}{}:
+			default: // one is pending already
+			}
+		}
 	case busResponse:
 		msg, err := protocol.DecodeMessage(m.Msg)
 		if resp, ok := msg.(*protocol.Response); err == nil && ok && sh.ownsID(resp.ID) {
@@ -504,9 +523,15 @@ func (s *httpSession) wakeFollower(ctx context.Context, name string) {
 
 // follow answers a GET resuming the stream name of a request that another
 // replica serves: the events stored after `after`, then each event that
-// replica stores, as it wakes this one, until the request's answer.
+// replica stores, as it wakes this one, until the request's answer. When
+// the store holds no answer yet, it first asks that replica whether it
+// still runs the request (a probe on the bus), and again whenever the
+// stream stays quiet for a while (see HTTPOptions.ProbeTimeout): a
+// request no replica runs any more (the replica died, or the request was
+// cancelled) gets 410 Gone, or its stream ends, rather than a connection
+// that waits for an answer that never comes.
 func (h *StreamableHandler) follow(w http.ResponseWriter, r *http.Request, sess *httpSession, name string, after int64) {
-	st := &stream{sess: sess, name: name, resumable: true, follow: true}
+	st := &stream{sess: sess, name: name, resumable: true, follow: true, alive: make(chan struct{}, 1)}
 	sess.mu.Lock()
 	if sess.followers == nil {
 		sess.followers = map[string]*stream{}
@@ -533,15 +558,88 @@ func (h *StreamableHandler) follow(w http.ResponseWriter, r *http.Request, sess 
 		writeJSONError(w, http.StatusInternalServerError, protocol.ID{}, protocol.Errorf(protocol.CodeInternalError, "Internal error: replaying events: %v", err))
 		return
 	}
+	defer st.detach(sk)
+	answered := false
 	for i := range pre {
 		pre[i].final = isAnswer(*pre[i].data)
+		answered = answered || pre[i].final
+	}
+	if !answered && !h.runs(r.Context(), sess, st, sk) {
+		for _, ev := range pre {
+			putBuf(ev.data)
+		}
+		if r.Context().Err() == nil {
+			h.logger.Warn("resumed MCP stream is gone: no replica runs its request", "session", sess.id, "stream", name)
+			writeJSONError(w, http.StatusGone, protocol.ID{}, errStreamGone)
+		}
+		return
 	}
 	setSSEHeaders(w)
 	w.WriteHeader(http.StatusOK)
 	out := getBuf()
 	defer putBuf(out)
-	defer st.detach(sk)
 	h.pump(w, r, sess, st, sk, out, pre)
+}
+
+// errStreamGone answers (410) a GET resuming the stream of a request that
+// no replica runs any more.
+var errStreamGone = protocol.NewError(protocol.CodeInvalidRequest, "Gone: the request of this stream is no longer running and its answer was not stored; send the request again")
+
+// runs reports whether the replica running the request of the followed
+// stream st still runs it: it answers a probe within ProbeTimeout, or
+// stores an event on the stream meanwhile. Without either, a last look in
+// the store finds the answer of a request that ended at that moment.
+func (h *StreamableHandler) runs(ctx context.Context, sess *httpSession, st *stream, sk *sink) bool {
+	// attach left a wake-up for pump to look past the replay; pump gets
+	// one again below, so that a wake-up here means a stored event.
+	select {
+	case <-sk.wake:
+	default:
+	}
+	defer func() {
+		select {
+		case sk.wake <- struct{}{}:
+		default:
+		}
+	}()
+	sess.probe(ctx, st.name)
+	t := time.NewTimer(h.opts.ProbeTimeout)
+	defer t.Stop()
+	select {
+	case <-st.alive:
+		return true
+	case <-sk.wake:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+	}
+	evs, err := sess.replay(ctx, st.name, sk.after)
+	answered := false
+	for _, ev := range evs {
+		answered = answered || isAnswer(*ev.data)
+		putBuf(ev.data)
+	}
+	return err == nil && answered
+}
+
+// probe asks the replica running the request of stream name whether it
+// still runs it.
+func (s *httpSession) probe(ctx context.Context, name string) {
+	if err := s.h.shared.publish(ctx, s.id, busMsg{Kind: busProbe, Stream: name}); err != nil {
+		s.h.logger.Warn("probing the replica running a followed MCP stream failed", "session", s.id, "stream", name, "error", err)
+	}
+}
+
+// running reports whether this replica runs the request of the stream
+// name of s (the answer is not sent yet).
+func (s *httpSession) running(name string) bool {
+	if !strings.HasPrefix(name, s.h.shared.replica+"-") {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byName[name] != nil
 }
 
 // unfollow ends the connection following st.

@@ -94,10 +94,11 @@ const (
 	workSteps  = 4   // progress notifications per work call
 	numBumps   = 4   // resource updates announced, bump://1 to bump://numBumps
 
-	// legacyAttempt bounds a legacy call's attempt: far above its normal
-	// duration (at most 800 ms), it ends the wait for an answer that a dead
-	// replica will never send.
-	legacyAttempt = 5 * time.Second
+	// legacyAttempt guards a legacy call's attempt: far above its normal
+	// duration (at most 800 ms) and the time a resumed stream of a request
+	// whose replica died takes to fail (410 Gone after ProbeTimeout, 2 s).
+	// A call that reaches it hung: the test fails.
+	legacyAttempt = 30 * time.Second
 )
 
 // watcher is one test client and what it saw.
@@ -139,11 +140,11 @@ type watcher struct {
 //     stream broke is re-issued by the client (that revision has no
 //     resumption: the broken request is lost and sent again with a new
 //     id); a legacy call resumes with Last-Event-ID on another replica
-//     (sessions are shared), and when that fails too, or the proxy
-//     answered 502, or nothing came for legacyAttempt (the resumed stream
-//     of a request that died with its replica), the test calls again in
-//     the same session, as a user of a legacy client would. No legacy
-//     session may be lost.
+//     (sessions are shared), and when that fails too (the request died
+//     with its replica: the resumption gets 410 Gone and the call fails
+//     with transport.ErrStreamLost), or the proxy answered 502, the test
+//     calls again in the same session, as a user of a legacy client
+//     would. No legacy session may be lost, and no call may hang.
 //   - Resource updates: no client gets a bump twice. A client whose
 //     listen (2026-07-28) or session (legacy) was never lost from before a
 //     bump was announced to the end of the test must get it: a 2026-07-28
@@ -338,6 +339,9 @@ func TestReplicas(t *testing.T) {
 	if broken == 0 {
 		t.Error("the kill cut no call: nothing was tested mid-stream")
 	}
+	if abandoned > 0 {
+		t.Errorf("%d legacy calls hung until the %v guard: a call whose request died with its replica must fail (transport.ErrStreamLost)", abandoned, legacyAttempt)
+	}
 	if reopened > 0 {
 		t.Errorf("%d legacy sessions were lost with their replica; want all continued on another", reopened)
 	}
@@ -433,9 +437,9 @@ func (w *watcher) work(ctx context.Context, url, id string, midstream func()) er
 		actx, cancel := ctx, context.CancelFunc(func() {})
 		if !w.modern {
 			// A legacy call whose replica died is resumed on another,
-			// which follows a stream nobody feeds: the client waits for
-			// an answer that cannot come (docs/scale.md). It gives up
-			// after legacyAttempt and calls again.
+			// which finds that no replica runs the request: the call
+			// fails with ErrStreamLost (docs/scale.md). The deadline
+			// only guards against a hang, which fails the test.
 			actx, cancel = context.WithTimeout(ctx, legacyAttempt)
 		}
 		res, err := w.client().CallTool(actx, "work", args, opt)
