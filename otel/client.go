@@ -133,13 +133,7 @@ func (t *clientTelemetry) send(ctx context.Context, req *fastmcp.OutgoingRequest
 			span.SetAttributes(ToolCallResultKey.String(string(res)))
 		}
 	}
-	mattrs := o.record(span, attrs[:nMetric:nMetric])
-	span.SetAttributes(mattrs[nMetric:]...)
-	end := time.Now()
-	span.End(trace.WithTimestamp(end))
-	if measuring {
-		t.duration.Record(ctx, end.Sub(start).Seconds(), metric.WithAttributeSet(attribute.NewSet(mattrs...)))
-	}
+	t.finish(ctx, span, o, attrs, nMetric, start, measuring)
 	return res, err
 }
 

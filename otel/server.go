@@ -142,13 +142,7 @@ func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, nex
 			}
 		}
 	}
-	mattrs := o.record(span, attrs[:nMetric:nMetric])
-	span.SetAttributes(mattrs[nMetric:]...)
-	end := time.Now()
-	span.End(trace.WithTimestamp(end))
-	if measuring {
-		t.duration.Record(ctx, end.Sub(start).Seconds(), metric.WithAttributeSet(attribute.NewSet(mattrs...)))
-	}
+	t.finish(ctx, span, o, attrs, nMetric, start, measuring)
 	t.initialized(req, err, start)
 	return res, err
 }

@@ -1,6 +1,10 @@
 package otel
 
 import (
+	"context"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -24,4 +28,17 @@ func newTelemetry(cfg *config, durationName, durationDesc, sessionName, sessionD
 	sess, _ := m.Float64Histogram(sessionName, metric.WithUnit("s"), metric.WithDescription(sessionDesc),
 		metric.WithExplicitBucketBoundaries(durationBuckets...))
 	return telemetry{cfg: cfg, tracer: cfg.tracer(), duration: dur, sessions: sess}
+}
+
+// finish ends span with the outcome o and records the operation's
+// duration when measuring: attrs[:nMetric] are the attributes the metric
+// shares with the span, the rest the span's own.
+func (t *telemetry) finish(ctx context.Context, span trace.Span, o outcome, attrs []attribute.KeyValue, nMetric int, start time.Time, measuring bool) {
+	mattrs := o.record(span, attrs[:nMetric:nMetric])
+	span.SetAttributes(mattrs[nMetric:]...)
+	end := time.Now()
+	span.End(trace.WithTimestamp(end))
+	if measuring {
+		t.duration.Record(ctx, end.Sub(start).Seconds(), metric.WithAttributeSet(attribute.NewSet(mattrs...)))
+	}
 }
