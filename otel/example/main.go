@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
@@ -94,7 +95,10 @@ func newServer(tp trace.TracerProvider, log io.Writer) *fastmcp.Server {
 // run is the demo: a server on a free port of 127.0.0.1, one call of the
 // forecast tool from a traced client under a span of the host's, every
 // span printed to out.
-func run(ctx context.Context, out io.Writer) error {
+func run(ctx context.Context, w io.Writer) error {
+	// The exporter and the server's log write from different goroutines:
+	// one lock keeps their lines whole.
+	out := &lockedWriter{w: w}
 	tp, err := newTracerProvider("weather", out)
 	if err != nil {
 		return err
@@ -132,7 +136,8 @@ func run(ctx context.Context, out io.Writer) error {
 }
 
 // serveHTTP serves the weather server on addr until ctx is done.
-func serveHTTP(ctx context.Context, addr string, out io.Writer) error {
+func serveHTTP(ctx context.Context, addr string, w io.Writer) error {
+	out := &lockedWriter{w: w}
 	tp, err := newTracerProvider("weather", out)
 	if err != nil {
 		return err
@@ -140,4 +145,16 @@ func serveHTTP(ctx context.Context, addr string, out io.Writer) error {
 	defer tp.Shutdown(context.Background())
 	fmt.Fprintf(os.Stderr, "serving MCP on http://%s/mcp\n", addr)
 	return newServer(tp, out).ListenAndServe(ctx, addr)
+}
+
+// lockedWriter serializes the writes of several goroutines to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
