@@ -18,25 +18,7 @@ func FuzzCallToolResult(f *testing.F) {
 	f.Add(`{"content":[],"structuredContent":{"a":[1,2,{"b":null}]},"_meta":{"k":1.5}}`)
 	f.Add(`{"content":[{"type":"tool_result","toolUseId":"1","content":[{"type":"audio","data":"","mimeType":"a"}]}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		var v1 protocol.CallToolResult
-		if err := protocol.Unmarshal([]byte(in), &v1); err != nil {
-			return
-		}
-		b1, err := protocol.Marshal(&v1)
-		if err != nil {
-			t.Fatalf("encode: %v", err)
-		}
-		var v2 protocol.CallToolResult
-		if err := protocol.Unmarshal(b1, &v2); err != nil {
-			t.Fatalf("re-decode %s: %v", b1, err)
-		}
-		b2, err := protocol.Marshal(&v2)
-		if err != nil {
-			t.Fatalf("re-encode: %v", err)
-		}
-		if string(b1) != string(b2) {
-			t.Fatalf("encoding not stable:\n%s\n%s", b1, b2)
-		}
+		checkStable[protocol.CallToolResult](t, in)
 	})
 }
 
@@ -47,25 +29,7 @@ func FuzzDetailedTask(f *testing.F) {
 	f.Add(`{"taskId":"t","status":"failed","ttlMs":5,"pollIntervalMs":1,"error":{"code":-1,"message":"m","data":[1]}}`)
 	f.Add(`{"taskId":"t","status":"input_required","inputRequests":{"k":{"method":"roots/list"}},"_meta":{"a":{}}}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		var v1 protocol.DetailedTask
-		if err := protocol.Unmarshal([]byte(in), &v1); err != nil {
-			return
-		}
-		b1, err := protocol.Marshal(&v1)
-		if err != nil {
-			t.Fatalf("encode: %v", err)
-		}
-		var v2 protocol.DetailedTask
-		if err := protocol.Unmarshal(b1, &v2); err != nil {
-			t.Fatalf("re-decode %s: %v", b1, err)
-		}
-		b2, err := protocol.Marshal(&v2)
-		if err != nil {
-			t.Fatalf("re-encode: %v", err)
-		}
-		if string(b1) != string(b2) {
-			t.Fatalf("encoding not stable:\n%s\n%s", b1, b2)
-		}
+		checkStable[protocol.DetailedTask](t, in)
 	})
 }
 
@@ -108,4 +72,29 @@ func FuzzRequestMeta(f *testing.F) {
 			t.Fatalf("SetMeta(%s) = %s: token %v", in, out, m.ProgressToken)
 		}
 	})
+}
+
+// checkStable checks that in, when T's decoder accepts it, encodes to
+// bytes that decode and encode again to the same bytes.
+func checkStable[T any](t *testing.T, in string) {
+	t.Helper()
+	var v1 T
+	if err := protocol.Unmarshal([]byte(in), &v1); err != nil {
+		return
+	}
+	b1, err := protocol.Marshal(&v1)
+	if err != nil {
+		t.Fatalf("encode: %v", err)
+	}
+	var v2 T
+	if err := protocol.Unmarshal(b1, &v2); err != nil {
+		t.Fatalf("re-decode %s: %v", b1, err)
+	}
+	b2, err := protocol.Marshal(&v2)
+	if err != nil {
+		t.Fatalf("re-encode: %v", err)
+	}
+	if string(b1) != string(b2) {
+		t.Fatalf("encoding not stable:\n%s\n%s", b1, b2)
+	}
 }
