@@ -17,7 +17,8 @@
     selected: null,
     theme: window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
     displayMode: "inline",
-    view: null // the current view session, see newView
+    view: null, // the current view session, see newView
+    closing: [] // views being torn down, still answering
   };
 
   // ---- small helpers ----
@@ -356,7 +357,9 @@
     var view = state.view;
     if (!view) { return Promise.resolve(); }
     state.view = null;
+    state.closing.push(view);
     var done = function () {
+      state.closing = state.closing.filter(function (v) { return v !== view; });
       view.closed = true;
       view.frame.remove();
       setViewStatus("closed");
@@ -495,11 +498,13 @@
   }
 
   window.addEventListener("message", function (ev) {
-    var view = state.view;
-    if (!view || ev.source !== view.frame.contentWindow || ev.origin !== sandboxOrigin) { return; }
+    if (ev.origin !== sandboxOrigin) { return; }
+    var view = [state.view].concat(state.closing).find(function (v) { return v && ev.source === v.frame.contentWindow; });
+    if (!view) { return; }
     var msg = ev.data;
     if (!msg || typeof msg !== "object" || msg.jsonrpc !== "2.0") { return; }
     if (typeof msg.method === "string") {
+      if (view !== state.view) { return; } // a view being torn down asks nothing more
       log("← view", msg.method + (msg.id !== undefined ? " #" + msg.id : "") + (msg.method.indexOf("sandbox") < 0 ? " " + short(msg.params || {}) : ""));
       if (msg.id !== undefined && msg.id !== null) { onViewRequest(view, msg); } else { onViewNotification(view, msg); }
       return;
