@@ -74,7 +74,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	if ok, _ := strconv.ParseBool(os.Getenv("FASTMCP_UPDATE_SCREENSHOTS")); !ok {
 		return
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}

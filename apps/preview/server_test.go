@@ -40,7 +40,7 @@ type doubleResult struct {
 func newAppServer() *fastmcp.Server {
 	s := fastmcp.New("counter-app", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("show_counter", func(in countArgs) countResult {
-		return countResult{Count: in.Count, Label: in.Label}
+		return countResult(in)
 	}, fastmcp.Description("Shows a counter in a view."),
 		fastmcp.Meta(protocol.Meta{"ui": map[string]any{"resourceUri": viewURI}}))
 	s.Tool("double", func(in doubleArgs) doubleResult {

@@ -468,12 +468,12 @@
     var p = msg.params || {};
     switch (msg.method) {
       case "ui/notifications/sandbox-proxy-ready":
-        log("← sandbox", "ready");
-        view.notify("ui/notifications/sandbox-resource-ready", {
+        log("→ sandbox", "ui/notifications/sandbox-resource-ready (" + view.resource.html.length + " characters of HTML)");
+        view.post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: {
           html: view.resource.html,
           csp: view.resource.csp,
           permissions: view.resource.permissions
-        });
+        } });
         return;
       case "ui/notifications/initialized":
         view.initialized = true;
@@ -505,7 +505,7 @@
     if (!msg || typeof msg !== "object" || msg.jsonrpc !== "2.0") { return; }
     if (typeof msg.method === "string") {
       if (view !== state.view) { return; } // a view being torn down asks nothing more
-      log("← view", msg.method + (msg.id !== undefined ? " #" + msg.id : "") + (msg.method.indexOf("sandbox") < 0 ? " " + short(msg.params || {}) : ""));
+      log(msg.method.indexOf("ui/notifications/sandbox-") === 0 ? "← sandbox" : "← view", msg.method + (msg.id !== undefined ? " #" + msg.id : "") + " " + short(msg.params || {}));
       if (msg.id !== undefined && msg.id !== null) { onViewRequest(view, msg); } else { onViewNotification(view, msg); }
       return;
     }
