@@ -137,38 +137,66 @@ func (p *Preview) apiTools(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]any{"server": server, "tools": entries})
 }
 
-// apiCall calls a tool from the form, as the model would: app-only tools
-// are refused. The body is {"name", "values": {field: text}}; the answer
-// is {"arguments", "result"}.
-func (p *Preview) apiCall(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Name   string            `json:"name"`
-		Values map[string]string `json:"values"`
-	}
-	if !readJSON(w, r, &req) {
-		return
-	}
-	t, err := p.tool(r.Context(), req.Name)
+// formTool finds the tool a form request names and builds its
+// arguments from the form's texts. It writes the error answer itself and
+// returns ok false on failure. App-only tools are refused: the form calls
+// tools as the model would.
+func (p *Preview) formTool(w http.ResponseWriter, r *http.Request, name string, values map[string]string) (args map[string]json.RawMessage, ok bool) {
+	t, err := p.tool(r.Context(), name)
 	if err != nil {
 		writeCallError(w, err)
-		return
+		return nil, false
 	}
 	if t == nil {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("the server has no tool %q", req.Name))
-		return
+		writeError(w, http.StatusNotFound, fmt.Sprintf("the server has no tool %q", name))
+		return nil, false
 	}
 	if !toolUIOf(t).visibleTo("model") {
-		writeError(w, http.StatusForbidden, fmt.Sprintf("tool %q is app-only: only its view may call it", req.Name))
-		return
+		writeError(w, http.StatusForbidden, fmt.Sprintf("tool %q is app-only: only its view may call it", name))
+		return nil, false
 	}
 	fields, err := formFields(t.InputSchema)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
-		return
+		return nil, false
 	}
-	args, err := formArguments(fields, req.Values)
+	args, err = formArguments(fields, values)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
+		return nil, false
+	}
+	return args, true
+}
+
+// formRequest is the body of /api/arguments and /api/call: the tool's
+// name and the texts typed into its form.
+type formRequest struct {
+	Name   string            `json:"name"`
+	Values map[string]string `json:"values"`
+}
+
+// apiArguments turns a form into the tool's arguments without calling it,
+// so that the page can send them to the view (tool-input) before the
+// result: {"name", "values"} → {"arguments"}.
+func (p *Preview) apiArguments(w http.ResponseWriter, r *http.Request) {
+	var req formRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if args, ok := p.formTool(w, r, req.Name, req.Values); ok {
+		writeJSON(w, map[string]any{"arguments": args})
+	}
+}
+
+// apiCall calls a tool from the form: {"name", "values"} →
+// {"arguments", "result"}.
+func (p *Preview) apiCall(w http.ResponseWriter, r *http.Request) {
+	var req formRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	args, ok := p.formTool(w, r, req.Name, req.Values)
+	if !ok {
 		return
 	}
 	p.logger.Info("preview: tools/call from the form", "tool", req.Name)

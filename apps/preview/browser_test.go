@@ -160,3 +160,29 @@ func TestBrowserGoAppServer(t *testing.T) {
 		t.Fatalf("the view frame was not removed: %v", err)
 	}
 }
+
+// TestBrowserInputBeforeResult checks that the view gets the tool's
+// arguments as soon as it is initialized, while the call still runs, and
+// the result when it returns.
+func TestBrowserInputBeforeResult(t *testing.T) {
+	release := make(chan struct{})
+	client := fastmcptest.NewClient(t, newAppServerWith(release))
+	url, _ := servePreview(t, client)
+	ctx := browser.Start(t)
+	defer close(release) // if the test fails before releasing the call
+
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		chromedp.Click(chromedp.CSS(`[data-tool="slow_counter"]`)),
+		chromedp.SetValue(chromedp.CSS("#field-count"), "5"),
+		chromedp.Click(chromedp.CSS("#call-button")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	hostText(t, ctx, "view-status", "initialized")
+	frame := viewFrame(t, ctx)
+	viewText(t, ctx, frame, "input", `{"count":5}`)
+	viewText(t, ctx, frame, "result", "waiting")
+	release <- struct{}{}
+	viewText(t, ctx, frame, "result", "5")
+}

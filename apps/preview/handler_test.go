@@ -178,6 +178,19 @@ func TestAPIEndpoints(t *testing.T) {
 			want: []string{`"arguments":{"count":41,"label":"x"}`, `"structuredContent":{"count":41,"label":"x"}`},
 		},
 		{
+			name: "arguments checks the form without calling",
+			path: "/api/arguments", body: map[string]any{"name": "show_counter", "values": map[string]string{"count": "3"}}, wantStatus: 200,
+			want: []string{`{"arguments":{"count":3}}`},
+		},
+		{
+			name: "arguments refuses a bad form", path: "/api/arguments", body: map[string]any{"name": "show_counter", "values": map[string]string{}}, wantStatus: 400,
+			want: []string{`\"count\": required`},
+		},
+		{
+			name: "arguments refuses app-only tools", path: "/api/arguments", body: map[string]any{"name": "secret"}, wantStatus: 403,
+			want: []string{"app-only"},
+		},
+		{
 			name: "call refuses app-only tools", path: "/api/call", body: map[string]any{"name": "secret"}, wantStatus: 403,
 			want: []string{"app-only"},
 		},

@@ -100,6 +100,7 @@ func (p *Preview) Handler() http.Handler {
 		mux.Handle("/api/"+path, requireToken(p.token, h))
 	}
 	api("tools", p.apiTools)
+	api("arguments", p.apiArguments)
 	api("call", p.apiCall)
 	api("view", p.apiView)
 	api("view/tools/call", p.apiViewCall)

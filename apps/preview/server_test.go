@@ -37,12 +37,28 @@ type doubleResult struct {
 
 // newAppServer is an MCP Apps server written by hand: a tool with a view,
 // an app-only tool, a model-only tool, and the view resource.
-func newAppServer() *fastmcp.Server {
+func newAppServer() *fastmcp.Server { return newAppServerWith(nil) }
+
+// newAppServerWith is newAppServer with one more tool with the view,
+// slow_counter, whose calls return only once release is closed (if not
+// nil).
+func newAppServerWith(release <-chan struct{}) *fastmcp.Server {
 	s := fastmcp.New("counter-app", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("show_counter", func(in countArgs) countResult {
 		return countResult(in)
 	}, fastmcp.Description("Shows a counter in a view."),
 		fastmcp.Meta(protocol.Meta{"ui": map[string]any{"resourceUri": viewURI}}))
+	if release != nil {
+		s.Tool("slow_counter", func(ctx *fastmcp.Context, in countArgs) (countResult, error) {
+			select {
+			case <-release:
+				return countResult(in), nil
+			case <-ctx.Done():
+				return countResult{}, ctx.Err()
+			}
+		}, fastmcp.Description("Shows a counter once released."),
+			fastmcp.Meta(protocol.Meta{"ui": map[string]any{"resourceUri": viewURI}}))
+	}
 	s.Tool("double", func(in doubleArgs) doubleResult {
 		return doubleResult{Value: 2 * in.N}
 	}, fastmcp.Description("Doubles a number."))

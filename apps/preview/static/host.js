@@ -227,31 +227,46 @@
     $("result-raw").textContent = JSON.stringify(result, null, 2);
   }
 
+  function callFailed(message) {
+    $("call-button").disabled = false;
+    $("call-status").textContent = "";
+    $("call-status").appendChild(el("span", { className: "error", text: message }));
+  }
+
+  // callSelected checks the form (the Go handler turns its texts into the
+  // tool's arguments), then loads the view and calls the tool at once:
+  // the view gets the arguments as soon as it is initialized, and the
+  // result when the call returns.
   function callSelected(ev) {
     ev.preventDefault();
     var t = state.selected;
     if (!t || t.appOnly) { return; }
+    var values = formValues();
     $("call-button").disabled = true;
     $("call-status").textContent = "calling…";
     $("result-pane").hidden = true;
-    log("→ server", "tools/call " + t.name);
-    var viewReady = t.resourceUri ? teardown("replaced").then(function () { return openView(t); }) : teardown("replaced");
-    var call = api("call", { name: t.name, values: formValues() });
-    call.then(function (data) {
-      $("call-button").disabled = false;
-      if (data.error) {
-        $("call-status").textContent = "";
-        $("call-status").appendChild(el("span", { className: "error", text: data.error.message }));
-        log("← server", "error " + data.error.message);
-        viewReady.then(function (view) { if (view) { view.cancel(data.error.message); } });
+    api("arguments", { name: t.name, values: values }).then(function (checked) {
+      if (checked.error) {
+        callFailed(checked.error.message);
         return;
       }
-      $("call-status").textContent = data.result.isError ? "the tool reported an error" : "done";
-      log("← server", "result of " + t.name + ": " + short(contentText(data.result.content)));
-      showResult(data.result);
-      viewReady.then(function (view) { if (view) { view.setInput(data.arguments || {}); view.setResult(data.result); } });
+      var viewReady = teardown("replaced").then(function () { return t.resourceUri ? openView(t) : null; });
+      viewReady.then(function (view) { if (view) { view.setInput(checked.arguments); } });
+      log("→ server", "tools/call " + t.name + " " + short(checked.arguments));
+      api("call", { name: t.name, values: values }).then(function (data) {
+        if (data.error) {
+          callFailed(data.error.message);
+          log("← server", "error " + data.error.message);
+          viewReady.then(function (view) { if (view) { view.cancel(data.error.message); } });
+          return;
+        }
+        $("call-button").disabled = false;
+        $("call-status").textContent = data.result.isError ? "the tool reported an error" : "done";
+        log("← server", "result of " + t.name + ": " + short(contentText(data.result.content)));
+        showResult(data.result);
+        viewReady.then(function (view) { if (view) { view.setResult(data.result); } });
+      });
     });
-    viewReady.then(function (view) { if (view) { view.setInput(null); } });
   }
 
   // ---- the view session ----
@@ -306,20 +321,20 @@
     view.flush = function () {
       // Nothing goes to the view before it says it is initialized.
       if (!view.initialized) { return; }
-      if (view.input !== undefined && view.input !== null && !view.sent.input) {
+      if (view.input !== undefined && !view.sent.input) {
         view.sent.input = true;
         view.notify("ui/notifications/tool-input", { arguments: view.input });
       }
-      if (view.result !== undefined && !view.sent.result) {
+      if (view.result !== undefined && view.sent.input && !view.sent.result) {
         view.sent.result = true;
         view.notify("ui/notifications/tool-result", view.result);
       }
-      if (view.cancelled !== undefined && !view.sent.result) {
+      if (view.cancelled !== undefined && view.sent.input && !view.sent.result) {
         view.sent.result = true;
         view.notify("ui/notifications/tool-cancelled", { reason: view.cancelled });
       }
     };
-    view.setInput = function (args) { if (args !== null) { view.input = args; } view.flush(); };
+    view.setInput = function (args) { view.input = args; view.flush(); };
     view.setResult = function (res) { view.result = res; view.flush(); };
     view.cancel = function (reason) { view.cancelled = reason; view.flush(); };
     return view;
