@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/apps/preview"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 )
 
@@ -71,9 +72,9 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
-func newTestPreview(t *testing.T) (base, token string) {
+func newTestPreview(t *testing.T, opts ...fastmcp.ClientOption) (base, token string) {
 	t.Helper()
-	client := fastmcptest.NewClient(t, newAppServer())
+	client := fastmcptest.NewClient(t, newAppServer(), opts...)
 	p := preview.New(client, &preview.Options{SandboxURL: "http://127.0.0.1:1"})
 	srv := httptest.NewServer(p.Handler())
 	t.Cleanup(srv.Close)
@@ -150,8 +151,24 @@ func TestPageHeaders(t *testing.T) {
 	}
 }
 
+// TestAPIEndpoints runs every endpoint against a server of each protocol
+// era, over the in-memory transport and over Streamable HTTP.
 func TestAPIEndpoints(t *testing.T) {
-	base, token := newTestPreview(t)
+	for _, v := range fastmcptest.Versions() {
+		t.Run(v, func(t *testing.T) {
+			base, token := newTestPreview(t, fastmcp.WithProtocolVersion(v))
+			testAPIEndpoints(t, base, token)
+		})
+		t.Run(v+"/http", func(t *testing.T) {
+			client := fastmcptest.NewHTTPClient(t, newAppServer(), fastmcp.WithProtocolVersion(v))
+			srv := httptest.NewServer(preview.New(client, &preview.Options{SandboxURL: "http://127.0.0.1:1"}).Handler())
+			t.Cleanup(srv.Close)
+			testAPIEndpoints(t, srv.URL, pageToken(t, srv.URL))
+		})
+	}
+}
+
+func testAPIEndpoints(t *testing.T, base, token string) {
 	tests := []struct {
 		name       string
 		path       string
