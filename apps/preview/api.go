@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -321,6 +322,7 @@ func (p *Preview) apiViewCall(w http.ResponseWriter, r *http.Request) {
 	var params struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
+		Meta      protocol.Meta   `json:"_meta"`
 	}
 	if !readJSON(w, r, &params) {
 		return
@@ -343,7 +345,11 @@ func (p *Preview) apiViewCall(w http.ResponseWriter, r *http.Request) {
 		args = params.Arguments
 	}
 	p.logger.Info("preview: tools/call from the view", "tool", params.Name)
-	res, err := p.client.CallTool(r.Context(), params.Name, args)
+	var opts []fastmcp.CallOption
+	if len(params.Meta) > 0 {
+		opts = append(opts, fastmcp.WithMeta(params.Meta))
+	}
+	res, err := p.client.CallTool(r.Context(), params.Name, args, opts...)
 	if err != nil {
 		writeCallError(w, err)
 		return

@@ -140,16 +140,17 @@ func defaultText(kind string, def json.RawMessage) string {
 	return string(compact(def))
 }
 
-// FieldError says which form field could not be turned into an argument.
-type FieldError struct {
+// fieldError says which form field could not be turned into an argument;
+// the page shows its text.
+type fieldError struct {
 	Field string
 	Err   error
 }
 
-func (e *FieldError) Error() string { return fmt.Sprintf("argument %q: %v", e.Field, e.Err) }
+func (e *fieldError) Error() string { return fmt.Sprintf("argument %q: %v", e.Field, e.Err) }
 
 // Unwrap returns the cause.
-func (e *FieldError) Unwrap() error { return e.Err }
+func (e *fieldError) Unwrap() error { return e.Err }
 
 // formArguments turns the texts typed into the form into the tool's
 // arguments. An empty text leaves an optional argument out; an empty
@@ -162,7 +163,7 @@ func formArguments(fields []field, values map[string]string) (map[string]json.Ra
 	}
 	for name := range values {
 		if !known[name] {
-			return nil, &FieldError{Field: name, Err: errors.New("the tool's input schema has no such property")}
+			return nil, &fieldError{Field: name, Err: errors.New("the tool's input schema has no such property")}
 		}
 	}
 	args := map[string]json.RawMessage{}
@@ -179,12 +180,12 @@ func formArguments(fields []field, values map[string]string) (map[string]json.Ra
 				args[f.Name] = json.RawMessage(`""`)
 				continue
 			default:
-				return nil, &FieldError{Field: f.Name, Err: errors.New("required")}
+				return nil, &fieldError{Field: f.Name, Err: errors.New("required")}
 			}
 		}
 		v, err := fieldValue(f, text)
 		if err != nil {
-			return nil, &FieldError{Field: f.Name, Err: err}
+			return nil, &fieldError{Field: f.Name, Err: err}
 		}
 		args[f.Name] = v
 	}

@@ -114,9 +114,9 @@ func TestFormArguments(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args, err := formArguments(fields, tt.values)
 			if tt.wantErr != "" {
-				var fe *FieldError
+				var fe *fieldError
 				if !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want a *FieldError containing %q", err, tt.wantErr)
+					t.Fatalf("error = %v, want a *fieldError containing %q", err, tt.wantErr)
 				}
 				return
 			}
