@@ -9,7 +9,8 @@
   var PROTOCOL_VERSIONS = ["2026-01-26"];
   var token = document.querySelector('meta[name="fastmcp-token"]').content;
   var sandboxBase = document.querySelector('meta[name="fastmcp-sandbox"]').content;
-  var sandboxOrigin = sandboxBase ? new URL(sandboxBase).origin : "";
+  var sandboxOrigin = "";
+  try { sandboxOrigin = new URL(sandboxBase).origin; } catch (e) { sandboxOrigin = ""; }
   var $ = function (id) { return document.getElementById(id); };
 
   var state = {
@@ -350,6 +351,9 @@
     $("view-uri").textContent = tool.resourceUri;
     setViewStatus("loading");
     return api("view", { uri: tool.resourceUri }).then(function (res) {
+      if (!res.error && !sandboxOrigin) {
+        res = { error: { message: "preview: no sandbox origin is configured (Options.SandboxURL), so views cannot be rendered" } };
+      }
       if (res.error) {
         setViewStatus("failed");
         log("← server", "view " + tool.resourceUri + ": " + res.error.message);
@@ -544,6 +548,10 @@
   // ---- wiring ----
 
   $("call-form").addEventListener("submit", callSelected);
+  $("reload-tools").addEventListener("click", function () {
+    var selected = state.selected && state.selected.name;
+    loadTools().then(function () { if (selected) { select(selected); } });
+  });
   $("close-view").addEventListener("click", function () { teardown("closed"); });
   $("fullscreen-button").addEventListener("click", function () { setDisplayMode(state.displayMode === "fullscreen" ? "inline" : "fullscreen"); });
   $("theme-toggle").addEventListener("click", function () {
