@@ -2,6 +2,9 @@ package preview_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -166,7 +169,7 @@ func TestBrowserGoAppServer(t *testing.T) {
 // the result when it returns.
 func TestBrowserInputBeforeResult(t *testing.T) {
 	release := make(chan struct{})
-	client := fastmcptest.NewClient(t, newAppServerWith(release))
+	client := fastmcptest.NewClient(t, newAppServerWith(release, ""))
 	url, _ := servePreview(t, client)
 	ctx := browser.Start(t)
 	defer close(release) // if the test fails before releasing the call
@@ -185,4 +188,46 @@ func TestBrowserInputBeforeResult(t *testing.T) {
 	viewText(t, ctx, frame, "result", "waiting")
 	release <- struct{}{}
 	viewText(t, ctx, frame, "result", "5")
+}
+
+// TestBrowserCSP checks the view's Content-Security-Policy end to end: the
+// view may fetch from the origin its resource declares in
+// _meta.ui.csp.connectDomains, and from no other.
+func TestBrowserCSP(t *testing.T) {
+	pong := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		fmt.Fprint(w, "pong")
+	})
+	declared := httptest.NewServer(pong)
+	defer declared.Close()
+	other := httptest.NewServer(pong)
+	defer other.Close()
+
+	client := fastmcptest.NewClient(t, newAppServerWith(nil, declared.URL))
+	url, _ := servePreview(t, client)
+	ctx := browser.Start(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		url, want string
+	}{
+		{declared.URL, "allowed: pong"},
+		{other.URL, "blocked"},
+	} {
+		if err := chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`[data-tool="probe"]`)),
+			chromedp.SetValue(chromedp.CSS("#field-url"), tt.url),
+			chromedp.Click(chromedp.CSS("#call-button")),
+		); err != nil {
+			t.Fatal(err)
+		}
+		hostText(t, ctx, "view-status", "initialized")
+		viewText(t, ctx, viewFrame(t, ctx), "probe", tt.want)
+		// Close the view so that the next one is not mistaken for it.
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#close-view"))); err != nil {
+			t.Fatal(err)
+		}
+		hostText(t, ctx, "view-status", "closed")
+	}
 }

@@ -37,12 +37,18 @@ type doubleResult struct {
 
 // newAppServer is an MCP Apps server written by hand: a tool with a view,
 // an app-only tool, a model-only tool, and the view resource.
-func newAppServer() *fastmcp.Server { return newAppServerWith(nil) }
+func newAppServer() *fastmcp.Server { return newAppServerWith(nil, "") }
 
-// newAppServerWith is newAppServer with one more tool with the view,
-// slow_counter, whose calls return only once release is closed (if not
-// nil).
-func newAppServerWith(release <-chan struct{}) *fastmcp.Server {
+type probeArgs struct {
+	URL string `json:"url"`
+}
+
+// newAppServerWith is newAppServer with more: when release is not nil, a
+// tool with the view, slow_counter, whose calls return only once release
+// is closed or sends; when connect is not empty, the view's
+// _meta.ui.csp.connectDomains (in its resources/list entry) and a tool
+// with the view, probe, whose view fetches the URL it is called with.
+func newAppServerWith(release <-chan struct{}, connect string) *fastmcp.Server {
 	s := fastmcp.New("counter-app", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("show_counter", func(in countArgs) countResult {
 		return countResult(in)
@@ -70,9 +76,16 @@ func newAppServerWith(release <-chan struct{}) *fastmcp.Server {
 		return doubleResult{Value: 9}
 	}, fastmcp.Description("The view may not call this."),
 		fastmcp.Meta(protocol.Meta{"ui": map[string]any{"visibility": []string{"model"}}}))
+	ui := map[string]any{"prefersBorder": true}
+	if connect != "" {
+		ui["csp"] = map[string]any{"connectDomains": []string{connect}}
+		s.Tool("probe", func(in probeArgs) countResult {
+			return countResult{Label: in.URL}
+		}, fastmcp.Description("Its view fetches url."),
+			fastmcp.Meta(protocol.Meta{"ui": map[string]any{"resourceUri": viewURI}}))
+	}
 	s.Resource(viewURI, func() string { return counterView },
-		fastmcp.MIMEType(preview.MIMEType),
-		fastmcp.Meta(protocol.Meta{"ui": map[string]any{"prefersBorder": true}}))
+		fastmcp.MIMEType(preview.MIMEType), fastmcp.Meta(protocol.Meta{"ui": ui}))
 	return s
 }
 
