@@ -345,6 +345,9 @@ func (p *Preview) apiViewCall(w http.ResponseWriter, r *http.Request) {
 		args = params.Arguments
 	}
 	p.logger.Info("preview: tools/call from the view", "tool", params.Name)
+	// The preview does not relay progress to the view: a progressToken
+	// of the view's would name notifications nobody waits for.
+	delete(params.Meta, "progressToken")
 	var opts []fastmcp.CallOption
 	if len(params.Meta) > 0 {
 		opts = append(opts, fastmcp.WithMeta(params.Meta))
