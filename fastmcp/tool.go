@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
@@ -25,6 +26,12 @@ type tool struct {
 	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
 	scopes  []string        // RequireScopes
 	task    *TaskOption     // Task: the call may run as a task
+
+	// MCP Apps (App, AppOnly, ModelOnly).
+	plain   jsontext.Value // the definition without _meta.ui, for clients that render no views; nil when it has none
+	appOnly bool           // AppOnly: hidden from clients that render no views
+	view    *apps.View     // App: the view registered with the tool
+	viewRes *resource      // the resource serving view
 }
 
 func (t *tool) key() string             { return t.def.Name }
@@ -66,6 +73,18 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 	defer s.mu.Unlock()
 	if s.tools.has(name) {
 		return fmt.Errorf("fastmcp: tool %q is already registered: choose another name or call RemoveTool first", name)
+	}
+	if t.view != nil {
+		registered, err := s.checkView(t.view)
+		if err != nil {
+			return fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
+		}
+		if !registered {
+			s.addView(t.view, t.viewRes)
+		}
+	}
+	if t.plain != nil {
+		s.apps.any.Store(true)
 	}
 	first := s.tools.count() == 0
 	s.tools.update(func(m map[string]*tool) { m[name] = t })
@@ -147,7 +166,11 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		keepRefs = *cfg.keepRefs
 	}
 	sopts := schema.Options{Strict: strict, KeepRefs: keepRefs}
-	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task}
+	uiMeta, hasUI, err := cfg.app.toolMeta(name, cfg.meta)
+	if err != nil {
+		return nil, err
+	}
+	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, appOnly: cfg.app.appOnly}
 	def := &protocol.Tool{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
@@ -180,6 +203,20 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 			return nil, fmt.Errorf("fastmcp: tool %q: result type %s: %w", name, h.out, err)
 		}
 		def.OutputSchema = out
+	}
+	if hasUI {
+		// The definition as listed to clients that render no views: the
+		// fallback of the MCP Apps extension.
+		if t.plain, err = protocol.Marshal(def); err != nil {
+			return nil, fmt.Errorf("fastmcp: tool %q: encoding its definition: %w", name, err)
+		}
+		def.Meta = withToolMeta(cfg.meta, uiMeta)
+		if cfg.app.viewSet {
+			t.view = new(*cfg.app.view)
+			if t.viewRes, err = newViewResource(t.view); err != nil {
+				return nil, fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
+			}
+		}
 	}
 	t.def = def
 	if t.enc, err = protocol.Marshal(def); err != nil {
@@ -221,7 +258,11 @@ func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (json.RawMe
 
 // listTools serves tools/list.
 func (s *Server) listTools(ctx context.Context, req *lowlevel.Request) (any, error) {
-	page, err := listPage(s, &s.tools, "tools", req)
+	filter := listFilter[*tool]{}
+	if !s.rendersViews(req) {
+		filter = fallbackTools
+	}
+	page, err := listPageFor(s, &s.tools, "tools", req, filter)
 	if err != nil {
 		return nil, err
 	}
@@ -250,6 +291,9 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
 	}
 	t, ok := s.tools.get(p.Name)
+	if ok && t.appOnly && !s.rendersViews(req) {
+		ok = false // hidden from clients that render no views: as if unknown
+	}
 	if !ok {
 		if p.Name == "" {
 			return nil, fmt.Errorf("%w: tools/call: missing tool name", protocol.ErrInvalidParams)
