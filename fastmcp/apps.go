@@ -169,6 +169,20 @@ func (s *Server) rendersViews(req *lowlevel.Request) bool {
 	return !s.apps.any.Load() || apps.ClientSupports(req.ClientCapabilities())
 }
 
+// appsFilter returns the filter of a list that depends on whether the
+// client renders views: fallback for one that does not; for one that does,
+// the list as registered, but private, since a cache shared with other
+// clients must not hand it to one that does not.
+func appsFilter[T entry](s *Server, req *lowlevel.Request, fallback listFilter[T]) listFilter[T] {
+	switch {
+	case !s.apps.any.Load():
+		return listFilter[T]{}
+	case apps.ClientSupports(req.ClientCapabilities()):
+		return listFilter[T]{private: true}
+	}
+	return fallback
+}
+
 // fallbackTools is the tools/list a client that does not render views
 // gets: no app-only tools, and the others without _meta.ui.
 var fallbackTools = listFilter[*tool]{

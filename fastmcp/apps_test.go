@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -291,5 +292,48 @@ func TestAppsNoViewsNoChange(t *testing.T) {
 	}
 	if tools := listToolsByName(t, c); len(tools) != 1 {
 		t.Fatalf("tools = %v", tools)
+	}
+}
+
+// TestAppsListsPrivate checks that on 2026-07-28 a server whose lists
+// depend on whether the client renders views marks them private, even
+// when it makes its lists public otherwise: a shared cache must not hand a
+// host's list to a client that gets the fallback, or the reverse.
+func TestAppsListsPrivate(t *testing.T) {
+	t.Parallel()
+	public := fastmcp.CacheHint(time.Minute, protocol.CacheScopePublic)
+	fn := func() (string, error) { return "x", nil }
+	tests := []struct {
+		name  string
+		views bool
+		opts  []fastmcp.ClientOption
+		want  protocol.CacheScope
+	}{
+		{"no views", false, []fastmcp.ClientOption{fastmcp.WithApps()}, protocol.CacheScopePublic},
+		{"host", true, []fastmcp.ClientOption{fastmcp.WithApps()}, protocol.CacheScopePrivate},
+		{"fallback", true, nil, protocol.CacheScopePrivate},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(public)
+			s.Tool("plain", fn)
+			if tt.views {
+				s.Tool("viewed", fn, fastmcp.App(apps.NewView("ui://a/v.html", chartHTML)))
+			} else {
+				s.Resource("docs://a", fn)
+			}
+			c := connect(t, s, append(tt.opts, fastmcp.WithProtocolVersion(protocol.LatestVersion))...)
+			tools, err := c.ListTools(ctxT(t), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resources, err := c.ListResources(ctxT(t), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tools.CacheScope != tt.want || resources.CacheScope != tt.want {
+				t.Fatalf("cacheScope: tools %q, resources %q; want %q", tools.CacheScope, resources.CacheScope, tt.want)
+			}
+		})
 	}
 }

@@ -262,11 +262,7 @@ func listCursor(req *lowlevel.Request) (string, error) {
 
 // listResources serves resources/list: the static resources, by URI.
 func (s *Server) listResources(ctx context.Context, req *lowlevel.Request) (any, error) {
-	filter := listFilter[*resource]{}
-	if !s.rendersViews(req) {
-		filter = fallbackResources
-	}
-	page, err := listPageFor(s, &s.resources.static, "resources", req, filter)
+	page, err := listPageFor(s, &s.resources.static, "resources", req, appsFilter(s, req, fallbackResources))
 	if err != nil {
 		return nil, err
 	}

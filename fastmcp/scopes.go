@@ -225,10 +225,12 @@ func listPage[T entry](s *Server, r *registry[T], field string, req *lowlevel.Re
 }
 
 // listFilter adapts a list to its caller: which entries it sees (keep;
-// nil: all) and how each is encoded (enc; nil: as registered).
+// nil: all) and how each is encoded (enc; nil: as registered); private
+// alone marks a page that differs between callers.
 type listFilter[T entry] struct {
-	keep func(T) bool
-	enc  func(T) jsontext.Value
+	keep    func(T) bool
+	enc     func(T) jsontext.Value
+	private bool
 }
 
 // listPageFor is listPage with a filter. A filtered page is built for the
@@ -240,7 +242,7 @@ func listPageFor[T entry](s *Server, r *registry[T], field string, req *lowlevel
 	}
 	snap := r.load()
 	scoped := s.cfg.hideUnauth && req.HTTP != nil && snap.scoped
-	if !scoped && f.keep == nil && f.enc == nil {
+	if !scoped && f.keep == nil && f.enc == nil && !f.private {
 		return r.page(field, cursor, s.cfg.pageSize)
 	}
 	items, more, err := snap.slice(cursor, s.cfg.pageSize, func(e T) bool {

@@ -258,11 +258,7 @@ func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (json.RawMe
 
 // listTools serves tools/list.
 func (s *Server) listTools(ctx context.Context, req *lowlevel.Request) (any, error) {
-	filter := listFilter[*tool]{}
-	if !s.rendersViews(req) {
-		filter = fallbackTools
-	}
-	page, err := listPageFor(s, &s.tools, "tools", req, filter)
+	page, err := listPageFor(s, &s.tools, "tools", req, appsFilter(s, req, fallbackTools))
 	if err != nil {
 		return nil, err
 	}
