@@ -162,6 +162,22 @@ func (s *Server) addView(v *apps.View, r *resource) {
 	s.notifyListChanged(protocol.NotificationResourcesListChanged)
 }
 
+// dropViewIfUnused removes the view uri when no tool names it any more;
+// s.mu held.
+func (s *Server) dropViewIfUnused(uri string) {
+	if _, ok := s.apps.views[uri]; !ok {
+		return // removed already, with RemoveResource
+	}
+	for _, t := range s.tools.load().sorted {
+		if t.view != nil && t.view.URI == uri {
+			return
+		}
+	}
+	delete(s.apps.views, uri)
+	s.resources.static.update(func(m map[string]*resource) { delete(m, uri) })
+	s.notifyListChanged(protocol.NotificationResourcesListChanged)
+}
+
 // rendersViews reports whether the client of req renders views; when no
 // tool has _meta.ui it does not matter, and the answer is true (lists are
 // served as registered).

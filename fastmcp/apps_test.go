@@ -337,3 +337,35 @@ func TestAppsListsPrivate(t *testing.T) {
 		})
 	}
 }
+
+// TestAppsRemoveTool checks that a view goes with the last tool naming it.
+func TestAppsRemoveTool(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	fn := func() (string, error) { return "x", nil }
+	view := apps.NewView("ui://a/v.html", chartHTML)
+	s.Tool("one", fn, fastmcp.App(view))
+	s.Tool("two", fn, fastmcp.App(view))
+	s.Tool("plain", fn)
+	c := connect(t, s, fastmcp.WithApps())
+	steps := []struct {
+		remove string
+		want   string // the resources listed after
+	}{
+		{"one", "ui://a/v.html"},
+		{"plain", "ui://a/v.html"},
+		{"two", ""},
+	}
+	for _, st := range steps {
+		if !s.RemoveTool(st.remove) {
+			t.Fatalf("RemoveTool(%q) = false", st.remove)
+		}
+		if got := strings.Join(listResourceURIs(t, c), " "); got != st.want {
+			t.Fatalf("after removing %s: resources = %q, want %q", st.remove, got, st.want)
+		}
+	}
+	// The URI is free again, for a different view.
+	if err := s.AddTool("three", fn, fastmcp.App(apps.NewView("ui://a/v.html", "<p>new</p>"))); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -99,15 +99,20 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 }
 
 // RemoveTool unregisters the tool name and reports whether it was
-// registered. Connected clients get notifications/tools/list_changed.
+// registered. Connected clients get notifications/tools/list_changed. A
+// view (App) no other tool names any more is removed with it.
 func (s *Server) RemoveTool(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.tools.has(name) {
+	t, ok := s.tools.get(name)
+	if !ok {
 		return false
 	}
 	s.tools.update(func(m map[string]*tool) { delete(m, name) })
 	s.notifyListChanged(protocol.NotificationToolsListChanged)
+	if t.view != nil {
+		s.dropViewIfUnused(t.view.URI)
+	}
 	return true
 }
 
