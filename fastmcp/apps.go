@@ -2,7 +2,6 @@ package fastmcp
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -119,32 +118,44 @@ func newViewResource(v *apps.View) (*resource, error) {
 	return r, nil
 }
 
+// cloneView returns a deep copy of v (its Meta holds pointers and
+// slices), so that what the server serves cannot change after
+// registration.
+func cloneView(v *apps.View) (*apps.View, error) {
+	cp := *v
+	b, err := json.Marshal(v.Meta)
+	if err != nil {
+		return nil, err
+	}
+	cp.Meta = apps.ViewMeta{}
+	if err := json.Unmarshal(b, &cp.Meta); err != nil {
+		return nil, err
+	}
+	return &cp, nil
+}
+
 // sameView reports whether a and b serve the same thing.
 func sameView(a, b *apps.View) bool {
 	return a.HTML == b.HTML && a.Name == b.Name && a.Description == b.Description && reflect.DeepEqual(a.Meta, b.Meta)
 }
-
-// errViewConflict is wrapped by the registration errors of a view whose URI
-// is taken.
-var errViewConflict = errors.New("the URI is taken")
 
 // checkView reports whether v can be registered: nil when its URI is free
 // or holds the same view already; s.mu held.
 func (s *Server) checkView(v *apps.View) (registered bool, err error) {
 	if old, ok := s.apps.views[v.URI]; ok {
 		if !sameView(old, v) {
-			return false, fmt.Errorf("fastmcp: view %s: another view with different contents is registered at this URI: %w: give each view its own ui:// URI, or share one *apps.View between the tools", v.URI, errViewConflict)
+			return false, fmt.Errorf("view %s: another view with different contents has this URI: give each view its own ui:// URI, or share one *apps.View between the tools", v.URI)
 		}
 		return true, nil
 	}
 	if s.resources.static.has(v.URI) {
-		return false, fmt.Errorf("fastmcp: view %s: a resource that is not a view is registered at this URI: %w: give the view another ui:// URI", v.URI, errViewConflict)
+		return false, fmt.Errorf("view %s: a resource that is not a view has this URI: give the view another ui:// URI", v.URI)
 	}
 	return false, nil
 }
 
-// addView registers the view resource r for v, and declares the
-// extension; s.mu held, checkView passed.
+// addView registers the view resource r for v (a copy the server owns),
+// and declares the extension; s.mu held, checkView passed.
 func (s *Server) addView(v *apps.View, r *resource) {
 	if s.apps.views == nil {
 		s.apps.views = map[string]*apps.View{}
@@ -155,8 +166,7 @@ func (s *Server) addView(v *apps.View, r *resource) {
 			c.Extensions[apps.Extension] = json.RawMessage("{}")
 		})
 	}
-	cp := *v
-	s.apps.views[v.URI] = &cp
+	s.apps.views[v.URI] = v
 	s.installResourceHandlers()
 	s.resources.static.update(func(m map[string]*resource) { m[v.URI] = r })
 	s.notifyListChanged(protocol.NotificationResourcesListChanged)

@@ -259,14 +259,16 @@ func TestAppsViewCopied(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	v := apps.NewView("ui://a/v.html", chartHTML)
+	v.Meta.CSP = &apps.CSP{ConnectDomains: []string{"https://a.example"}}
 	s.Tool("a", func() (string, error) { return "x", nil }, fastmcp.App(v))
 	v.HTML = "<p>changed</p>"
+	v.Meta.CSP.ConnectDomains[0] = "https://evil.example"
 	got, err := connect(t, s, fastmcp.WithApps()).ReadView(ctxT(t), "ui://a/v.html")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.HTML != chartHTML {
-		t.Fatalf("HTML = %q, want the registered one", got.HTML)
+	if got.HTML != chartHTML || got.Meta.CSP.ConnectDomains[0] != "https://a.example" {
+		t.Fatalf("view = %q %+v, want the registered one", got.HTML, got.Meta.CSP)
 	}
 }
 

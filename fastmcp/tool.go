@@ -217,7 +217,9 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		}
 		def.Meta = withToolMeta(cfg.meta, uiMeta)
 		if cfg.app.viewSet {
-			t.view = new(*cfg.app.view)
+			if t.view, err = cloneView(cfg.app.view); err != nil {
+				return nil, fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
+			}
 			if t.viewRes, err = newViewResource(t.view); err != nil {
 				return nil, fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
 			}
