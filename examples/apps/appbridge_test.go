@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +19,8 @@ import (
 	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
+
+var screenshot = flag.String("screenshot", "", "write a PNG of the view, as the AppBridge host renders it, to this file (docs/images/apps-view.png)")
 
 // bridgeImports maps the bare module names the AppBridge's graph imports
 // (app-bridge.js and its dependencies are unbundled ESM written for
@@ -193,6 +197,15 @@ func TestAppBridge(t *testing.T) {
 	}
 	if want := "Forecast for Jul: 270 units"; answer != want {
 		t.Errorf("answer = %q, want %q", answer, want)
+	}
+	if *screenshot != "" {
+		png, err := chromedp.Run(ctx, chromedp.Screenshot("#view"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	sized, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.sized === true`))
 	if err != nil || !sized {
