@@ -36,11 +36,11 @@ func NewView(uri, html string) *View {
 	return &View{URI: uri, HTML: html}
 }
 
-// ViewFromFile returns the view uri showing the HTML file at path, with
-// the scripts and stylesheets it references by relative path inlined (see
-// ViewFromFS). The file is read once, now.
-func ViewFromFile(uri, name string) (*View, error) {
-	dir, base := filepath.Split(name)
+// ViewFromFile returns the view uri showing the HTML file file, with the
+// scripts and stylesheets it references by relative path inlined (see
+// ViewFromFS). The files are read once, now.
+func ViewFromFile(uri, file string) (*View, error) {
+	dir, base := filepath.Split(file)
 	if dir == "" {
 		dir = "."
 	}
