@@ -75,6 +75,7 @@ type clientConfig struct {
 	probeTimeout     time.Duration
 	oauth            *OAuthConfig
 	middleware       []ClientMiddleware
+	appMIMETypes     []string // WithApps
 }
 
 // DefaultDiscoverTimeout bounds the server/discover probe of an automatic

@@ -35,6 +35,7 @@ type resource struct {
 	mimeType string     // from the MIMEType option
 	cache    *cacheHint // from the CacheHint option
 	scopes   []string   // RequireScopes
+	view     bool       // registered by App: an MCP Apps view
 }
 
 func (r *resource) key() string             { return r.def.URI }
@@ -151,6 +152,7 @@ func (s *Server) RemoveResource(uri string) bool {
 	defer s.mu.Unlock()
 	if s.resources.static.has(uri) {
 		s.resources.static.update(func(m map[string]*resource) { delete(m, uri) })
+		delete(s.apps.views, uri)
 	} else if t, ok := s.resources.templates.get(uri); ok {
 		s.resources.templates.update(func(m map[string]*resourceTemplate) { delete(m, uri) })
 		ordered := slices.DeleteFunc(slices.Clone(s.resources.orderedTemplates()), func(x *resourceTemplate) bool { return x == t })
@@ -260,7 +262,7 @@ func listCursor(req *lowlevel.Request) (string, error) {
 
 // listResources serves resources/list: the static resources, by URI.
 func (s *Server) listResources(ctx context.Context, req *lowlevel.Request) (any, error) {
-	page, err := listPage(s, &s.resources.static, "resources", req)
+	page, err := listPageFor(s, &s.resources.static, "resources", req, appsFilter(s, req, fallbackResources))
 	if err != nil {
 		return nil, err
 	}
