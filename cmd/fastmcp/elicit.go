@@ -80,6 +80,10 @@ func (a *app) fillForm(ctx context.Context, o *objectSchema) (map[string]json.Ra
 				st.line("  " + err.Error())
 				continue
 			}
+			if err := validateArgs("", o.fieldSchema(name), map[string]json.RawMessage{name: v}); err != nil {
+				st.line("  " + strings.TrimPrefix(err.Error(), "arguments of : "))
+				continue
+			}
 			content[name] = v
 			break
 		}

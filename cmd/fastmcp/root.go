@@ -95,7 +95,7 @@ be started, reached or authorized; 4 the tool ran and reported an error
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
 	root.SetVersionTemplate("fastmcp {{.Version}}\n")
 	f := root.PersistentFlags()
-	f.StringArrayVarP(&a.headers, "header", "H", nil, "add an HTTP header to every request (`'Name: value'`, repeatable)")
+	f.StringArrayVarP(&a.headers, "header", "H", nil, "add the HTTP header `'Name: value'` to every request (repeatable)")
 	f.BoolVar(&a.oauth, "oauth", false, "authorize with the server's OAuth authorization server; tokens are kept per user and server")
 	f.BoolVar(&a.noBrowser, "no-browser", false, "with --oauth, print the authorization URL instead of opening a browser")
 	f.StringVar(&a.protocol, "protocol", "", "speak this protocol `revision` (e.g. 2025-06-18, 2026-07-28); default: the newest both sides speak")

@@ -75,6 +75,7 @@ func (p *propSchema) choices() []choice {
 type objectSchema struct {
 	names      []string
 	props      map[string]*propSchema
+	raw        map[string]json.RawMessage // each property's schema as written
 	required   []string
 	additional bool // other members are allowed (additionalProperties is not false and there are no properties listed)
 }
@@ -87,7 +88,7 @@ func parseObjectSchema(raw []byte) (*objectSchema, error) {
 		Required             []string        `json:"required"`
 		AdditionalProperties json.RawMessage `json:"additionalProperties"`
 	}
-	o := &objectSchema{props: map[string]*propSchema{}}
+	o := &objectSchema{props: map[string]*propSchema{}, raw: map[string]json.RawMessage{}}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		o.additional = true
 		return o, nil
@@ -111,6 +112,7 @@ func parseObjectSchema(raw []byte) (*objectSchema, error) {
 		_ = json.Unmarshal(props[n], &p) // a property schema we cannot read (true, {}): untyped
 		o.names = append(o.names, n)
 		o.props[n] = &p
+		o.raw[n] = props[n]
 	}
 	o.additional = len(names) == 0 && string(bytes.TrimSpace(s.AdditionalProperties)) != "false"
 	return o, nil
@@ -141,3 +143,13 @@ func objectKeys(raw json.RawMessage) ([]string, error) {
 }
 
 func (o *objectSchema) isRequired(name string) bool { return slices.Contains(o.required, name) }
+
+// fieldSchema is an object schema holding the property name alone, to
+// check one answer of a form as soon as it is typed.
+func (o *objectSchema) fieldSchema(name string) []byte {
+	b, err := json.Marshal(map[string]any{"type": "object", "properties": map[string]json.RawMessage{name: o.raw[name]}})
+	if err != nil || len(o.raw[name]) == 0 {
+		return nil
+	}
+	return b
+}
