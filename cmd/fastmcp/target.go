@@ -13,7 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/oauthclient"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // target is the server a command talks to: a URL, or a command to start.
@@ -100,7 +102,7 @@ func (a *app) connect(ctx context.Context, t target, opts ...fastmcp.ClientOptio
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &connectionError{fmt.Errorf("connecting to %s: %w", t, shortest(err))}
+		return nil, &connectionError{fmt.Errorf("connecting to %s: %w", t, a.shortest(err))}
 	}
 	return c, nil
 }
@@ -155,13 +157,25 @@ func (a *app) withClient(c *cobra.Command, args []string, pos int, fn func(ctx c
 	return nil
 }
 
-// shortest drops the layers of wrapping around a network error, which
-// name each package the failure went through: "dial tcp 127.0.0.1:1:
-// connect: connection refused" is what the user needs to read. The
-// returned error still wraps the original.
-func shortest(err error) error {
+// shortest drops the layers of wrapping around a connection failure,
+// which name each package the failure went through, and says what to do
+// where the command knows: "dial tcp 127.0.0.1:1: connect: connection
+// refused" is what the user needs to read. The returned error still wraps
+// the original.
+func (a *app) shortest(err error) error {
+	var he *transport.HTTPError
+	var oe *oauthclient.Error
 	var op *net.OpError
-	if errors.As(err, &op) {
+	switch {
+	case errors.Is(err, oauthclient.ErrNoBrowser) && a.noInput:
+		return &shortError{msg: "the server needs a login, which --no-input forbids: run the command once without --no-input", err: err}
+	case errors.As(err, &oe):
+		return &shortError{msg: oe.Error(), err: err}
+	case errors.As(err, &he) && he.StatusCode == http.StatusUnauthorized:
+		return &shortError{msg: "the server requires authorization (HTTP 401): add --oauth to log in, or -H 'Authorization: Bearer TOKEN'", err: err}
+	case errors.As(err, &he):
+		return &shortError{msg: he.Error(), err: err}
+	case errors.As(err, &op):
 		return &shortError{msg: op.Error(), err: err}
 	}
 	return err

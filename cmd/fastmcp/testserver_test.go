@@ -57,11 +57,12 @@ type fileID struct {
 // blobBytes is the binary resource's contents: not UTF-8.
 var blobBytes = []byte{0x89, 'P', 'N', 'G', 0, 1, 2, 0xff}
 
-func newTestServer() *fastmcp.Server {
+func newTestServer(opts ...fastmcp.Option) *fastmcp.Server {
 	d := fastmcp.Description
-	s := fastmcp.New("cli-test-server", "1.2.3",
+	s := fastmcp.New("cli-test-server", "1.2.3", append([]fastmcp.Option{
 		fastmcp.Logger(slog.New(slog.NewTextHandler(io.Discard, nil))),
-		fastmcp.Instructions("A server for the fastmcp command's tests."))
+		fastmcp.Instructions("A server for the fastmcp command's tests."),
+	}, opts...)...)
 	s.Tool("add", func(in addArgs) sum { return sum{in.A + in.B} }, d("Adds two integers"), fastmcp.ReadOnly())
 	s.Tool("scale", func(in scaleArgs) string {
 		f := in.Factor
