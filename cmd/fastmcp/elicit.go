@@ -106,21 +106,9 @@ func fieldPrompt(name string, p *propSchema, required bool) string {
 		notes = append(notes, p.Description)
 	}
 	if cs := p.choices(); len(cs) > 0 {
-		var vs []string
-		for _, c := range cs {
-			v := fmt.Sprint(c.Const)
-			if c.Title != "" && c.Title != v {
-				v += " = " + c.Title
-			}
-			vs = append(vs, v)
-		}
-		notes = append(notes, "one of: "+strings.Join(vs, ", "))
+		notes = append(notes, "one of: "+listChoices(cs))
 	} else if p.Items != nil && len(p.Items.choices()) > 0 {
-		var vs []string
-		for _, c := range p.Items.choices() {
-			vs = append(vs, fmt.Sprint(c.Const))
-		}
-		notes = append(notes, "any of, comma-separated: "+strings.Join(vs, ", "))
+		notes = append(notes, "any of, comma-separated: "+listChoices(p.Items.choices()))
 	} else if ts := p.types(); len(ts) > 0 {
 		notes = append(notes, strings.Join(ts, " or "))
 	}
@@ -155,4 +143,18 @@ func (a *app) ask(question string) (string, error) {
 		st.line(s)
 	}
 	return s, nil
+}
+
+// listChoices lists the values of an enum, each with its title if it has
+// one: "hero-1 = Superman, hero-2 = Green Lantern".
+func listChoices(cs []choice) string {
+	var vs []string
+	for _, c := range cs {
+		v := fmt.Sprint(c.Const)
+		if c.Title != "" && c.Title != v {
+			v += " = " + c.Title
+		}
+		vs = append(vs, v)
+	}
+	return strings.Join(vs, ", ")
 }
