@@ -117,7 +117,7 @@ func findTool(ctx context.Context, cl *fastmcp.Client, name string) (*protocol.T
 func printContent(w interface{ Write([]byte) (int, error) }, content protocol.ContentList, structured json.RawMessage) error {
 	var b strings.Builder
 	for _, c := range content {
-		if t, ok := c.(*protocol.TextContent); ok && len(structured) > 0 && sameJSON(t.Text, structured) {
+		if t, ok := c.(*protocol.TextContent); ok && repeats(t.Text, structured) {
 			continue
 		}
 		b.WriteString(describeContent(c))
@@ -160,6 +160,29 @@ func describeContent(c protocol.Content) string {
 		return fmt.Sprintf("[%T]", c)
 	}
 	return string(b)
+}
+
+// repeats reports whether text is the structured content again: the same
+// JSON, or the value of its only member "result" (how fastmcp servers
+// wrap a result that is not an object).
+func repeats(text string, structured json.RawMessage) bool {
+	if len(structured) == 0 {
+		return false
+	}
+	if sameJSON(text, structured) {
+		return true
+	}
+	var wrapped map[string]json.RawMessage
+	if json.Unmarshal(structured, &wrapped) == nil && len(wrapped) == 1 && wrapped["result"] != nil {
+		return sameJSON(text, wrapped["result"]) || quotedJSON(text, wrapped["result"])
+	}
+	return false
+}
+
+// quotedJSON reports whether v is the JSON string text.
+func quotedJSON(text string, v json.RawMessage) bool {
+	var s string
+	return json.Unmarshal(v, &s) == nil && s == text
 }
 
 // sameJSON reports whether text is the JSON document v.

@@ -28,7 +28,7 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
-// usagef wraps err (or a message) as a usage error.
+// usage marks err as a mistake on the command line.
 func usage(err error) error { return &usageError{err: err} }
 
 // connectionError is a failure to start, reach or authorize the server.
@@ -68,16 +68,11 @@ func isConnectionError(err error) bool {
 	return errors.As(err, &ce) || errors.As(err, &oe) || errors.Is(err, transport.ErrTransport)
 }
 
-// isFlagError recognizes cobra's and pflag's complaints about the command
-// line, which are plain errors.
+// isFlagError recognizes cobra's complaint about an unknown subcommand,
+// a plain error (flag errors go through the root's FlagErrorFunc, and the
+// commands' argument checks return usage errors themselves).
 func isFlagError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "unknown command", "accepts ", "requires at least", "requires at most", "bad flag syntax", "if any flags in the group"} {
-		if strings.HasPrefix(msg, p) || strings.Contains(msg, " "+p) {
-			return true
-		}
-	}
-	return false
+	return strings.HasPrefix(err.Error(), "unknown command ")
 }
 
 // silent reports an error already reported on stderr.
@@ -85,9 +80,8 @@ func silent(err error) bool { return errors.Is(err, errToolFailed) }
 
 // message is the one line printed for err.
 func message(err error) string {
-	msg := err.Error()
-	if ctxErr := context.Canceled; errors.Is(err, ctxErr) {
+	if errors.Is(err, context.Canceled) {
 		return "interrupted"
 	}
-	return strings.ReplaceAll(msg, "\n", "; ")
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
 }
