@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
+	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // goldenRuns are the commands whose output is compared with a golden file,
@@ -206,6 +211,9 @@ func TestElicitation(t *testing.T) {
 	})
 }
 
+// blobBytes are the contents of the test server's mem://logo.
+var blobBytes = []byte{0x89, 'P', 'N', 'G', 0, 1, 2, 0xff}
+
 // TestReadBinary: a binary resource is written as it is to a pipe.
 func TestReadBinary(t *testing.T) {
 	r := cli(t, "", append([]string{"read", "mem://logo"}, stdioTarget()...)...)
@@ -218,13 +226,53 @@ func TestReadBinary(t *testing.T) {
 // TestHeaders: -H headers reach the server on every request.
 func TestHeaders(t *testing.T) {
 	u := httpTarget(t)
-	r := cli(t, "", "call", u, "add", "a=1", "b=1", "-H", "X-Trace: abc", "-H", "Authorization: Bearer t0k")
-	expect(t, r, exitOK)
-	// The test server does not check headers: what matters is that a
-	// request carrying them is accepted. The header parsing is checked by
-	// TestBadInput; the server side of headers by the fastmcp package.
-	if !strings.Contains(r.stdout, `"sum": 2`) {
-		t.Errorf("stdout %q", r.stdout)
+	for _, era := range eras {
+		r := cli(t, "", "call", u, "header", "name=X-Trace", "-H", "X-Trace: abc 1", "-H", "Authorization: Bearer t0k", "--protocol", era)
+		expect(t, r, exitOK)
+		if r.stdout != "X-Trace: abc 1\n" {
+			t.Errorf("%s: stdout %q, want the header echoed", era, r.stdout)
+		}
+	}
+}
+
+// TestInterrupt: Ctrl-C (SIGINT) during a call cancels it and exits with
+// 130; --timeout gives up with 3.
+func TestInterrupt(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT on Windows")
+	}
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			target := tr.target(t)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, binary, target("call", "wait")...)
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			sc := bufio.NewScanner(stderr)
+			var lines []string
+			for sc.Scan() {
+				lines = append(lines, sc.Text())
+				if sc.Text() == "[info] wait: waiting" { // the call is running
+					cmd.Process.Signal(os.Interrupt)
+				}
+			}
+			err = cmd.Wait()
+			if cmd.ProcessState.ExitCode() != exitInterrupted || lines[len(lines)-1] != "fastmcp: interrupted" {
+				t.Errorf("exit %v, stderr %q; want 130 and \"fastmcp: interrupted\"", err, lines)
+			}
+
+			// The deadline may pass while connecting, listing the tools or
+			// calling: the message names the step, the exit code is the same.
+			r := cli(t, "", target("call", "wait", "--timeout", "300ms", "--log-level", "warning")...)
+			expect(t, r, exitConnection)
+			oneLineError(t, r, "no answer within --timeout 300ms")
+		})
 	}
 }
 

@@ -1,12 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,31 +21,34 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata with the output of this run")
 
-// binary is the fastmcp command, built once by TestMain.
-var binary string
+// binary is the fastmcp command and server the test server
+// (testdata/server), built once by TestMain.
+var binary, server string
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == serveStdioArg {
-		os.Exit(serveStdio())
-	}
 	dir, err := os.MkdirTemp("", "fastmcp-cli-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "fastmcp")
+	exe := ""
 	if runtime.GOOS == "windows" {
-		binary += ".exe"
+		exe = ".exe"
 	}
-	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building the fastmcp command: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	binary = filepath.Join(dir, "fastmcp"+exe)
+	server = filepath.Join(dir, "server"+exe)
+	for _, b := range []struct{ out, pkg string }{{binary, "."}, {server, "./testdata/server"}} {
+		if out, err := exec.Command("go", "build", "-o", b.out, b.pkg).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", b.pkg, err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	if code == 0 {
+		// The tests start goroutines of their own (reading the pipes of
+		// the processes they run): none may outlive them.
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goleak:", err)
 			code = 1
@@ -92,26 +95,42 @@ func cliEnv(t *testing.T, env []string, stdin string, args ...string) result {
 	return result{stdout.String(), stderr.String(), code}
 }
 
-// stdioTarget is the test server as a stdio target: the test binary,
-// serving.
+// stdioTarget is the test server as a stdio target.
 func stdioTarget() []string {
-	exe, _ := os.Executable()
-	return []string{"--", exe, serveStdioArg}
+	return []string{"--", server, "-stdio"}
 }
 
 // httpTarget serves the test server over HTTP on 127.0.0.1 for the test
 // and returns its URL.
 func httpTarget(t *testing.T) string {
 	t.Helper()
-	s := newTestServer()
-	ts := httptest.NewServer(s)
+	return startServer(t)
+}
+
+// startServer runs the test server over HTTP on 127.0.0.1 with the extra
+// flags until the test ends, and returns its endpoint's URL.
+func startServer(t *testing.T, flags ...string) string {
+	t.Helper()
+	cmd := exec.Command(server, append([]string{"-http", "127.0.0.1:0"}, flags...)...)
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		s.Shutdown(ctx)
-		ts.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
 	})
-	return ts.URL + "/mcp"
+	// The first line, printed once the server listens, or EOF if it exits.
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	u, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+	if err != nil || !ok {
+		t.Fatalf("the test server did not start: %q, %v", line, err)
+	}
+	return u
 }
 
 // transports are the ways the tests reach the test server; the command's

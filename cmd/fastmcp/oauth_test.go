@@ -6,7 +6,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
 
@@ -26,18 +24,7 @@ import (
 // may not prompt (--no-input), reuses it.
 func TestOAuth(t *testing.T) {
 	is := oauthtest.NewServer(t, oauthtest.Options{Subject: "ada"})
-	ts := httptest.NewUnstartedServer(nil)
-	resource := "http://" + ts.Listener.Addr().String() + "/mcp"
-	s := newTestServer(fastmcp.Auth(fastmcp.JWTVerifier(is.URL(), resource), func(*fastmcp.AuthConfig) {}))
-	s.Tool("whoami", func(ctx *fastmcp.Context) string { return "you are " + ctx.Auth().Subject })
-	ts.Config.Handler = s
-	ts.Start()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		s.Shutdown(ctx)
-		ts.Close()
-	})
+	resource := startServer(t, "-issuer", is.URL())
 	config := t.TempDir()
 	env := []string{"XDG_CONFIG_HOME=" + config}
 

@@ -144,17 +144,14 @@ func (a *app) withClient(c *cobra.Command, args []string, pos int, fn func(ctx c
 		defer cancel()
 	}
 	cl, err := a.connect(ctx, t, opts...)
-	if err != nil {
-		return err
+	if err == nil {
+		defer cl.Close()
+		err = fn(ctx, cl, rest)
 	}
-	defer cl.Close()
-	if err := fn(ctx, cl, rest); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && a.timeout > 0 {
-			return &connectionError{fmt.Errorf("no answer within --timeout %s: %w", a.timeout, err)}
-		}
-		return err
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && a.timeout > 0 {
+		return &connectionError{&shortError{msg: a.timedOut(err), err: err}}
 	}
-	return nil
+	return err
 }
 
 // shortest drops the layers of wrapping around a connection failure,
@@ -188,3 +185,13 @@ type shortError struct {
 
 func (e *shortError) Error() string { return e.msg }
 func (e *shortError) Unwrap() error { return e.err }
+
+// timedOut says which step --timeout ended: "calling wait: no answer
+// within --timeout 300ms".
+func (a *app) timedOut(err error) string {
+	msg := fmt.Sprintf("no answer within --timeout %s", a.timeout)
+	if step, _, ok := strings.Cut(err.Error(), ": "); ok && !strings.HasPrefix(step, "context") {
+		return step + ": " + msg
+	}
+	return msg
+}

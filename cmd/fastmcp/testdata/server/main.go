@@ -1,23 +1,30 @@
+// Command server is the fastmcp command's test server: a small fastmcp
+// server with a tool of each kind the command handles. The tests build it
+// (without the race detector, so it starts fast) and run it over stdio or
+// HTTP:
+//
+//	server -stdio
+//	server -http 127.0.0.1:0 [-issuer URL]   # prints "listening on URL" once it listens
+//
+// With -issuer, the server requires OAuth access tokens issued by that
+// authorization server for its own URL, and has a whoami tool.
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
-
-// The test server: a small fastmcp server with a tool of each kind the
-// command handles. The tests run it over HTTP in the test process, and
-// over stdio as a subprocess: the test binary started with the argument
-// serveStdioArg (see TestMain).
-
-const serveStdioArg = "fastmcp-cli-test-server"
 
 type addArgs struct {
 	A int `json:"a" jsonschema:"description=The first addend"`
@@ -48,6 +55,10 @@ type profile struct {
 type greetArgs struct {
 	Name  string `json:"name" jsonschema:"description=Who to greet"`
 	Style string `json:"style,omitempty" jsonschema:"description=formal or casual"`
+}
+
+type headerArgs struct {
+	Name string `json:"name" jsonschema:"description=The HTTP header to echo"`
 }
 
 type fileID struct {
@@ -106,6 +117,17 @@ func newTestServer(opts ...fastmcp.Option) *fastmcp.Server {
 		}
 		return fmt.Sprintf("welcome %s (%d) of team %s", p.Name, p.Age, p.Team), nil
 	}, d("Asks the user for a profile"))
+	s.Tool("header", func(ctx *fastmcp.Context, in headerArgs) string {
+		if ctx.HTTPRequest() == nil {
+			return "no HTTP request"
+		}
+		return in.Name + ": " + ctx.HTTPRequest().Header.Get(in.Name)
+	}, d("Echoes a header of the HTTP request"))
+	s.Tool("wait", func(ctx *fastmcp.Context) (string, error) {
+		ctx.Info("waiting")
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, d("Waits until the call is cancelled"))
 	s.Tool("picture", func() []fastmcp.Content {
 		return []fastmcp.Content{fastmcp.Text("a picture:"), fastmcp.Image(blobBytes, "image/png")}
 	}, d("Returns an image"))
@@ -123,11 +145,42 @@ func newTestServer(opts ...fastmcp.Option) *fastmcp.Server {
 	return s
 }
 
-// serveStdio serves the test server on stdin and stdout until they close.
-func serveStdio() int {
-	if err := newTestServer().ServeStdio(context.Background()); err != nil {
-		fmt.Fprintln(os.Stderr, "test server:", err)
-		return 1
+func main() {
+	stdio := flag.Bool("stdio", false, "serve over stdin and stdout")
+	addr := flag.String("http", "", "serve Streamable HTTP on this address, printing \"listening on URL\"")
+	issuer := flag.String("issuer", "", "require OAuth access tokens from this authorization server (with -http)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch {
+	case *stdio:
+		err = newTestServer().ServeStdio(ctx)
+	case *addr != "":
+		err = serveHTTP(ctx, *addr, *issuer)
+	default:
+		err = errors.New("usage: server -stdio | -http ADDR [-issuer URL]")
 	}
-	return 0
+	if err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintln(os.Stderr, "test server:", err)
+		os.Exit(1)
+	}
+}
+
+func serveHTTP(ctx context.Context, addr, issuer string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String() + "/mcp"
+	var opts []fastmcp.Option
+	if issuer != "" {
+		opts = append(opts, fastmcp.Auth(fastmcp.JWTVerifier(issuer, url), func(*fastmcp.AuthConfig) {}))
+	}
+	s := newTestServer(opts...)
+	if issuer != "" {
+		s.Tool("whoami", func(ctx *fastmcp.Context) string { return "you are " + ctx.Auth().Subject })
+	}
+	fmt.Println("listening on", url)
+	return s.ServeListener(ctx, ln)
 }
