@@ -44,7 +44,7 @@ code 4; an unknown tool or bad arguments exit with code 2.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.withClient(c, args, 0, func(ctx context.Context, cl *fastmcp.Client, rest []string) error {
 				return a.call(ctx, cl, rest[0], jsonArgs, rest[1:])
-			}, fastmcp.WithElicitation(a.elicit))
+			}, a.inputHandlers()...)
 		},
 	}
 	c.Flags().StringVar(&jsonArgs, "args", "", "the arguments as a JSON `object`")

@@ -203,6 +203,20 @@ func TestElicitation(t *testing.T) {
 		})
 	}
 
+	t.Run("url", func(t *testing.T) {
+		for _, tt := range []struct{ stdin, flag, want string }{
+			{"y\n", "--no-browser", "visit accept\n"},
+			{"n\n", "--no-browser", "visit decline\n"},
+			{"", "--no-input", "visit decline\n"},
+		} {
+			r := cli(t, tt.stdin, append([]string{"call", "visit", tt.flag}, stdioTarget()...)...)
+			expect(t, r, exitOK)
+			if r.stdout != tt.want || !strings.Contains(r.stderr, "https://pay.example.com/invoice/7") {
+				t.Errorf("%q %s: stdout %q, stderr %q; want %q and the URL shown", tt.stdin, tt.flag, r.stdout, r.stderr, tt.want)
+			}
+		}
+	})
+
 	t.Run("stdin closed", func(t *testing.T) {
 		r := cli(t, "y\n", append([]string{"call", "signup"}, stdioTarget()...)...)
 		if r.code == exitOK || !strings.Contains(r.stderr, "standard input is closed") {

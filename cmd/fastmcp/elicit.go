@@ -9,6 +9,12 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
+// inputHandlers are the client options that answer the server's
+// requests for user input.
+func (a *app) inputHandlers() []fastmcp.ClientOption {
+	return []fastmcp.ClientOption{fastmcp.WithElicitation(a.elicit), fastmcp.WithURLElicitation(a.elicitURL)}
+}
+
 // elicit answers the server's elicitation requests. With --no-input it
 // declines them; otherwise it asks the user on stderr, reading the answers
 // from stdin a line at a time: whether to answer at all (yes, no =
@@ -51,6 +57,38 @@ func (a *app) elicit(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.
 			continue
 		}
 		return fastmcp.AcceptElicitation(content)
+	}
+}
+
+// elicitURL answers the server's requests to send the user to a URL
+// (elicitation in URL mode): it shows the URL and opens a browser (unless
+// --no-browser), then waits for the user to say they are done there.
+// With --no-input it declines.
+func (a *app) elicitURL(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+	st := a.status()
+	if a.noInput {
+		st.line("The server asked to send you to " + req.URL + " (declined: --no-input): " + oneLine(req.Message))
+		return fastmcp.DeclineElicitation(), nil
+	}
+	st.line("The server asks you to open this URL: " + req.Message + "\n  " + req.URL)
+	for {
+		ans, err := a.ask("Open it? [Y]es, [n]o (decline), [c]ancel: ")
+		if err != nil {
+			return nil, err
+		}
+		switch strings.ToLower(strings.TrimSpace(ans)) {
+		case "", "y", "yes":
+			if !a.noBrowser {
+				if err := fastmcp.OpenBrowser(ctx, req.URL); err != nil {
+					st.line("(no browser could be opened: open the URL yourself)")
+				}
+			}
+			return &fastmcp.ElicitResult{Action: "accept"}, nil
+		case "n", "no":
+			return fastmcp.DeclineElicitation(), nil
+		case "c", "cancel":
+			return fastmcp.CancelElicitation(), nil
+		}
 	}
 }
 

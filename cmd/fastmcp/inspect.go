@@ -28,7 +28,7 @@ same as one JSON object, for scripts.`,
   fastmcp inspect http://127.0.0.1:8080/mcp --json | jq '.tools[].name'`,
 		Args: argsBetween(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.withClient(c, args, 0, a.inspect, fastmcp.WithElicitation(a.elicit))
+			return a.withClient(c, args, 0, a.inspect, a.inputHandlers()...)
 		},
 	}
 	a.jsonFlag(c, "the report")

@@ -32,7 +32,7 @@ by default, every field as a JSON array with --json.`,
 			}
 			return a.withClient(c, args, 1, func(ctx context.Context, cl *fastmcp.Client, rest []string) error {
 				return a.list(ctx, cl, rest[0])
-			}, fastmcp.WithElicitation(a.elicit))
+			}, a.inputHandlers()...)
 		},
 	}
 	a.jsonFlag(c, "the list")

@@ -23,7 +23,7 @@ messages, each under its role; --json prints the whole result.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.withClient(c, args, 0, func(ctx context.Context, cl *fastmcp.Client, rest []string) error {
 				return a.prompt(ctx, cl, rest[0], rest[1:])
-			}, fastmcp.WithElicitation(a.elicit))
+			}, a.inputHandlers()...)
 		},
 	}
 	a.jsonFlag(c, "the whole result")

@@ -26,7 +26,7 @@ terminal; every field (binary as base64) with --json.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.withClient(c, args, 0, func(ctx context.Context, cl *fastmcp.Client, rest []string) error {
 				return a.read(ctx, cl, rest[0])
-			}, fastmcp.WithElicitation(a.elicit))
+			}, a.inputHandlers()...)
 		},
 	}
 	a.jsonFlag(c, "the whole result")

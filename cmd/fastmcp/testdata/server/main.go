@@ -128,6 +128,13 @@ func newTestServer(opts ...fastmcp.Option) *fastmcp.Server {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}, d("Waits until the call is cancelled"))
+	s.Tool("visit", func(ctx *fastmcp.Context) (string, error) {
+		e, err := ctx.ElicitURL("Pay the invoice", "https://pay.example.com/invoice/7")
+		if err != nil {
+			return "", err
+		}
+		return "visit " + string(e.Action), e.Complete()
+	}, d("Sends the user to a page"))
 	s.Tool("picture", func() []fastmcp.Content {
 		return []fastmcp.Content{fastmcp.Text("a picture:"), fastmcp.Image(blobBytes, "image/png")}
 	}, d("Returns an image"))
