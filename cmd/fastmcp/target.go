@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -96,7 +97,7 @@ func (a *app) connect(ctx context.Context, t target, opts ...fastmcp.ClientOptio
 		if len(a.headers) > 0 || a.oauth {
 			return nil, usage(errors.New("-H and --oauth apply to a server at a URL, not to one started with --"))
 		}
-		c, err = fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.stderr}, opts...)
+		c, err = fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.stderr, GracePeriod: stdioGrace}, opts...)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -106,6 +107,13 @@ func (a *app) connect(ctx context.Context, t target, opts ...fastmcp.ClientOptio
 	}
 	return c, nil
 }
+
+// stdioGrace is how long the command waits, once done, for a server it
+// started to exit after its stdin is closed, before SIGTERM (and as long
+// again before SIGKILL). Shorter than the library's 2 s default: a
+// one-shot command should not linger, and some servers (Node's reference
+// server among them) take seconds to notice the end of their input.
+const stdioGrace = time.Second
 
 // parseHeaders parses the -H values.
 func parseHeaders(hs []string) (http.Header, error) {
