@@ -107,7 +107,7 @@ func findTool(ctx context.Context, cl *fastmcp.Client, name string) (*protocol.T
 		}
 		names = append(names, t.Name)
 	}
-	return nil, usage(fmt.Errorf("the server has no tool %q; it has: %s", name, strings.Join(names, ", ")))
+	return nil, usage(fmt.Errorf("the server has no tool %q; it has: %s", name, someNames(names)))
 }
 
 // printContent prints content blocks for a person: text as it is, other

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -107,19 +108,37 @@ func (a *app) jsonOr(v any, err error) error {
 }
 
 // collect gathers every item of a listing; a server without the
-// capability has none (an empty list, never null in JSON).
+// capability has none (an empty list, never null in JSON), and so has one
+// that declares the capability but does not implement the list method
+// (resources without resources/templates/list are common).
 func collect[T any](offered bool, seq iter.Seq2[T, error]) ([]T, error) {
 	out := []T{}
 	if !offered {
 		return out, nil
 	}
 	for v, err := range seq {
+		if errors.Is(err, protocol.ErrMethodNotFound) && len(out) == 0 {
+			return out, nil
+		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// someNames lists names for an error message: all of them, or the first
+// ones and how many more.
+func someNames(names []string) string {
+	const max = 15
+	if len(names) == 0 {
+		return "none"
+	}
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, … (%d more)", strings.Join(names[:max], ", "), len(names)-max)
 }
 
 // toolArgs lists a tool's arguments, the required ones marked with *:

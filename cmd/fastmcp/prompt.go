@@ -94,5 +94,5 @@ func findPrompt(ctx context.Context, cl *fastmcp.Client, name string) (*protocol
 		}
 		names = append(names, p.Name)
 	}
-	return nil, usage(fmt.Errorf("the server has no prompt %q; it has: %s", name, orDash(strings.Join(names, ", "))))
+	return nil, usage(fmt.Errorf("the server has no prompt %q; it has: %s", name, someNames(names)))
 }
