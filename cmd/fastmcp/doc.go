@@ -39,8 +39,8 @@
 // checked against the schema before the call, mistakes reported by field.
 // While a tool runs, progress is shown as a bar on a terminal (plain lines
 // otherwise) and the server's log messages go to stderr; elicitation
-// requests are asked on stderr and answered on stdin, or declined with
-// --no-input.
+// requests are asked on stderr and answered on stdin (a URL-mode request
+// shows the URL and opens it), or declined with --no-input.
 //
 // Exit codes:
 //
