@@ -55,6 +55,7 @@ func parseArgs(o *objectSchema, jsonArgs string, words []string) (map[string]jso
 	return args, nil
 }
 
+// orNull explains why --args was not an object: a JSON error, or null.
 func orNull(err error) error {
 	if err == nil {
 		return errors.New("got null")
@@ -101,6 +102,7 @@ func convert(p *propSchema, s string) (json.RawMessage, error) {
 	return nil, errors.New(strings.Join(errs, ", or "))
 }
 
+// convertAs types s as the JSON type t, or says what it wanted.
 func convertAs(t string, p *propSchema, s string) (json.RawMessage, error) {
 	switch t {
 	case "boolean":
@@ -174,6 +176,7 @@ func convertChoice(cs []choice, s string) (json.RawMessage, error) {
 	return nil, fmt.Errorf("want one of %s", strings.Join(names, ", "))
 }
 
+// quote is s as a JSON string.
 func quote(s string) json.RawMessage {
 	b, _ := json.Marshal(s)
 	return b

@@ -12,6 +12,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
+// callCommand is `fastmcp call`.
 func (a *app) callCommand() *cobra.Command {
 	var jsonArgs string
 	c := &cobra.Command{
@@ -52,6 +53,8 @@ code 4; an unknown tool or bad arguments exit with code 2.`,
 	return c
 }
 
+// call calls the tool name with the arguments of --args and words, and
+// prints its result.
 func (a *app) call(ctx context.Context, cl *fastmcp.Client, name, jsonArgs string, words []string) error {
 	tool, err := findTool(ctx, cl, name)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// completionCommand is `fastmcp completion`: cobra's scripts for three
+// shells, which ask the command itself for candidates (__complete).
 func (a *app) completionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "completion bash|zsh|fish",

@@ -14,6 +14,7 @@ type lineReader struct {
 	r  *bufio.Reader
 }
 
+// newLineReader reads the lines of r.
 func newLineReader(r io.Reader) *lineReader { return &lineReader{r: bufio.NewReader(r)} }
 
 // errNoInput is returned when stdin ends before an answer.

@@ -15,6 +15,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
+// inspectCommand is `fastmcp inspect`.
 func (a *app) inspectCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "inspect (URL | -- COMMAND [ARGS...])",
@@ -47,6 +48,7 @@ type report struct {
 	Prompts           []*protocol.Prompt           `json:"prompts"`
 }
 
+// inspect gathers the report on the server and prints it.
 func (a *app) inspect(ctx context.Context, cl *fastmcp.Client, _ []string) error {
 	caps := cl.ServerCapabilities()
 	r := report{Server: cl.ServerInfo(), ProtocolVersion: cl.ProtocolVersion(), Capabilities: caps, Instructions: cl.Instructions()}
@@ -72,6 +74,7 @@ func (a *app) inspect(ctx context.Context, cl *fastmcp.Client, _ []string) error
 	return err
 }
 
+// writeReport writes the report for a person.
 func writeReport(b *strings.Builder, r *report) {
 	fmt.Fprintf(b, "Server:       %s %s", r.Server.Name, r.Server.Version)
 	if r.Server.Title != "" {

@@ -16,6 +16,7 @@ import (
 // listKinds are what `fastmcp list` lists.
 var listKinds = []string{"tools", "resources", "templates", "prompts"}
 
+// listCommand is `fastmcp list`.
 func (a *app) listCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "list tools|resources|templates|prompts (URL | -- COMMAND [ARGS...])",
@@ -40,6 +41,7 @@ by default, every field as a JSON array with --json.`,
 	return c
 }
 
+// contains reports whether list holds s.
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -49,6 +51,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// list prints one of the server's lists (kind: one of listKinds).
 func (a *app) list(ctx context.Context, cl *fastmcp.Client, kind string) error {
 	caps := cl.ServerCapabilities()
 	switch kind {
@@ -91,6 +94,7 @@ func (a *app) list(ctx context.Context, cl *fastmcp.Client, kind string) error {
 	}
 }
 
+// printTools prints the tools as a table.
 func printTools(a *app, tools []*protocol.Tool) error {
 	t := newTable(a.stdout, "NAME", "ARGUMENTS", "DESCRIPTION")
 	for _, tool := range tools {

@@ -46,6 +46,7 @@ type table struct {
 	w *tabwriter.Writer
 }
 
+// newTable starts a table on w.
 func newTable(w io.Writer, header ...string) *table {
 	t := &table{w: tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)}
 	t.row(header...)
@@ -60,6 +61,7 @@ func (t *table) row(cells ...string) {
 	fmt.Fprintln(t.w, strings.Join(cells, "\t"))
 }
 
+// flush writes the table out.
 func (t *table) flush() error { return t.w.Flush() }
 
 // oneLine makes s fit on one line of a table.

@@ -10,6 +10,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
+// pingCommand is `fastmcp ping`.
 func (a *app) pingCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "ping (URL | -- COMMAND [ARGS...])",
@@ -29,6 +30,7 @@ did: 0, or 3 when it could not be reached.`,
 	return c
 }
 
+// ping pings the server and prints who answered and how fast.
 func (a *app) ping(ctx context.Context, cl *fastmcp.Client, _ []string) error {
 	start := time.Now()
 	if err := cl.Ping(ctx); err != nil {

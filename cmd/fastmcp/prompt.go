@@ -11,6 +11,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
+// promptCommand is `fastmcp prompt`.
 func (a *app) promptCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "prompt (URL | -- COMMAND [ARGS...]) NAME [key=value ...]",
@@ -30,6 +31,8 @@ messages, each under its role; --json prints the whole result.`,
 	return c
 }
 
+// prompt gets the prompt name with the key=value words as arguments and
+// prints its messages.
 func (a *app) prompt(ctx context.Context, cl *fastmcp.Client, name string, words []string) error {
 	p, err := findPrompt(ctx, cl, name)
 	if err != nil {

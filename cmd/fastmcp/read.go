@@ -12,6 +12,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
+// readCommand is `fastmcp read`.
 func (a *app) readCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "read (URL | -- COMMAND [ARGS...]) URI",
@@ -33,6 +34,7 @@ terminal; every field (binary as base64) with --json.`,
 	return c
 }
 
+// read reads the resource at uri and prints its contents.
 func (a *app) read(ctx context.Context, cl *fastmcp.Client, uri string) error {
 	res, err := cl.ReadResource(ctx, uri)
 	if err != nil {

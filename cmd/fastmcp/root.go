@@ -41,6 +41,7 @@ type app struct {
 	st         *statusLine // see status
 }
 
+// newApp returns the app on the given streams, noting which are terminals.
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, in: newLineReader(stdin)}
 	if f, ok := stderr.(*os.File); ok {
@@ -114,7 +115,9 @@ func (a *app) jsonFlag(c *cobra.Command, what string) {
 	c.Flags().BoolVar(&a.jsonOut, "json", false, "print "+what+" as JSON, for scripts")
 }
 
-// args is cobra.PositionalArgs that reports a usage error.
+// argsBetween checks that a command has between min and max positional
+// arguments (max < 0: no limit), counting a command after -- as one, and
+// reports a usage error otherwise.
 func argsBetween(min, max int) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		n := len(args)

@@ -142,6 +142,7 @@ func objectKeys(raw json.RawMessage) ([]string, error) {
 	return keys, nil
 }
 
+// isRequired reports whether the schema requires the property name.
 func (o *objectSchema) isRequired(name string) bool { return slices.Contains(o.required, name) }
 
 // fieldSchema is an object schema holding the property name alone, to

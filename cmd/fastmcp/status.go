@@ -66,12 +66,14 @@ func (s *statusLine) done() {
 	s.bar = ""
 }
 
+// clearLocked erases the bar from the terminal line (s.mu held).
 func (s *statusLine) clearLocked() {
 	if s.term && s.bar != "" {
 		fmt.Fprint(s.w, "\r\x1b[K")
 	}
 }
 
+// redrawLocked draws the bar again (s.mu held).
 func (s *statusLine) redrawLocked() {
 	if s.term && s.bar != "" {
 		fmt.Fprint(s.w, s.bar)
@@ -112,6 +114,7 @@ func progressBar(p *protocol.ProgressParams) string {
 	return fmt.Sprintf("[%s] %3d%%%s", bar, percent(p), msg)
 }
 
+// percent is how far p is, 0 to 100.
 func percent(p *protocol.ProgressParams) int {
 	if p.Total <= 0 {
 		return 0

@@ -25,6 +25,7 @@ type target struct {
 	argv []string
 }
 
+// String is the target as the user gave it, for messages.
 func (t target) String() string {
 	if t.url != "" {
 		return t.url
@@ -129,6 +130,7 @@ func parseHeaders(hs []string) (http.Header, error) {
 	return h, nil
 }
 
+// knownVersion reports whether v is a revision the client speaks.
 func knownVersion(v string) bool {
 	for _, s := range protocol.SupportedVersions() {
 		if s == v {
