@@ -126,9 +126,9 @@ func argsBetween(min, max int) cobra.PositionalArgs {
 		}
 		switch {
 		case n < min:
-			return usage(fmt.Errorf("%s: missing arguments; usage: %s", c.CommandPath(), c.UseLine()))
+			return usage(fmt.Errorf("missing arguments; usage: %s", c.UseLine()))
 		case max >= 0 && n > max:
-			return usage(fmt.Errorf("%s: too many arguments; usage: %s", c.CommandPath(), c.UseLine()))
+			return usage(fmt.Errorf("too many arguments; usage: %s", c.UseLine()))
 		}
 		if d := c.ArgsLenAtDash(); d >= 0 && d == len(args) {
 			return usage(errors.New("nothing after --: give the server's command, e.g. -- ./my-server --stdio"))
