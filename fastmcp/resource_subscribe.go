@@ -45,18 +45,21 @@ func (s *subscriptions) share(h *transport.StreamableHandler) (remove func()) {
 
 // notifyShared sends notifications/resources/updated for uri to the shared
 // sessions subscribed to it, through one handler per session store (each
-// call appends the update once more to each session's GET stream). It is
-// called on the replica that announces the update only.
-func (s *subscriptions) notifyShared(ctx context.Context, uri string) error {
-	s.mu.Lock()
-	hs := slices.Clone(s.shared)
-	s.mu.Unlock()
-	if len(hs) == 0 {
-		return nil
-	}
+// call appends the update once more to each session's GET stream); with
+// no handler built yet, through the stores the server's options give. It
+// is called on the replica that announces the update only.
+func (s *Server) notifyShared(ctx context.Context, uri string) error {
+	subs := &s.resources.subs
+	subs.mu.Lock()
+	hs := slices.Clone(subs.shared)
+	subs.mu.Unlock()
 	msg, err := notification(protocol.NotificationResourcesUpdated, &protocol.ResourceUpdatedParams{URI: uri})
 	if err != nil {
 		return err
+	}
+	if len(hs) == 0 {
+		so := s.sharedOptions()
+		return transport.NotifySubscribers(ctx, &so, uri, msg)
 	}
 	var (
 		done []transport.SessionStore
@@ -73,6 +76,23 @@ func (s *subscriptions) notifyShared(ctx context.Context, uri string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// sharedOptions returns the Streamable HTTP options of the stores the
+// server's handlers would share sessions through: those of its
+// HTTPEndpoints options, or of its shared stores.
+func (s *Server) sharedOptions() transport.HTTPOptions {
+	var cfg HTTPConfig
+	s.mu.Lock()
+	configure := slices.Clone(s.cfg.http.endpoints)
+	s.mu.Unlock()
+	for _, fn := range configure {
+		fn(&cfg)
+	}
+	so := cfg.Streamable
+	s.sharedHTTP(&so)
+	so.Logger = s.logger
+	return so
 }
 
 // sameStore reports whether a and b are one store (without comparing
@@ -166,7 +186,7 @@ func (s *subscriptions) notify(ctx context.Context, uri string) error {
 // transport.StreamableHandler.NotifySubscribers). The errors of the
 // session store and the event store are returned too.
 func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
-	shared := s.resources.subs.notifyShared(ctx, uri)
+	shared := s.notifyShared(ctx, uri)
 	if shared != nil {
 		s.logger.Warn("resources/updated not sent to every shared session subscribed to it", "uri", uri, "error", shared)
 	}

@@ -2,10 +2,13 @@ package transport
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/pubsub"
 )
 
 // This file holds the resources/subscribe subscriptions of legacy sessions
@@ -91,44 +94,73 @@ func (h *StreamableHandler) NotifySubscribers(ctx context.Context, uri string, m
 	if sh == nil {
 		return nil
 	}
+	return notifySubscribers(ctx, sh.store, sh.seq, sh.bus, h.logger, func(id string) *httpSession {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.sessions[id]
+	}, uri, msg)
+}
+
+// NotifySubscribers does what StreamableHandler.NotifySubscribers does,
+// for a process that announces updates without a handler of its own (a
+// replica whose handler is not built yet, a worker that serves no
+// requests): through the session store, the event store and the bus of
+// opts (Sessions, EventStore, Bus), which must be those the replicas'
+// handlers share. With no Sessions it does nothing; an EventStore that
+// does not number events (SequencedEventStore) is an error.
+func NotifySubscribers(ctx context.Context, opts *HTTPOptions, uri string, msg protocol.Message) error {
+	if opts == nil || opts.Sessions == nil {
+		return nil
+	}
+	seq, ok := opts.EventStore.(SequencedEventStore)
+	if !ok {
+		return fmt.Errorf("transport: NotifySubscribers needs the EventStore of the shared sessions, one that numbers events (SequencedEventStore); %T does not", opts.EventStore)
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return notifySubscribers(ctx, opts.Sessions, seq, opts.Bus, logger, func(string) *httpSession { return nil }, uri, msg)
+}
+
+// notifySubscribers appends msg to the GET stream of each session of store
+// subscribed to uri, numbered by seq, and wakes the replica holding the
+// client's GET connection: local's session, if any, and over bus.
+func notifySubscribers(ctx context.Context, store SessionStore, seq SequencedEventStore, bus pubsub.Bus, logger *slog.Logger,
+	local func(id string) *httpSession, uri string, msg protocol.Message) error {
 	data, err := protocol.AppendMessage(nil, msg)
 	if err != nil {
 		return fmt.Errorf("transport: encoding message: %w", err)
 	}
 	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
-	ids, err := sh.store.Subscribers(sctx, uri)
+	ids, err := store.Subscribers(sctx, uri)
 	cancel()
 	if err != nil {
 		return fmt.Errorf("transport: reading the subscribers of %s from the session store: %w", uri, err)
 	}
+	wake, err := json.Marshal(&busMsg{Kind: busWake})
+	if err != nil {
+		return fmt.Errorf("transport: encoding a bus message: %w", err)
+	}
 	var errs []error
 	for _, id := range ids {
-		if err := sh.appendGET(ctx, id, data); err != nil {
-			errs = append(errs, err)
+		actx, cancel := context.WithTimeout(ctx, storeTimeout)
+		_, err := seq.AppendNext(actx, id, standaloneStream, data)
+		if err != nil {
+			cancel()
+			logger.Warn("storing SSE event failed: the message is lost", "session", id, "stream", standaloneStream, "error", err)
+			errs = append(errs, fmt.Errorf("transport: storing an event of session %s: %w", id, err))
+			continue
 		}
+		if s := local(id); s != nil {
+			s.standalone.wake()
+		}
+		if bus != nil {
+			if err := bus.Publish(actx, sessionTopic(id), wake); err != nil {
+				logger.Warn("waking the replica holding an MCP session's GET stream failed", "session", id, "error", err)
+			}
+		}
+		cancel()
 	}
 	return errors.Join(errs...)
-}
-
-// appendGET appends data to the GET stream of the shared session id,
-// numbered by the event store, and wakes the replica holding the client's
-// GET connection, this one or another.
-func (sh *sharing) appendGET(ctx context.Context, id string, data []byte) error {
-	actx, cancel := context.WithTimeout(ctx, storeTimeout)
-	_, err := sh.seq.AppendNext(actx, id, standaloneStream, data)
-	cancel()
-	if err != nil {
-		sh.h.logger.Warn("storing SSE event failed: the message is lost", "session", id, "stream", standaloneStream, "error", err)
-		return fmt.Errorf("transport: storing an event of session %s: %w", id, err)
-	}
-	sh.h.mu.Lock()
-	s := sh.h.sessions[id]
-	sh.h.mu.Unlock()
-	if s != nil {
-		s.standalone.wake()
-	}
-	if err := sh.publish(ctx, id, busMsg{Kind: busWake}); err != nil {
-		sh.h.logger.Warn("waking the replica holding an MCP session's GET stream failed", "session", id, "error", err)
-	}
-	return nil
 }
