@@ -256,6 +256,7 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	if !added {
 		return final, nil // shutting down
 	}
+	s.checkListenedLeases(ctx, honoured.TaskIDs)
 	select {
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)

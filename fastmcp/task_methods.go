@@ -64,6 +64,9 @@ func (s *Server) lookupTask(ctx context.Context, req *lowlevel.Request, params a
 	if err != nil {
 		return nil, s.tasks.unavailable("reading the task", err, "task", id)
 	}
+	if rec, err = s.checkLease(ctx, rec); err != nil {
+		return nil, s.tasks.unavailable("checking the lease of the task", err, "task", id)
+	}
 	return rec, nil
 }
 
@@ -191,6 +194,24 @@ func (s *Server) listenTasks(ctx context.Context, req *lowlevel.Request, ids []s
 		}
 	}
 	return ok, nil
+}
+
+// checkListenedLeases checks the leases of the tasks a listen stream has
+// just started to follow (see checkLease): one whose replica died is
+// reported failed, and the stream, following it already, is told.
+func (s *Server) checkListenedLeases(ctx context.Context, ids []string) {
+	if s.tasks.leases() == nil {
+		return
+	}
+	for _, id := range ids {
+		rec, err := s.tasks.store.Get(ctx, id)
+		if err == nil {
+			_, err = s.checkLease(ctx, rec)
+		}
+		if err != nil && !errors.Is(err, ErrTaskNotFound) {
+			s.logger.Warn("task store: checking the lease of a task followed failed", "task", id, "error", err)
+		}
+	}
 }
 
 // notifyTask sends notifications/tasks with the task's state to the
