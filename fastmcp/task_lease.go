@@ -116,7 +116,9 @@ func (m *taskManager) renew(l TaskLeaseStore) {
 		if len(ids) == 0 {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(m.ctx, min(m.leasePeriod, storeTimeout))
+		// A slow renewal may take longer than a period (the ticker drops
+		// the ticks meanwhile), not so long that the lease lapses.
+		ctx, cancel := context.WithTimeout(m.ctx, min(m.leaseTimeout/2, storeTimeout))
 		err := l.RenewLeases(ctx, ids, m.leaseTimeout)
 		cancel()
 		switch {

@@ -121,6 +121,7 @@ type watcher struct {
 	abandoned int // legacy: calls given up after legacyAttempt and made again
 	broken    int // calls whose progress shows more than one attempt
 	taskID    string
+	holdID    string // a task that runs until the end, on some replica
 }
 
 // TestReplicas is the multi-replica test of issue 18: three replica
@@ -161,7 +162,10 @@ type watcher struct {
 //     a subscriptions/listen stream; legacy: a GET stream), counted at the
 //     proxy.
 //   - Tasks: a task created before the kill (on any replica) is read
-//     afterwards, completed, from another (the shared task store).
+//     afterwards, completed, from another (the shared task store); a task
+//     still running is read working from a survivor that runs it, and
+//     failed ("the server replica running this task stopped") once the
+//     lease of r1, which ran it, lapsed: never working for ever.
 func TestReplicas(t *testing.T) {
 	start := time.Now()
 	srv := startRedis(t)
@@ -301,13 +305,27 @@ func TestReplicas(t *testing.T) {
 		t.Errorf("listening after the kill: %d listens, %d GET streams, want %d of each: %v", l, g, half, err)
 	}
 
-	// Tasks created before the kill are read from the survivors.
+	// Tasks created before the kill are read from the survivors: ended
+	// tasks completed, those still running on a survivor working, and
+	// those that ran on r1 failed once their lease lapsed.
+	var lapsed int
 	for _, w := range ws {
 		if w.modern {
 			if err := w.checkTask(ctx); err != nil {
 				t.Errorf("client %d: %v", w.i, err)
 			}
+			failed, err := w.checkHold(ctx, replicaserver.HeldBy("r1"))
+			if err != nil {
+				t.Errorf("client %d: %v", w.i, err)
+			}
+			if failed {
+				lapsed++
+			}
 		}
+	}
+	t.Logf("%d tasks running on r1 reported failed by the survivors", lapsed)
+	if lapsed == 0 {
+		t.Error("no task ran on r1: the lapse of its leases was not tested")
 	}
 
 	// The counts.
@@ -492,8 +510,39 @@ func (w *watcher) work(ctx context.Context, url, id string, midstream func()) er
 			return fmt.Errorf("starting the report task: %v, %v", task, err)
 		}
 		w.taskID = task.TaskID
+		if _, task, err = w.client().StartTool(ctx, "hold", nil); err != nil || task == nil {
+			return fmt.Errorf("starting the hold task: %v, %v", task, err)
+		}
+		w.holdID = task.TaskID
 	}
 	return nil
+}
+
+// checkHold reads w's hold task until it knows where it ran: on a
+// survivor it is still working, its status message naming the replica;
+// on the killed replica it is reported failed once its lease lapsed
+// (never working for ever). It reports whether the task failed so.
+func (w *watcher) checkHold(ctx context.Context, killed string) (failed bool, err error) {
+	for {
+		task, err := w.client().GetTask(ctx, w.holdID)
+		if err != nil {
+			return false, fmt.Errorf("hold task %s: %w", w.holdID, err)
+		}
+		switch {
+		case task.Status == protocol.TaskFailed:
+			if task.StatusMessage != fastmcp.TaskLapsedMessage {
+				return false, fmt.Errorf("hold task %s failed: %q, want %q", w.holdID, task.StatusMessage, fastmcp.TaskLapsedMessage)
+			}
+			return true, nil
+		case task.Status != protocol.TaskWorking:
+			return false, fmt.Errorf("hold task %s: status %s", w.holdID, task.Status)
+		case task.StatusMessage != "" && task.StatusMessage != killed:
+			return false, nil // a survivor runs it
+		}
+		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil { // poll interval
+			return false, fmt.Errorf("hold task %s still working (%q): %w", w.holdID, task.StatusMessage, err)
+		}
+	}
 }
 
 // progressRuns checks the progress a call reported across its attempts:
