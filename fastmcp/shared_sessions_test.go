@@ -178,3 +178,53 @@ func TestSharedSessionSubscriptions(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedSubscriptionsEndWithSession: a shared session's subscriptions
+// are in the session store while it lives, and gone once the client ends
+// the session (DELETE) or unsubscribes.
+func TestSharedSubscriptionsEndWithSession(t *testing.T) {
+	t.Parallel()
+	sessions := transport.NewMemorySessionStore()
+	s := fastmcp.New("replica", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)), fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
+		h.Streamable.Sessions, h.Streamable.EventStore = sessions, transport.NewMemoryEventStore(nil)
+	}))
+	for _, uri := range []string{"x://a", "x://b"} {
+		s.Resource(uri, func() string { return uri })
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	defer stop(s)
+	ctx := ctxT(t)
+	subscribers := func(uri string) []string {
+		t.Helper()
+		ids, err := sessions.Subscribers(ctx, uri)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	c, err := fastmcp.ConnectHTTP(ctx, ts.URL+"/mcp", fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, uri := range []string{"x://a", "x://b"} {
+		if err := c.Subscribe(ctx, uri, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Unsubscribe(ctx, "x://b"); err != nil {
+		t.Fatal(err)
+	}
+	a, b := subscribers("x://a"), subscribers("x://b")
+	if len(a) != 1 || len(b) != 0 {
+		t.Fatalf("subscribers: x://a %v, x://b %v; want one session, none", a, b)
+	}
+	rec, err := sessions.Get(ctx, a[0])
+	if err != nil || !slices.Equal(rec.Subscriptions, []string{"x://a"}) {
+		t.Fatalf("the session's record: %+v, %v; want its subscription to x://a", rec, err)
+	}
+	c.Close() // DELETE
+	if a := subscribers("x://a"); len(a) != 0 {
+		t.Errorf("x://a subscribers after the session ended: %v", a)
+	}
+}
