@@ -15,7 +15,8 @@ import (
 // does not stay working until its TTL. The replica running a task renews
 // its lease every TaskSettings.LeasePeriod; once it has not for
 // TaskSettings.LeaseTimeout, any replica reading the task (tasks/get,
-// tasks/update, tasks/cancel, a subscriptions/listen following it) finds
+// tasks/update, tasks/cancel, a subscriptions/listen following it, which
+// looks every LeaseTimeout) finds
 // the lease lapsed and reports the task failed ("the server replica running
 // this task stopped"); the first to find it records that in the store and
 // publishes the change, once.

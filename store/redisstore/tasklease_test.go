@@ -53,7 +53,8 @@ func startLeaseReplica(t *testing.T, srv *redisServer) (busReplica, *redis.Clien
 // the task's lease no more, and once the lease lapsed, tasks/get on B and
 // on C report the task failed, "the server replica running this task
 // stopped", and each listen stream is told once (the marker, an update
-// announced after both reads, comes after any second notice).
+// announced after both reads, comes after any second notice). A listen
+// stream following a task no client reads learns it too.
 func TestTaskLeaseLapses(t *testing.T) {
 	srv := startRedis(t)
 	a, rdbA := startLeaseReplica(t, srv)
@@ -62,6 +63,10 @@ func TestTaskLeaseLapses(t *testing.T) {
 	id := call(t, a.url, "tools/call", map[string]any{"name": "hold", "arguments": map[string]any{}})["taskId"].(string)
 	filter := map[string]any{"taskIds": []string{id}, "resourceSubscriptions": []string{"x://marker"}}
 	listens := []<-chan map[string]json.RawMessage{listenSSE(t, b.url, filter), listenSSE(t, c.url, filter)}
+	// A second task, which no client reads: the listen stream following
+	// it learns that it failed all the same.
+	quiet := call(t, a.url, "tools/call", map[string]any{"name": "hold", "arguments": map[string]any{}})["taskId"].(string)
+	follower := listenSSE(t, b.url, map[string]any{"taskIds": []string{quiet}})
 	// The lease is renewed: the task stays working well past its timeout.
 	for range 3 {
 		awaitStatus(t, b.url, id, "working")
@@ -76,6 +81,21 @@ func TestTaskLeaseLapses(t *testing.T) {
 		}
 		if e, _ := got["error"].(map[string]any); e == nil || e["message"] != fastmcp.TaskLapsedMessage {
 			t.Errorf("error %v, want the message %q", got["error"], fastmcp.TaskLapsedMessage)
+		}
+	}
+	for {
+		var task struct {
+			TaskID, Status, StatusMessage string
+		}
+		m := next(t, follower)
+		if json.Unmarshal(m["params"], &task) != nil || task.TaskID != quiet {
+			t.Fatalf("the follower of the quiet task got %v", m)
+		}
+		if task.Status == "failed" {
+			if task.StatusMessage != fastmcp.TaskLapsedMessage {
+				t.Errorf("quiet task: statusMessage %q, want %q", task.StatusMessage, fastmcp.TaskLapsedMessage)
+			}
+			break
 		}
 	}
 	if err := b.s.NotifyResourceUpdated(context.Background(), "x://marker"); err != nil {
