@@ -39,24 +39,9 @@ func serveExampleHTTP(t *testing.T, exe string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
 	// It logs `msg="serving MCP over HTTP" addr=127.0.0.1:PORT path=/mcp`.
-	re := regexp.MustCompile(`serving MCP over HTTP.* addr=(\S+) path=(\S+)`)
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if m := re.FindStringSubmatch(sc.Text()); m != nil {
-			go io.Copy(io.Discard, stderr) // the rest of its log, until it exits
-			return "http://" + m[1] + m[2]
-		}
-	}
-	t.Fatalf("examples/apps did not start serving over HTTP: %v", sc.Err())
-	return ""
+	m := startUntil(t, cmd, stderr, regexp.MustCompile(`serving MCP over HTTP.* addr=(\S+) path=(\S+)`))
+	return "http://" + m[1] + m[2]
 }
 
 // TestDevApps runs `fastmcp dev apps` against the example app server, over
@@ -150,18 +135,14 @@ var tokenRE = regexp.MustCompile(`<meta name="fastmcp-token" content="([0-9a-f]+
 // pageToken fetches the preview page and returns the token it embeds.
 func pageToken(t *testing.T, pageURL string) string {
 	t.Helper()
-	resp, err := http.Get(pageURL)
+	req, err := http.NewRequest(http.MethodGet, pageURL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := fetch(t, req)
 	m := tokenRE.FindSubmatch(body)
-	if resp.StatusCode != http.StatusOK || m == nil {
-		t.Fatalf("GET %s: %s, no token in:\n%s", pageURL, resp.Status, body)
+	if m == nil {
+		t.Fatalf("GET %s: no token in:\n%s", pageURL, body)
 	}
 	return string(m[1])
 }
@@ -176,6 +157,15 @@ func postJSON(t *testing.T, url, token string, v any) {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Fastmcp-Preview-Token", token)
+	body := fetch(t, req)
+	if err := json.Unmarshal(body, v); err != nil {
+		t.Fatalf("POST %s: %v\n%s", url, err, body)
+	}
+}
+
+// fetch sends req and returns the body of its 200 answer.
+func fetch(t *testing.T, req *http.Request) []byte {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -186,9 +176,7 @@ func postJSON(t *testing.T, url, token string, v any) {
 		t.Fatal(err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("POST %s: %s\n%s", url, resp.Status, body)
+		t.Fatalf("%s %s: %s\n%s", req.Method, req.URL, resp.Status, body)
 	}
-	if err := json.Unmarshal(body, v); err != nil {
-		t.Fatalf("POST %s: %v\n%s", url, err, body)
-	}
+	return body
 }
