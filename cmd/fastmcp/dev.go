@@ -75,14 +75,17 @@ func (a *app) devApps(ctx context.Context, cl *fastmcp.Client, addr string, open
 	})
 	// The browser opens in the background: xdg-open may wait for the
 	// browser it starts, which needs the page served.
+	// It is stopped (its context canceled) when the preview ends.
 	var opening sync.WaitGroup
 	defer opening.Wait()
+	octx, stop := context.WithCancel(ctx)
+	defer stop()
 	out := &urlLine{w: a.stdout, found: func(url string) {
 		if !open {
 			return
 		}
 		opening.Go(func() {
-			if err := fastmcp.OpenBrowser(ctx, url); err != nil && ctx.Err() == nil {
+			if err := fastmcp.OpenBrowser(octx, url); err != nil && octx.Err() == nil {
 				a.status().line("(no browser could be opened: open the URL yourself)")
 			}
 		})

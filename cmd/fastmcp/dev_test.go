@@ -61,27 +61,8 @@ func TestDevApps(t *testing.T) {
 		{"http", func(t *testing.T) []string { return []string{serveExampleHTTP(t, exe)} }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, binary, append([]string{"dev", "apps"}, tt.target(t)...)...)
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			line, err := bufio.NewReader(stdout).ReadString('\n')
-			pageURL, ok := strings.CutPrefix(strings.TrimSpace(line), "Preview: ")
-			if err != nil || !ok || !strings.HasPrefix(pageURL, "http://127.0.0.1:") {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("first line %q (%v), want \"Preview: http://127.0.0.1:PORT/\"; stderr:\n%s", line, err, stderr.String())
-			}
-
-			token := pageToken(t, pageURL)
+			run := startDevApps(t, nil, append([]string{"dev", "apps"}, tt.target(t)...)...)
+			token := pageToken(t, run.url)
 			var list struct {
 				Server struct{ Name string }
 				Tools  []struct {
@@ -90,7 +71,7 @@ func TestDevApps(t *testing.T) {
 					AppOnly     bool
 				}
 			}
-			postJSON(t, pageURL+"api/tools", token, &list)
+			postJSON(t, run.url+"api/tools", token, &list)
 			if list.Server.Name != "sales" {
 				t.Errorf("server %q, want sales", list.Server.Name)
 			}
@@ -107,19 +88,93 @@ func TestDevApps(t *testing.T) {
 			}
 
 			// Without the token the endpoint refuses.
-			req, _ := http.NewRequest(http.MethodPost, pageURL+"api/tools", strings.NewReader("{}"))
+			req, _ := http.NewRequest(http.MethodPost, run.url+"api/tools", strings.NewReader("{}"))
 			if resp, err := http.DefaultClient.Do(req); err != nil {
 				t.Error(err)
 			} else if resp.Body.Close(); resp.StatusCode != http.StatusForbidden {
 				t.Errorf("without the token: status %d, want 403", resp.StatusCode)
 			}
-
-			cmd.Process.Signal(os.Interrupt)
-			cmd.Wait()
-			if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.HasSuffix(stderr.String(), "fastmcp: interrupted\n") {
-				t.Errorf("after Ctrl-C: exit %d, stderr %q; want 130 and \"fastmcp: interrupted\"", code, stderr.String())
-			}
+			run.interrupt(t)
 		})
+	}
+}
+
+// TestDevAppsOpen: --open hands the page's URL to the system's opener
+// (xdg-open, here a script that writes down its argument).
+func TestDevAppsOpen(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		t.Skip("the opener is xdg-open only on other systems")
+	}
+	dir := t.TempDir()
+	opened := filepath.Join(dir, "opened")
+	script := "#!/bin/sh\necho \"$1\" > " + opened + ".tmp && mv " + opened + ".tmp " + opened + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := startDevApps(t, []string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")},
+		append([]string{"dev", "apps", "--open"}, stdioTarget()...)...)
+	var got []byte
+	for got == nil { // the opener runs in the background; the test's deadline bounds the wait
+		if b, err := os.ReadFile(opened); err == nil {
+			got = b
+		} else if t.Context().Err() != nil {
+			t.Fatal("xdg-open was never run")
+		} else {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if strings.TrimSpace(string(got)) != run.url {
+		t.Errorf("xdg-open got %q, want %q", got, run.url)
+	}
+	run.interrupt(t)
+}
+
+// devRun is a running `fastmcp dev apps`.
+type devRun struct {
+	cmd    *exec.Cmd
+	url    string // the preview page's
+	stderr *strings.Builder
+}
+
+// startDevApps runs the command with args (and env added to its
+// environment) and waits for the preview's URL on its stdout.
+func startDevApps(t *testing.T, env []string, args ...string) *devRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	run := &devRun{cmd: exec.CommandContext(ctx, binary, args...), stderr: &strings.Builder{}}
+	run.cmd.Env = append(os.Environ(), env...)
+	run.cmd.Stderr = run.stderr
+	stdout, err := run.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		run.cmd.Process.Kill()
+		run.cmd.Wait()
+		cancel()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	u, ok := strings.CutPrefix(strings.TrimSpace(line), "Preview: ")
+	if err != nil || !ok || !strings.HasPrefix(u, "http://127.0.0.1:") {
+		run.cmd.Process.Kill()
+		run.cmd.Wait()
+		t.Fatalf("first line %q (%v), want \"Preview: http://127.0.0.1:PORT/\"; stderr:\n%s", line, err, run.stderr.String())
+	}
+	run.url = u
+	return run
+}
+
+// interrupt sends Ctrl-C (SIGINT) and checks that the command ends with
+// exit code 130 and "fastmcp: interrupted".
+func (r *devRun) interrupt(t *testing.T) {
+	t.Helper()
+	r.cmd.Process.Signal(os.Interrupt)
+	r.cmd.Wait()
+	if code := r.cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.HasSuffix(r.stderr.String(), "fastmcp: interrupted\n") {
+		t.Errorf("after Ctrl-C: exit %d, stderr %q; want 130 and \"fastmcp: interrupted\"", code, r.stderr.String())
 	}
 }
 
