@@ -224,13 +224,10 @@ func (p *Preview) apiCall(w http.ResponseWriter, r *http.Request) {
 
 // viewAnswer is what the page needs to render a view.
 type viewAnswer struct {
-	URI           string            `json:"uri"`
-	HTML          string            `json:"html"`
-	CSP           *apps.CSP         `json:"csp,omitempty"`
-	Permissions   *apps.Permissions `json:"permissions,omitempty"`
-	PrefersBorder *bool             `json:"prefersBorder,omitempty"`
-	Domain        string            `json:"domain,omitempty"`
-	SandboxURL    string            `json:"sandboxUrl"`
+	URI  string `json:"uri"`
+	HTML string `json:"html"`
+	apps.ViewMeta
+	SandboxURL string `json:"sandboxUrl"`
 }
 
 // errNotView is matched by the error of readView for a resource that is
@@ -280,15 +277,7 @@ func (p *Preview) readView(ctx context.Context, uri string) (*viewAnswer, error)
 	if err != nil {
 		p.logger.Warn("preview: ignoring the view's malformed _meta.ui", "uri", uri, "error", err)
 	}
-	return &viewAnswer{
-		URI:           uri,
-		HTML:          html,
-		CSP:           ui.CSP,
-		Permissions:   ui.Permissions,
-		PrefersBorder: ui.PrefersBorder,
-		Domain:        ui.Domain,
-		SandboxURL:    p.sandbox(),
-	}, nil
+	return &viewAnswer{URI: uri, HTML: html, ViewMeta: ui, SandboxURL: p.sandbox()}, nil
 }
 
 // apiView reads a view: {"uri"} → viewAnswer.

@@ -77,7 +77,7 @@ func newAppServerWith(release <-chan struct{}, connect string) *fastmcp.Server {
 		return doubleResult{Value: 9}
 	}, fastmcp.Description("The view may not call this."),
 		fastmcp.Meta(protocol.Meta{"ui": map[string]any{"visibility": []string{"model"}}}))
-	ui := map[string]any{"prefersBorder": true}
+	ui := map[string]any{"prefersBorder": true, "permissions": map[string]any{"clipboardWrite": map[string]any{}}}
 	if connect != "" {
 		ui["csp"] = map[string]any{"connectDomains": []string{connect}}
 		s.Tool("probe", func(in probeArgs) countResult {
