@@ -5,7 +5,14 @@ import (
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/internal/docsnippets"
 )
+
+// TestDocSnippets checks that every Go snippet of docs/apps.md comes from
+// the example program, the preview's example or this file.
+func TestDocSnippets(t *testing.T) {
+	docsnippets.Check(t, []string{"../docs/apps.md"}, []string{"../examples/apps/main.go", "preview/example_test.go", "doc_snippets_test.go"})
+}
 
 // TestDocSecurityMeta is the CSP snippet of docs/apps.md, and what it puts
 // on the wire.

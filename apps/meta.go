@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -24,6 +25,24 @@ const (
 	// _meta.ui.resourceUri; servers publish both).
 	LegacyResourceURIMetaKey = "ui/resourceUri"
 )
+
+// IsViewMIMEType reports whether a resource's MIME type is MIMEType,
+// ignoring case, spaces around parameters, quotes around the profile and
+// other parameters (such as charset): "text/html; profile=mcp-app" is a
+// view too.
+func IsViewMIMEType(mime string) bool {
+	typ, params, _ := strings.Cut(mime, ";")
+	if !strings.EqualFold(strings.TrimSpace(typ), "text/html") {
+		return false
+	}
+	for p := range strings.SplitSeq(params, ";") {
+		k, v, _ := strings.Cut(p, "=")
+		if strings.EqualFold(strings.TrimSpace(k), "profile") && strings.Trim(strings.TrimSpace(v), `"`) == "mcp-app" {
+			return true
+		}
+	}
+	return false
+}
 
 // ViewMeta is the _meta.ui of a view: what the host needs to know to
 // sandbox it. The zero value asks for nothing: no network, no external

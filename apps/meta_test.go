@@ -105,3 +105,23 @@ func TestVisibleTo(t *testing.T) {
 		t.Error("app-only tool visible to the model")
 	}
 }
+
+func TestIsViewMIMEType(t *testing.T) {
+	tests := []struct {
+		mime string
+		want bool
+	}{
+		{"text/html;profile=mcp-app", true},
+		{"text/html; profile=mcp-app", true},
+		{"TEXT/HTML; charset=utf-8; profile=\"mcp-app\"", true},
+		{"text/html", false},
+		{"text/plain;profile=mcp-app", false},
+		{"text/html;profile=mcp-apps", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := apps.IsViewMIMEType(tt.mime); got != tt.want {
+			t.Errorf("IsViewMIMEType(%q) = %v, want %v", tt.mime, got, tt.want)
+		}
+	}
+}

@@ -282,6 +282,18 @@ func TestReadViewNotView(t *testing.T) {
 	}
 }
 
+// TestReadViewMIMESpelling checks that ReadView takes the view MIME type
+// as apps.IsViewMIMEType does: with a space and a charset too.
+func TestReadViewMIMESpelling(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	s.Resource("ui://a/loose", func() string { return "<p>loose</p>" }, fastmcp.MIMEType(`text/html; charset=utf-8; profile="mcp-app"`))
+	v, err := connect(t, s, fastmcp.WithApps()).ReadView(ctxT(t), "ui://a/loose")
+	if err != nil || v.HTML != "<p>loose</p>" {
+		t.Fatalf("ReadView = %+v, %v", v, err)
+	}
+}
+
 // TestAppsNoViewsNoChange checks that a server without views lists the
 // same for every client and declares no extension.
 func TestAppsNoViewsNoChange(t *testing.T) {

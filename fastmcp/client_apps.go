@@ -40,8 +40,9 @@ var ErrNotView = errors.New("fastmcp: not an MCP Apps view")
 
 // ReadView reads the view uri (a tool's apps.ToolMeta.ResourceURI) and
 // returns it: its HTML, and as Meta the _meta.ui its contents carry (which
-// hosts apply over that of the resources/list entry). A resource whose contents are not one document of MIME type apps.MIMEType
-// gives an error matching ErrNotView.
+// hosts apply over that of the resources/list entry). A resource whose
+// contents are not one document of MIME type apps.MIMEType (see
+// apps.IsViewMIMEType) gives an error matching ErrNotView.
 func (c *Client) ReadView(ctx context.Context, uri string) (*apps.View, error) {
 	res, err := c.ReadResource(ctx, uri)
 	if err != nil {
@@ -51,7 +52,7 @@ func (c *Client) ReadView(ctx context.Context, uri string) (*apps.View, error) {
 		if rc.URI != uri {
 			continue
 		}
-		if rc.MIMEType != apps.MIMEType {
+		if !apps.IsViewMIMEType(rc.MIMEType) {
 			return nil, fmt.Errorf("%w: %s has MIME type %q, not %q", ErrNotView, uri, rc.MIMEType, apps.MIMEType)
 		}
 		html := rc.Text

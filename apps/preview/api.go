@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -17,15 +18,15 @@ const maxBody = 4 << 20
 
 // toolEntry is one tool as the page lists it.
 type toolEntry struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	ResourceURI string          `json:"resourceUri,omitempty"`
-	Visibility  []string        `json:"visibility,omitempty"`
-	AppOnly     bool            `json:"appOnly,omitempty"`
-	Fields      []field         `json:"fields"`
-	FormError   string          `json:"formError,omitempty"`
-	Tool        json.RawMessage `json:"tool"`
+	Name        string            `json:"name"`
+	Title       string            `json:"title,omitempty"`
+	Description string            `json:"description,omitempty"`
+	ResourceURI string            `json:"resourceUri,omitempty"`
+	Visibility  []apps.Visibility `json:"visibility,omitempty"`
+	AppOnly     bool              `json:"appOnly,omitempty"`
+	Fields      []field           `json:"fields"`
+	FormError   string            `json:"formError,omitempty"`
+	Tool        json.RawMessage   `json:"tool"`
 }
 
 // writeJSON writes v with status 200.
@@ -72,6 +73,13 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 // the right shape.
 func decodeJSONString(s string, v any) { _ = json.Unmarshal([]byte(s), v) }
 
+// toolMeta is the tool's _meta.ui. Malformed metadata counts as none: the
+// tool is listed without a view, callable by the model and by views.
+func toolMeta(t *protocol.Tool) apps.ToolMeta {
+	m, _, _ := apps.ToolMetaOf(t)
+	return m
+}
+
 // tools lists every tool of the server.
 func (p *Preview) tools(ctx context.Context) ([]*protocol.Tool, error) {
 	var out []*protocol.Tool
@@ -108,7 +116,7 @@ func (p *Preview) apiTools(w http.ResponseWriter, r *http.Request) {
 	}
 	entries := []toolEntry{}
 	for _, t := range tools {
-		ui := toolUIOf(t)
+		ui := toolMeta(t)
 		raw, err := protocol.Marshal(t)
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, fmt.Sprintf("encoding tool %s: %v", t.Name, err))
@@ -120,7 +128,7 @@ func (p *Preview) apiTools(w http.ResponseWriter, r *http.Request) {
 			Description: t.Description,
 			ResourceURI: ui.ResourceURI,
 			Visibility:  ui.Visibility,
-			AppOnly:     !ui.visibleTo("model"),
+			AppOnly:     !ui.VisibleTo(apps.VisibilityModel),
 			Tool:        raw,
 		}
 		if e.Fields, err = formFields(t.InputSchema); err != nil {
@@ -152,7 +160,7 @@ func (p *Preview) formTool(w http.ResponseWriter, r *http.Request, name string, 
 		writeError(w, http.StatusNotFound, fmt.Sprintf("the server has no tool %q", name))
 		return nil, false
 	}
-	if !toolUIOf(t).visibleTo("model") {
+	if !toolMeta(t).VisibleTo(apps.VisibilityModel) {
 		writeError(w, http.StatusForbidden, fmt.Sprintf("tool %q is app-only: only its view may call it", name))
 		return nil, false
 	}
@@ -216,13 +224,10 @@ func (p *Preview) apiCall(w http.ResponseWriter, r *http.Request) {
 
 // viewAnswer is what the page needs to render a view.
 type viewAnswer struct {
-	URI           string         `json:"uri"`
-	HTML          string         `json:"html"`
-	CSP           *resourceCSP   `json:"csp,omitempty"`
-	Permissions   map[string]any `json:"permissions,omitempty"`
-	PrefersBorder *bool          `json:"prefersBorder,omitempty"`
-	Domain        string         `json:"domain,omitempty"`
-	SandboxURL    string         `json:"sandboxUrl"`
+	URI  string `json:"uri"`
+	HTML string `json:"html"`
+	apps.ViewMeta
+	SandboxURL string `json:"sandboxUrl"`
 }
 
 // errNotView is matched by the error of readView for a resource that is
@@ -232,7 +237,7 @@ var errNotView = errors.New("not an MCP Apps view")
 // readView reads a view through the client. Its _meta.ui comes from the
 // content item, else from the resources/list entry.
 func (p *Preview) readView(ctx context.Context, uri string) (*viewAnswer, error) {
-	if !strings.HasPrefix(uri, "ui://") {
+	if !strings.HasPrefix(uri, apps.Scheme+"://") {
 		return nil, fmt.Errorf("%w: %q is not a ui:// URI", errNotView, uri)
 	}
 	res, err := p.client.ReadResource(ctx, uri)
@@ -249,50 +254,30 @@ func (p *Preview) readView(ctx context.Context, uri string) (*viewAnswer, error)
 	if item == nil {
 		return nil, fmt.Errorf("%w: %s has no contents", errNotView, uri)
 	}
-	if !isViewMIME(item.MIMEType) {
-		return nil, fmt.Errorf("%w: %s has MIME type %q, want %s", errNotView, uri, item.MIMEType, MIMEType)
+	if !apps.IsViewMIMEType(item.MIMEType) {
+		return nil, fmt.Errorf("%w: %s has MIME type %q, want %s", errNotView, uri, item.MIMEType, apps.MIMEType)
 	}
 	html := item.Text
 	if item.Blob != nil {
 		html = string(item.Blob)
 	}
-	ui, ok := resourceUIOf(item.Meta)
-	if !ok {
+	meta := item.Meta
+	if _, ok := meta[apps.MetaKey]; !ok {
 		for r, err := range p.client.Resources(ctx) {
 			if err != nil {
 				break
 			}
 			if r.URI == uri {
-				ui, _ = resourceUIOf(r.Meta)
+				meta = r.Meta
 				break
 			}
 		}
 	}
-	return &viewAnswer{
-		URI:           uri,
-		HTML:          html,
-		CSP:           ui.CSP,
-		Permissions:   ui.Permissions,
-		PrefersBorder: ui.PrefersBorder,
-		Domain:        ui.Domain,
-		SandboxURL:    p.sandbox(),
-	}, nil
-}
-
-// isViewMIME reports whether a MIME type is text/html;profile=mcp-app,
-// ignoring case and spaces around the parameter.
-func isViewMIME(m string) bool {
-	typ, params, _ := strings.Cut(m, ";")
-	if !strings.EqualFold(strings.TrimSpace(typ), "text/html") {
-		return false
+	ui, err := apps.ViewMetaOf(meta)
+	if err != nil {
+		p.logger.Warn("preview: ignoring the view's malformed _meta.ui", "uri", uri, "error", err)
 	}
-	for p := range strings.SplitSeq(params, ";") {
-		k, v, _ := strings.Cut(p, "=")
-		if strings.EqualFold(strings.TrimSpace(k), "profile") && strings.Trim(strings.TrimSpace(v), `"`) == "mcp-app" {
-			return true
-		}
-	}
-	return false
+	return &viewAnswer{URI: uri, HTML: html, ViewMeta: ui, SandboxURL: p.sandbox()}, nil
 }
 
 // apiView reads a view: {"uri"} → viewAnswer.
@@ -336,7 +321,7 @@ func (p *Preview) apiViewCall(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{"error": protocol.Errorf(protocol.CodeInvalidParams, "Unknown tool: %s", params.Name)})
 		return
 	}
-	if !toolUIOf(t).visibleTo("app") {
+	if !toolMeta(t).VisibleTo(apps.VisibilityApp) {
 		writeJSON(w, map[string]any{"error": protocol.Errorf(protocol.CodeInvalidParams, "tool %s is not visible to apps (its _meta.ui.visibility leaves out \"app\")", params.Name)})
 		return
 	}
@@ -378,7 +363,7 @@ func (p *Preview) apiViewTools(w http.ResponseWriter, r *http.Request) {
 	}
 	visible := []*protocol.Tool{}
 	for _, t := range tools {
-		if toolUIOf(t).visibleTo("app") {
+		if toolMeta(t).VisibleTo(apps.VisibilityApp) {
 			visible = append(visible, t)
 		}
 	}

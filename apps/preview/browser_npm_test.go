@@ -68,5 +68,4 @@ func TestBrowserNpmAppServer(t *testing.T) {
 	hostText(t, ctx, "log", "This is log text.")
 	clickInView(t, ctx, frame, "open-link-btn")
 	hostText(t, ctx, "links", "https://modelcontextprotocol.io/")
-	screenshot(t, ctx, "apps-preview-vanillajs.png")
 }

@@ -88,8 +88,9 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Logf("wrote %s", path)
 }
 
-// TestBrowserGoAppServer renders the view of an app server written in Go
-// in the preview, in headless Chromium: the view initializes, gets the
+// TestBrowserGoAppServer renders the view of an app server written in the
+// test in the preview, in headless Chromium (TestBrowserExampleApps renders
+// examples/apps; this one covers what the example does not use): the view initializes, gets the
 // tool's input and result, calls server tools through the host (an
 // app-only one too; a model-only one is refused), and its messages,
 // context updates, links and logs reach the side panel. Its CSP blocks
@@ -147,7 +148,6 @@ func TestBrowserGoAppServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	viewText(t, ctx, frame, "theme", "dark")
-	screenshot(t, ctx, "apps-preview-go.png")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#theme-toggle"))); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/fastmcp-go/fastmcp/apps"
 )
 
 // sourcePattern is what the preview accepts as a CSP source from a server:
@@ -33,9 +35,9 @@ func cleanSources(list []string) (kept, dropped []string) {
 // declaration the view may load nothing from the network. 'self' is the
 // sandbox origin, which serves only the proxy itself. dropped lists the
 // entries that were not valid sources.
-func viewCSP(c *resourceCSP) (policy string, dropped []string) {
+func viewCSP(c *apps.CSP) (policy string, dropped []string) {
 	if c == nil {
-		c = &resourceCSP{}
+		c = &apps.CSP{}
 	}
 	connect, d1 := cleanSources(c.ConnectDomains)
 	res, d2 := cleanSources(c.ResourceDomains)

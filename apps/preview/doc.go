@@ -21,8 +21,11 @@
 //
 // Use [Preview.ListenAndServe] for the common case:
 //
+//	client, err := fastmcp.ConnectCommand(ctx, cmd, fastmcp.WithApps())
+//	...
 //	p := preview.New(client, nil)
 //	err := p.ListenAndServe(ctx, "127.0.0.1:0", os.Stderr)
 //
-// or [Preview.Serve] with listeners of your own.
+// or [Preview.Serve] with listeners of your own. The command
+// `fastmcp dev apps` runs it; docs/apps.md shows it.
 package preview

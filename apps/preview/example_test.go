@@ -11,12 +11,13 @@ import (
 )
 
 // Preview the app server ./my-app-server (run over stdio) until Ctrl-C.
-// The page's URL is printed to standard error.
+// The page's URL is printed to standard error. The client declares the
+// extension (WithApps): servers give other clients no views.
 func ExamplePreview_ListenAndServe() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	client, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: "./my-app-server"})
+	client, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: "./my-app-server"}, fastmcp.WithApps())
 	if err != nil {
 		log.Fatal(err)
 	}

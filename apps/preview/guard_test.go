@@ -3,6 +3,8 @@ package preview
 import (
 	"strings"
 	"testing"
+
+	"github.com/fastmcp-go/fastmcp/apps"
 )
 
 func TestLoopbackHost(t *testing.T) {
@@ -57,7 +59,7 @@ func TestLoopbackOrigin(t *testing.T) {
 func TestViewCSP(t *testing.T) {
 	tests := []struct {
 		name        string
-		csp         *resourceCSP
+		csp         *apps.CSP
 		contains    []string
 		notContains []string
 		dropped     []string
@@ -72,7 +74,7 @@ func TestViewCSP(t *testing.T) {
 		},
 		{
 			name: "declared domains map to their directives",
-			csp: &resourceCSP{
+			csp: &apps.CSP{
 				ConnectDomains:  []string{"https://api.example.com", "wss://rt.example.com"},
 				ResourceDomains: []string{"https://*.cdn.example.com", "http://localhost:5173"},
 				FrameDomains:    []string{"https://www.youtube.com"},
@@ -90,7 +92,7 @@ func TestViewCSP(t *testing.T) {
 		},
 		{
 			name: "injection attempts are dropped",
-			csp: &resourceCSP{
+			csp: &apps.CSP{
 				ConnectDomains:  []string{"https://ok.example", "https://a.example; script-src *", "'unsafe-eval'", "*", "javascript:alert(1)"},
 				ResourceDomains: []string{"https://b.example,https://c.example", "data:", "https://x.example 'unsafe-eval'"},
 			},
@@ -117,25 +119,5 @@ func TestViewCSP(t *testing.T) {
 				t.Errorf("dropped = %q, want %q", dropped, tt.dropped)
 			}
 		})
-	}
-}
-
-func TestIsViewMIME(t *testing.T) {
-	tests := []struct {
-		mime string
-		want bool
-	}{
-		{"text/html;profile=mcp-app", true},
-		{"text/html; profile=mcp-app", true},
-		{"TEXT/HTML; charset=utf-8; profile=\"mcp-app\"", true},
-		{"text/html", false},
-		{"text/plain;profile=mcp-app", false},
-		{"text/html;profile=mcp-apps", false},
-		{"", false},
-	}
-	for _, tt := range tests {
-		if got := isViewMIME(tt.mime); got != tt.want {
-			t.Errorf("isViewMIME(%q) = %v, want %v", tt.mime, got, tt.want)
-		}
 	}
 }

@@ -221,7 +221,7 @@ func testAPIEndpoints(t *testing.T, base, token string) {
 		},
 		{
 			name: "view reads the resource", path: "/api/view", body: map[string]any{"uri": "ui://counter/view.html"}, wantStatus: 200,
-			want: []string{`"uri":"ui://counter/view.html"`, `Counter view`, `"prefersBorder":true`, `"sandboxUrl":"http://127.0.0.1:1"`},
+			want: []string{`"uri":"ui://counter/view.html"`, `Counter view`, `"prefersBorder":true`, `"permissions":{"clipboardWrite":{}}`, `"sandboxUrl":"http://127.0.0.1:1"`},
 		},
 		{
 			name: "view refuses other schemes", path: "/api/view", body: map[string]any{"uri": "file:///etc/passwd"}, wantStatus: 400,

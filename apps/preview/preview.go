@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -158,11 +159,11 @@ func (p *Preview) serveSandbox(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "preview: sandbox: the host parameter must be the preview page's origin", http.StatusBadRequest)
 		return
 	}
-	var ui resourceUI
+	var csp *apps.CSP
 	if c := q.Get("csp"); c != "" {
-		decodeJSONString(c, &ui.CSP)
+		decodeJSONString(c, &csp)
 	}
-	policy, dropped := viewCSP(ui.CSP)
+	policy, dropped := viewCSP(csp)
 	if len(dropped) > 0 {
 		p.logger.Warn("preview: ignoring invalid CSP sources in the view's _meta.ui.csp", "sources", dropped)
 	}

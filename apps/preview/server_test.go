@@ -7,6 +7,7 @@ import (
 	"net"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/apps/preview"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -76,7 +77,7 @@ func newAppServerWith(release <-chan struct{}, connect string) *fastmcp.Server {
 		return doubleResult{Value: 9}
 	}, fastmcp.Description("The view may not call this."),
 		fastmcp.Meta(protocol.Meta{"ui": map[string]any{"visibility": []string{"model"}}}))
-	ui := map[string]any{"prefersBorder": true}
+	ui := map[string]any{"prefersBorder": true, "permissions": map[string]any{"clipboardWrite": map[string]any{}}}
 	if connect != "" {
 		ui["csp"] = map[string]any{"connectDomains": []string{connect}}
 		s.Tool("probe", func(in probeArgs) countResult {
@@ -85,7 +86,7 @@ func newAppServerWith(release <-chan struct{}, connect string) *fastmcp.Server {
 			fastmcp.Meta(protocol.Meta{"ui": map[string]any{"resourceUri": viewURI}}))
 	}
 	s.Resource(viewURI, func() string { return counterView },
-		fastmcp.MIMEType(preview.MIMEType), fastmcp.Meta(protocol.Meta{"ui": ui}))
+		fastmcp.MIMEType(apps.MIMEType), fastmcp.Meta(protocol.Meta{"ui": ui}))
 	return s
 }
 

@@ -15,6 +15,7 @@
 //	fastmcp read TARGET URI [--json]
 //	fastmcp prompt TARGET NAME [key=value ...] [--json]
 //	fastmcp ping TARGET [--json]
+//	fastmcp dev apps TARGET [--open] [--addr 127.0.0.1:PORT]
 //	fastmcp completion bash|zsh|fish
 //
 // TARGET is an http(s) URL, or "-- COMMAND ARGS..." at the end of the
@@ -50,6 +51,9 @@
 //	3    the server could not be started, reached or authorized, or the connection broke
 //	4    the tool ran and reported an error (isError)
 //	130  interrupted
+//
+// dev apps serves a page on 127.0.0.1 that renders the server's MCP Apps
+// views as a chat host does (see docs/apps.md), until Ctrl-C.
 //
 // Every command's --help has examples; docs/cli.md has a whole session.
 package main

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,6 +118,16 @@ func startServer(t *testing.T, flags ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The first line, printed once the server listens.
+	return startUntil(t, cmd, stdout, regexp.MustCompile(`^listening on (\S+)$`))[1]
+}
+
+// startUntil starts cmd, which must end when the test does (it is killed),
+// and reads the lines it writes to out (one of its pipes) until one
+// matches re, whose submatches it returns; the rest of out is discarded.
+// The process exiting first fails the test.
+func startUntil(t *testing.T, cmd *exec.Cmd, out io.Reader, re *regexp.Regexp) []string {
+	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -124,13 +135,17 @@ func startServer(t *testing.T, flags ...string) string {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	// The first line, printed once the server listens, or EOF if it exits.
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	u, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
-	if err != nil || !ok {
-		t.Fatalf("the test server did not start: %q, %v", line, err)
+	sc := bufio.NewScanner(out)
+	var lines []string
+	for sc.Scan() {
+		if m := re.FindStringSubmatch(sc.Text()); m != nil {
+			go io.Copy(io.Discard, out) // ends when the process is killed
+			return m
+		}
+		lines = append(lines, sc.Text())
 	}
-	return u
+	t.Fatalf("%s exited before writing a line matching %s (%v); it wrote:\n%s", cmd.Path, re, sc.Err(), strings.Join(lines, "\n"))
+	return nil
 }
 
 // transports are the ways the tests reach the test server; the command's

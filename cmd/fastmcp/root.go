@@ -65,6 +65,7 @@ func (a *app) commands() []*cobra.Command {
 		a.promptCommand(),
 		a.pingCommand(),
 		a.completionCommand(),
+		a.devCommand(),
 	}
 }
 

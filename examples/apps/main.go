@@ -41,7 +41,7 @@ func init() {
 
 // RegionArgs name a sales region.
 type RegionArgs struct {
-	Region string `json:"region" jsonschema:"description=north, south, east or west" validate:"oneof=north south east west"`
+	Region string `json:"region" jsonschema:"description=the sales region" validate:"oneof=north south east west"`
 }
 
 // Month is one month's sales.

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// buildExample builds the example app server (examples/apps) for the test
+// and returns its path.
+func buildExample(t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "apps")
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	if out, err := exec.Command("go", "build", "-o", exe, "../../examples/apps").CombinedOutput(); err != nil {
+		t.Fatalf("building examples/apps: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// serveExampleHTTP runs the example app server over HTTP on 127.0.0.1
+// until the test ends and returns its endpoint's URL.
+func serveExampleHTTP(t *testing.T, exe string) string {
+	t.Helper()
+	cmd := exec.Command(exe, "-addr", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// It logs `msg="serving MCP over HTTP" addr=127.0.0.1:PORT path=/mcp`.
+	m := startUntil(t, cmd, stderr, regexp.MustCompile(`serving MCP over HTTP.* addr=(\S+) path=(\S+)`))
+	return "http://" + m[1] + m[2]
+}
+
+// TestDevApps runs `fastmcp dev apps` against the example app server, over
+// stdio and over HTTP: it prints the preview's URL, the page carries the
+// token its endpoints need, the tool list shows the tools with their view,
+// and Ctrl-C ends it with exit code 130.
+func TestDevApps(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT on Windows")
+	}
+	exe := buildExample(t)
+	for _, tt := range []struct {
+		name   string
+		target func(t *testing.T) []string
+	}{
+		{"stdio", func(*testing.T) []string { return []string{"--", exe} }},
+		{"http", func(t *testing.T) []string { return []string{serveExampleHTTP(t, exe)} }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			run := startDevApps(t, nil, append([]string{"dev", "apps"}, tt.target(t)...)...)
+			token := pageToken(t, run.url)
+			var list struct {
+				Server struct{ Name string }
+				Tools  []struct {
+					Name        string
+					ResourceURI string
+					AppOnly     bool
+				}
+			}
+			postJSON(t, run.url+"api/tools", token, &list)
+			if list.Server.Name != "sales" {
+				t.Errorf("server %q, want sales", list.Server.Name)
+			}
+			got := map[string]string{}
+			for _, tool := range list.Tools {
+				got[tool.Name] = tool.ResourceURI
+				if tool.AppOnly != (tool.Name == "forecast") {
+					t.Errorf("tool %s: appOnly %v", tool.Name, tool.AppOnly)
+				}
+			}
+			want := map[string]string{"sales_report": "ui://sales/chart.html", "forecast": "ui://sales/chart.html"}
+			if len(got) != len(want) || got["sales_report"] != want["sales_report"] || got["forecast"] != want["forecast"] {
+				t.Errorf("tools %v, want %v", got, want)
+			}
+
+			// Without the token the endpoint refuses.
+			req, _ := http.NewRequest(http.MethodPost, run.url+"api/tools", strings.NewReader("{}"))
+			if resp, err := http.DefaultClient.Do(req); err != nil {
+				t.Error(err)
+			} else if resp.Body.Close(); resp.StatusCode != http.StatusForbidden {
+				t.Errorf("without the token: status %d, want 403", resp.StatusCode)
+			}
+			run.interrupt(t)
+		})
+	}
+}
+
+// TestDevAppsOpen: --open hands the page's URL to the system's opener
+// (xdg-open, here a script that writes down its argument).
+func TestDevAppsOpen(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		t.Skip("the opener is xdg-open only on other systems")
+	}
+	dir := t.TempDir()
+	opened := filepath.Join(dir, "opened")
+	script := "#!/bin/sh\necho \"$1\" > " + opened + ".tmp && mv " + opened + ".tmp " + opened + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := startDevApps(t, []string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")},
+		append([]string{"dev", "apps", "--open"}, stdioTarget()...)...)
+	var got []byte
+	for got == nil { // the opener runs in the background; the test's deadline bounds the wait
+		if b, err := os.ReadFile(opened); err == nil {
+			got = b
+		} else if t.Context().Err() != nil {
+			t.Fatal("xdg-open was never run")
+		} else {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if strings.TrimSpace(string(got)) != run.url {
+		t.Errorf("xdg-open got %q, want %q", got, run.url)
+	}
+	run.interrupt(t)
+}
+
+// devRun is a running `fastmcp dev apps`.
+type devRun struct {
+	cmd    *exec.Cmd
+	url    string // the preview page's
+	stderr *strings.Builder
+}
+
+// startDevApps runs the command with args (and env added to its
+// environment) and waits for the preview's URL on its stdout.
+func startDevApps(t *testing.T, env []string, args ...string) *devRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	run := &devRun{cmd: exec.CommandContext(ctx, binary, args...), stderr: &strings.Builder{}}
+	run.cmd.Env = append(os.Environ(), env...)
+	run.cmd.Stderr = run.stderr
+	stdout, err := run.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		run.cmd.Process.Kill()
+		run.cmd.Wait()
+		cancel()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	u, ok := strings.CutPrefix(strings.TrimSpace(line), "Preview: ")
+	if err != nil || !ok || !strings.HasPrefix(u, "http://127.0.0.1:") {
+		run.cmd.Process.Kill()
+		run.cmd.Wait()
+		t.Fatalf("first line %q (%v), want \"Preview: http://127.0.0.1:PORT/\"; stderr:\n%s", line, err, run.stderr.String())
+	}
+	run.url = u
+	return run
+}
+
+// interrupt sends Ctrl-C (SIGINT) and checks that the command ends with
+// exit code 130 and "fastmcp: interrupted".
+func (r *devRun) interrupt(t *testing.T) {
+	t.Helper()
+	r.cmd.Process.Signal(os.Interrupt)
+	r.cmd.Wait()
+	if code := r.cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.HasSuffix(r.stderr.String(), "fastmcp: interrupted\n") {
+		t.Errorf("after Ctrl-C: exit %d, stderr %q; want 130 and \"fastmcp: interrupted\"", code, r.stderr.String())
+	}
+}
+
+// TestDevAppsAddr: --addr must be a loopback address.
+func TestDevAppsAddr(t *testing.T) {
+	r := cli(t, "", append([]string{"dev", "apps", "--addr", "0.0.0.0:0"}, stdioTarget()...)...)
+	expect(t, r, exitUsage)
+	oneLineError(t, r, "must be on 127.0.0.1, ::1 or localhost")
+}
+
+var tokenRE = regexp.MustCompile(`<meta name="fastmcp-token" content="([0-9a-f]+)">`)
+
+// pageToken fetches the preview page and returns the token it embeds.
+func pageToken(t *testing.T, pageURL string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := fetch(t, req)
+	m := tokenRE.FindSubmatch(body)
+	if m == nil {
+		t.Fatalf("GET %s: no token in:\n%s", pageURL, body)
+	}
+	return string(m[1])
+}
+
+// postJSON posts {} to one of the page's endpoints with the token and
+// decodes the answer into v.
+func postJSON(t *testing.T, url, token string, v any) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Fastmcp-Preview-Token", token)
+	body := fetch(t, req)
+	if err := json.Unmarshal(body, v); err != nil {
+		t.Fatalf("POST %s: %v\n%s", url, err, body)
+	}
+}
+
+// fetch sends req and returns the body of its 200 answer.
+func fetch(t *testing.T, req *http.Request) []byte {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: %s\n%s", req.Method, req.URL, resp.Status, body)
+	}
+	return body
+}
