@@ -17,7 +17,7 @@ type GreetArgs struct {
 
 // ComputeArgs are the arguments of slow_compute.
 type ComputeArgs struct {
-	Seconds float64 `json:"seconds" jsonschema:"description=how long to work, in seconds" validate:"gte=0,lte=3600"`
+	Seconds float64 `json:"seconds" jsonschema:"description=how long to work in seconds" validate:"gte=0,lte=3600"`
 	Label   string  `json:"label,omitempty" jsonschema:"description=a label echoed in the result"`
 }
 
