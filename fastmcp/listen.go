@@ -151,6 +151,7 @@ func (s *Server) notifyListChanged(method string) {
 		}
 		return false
 	})
+	s.childChanged(method)
 }
 
 // notifyListenersResourceUpdated sends notifications/resources/updated to

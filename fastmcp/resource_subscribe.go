@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/fastmcp-go/fastmcp/lowlevel"
@@ -87,12 +88,13 @@ func (s *subscriptions) notify(ctx context.Context, uri string) error {
 // update (this replica's subscribers are told all the same), and failures
 // to reach a session are logged by the replica holding it.
 func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
+	up := s.resourceUpdatedUp(ctx, uri) // the servers s is mounted on
 	if s.bus.bus != nil {
-		return s.announce(ctx, busNotice{Method: protocol.NotificationResourcesUpdated, URI: uri})
+		return errors.Join(s.announce(ctx, busNotice{Method: protocol.NotificationResourcesUpdated, URI: uri}), up)
 	}
 	err := s.resources.subs.notify(ctx, uri)
 	s.notifyListenersResourceUpdated(uri)
-	return err
+	return errors.Join(err, up)
 }
 
 // subscribe serves resources/subscribe (legacy revisions): uri must name a
@@ -105,11 +107,11 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: resources/subscribe: missing uri", protocol.ErrInvalidParams)
 	}
-	if !s.knownResource(p.URI) {
-		return nil, resourceNotFound(req.Modern, p.URI)
-	}
 	if err := s.authorize(req, s.resourceScopes(p.URI)); err != nil {
 		return nil, err
+	}
+	if err := s.subscribeMounted(ctx, p.URI, req.Modern); err != nil {
+		return nil, proxiedError(err)
 	}
 	s.resources.subs.add(req.Session, p.URI)
 	return nil, nil
@@ -125,7 +127,12 @@ func (s *Server) unsubscribe(ctx context.Context, req *lowlevel.Request) (any, e
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: resources/unsubscribe: missing uri", protocol.ErrInvalidParams)
 	}
-	s.resources.subs.remove(req.Session, p.URI)
+	if slices.Contains(s.resources.subs.subscribers(p.URI), req.Session) {
+		s.resources.subs.remove(req.Session, p.URI)
+		if err := s.unsubscribeMounted(ctx, p.URI); err != nil {
+			return nil, proxiedError(err)
+		}
+	}
 	return nil, nil
 }
 
@@ -136,6 +143,9 @@ func (s *Server) knownResource(uri string) bool {
 		return true
 	}
 	for _, t := range s.resources.orderedTemplates() {
+		if t.tmpl == nil {
+			continue
+		}
 		if _, ok := t.tmpl.match(uri); ok {
 			return true
 		}
