@@ -151,7 +151,7 @@ func (s *Server) notifyListChanged(method string) {
 		}
 		return false
 	})
-	s.childChanged(method)
+	s.childChanged(method, false)
 }
 
 // notifyListenersResourceUpdated sends notifications/resources/updated to

@@ -96,7 +96,7 @@ func (s *Server) AddMount(prefix string, other *Server) error {
 	if ll.Handles(protocol.MethodCompletionComplete) {
 		s.installCompletionHandler()
 	}
-	l.resync(listAll)
+	l.resync(listAll, false)
 	return nil
 }
 
@@ -172,8 +172,9 @@ func (l *mountLink) checkClashes() error {
 }
 
 // childChanged is called when a list of a server changed: the servers it
-// is mounted on take the change in; s.mu held.
-func (s *Server) childChanged(method string) {
+// is mounted on take the change in, and tell their clients unless quiet
+// (a Proxy's first fetch, which no client waited for); s.mu held.
+func (s *Server) childChanged(method string, quiet bool) {
 	s.mounting.mu.Lock()
 	parents := slices.Clone(s.mounting.parents)
 	s.mounting.mu.Unlock()
@@ -188,16 +189,21 @@ func (s *Server) childChanged(method string) {
 	}
 	for _, l := range parents {
 		l.parent.mu.Lock()
-		l.resync(k)
+		l.resync(k, quiet)
 		l.parent.mu.Unlock()
 	}
 }
 
 // resync puts the child's current items of kinds in the parent's
 // registries, in place of those it put there before, and tells the
-// parent's clients when that changed something; parent's s.mu held.
-func (l *mountLink) resync(kinds listKinds) {
+// parent's clients when that changed something (quiet: only the servers
+// the parent is mounted on); parent's s.mu held.
+func (l *mountLink) resync(kinds listKinds, quiet bool) {
 	p, c := l.parent, l.child
+	notify := p.notifyListChanged
+	if quiet {
+		notify = func(method string) { p.childChanged(method, true) }
+	}
 	if kinds&listTools != 0 {
 		next := map[string]*tool{}
 		for _, t := range c.tools.load().sorted {
@@ -215,7 +221,7 @@ func (l *mountLink) resync(kinds listKinds) {
 			next[name] = &tool{def: &def, enc: enc, scopes: t.scopes, headers: t.headers, mount: l, orig: t.def.Name}
 		}
 		if replaceMounted(p, &p.tools, l, next, "tool") {
-			p.notifyListChanged(protocol.NotificationToolsListChanged)
+			notify(protocol.NotificationToolsListChanged)
 		}
 	}
 	if kinds&listPrompts != 0 {
@@ -232,7 +238,7 @@ func (l *mountLink) resync(kinds listKinds) {
 			next[name] = &prompt{def: &def, enc: enc, scopes: pr.scopes, mount: l, orig: pr.def.Name}
 		}
 		if replaceMounted(p, &p.prompts.reg, l, next, "prompt") {
-			p.notifyListChanged(protocol.NotificationPromptsListChanged)
+			notify(protocol.NotificationPromptsListChanged)
 		}
 	}
 	if kinds&listResources != 0 {
@@ -272,7 +278,7 @@ func (l *mountLink) resync(kinds listKinds) {
 			changed = true
 		}
 		if changed {
-			p.notifyListChanged(protocol.NotificationResourcesListChanged)
+			notify(protocol.NotificationResourcesListChanged)
 		}
 	}
 }

@@ -133,7 +133,7 @@ func (p *proxyBackend) changed(method string) {
 	case <-p.ready:
 		p.srv.notifyListChanged(method)
 	default:
-		p.srv.childChanged(method)
+		p.srv.childChanged(method, true)
 	}
 }
 
