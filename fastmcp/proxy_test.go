@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -405,4 +406,33 @@ func TestProxyOneClientEach(t *testing.T) {
 		}
 	}()
 	fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
+}
+
+// TestProxyOverHTTP puts the proxy between two real sockets: the backend
+// served over Streamable HTTP, the proxy too; a call with an elicitation
+// goes through in every era pair.
+func TestProxyOverHTTP(t *testing.T) {
+	t.Parallel()
+	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
+		backend, _ := proxyBackendServer(t)
+		bc := fastmcptest.NewHTTPClient(t, backend, back, fastmcp.WithRequestForwarding(), fastmcp.WithLogger(quietLogger))
+		proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
+		fc := fastmcptest.NewHTTPClient(t, proxy, front, fastmcp.WithLogger(quietLogger),
+			fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+				return &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Bob"}`)}, nil
+			}),
+			fastmcp.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
+				return &fastmcp.SamplingResult{Role: "assistant", Model: "m", Content: protocol.SamplingContent{fastmcp.Text("s")}}, nil
+			}),
+			fastmcp.WithRoots())
+		ctx := ctxT(t)
+		res, err := fc.CallTool(ctx, "ask", nil)
+		if err != nil || res.IsError || res.Content[0].(*protocol.TextContent).Text != "accept Bob s 0" {
+			t.Fatalf("ask = %+v, %v", res, err)
+		}
+		res, err = fc.CallTool(ctx, "add", map[string]int{"a": 20, "b": 22})
+		if err != nil || string(res.StructuredContent) != `{"sum":42}` {
+			t.Fatalf("add = %+v, %v", res, err)
+		}
+	})
 }
