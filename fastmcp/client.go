@@ -601,6 +601,12 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 	if raw, err = protocol.MergeMeta(raw, c.meta); err != nil {
 		return err
 	}
+	if m, ok := ctx.Value(callMetaKey{}).(protocol.Meta); ok {
+		// A Proxy's call: its caller's capabilities and log level.
+		if raw, err = protocol.MergeMeta(raw, m); err != nil {
+			return err
+		}
+	}
 	reissued := 0
 	for round := 0; ; round++ {
 		var res json.RawMessage
@@ -630,6 +636,9 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			rt = head.ResultType
 		}
 		if rt == protocol.ResultTypeTask {
+			if ctx.Value(rawTaskKey{}) != nil {
+				return err // a Proxy passes the task on to its caller
+			}
 			if started, ok := ctx.Value(startOnlyKey{}).(*protocol.TaskCreatedResult); ok {
 				return startedTask(method, res, started, result)
 			}
@@ -909,6 +918,14 @@ func (c *Client) answerInputs(ctx context.Context, method string, reqs protocol.
 	}
 	return answers, nil
 }
+
+// callMetaKey carries _meta entries that replace the client's own in one
+// modern request (a Proxy's: its caller's capabilities and log level).
+type callMetaKey struct{}
+
+// rawTaskKey marks a modern request whose task result is returned as it
+// is, not followed (a Proxy's: its caller follows the task).
+type rawTaskKey struct{}
 
 // inputKeyCtx marks the context of an answer to a 2026-07-28 input
 // request with the request's key.

@@ -143,6 +143,18 @@ func (p *proxyBackend) install() {
 		s.installCompletionHandler()
 		ll.Handle(protocol.MethodCompletionComplete, lowlevel.HandlerFunc(p.complete))
 	}
+	if _, ok := caps.Extensions[protocol.ExtensionTasks]; ok && p.client.modern {
+		// The backend's tasks, followed by the proxy's callers.
+		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
+			if c.Extensions == nil {
+				c.Extensions = map[string]json.RawMessage{}
+			}
+			c.Extensions[protocol.ExtensionTasks] = json.RawMessage("{}")
+		})
+		for _, m := range []string{protocol.MethodTasksGet, protocol.MethodTasksUpdate, protocol.MethodTasksCancel} {
+			ll.Handle(m, lowlevel.HandlerFunc(p.task))
+		}
+	}
 	ll.HandleNotification(protocol.NotificationRootsListChanged, lowlevel.HandlerFunc(p.rootsChanged))
 }
 
@@ -233,6 +245,23 @@ func (p *proxyBackend) soleCall() *proxyCall {
 func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result *json.RawMessage, opts []session.CallOption) error) (any, error) {
 	ctx, pc, end := p.begin(c)
 	defer end()
+	if p.client.modern {
+		// The backend judges the caller's request by the caller's
+		// capabilities, and sends the log messages it wants.
+		caps := *c.ClientCapabilities()
+		caps.Experimental = nil
+		if declaresTasks(&caps) && c.req.Modern {
+			caps.Extensions = map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")}
+			ctx = context.WithValue(ctx, rawTaskKey{}, true)
+		} else {
+			caps.Extensions = nil
+		}
+		meta := protocol.Meta{protocol.MetaClientCapabilities: &caps}
+		if lvl, ok := c.req.LogLevel(); ok {
+			meta[protocol.MetaLogLevel] = lvl
+		}
+		ctx = context.WithValue(ctx, callMetaKey{}, meta)
+	}
 	var opts []session.CallOption
 	if _, ok := c.req.ProgressToken(); ok {
 		opts = append(opts, session.WithProgress(func(pp *protocol.ProgressParams) {
@@ -298,11 +327,17 @@ func proxiedError(err error) error {
 }
 
 // forwardParams returns the params of a request to forward: the caller's,
-// without what belongs to the caller's own exchange with the proxy (its
-// protocol _meta entries and progress token, and the multi round-trip
-// members inputResponses and requestState). rename, when not empty, sets
-// the member rename[0] to the JSON value rename[1].
-func forwardParams(req *lowlevel.Request, rename ...string) (json.RawMessage, error) {
+// without what belongs to the caller's own exchange with the proxy: its
+// protocol _meta entries and progress token, and, for the requests whose
+// input requests the proxy asks itself (tools/call, prompts/get,
+// resources/read), the multi round-trip members inputResponses and
+// requestState.
+func forwardParams(req *lowlevel.Request) (json.RawMessage, error) {
+	own := false
+	switch req.Method {
+	case protocol.MethodToolsCall, protocol.MethodPromptsGet, protocol.MethodResourcesRead:
+		own = true
+	}
 	ms, err := objectMembers(orEmptyObject(req.Params))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: params must be a JSON object", protocol.ErrInvalidParams, req.Method)
@@ -311,12 +346,12 @@ func forwardParams(req *lowlevel.Request, rename ...string) (json.RawMessage, er
 	b = append(b, '{')
 	for _, m := range ms {
 		switch m.key {
-		case "_meta", "inputResponses", "requestState":
+		case "_meta":
 			continue
-		}
-		if len(rename) == 2 && m.key == rename[0] {
-			b = appendMember(b, m.key, []byte(rename[1]))
-			continue
+		case "inputResponses", "requestState":
+			if own {
+				continue
+			}
 		}
 		b = appendMember(b, m.key, m.val)
 	}
@@ -336,8 +371,14 @@ func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any
 	if err := protocol.Unmarshal(orEmptyObject(req.Params), &cp); err != nil {
 		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
 	}
-	if t, ok := p.srv.tools.get(cp.Name); ok && t.mount != nil {
+	t, ok := p.srv.tools.get(cp.Name)
+	if ok && t.mount != nil {
 		return p.srv.callTool(ctx, req) // a server mounted on the proxy
+	}
+	if ok && len(t.headers) > 0 {
+		if err := checkParamHeaders(req, t.headers, cp.Arguments); err != nil {
+			return nil, err
+		}
 	}
 	c := newContext(ctx, p.srv, req, "tool", cp.Name)
 	if err := c.startInputs(protocol.MethodToolsCall, cp.Name, cp.Arguments, cp.InputResponses, cp.RequestState); err != nil {
@@ -387,6 +428,14 @@ func (p *proxyBackend) readResource(ctx context.Context, req *lowlevel.Request) 
 // complete forwards completion/complete.
 func (p *proxyBackend) complete(ctx context.Context, req *lowlevel.Request) (any, error) {
 	return p.forwardAs(newContext(ctx, p.srv, req, "completion", ""), req)
+}
+
+// task forwards the methods of the tasks extension (2026-07-28).
+func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, error) {
+	if !req.Modern {
+		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
+	}
+	return p.forwardAs(newContext(ctx, p.srv, req, "task", ""), req)
 }
 
 // forwardAs forwards the request c serves, with its own method and

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/schema"
 )
 
 // sync fetches the lists named by kinds from the backend and puts them in
@@ -42,7 +43,15 @@ func (p *proxyBackend) syncTools(ctx context.Context) {
 			p.srv.logger.Warn("proxy: a tool the backend listed is left out: it does not decode", "tool", string(raw), "error", err)
 			continue
 		}
-		next[def.Name] = &tool{def: &def, enc: raw}
+		t := &tool{def: &def, enc: raw}
+		if len(def.InputSchema) > 0 {
+			// The arguments mirrored in Mcp-Param headers, which the
+			// proxy checks as the backend would.
+			if st, err := schema.FromJSON(def.InputSchema, schema.Options{}); err == nil {
+				t.headers = st.Headers()
+			}
+		}
+		next[def.Name] = t
 	}
 	p.client.invalidateTools() // its Mcp-Param header definitions
 	s := p.srv

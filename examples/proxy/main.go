@@ -8,6 +8,8 @@
 //	# a remote server, served over stdio (the command a host starts)
 //	go run ./examples/proxy -url https://example.com/mcp
 //
+// -protocol pins the revision spoken to the backend (2025-11-25,
+// 2026-07-28, ...); by default the latest both speak.
 // Everything goes through: tools, resources, prompts, completions, list
 // changes, progress, log messages, and the backend's elicitation, sampling
 // and roots requests, which reach the proxy's client and come back.
@@ -31,6 +33,7 @@ import (
 func main() {
 	addr := flag.String("addr", "", "listen for Streamable HTTP on this address (host:port); default: serve over stdio")
 	url := flag.String("url", "", "the backend's Streamable HTTP URL; or give its command after --")
+	version := flag.String("protocol", "", "the protocol revision to speak to the backend (default: the latest it speaks)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: proxy [-addr host:port] (-url URL | -- CMD ARGS...)\n")
 		flag.PrintDefaults()
@@ -48,7 +51,7 @@ func main() {
 		}
 		logger.Info("serving over Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	}
-	if err := run(ctx, logger, ln, *url, flag.Args()); err != nil {
+	if err := run(ctx, logger, ln, *url, flag.Args(), fastmcp.WithProtocolVersion(*version)); err != nil {
 		logger.Error("proxy", "error", err)
 		os.Exit(1)
 	}
@@ -56,8 +59,8 @@ func main() {
 
 // run connects to the backend and serves the proxy on ln (over stdio when
 // ln is nil) until ctx is done or, over stdio, the host closes its input.
-func run(ctx context.Context, logger *slog.Logger, ln net.Listener, url string, command []string) error {
-	client, err := connect(ctx, logger, url, command)
+func run(ctx context.Context, logger *slog.Logger, ln net.Listener, url string, command []string, opts ...fastmcp.ClientOption) error {
+	client, err := connect(ctx, logger, url, command, opts...)
 	if err != nil {
 		if ln != nil {
 			ln.Close()
@@ -74,8 +77,8 @@ func run(ctx context.Context, logger *slog.Logger, ln net.Listener, url string, 
 
 // connect connects to the backend: over Streamable HTTP at url, or to
 // command started as a subprocess over stdio.
-func connect(ctx context.Context, logger *slog.Logger, url string, command []string) (*fastmcp.Client, error) {
-	opts := []fastmcp.ClientOption{fastmcp.WithRequestForwarding(), fastmcp.WithLogger(logger)}
+func connect(ctx context.Context, logger *slog.Logger, url string, command []string, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
+	opts = append(opts, fastmcp.WithRequestForwarding(), fastmcp.WithLogger(logger))
 	switch {
 	case url != "" && len(command) > 0:
 		return nil, errors.New("give either -url or a command after --, not both")
