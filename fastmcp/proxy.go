@@ -162,7 +162,7 @@ func (p *proxyBackend) install() {
 // until the client is closed.
 func (p *proxyBackend) run() {
 	ctx := p.client.sess.Context()
-	p.sync(ctx, listAll)
+	p.sync(ctx, listAll, false)
 	close(p.ready)
 	for {
 		select {
@@ -173,7 +173,7 @@ func (p *proxyBackend) run() {
 			kinds := p.dirty
 			p.dirty = 0
 			p.mu.Unlock()
-			p.sync(ctx, kinds)
+			p.sync(ctx, kinds, true)
 		}
 	}
 }

@@ -15,22 +15,23 @@ import (
 
 // sync fetches the lists named by kinds from the backend and puts them in
 // the proxy's registries, telling the proxy's clients (and the servers it
-// is mounted on) when one changed. A list that cannot be fetched keeps its
-// last state; the failure is logged.
-func (p *proxyBackend) sync(ctx context.Context, kinds listKinds) {
+// is mounted on) when one changed, or, when told (the backend said they
+// changed), in any case. A list that cannot be fetched keeps its last
+// state; the failure is logged.
+func (p *proxyBackend) sync(ctx context.Context, kinds listKinds, told bool) {
 	caps := p.client.ServerCapabilities()
 	if kinds&listTools != 0 && caps.Tools != nil {
-		p.syncTools(ctx)
+		p.syncTools(ctx, told)
 	}
 	if kinds&listPrompts != 0 && caps.Prompts != nil {
-		p.syncPrompts(ctx)
+		p.syncPrompts(ctx, told)
 	}
 	if kinds&listResources != 0 && caps.Resources != nil {
-		p.syncResources(ctx)
+		p.syncResources(ctx, told)
 	}
 }
 
-func (p *proxyBackend) syncTools(ctx context.Context) {
+func (p *proxyBackend) syncTools(ctx context.Context, told bool) {
 	items, err := p.fetch(ctx, protocol.MethodToolsList, "tools")
 	if err != nil {
 		p.fetchFailed(protocol.MethodToolsList, err)
@@ -57,12 +58,12 @@ func (p *proxyBackend) syncTools(ctx context.Context) {
 	s := p.srv
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if replaceEntries(&s.tools, next) {
+	if replaceEntries(&s.tools, next) || told {
 		p.changed(protocol.NotificationToolsListChanged)
 	}
 }
 
-func (p *proxyBackend) syncPrompts(ctx context.Context) {
+func (p *proxyBackend) syncPrompts(ctx context.Context, told bool) {
 	items, err := p.fetch(ctx, protocol.MethodPromptsList, "prompts")
 	if err != nil {
 		p.fetchFailed(protocol.MethodPromptsList, err)
@@ -80,12 +81,12 @@ func (p *proxyBackend) syncPrompts(ctx context.Context) {
 	s := p.srv
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if replaceEntries(&s.prompts.reg, next) {
+	if replaceEntries(&s.prompts.reg, next) || told {
 		p.changed(protocol.NotificationPromptsListChanged)
 	}
 }
 
-func (p *proxyBackend) syncResources(ctx context.Context) {
+func (p *proxyBackend) syncResources(ctx context.Context, told bool) {
 	items, err := p.fetch(ctx, protocol.MethodResourcesList, "resources")
 	if err != nil {
 		p.fetchFailed(protocol.MethodResourcesList, err)
@@ -129,7 +130,7 @@ func (p *proxyBackend) syncResources(ctx context.Context) {
 		s.resources.ordered.Store(&ordered)
 		changed = true
 	}
-	if changed {
+	if changed || told {
 		p.changed(protocol.NotificationResourcesListChanged)
 	}
 }

@@ -13,6 +13,9 @@
 #                                      revision is selected with --spec-version instead
 #   server --requirements 2026-07-28   the scored 2026-07-28 set (+ its not-scored scenarios)
 #   server --suite all                 every server scenario, each at its default wire
+#   server --suite all (proxy, ...)    the same through fastmcp.Proxy (examples/proxy) in front
+#                                      of the server, the proxy speaking 2026-07-28 to it, then
+#                                      2025-11-25 (about 75 s each)
 #   client --suite all                 every client scenario (auth/* and the authorization
 #                                      extensions included), each at its default revision, in
 #                                      one harness run
@@ -62,11 +65,12 @@ die() { printf 'conformance: %s\n' "$*" >&2; exit 1; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fastmcp-conformance.XXXXXX")
 case $WORK in *" "*) die "the temporary directory $WORK contains a space, which the suite's --command cannot carry: set TMPDIR" ;; esac
 SERVER_PID=
+PROXY_PID=
 cleanup() {
-	if [ -n "$SERVER_PID" ]; then
-		kill "$SERVER_PID" 2>/dev/null || true
-		wait "$SERVER_PID" 2>/dev/null || true
-	fi
+	for pid in $PROXY_PID $SERVER_PID; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -102,13 +106,14 @@ fi
 
 # --- build -------------------------------------------------------------------
 log "building the everything-server and everything-client"
-(cd "$ROOT" && "$GO" build -o "$WORK/server" ./examples/conformance/server && "$GO" build -o "$WORK/client" ./examples/conformance/client)
+(cd "$ROOT" && "$GO" build -o "$WORK/server" ./examples/conformance/server && "$GO" build -o "$WORK/client" ./examples/conformance/client &&
+	"$GO" build -o "$WORK/proxy" ./examples/proxy)
 
-for d in server-2025-11-25 server-2025-06-18 server-2026-07-28 server-all client-all client-2025-11-25 client-2026-07-28 client-extensions; do
+for d in server-2025-11-25 server-2025-06-18 server-2026-07-28 server-all server-proxy-2026-07-28 server-proxy-2025-11-25 client-all client-2025-11-25 client-2026-07-28 client-extensions; do
 	rm -rf "${OUT_DIR:?}/$d"
 done
 mkdir -p "$OUT_DIR"
-rm -f "$OUT_DIR/summary.txt" "$OUT_DIR/server.log"
+rm -f "$OUT_DIR/summary.txt" "$OUT_DIR/server.log" "$OUT_DIR/proxy.log"
 SUMMARY=$OUT_DIR/summary.txt
 
 # --- the judge: reads checks.json files, prints a row, appends a summary line --
@@ -206,17 +211,22 @@ scenarios() {
 free_port() {
 	"$NODE" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
 }
+# up URL PID: waits (15 s at most) until URL answers, and says whether PID
+# still runs.
+up() {
+	"$NODE" -e '
+		const end = Date.now() + 15000;
+		(async function poll() {
+			try { await fetch(process.argv[1]); process.exit(0); }
+			catch { if (Date.now() > end) process.exit(1); setTimeout(poll, 100); }
+		})()' "$1" && kill -0 "$2" 2>/dev/null
+}
 for attempt in 1 2 3; do
 	PORT=$(free_port)
 	"$WORK/server" -http="127.0.0.1:$PORT" 2>>"$OUT_DIR/server.log" &
 	SERVER_PID=$!
 	URL=http://localhost:$PORT/mcp
-	if "$NODE" -e '
-		const end = Date.now() + 15000;
-		(async function poll() {
-			try { await fetch(process.argv[1]); process.exit(0); }
-			catch { if (Date.now() > end) process.exit(1); setTimeout(poll, 100); }
-		})()' "$URL" && kill -0 "$SERVER_PID" 2>/dev/null; then
+	if up "$URL" "$SERVER_PID"; then
 		break
 	fi
 	kill "$SERVER_PID" 2>/dev/null || true
@@ -226,7 +236,7 @@ for attempt in 1 2 3; do
 done
 log "everything-server (pid $SERVER_PID) at $URL"
 
-run_server() { # LABEL DIR LIST-SELECTION RUN-SELECTION
+run_server() { # LABEL DIR LIST-SELECTION RUN-SELECTION [URL]
 	local label=$1 dir=$OUT_DIR/$2 rc=0
 	log "$label"
 	# The scenarios `list` names for the selection must all have results
@@ -235,7 +245,7 @@ run_server() { # LABEL DIR LIST-SELECTION RUN-SELECTION
 	# shellcheck disable=SC2086 # the selections are words
 	scenarios server $3 >"$WORK/expected" || die "listing the scenarios of $label failed"
 	# shellcheck disable=SC2086
-	"$NODE" "$SUITE" server --url "$URL" $4 -o "$dir" >"$dir.log" 2>&1 || rc=$?
+	"$NODE" "$SUITE" server --url "${5:-$URL}" $4 -o "$dir" >"$dir.log" 2>&1 || rc=$?
 	echo "   (suite exit code $rc; log: $dir.log)"
 	node_judge "$label" server "$dir" || failed=1
 }
@@ -245,6 +255,29 @@ run_server "server --requirements 2025-11-25" server-2025-11-25 "--requirements 
 run_server "server --spec-version 2025-06-18" server-2025-06-18 "--spec-version 2025-06-18" "--spec-version 2025-06-18"
 run_server "server --requirements 2026-07-28" server-2026-07-28 "--requirements 2026-07-28" "--requirements 2026-07-28"
 run_server "server --suite all" server-all "" "--suite all"
+
+# The same server behind fastmcp.Proxy: every server scenario through it,
+# the proxy speaking each era to the server.
+for version in 2026-07-28 2025-11-25; do
+	for attempt in 1 2 3; do
+		PROXY_PORT=$(free_port)
+		"$WORK/proxy" -addr "127.0.0.1:$PROXY_PORT" -protocol "$version" -url "$URL" 2>>"$OUT_DIR/proxy.log" &
+		PROXY_PID=$!
+		PROXY_URL=http://localhost:$PROXY_PORT/mcp
+		if up "$PROXY_URL" "$PROXY_PID"; then
+			break
+		fi
+		kill "$PROXY_PID" 2>/dev/null || true
+		wait "$PROXY_PID" 2>/dev/null || true
+		PROXY_PID=
+		[ "$attempt" = 3 ] && die "the proxy did not start (see $OUT_DIR/proxy.log)"
+	done
+	log "proxy (pid $PROXY_PID) at $PROXY_URL, speaking $version to the everything-server"
+	run_server "server --suite all (proxy, $version)" "server-proxy-$version" "" "--suite all" "$PROXY_URL"
+	kill "$PROXY_PID" 2>/dev/null || true
+	wait "$PROXY_PID" 2>/dev/null || true
+	PROXY_PID=
+done
 
 kill "$SERVER_PID" 2>/dev/null || true
 wait "$SERVER_PID" 2>/dev/null || true
