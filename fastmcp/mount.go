@@ -353,6 +353,21 @@ func renamed(req *lowlevel.Request, key, value string) (*lowlevel.Request, error
 	return &r, nil
 }
 
+// withoutTasksExtension returns req with the tasks extension left out of
+// the capabilities it declares (2026-07-28).
+func withoutTasksExtension(req *lowlevel.Request) *lowlevel.Request {
+	caps := req.Meta.ClientCapabilities
+	if !req.Modern || caps == nil || !declaresTasks(caps) {
+		return req
+	}
+	c := *caps
+	c.Extensions = maps.Clone(c.Extensions)
+	delete(c.Extensions, protocol.ExtensionTasks)
+	r := *req
+	r.Meta.ClientCapabilities = &c
+	return &r
+}
+
 // mountFor returns the mount whose prefix uri has, and uri without it.
 func (s *Server) mountFor(uri string) (*mountLink, string) {
 	for _, l := range s.mountedChildren() {

@@ -283,9 +283,10 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		// an input_required result, and it cannot.
 		return nil, fmt.Errorf("%w: the backend's input request could not be passed on", protocol.ErrInternal)
 	}
-	if cerr := pc.capErr.Load(); cerr != nil && err != nil && c.req.Modern {
-		// The backend failed for want of what the caller lacks: say so
-		// as 2026-07-28 does.
+	if cerr := pc.capErr.Load(); cerr != nil && c.req.Modern {
+		// The backend needed what the caller lacks: 2026-07-28 says so
+		// with MissingRequiredClientCapability, whatever the backend
+		// made of the refusal.
 		return nil, cerr.protocolError()
 	}
 	if err != nil {
