@@ -155,6 +155,19 @@ func (p *proxyBackend) install() {
 			ll.Handle(m, lowlevel.HandlerFunc(p.task))
 		}
 	}
+	if settings, ok := caps.Extensions[protocol.ExtensionSkills]; ok {
+		// The skills extension: its methods pass through, its files are
+		// resources (read through resources/read).
+		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
+			if c.Extensions == nil {
+				c.Extensions = map[string]json.RawMessage{}
+			}
+			c.Extensions[protocol.ExtensionSkills] = settings
+		})
+		for _, m := range []string{protocol.MethodSkillsList, protocol.MethodSkillsGet, protocol.MethodResourcesDirectoryRead} {
+			ll.Handle(m, lowlevel.HandlerFunc(p.extension))
+		}
+	}
 	ll.HandleNotification(protocol.NotificationRootsListChanged, lowlevel.HandlerFunc(p.rootsChanged))
 }
 
@@ -437,6 +450,11 @@ func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, er
 		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
 	}
 	return p.forwardAs(newContext(ctx, p.srv, req, "task", ""), req)
+}
+
+// extension forwards the methods of the skills extension.
+func (p *proxyBackend) extension(ctx context.Context, req *lowlevel.Request) (any, error) {
+	return p.forwardAs(newContext(ctx, p.srv, req, "extension", ""), req)
 }
 
 // forwardAs forwards the request c serves, with its own method and
