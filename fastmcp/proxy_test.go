@@ -359,39 +359,37 @@ func hasTool(tools []*protocol.Tool, name string) bool {
 	return false
 }
 
-// TestProxySubscribe: a caller subscribed through the proxy hears of the
+// TestProxySubscribe: a caller subscribed through the proxy (with
+// resources/subscribe, or on its listen stream on 2026-07-28) hears of the
 // backend's updates of the resource.
 func TestProxySubscribe(t *testing.T) {
 	t.Parallel()
-	for _, b := range eras {
-		t.Run("backend "+b.name, func(t *testing.T) {
-			t.Parallel()
-			backend, _ := proxyBackendServer(t)
-			_, fc := proxyFront(t, backend, b.opt, legacy)
-			ctx := ctxT(t)
-			updated := make(chan string, 4)
-			if err := fc.Subscribe(ctx, "file:///a.txt", func(uri string) { updated <- uri }); err != nil {
+	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
+		backend, _ := proxyBackendServer(t)
+		_, fc := proxyFront(t, backend, back, front)
+		ctx := ctxT(t)
+		updated := make(chan string, 4)
+		if err := fc.Subscribe(ctx, "file:///a.txt", func(uri string) { updated <- uri }); err != nil {
+			t.Fatal(err)
+		}
+		// A modern backend hears of the subscription on its listen
+		// stream, opened in the background: notify until it arrives.
+		for {
+			if err := backend.NotifyResourceUpdated(ctx, "file:///a.txt"); err != nil {
 				t.Fatal(err)
 			}
-			// A modern backend hears of the subscription on its listen
-			// stream, opened in the background: notify until it arrives.
-			for {
-				if err := backend.NotifyResourceUpdated(ctx, "file:///a.txt"); err != nil {
-					t.Fatal(err)
+			select {
+			case uri := <-updated:
+				if uri != "file:///a.txt" {
+					t.Fatalf("updated %q", uri)
 				}
-				select {
-				case uri := <-updated:
-					if uri != "file:///a.txt" {
-						t.Fatalf("updated %q", uri)
-					}
-					return
-				case <-ctx.Done():
-					t.Fatal("no update reached the proxy's client")
-				case <-time.After(20 * time.Millisecond): // retry, not a deadline
-				}
+				return
+			case <-ctx.Done():
+				t.Fatal("no update reached the proxy's client")
+			case <-time.After(20 * time.Millisecond): // retry, not a deadline
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestProxyOneClientEach: a client backs one Proxy.
