@@ -1,6 +1,7 @@
 package fastmcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -452,9 +453,40 @@ func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, er
 	return p.forwardAs(newContext(ctx, p.srv, req, "task", ""), req)
 }
 
-// extension forwards the methods of the skills extension.
+// extension forwards the methods of the skills extension. A 2026-07-28
+// caller's skills/list and skills/get results carry the cache attributes
+// that revision requires: the backend's, else the proxy's (a backend
+// speaking an earlier revision sends none).
 func (p *proxyBackend) extension(ctx context.Context, req *lowlevel.Request) (any, error) {
-	return p.forwardAs(newContext(ctx, p.srv, req, "extension", ""), req)
+	res, err := p.forwardAs(newContext(ctx, p.srv, req, "extension", ""), req)
+	raw, ok := res.(json.RawMessage)
+	if err != nil || !ok || !req.Modern || req.Method == protocol.MethodResourcesDirectoryRead {
+		return res, err
+	}
+	var head struct {
+		TTL   jsontext.Value `json:"ttlMs"`
+		Scope jsontext.Value `json:"cacheScope"`
+	}
+	if protocol.Unmarshal(raw, &head) != nil || len(head.TTL) > 0 || len(head.Scope) > 0 {
+		return raw, nil
+	}
+	return insertFirst(raw, p.srv.cacheAttrs()), nil
+}
+
+// insertFirst inserts members (`"name":value,...`) first in the JSON
+// object obj.
+func insertFirst(obj json.RawMessage, members string) json.RawMessage {
+	i := bytes.IndexByte(obj, '{')
+	if i < 0 {
+		return obj
+	}
+	out := make(json.RawMessage, 0, len(obj)+len(members)+1)
+	out = append(out, obj[:i+1]...)
+	out = append(out, members...)
+	if rest := bytes.TrimSpace(obj[i+1:]); len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, obj[i+1:]...)
 }
 
 // forwardAs forwards the request c serves, with its own method and
