@@ -78,7 +78,8 @@ type clientConfig struct {
 	probeTimeout     time.Duration
 	oauth            *OAuthConfig
 	middleware       []ClientMiddleware
-	forward          bool // WithRequestForwarding
+	forward          bool     // WithRequestForwarding
+	appMIMETypes     []string // WithApps
 }
 
 // DefaultDiscoverTimeout bounds the server/discover probe of an automatic

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
@@ -131,6 +132,12 @@ func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 	if protocol.IsModern(v) {
 		// CallTool and Call follow the tasks a server answers with.
 		caps.Extensions = map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")}
+	}
+	if settings := c.appsSettings(); settings != nil {
+		if caps.Extensions == nil {
+			caps.Extensions = map[string]json.RawMessage{}
+		}
+		caps.Extensions[apps.Extension] = settings
 	}
 	return caps
 }

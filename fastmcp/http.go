@@ -84,6 +84,7 @@ type httpEndpoints struct {
 	sse        *transport.SSEHandler
 	path       string // the Streamable HTTP endpoint (Settings.Path)
 	cfg        HTTPConfig
+	unshare    func() // forgets streamable among the handlers sharing sessions
 }
 
 func (h *httpEndpoints) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
@@ -106,6 +107,7 @@ func (h *httpEndpoints) shutdown(ctx context.Context) error {
 
 // close closes every stream and session at once.
 func (h *httpEndpoints) close() error {
+	h.unshare()
 	err := h.streamable.Close()
 	if h.sse != nil {
 		err = errors.Join(err, h.sse.Close())
@@ -275,6 +277,7 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	cfg.Streamable = so
 	h := &httpEndpoints{srv: s, mux: http.NewServeMux(), path: set.Path, cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
+	h.unshare = s.resources.subs.share(h.streamable)
 	// Browser-based clients on the origins the DNS-rebinding policy admits
 	// get CORS answers, preflights and 401 challenges included: CORS goes
 	// in front of the token check, since a preflight carries no token.
@@ -450,6 +453,7 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 	front, err := s.frontDoor(mcp)
 	if err != nil {
 		ln.Close()
+		mcp.close()
 		return err
 	}
 	srv := &http.Server{

@@ -271,17 +271,32 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	if !added {
 		return final, nil // shutting down
 	}
-	select {
-	case <-ctx.Done():
-		return nil, context.Cause(ctx)
-	case <-ln.stop:
-		return final, nil
-	case <-req.Session.InputDone():
-		// The client ended its input (closed stdin): the stream ends as at
-		// shutdown, without holding the session's drain up.
-		return final, nil
-	case <-req.Session.Done():
-		return nil, context.Cause(ctx)
+	// Tasks followed whose replica dies are reported failed: now, and
+	// each LeaseTimeout while they run.
+	open := s.checkListenedLeases(ctx, honoured.TaskIDs)
+	var leaseCheck <-chan time.Time
+	if len(open) > 0 {
+		t := time.NewTicker(s.tasks.leaseTimeout)
+		defer t.Stop()
+		leaseCheck = t.C
+	}
+	for {
+		select {
+		case <-leaseCheck:
+			if open = s.checkListenedLeases(ctx, open); len(open) == 0 {
+				leaseCheck = nil
+			}
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		case <-ln.stop:
+			return final, nil
+		case <-req.Session.InputDone():
+			// The client ended its input (closed stdin): the stream ends as at
+			// shutdown, without holding the session's drain up.
+			return final, nil
+		case <-req.Session.Done():
+			return nil, context.Cause(ctx)
+		}
 	}
 }
 

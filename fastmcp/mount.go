@@ -218,7 +218,15 @@ func (l *mountLink) resync(kinds listKinds, quiet bool) {
 				p.logger.Error("Mount: a tool of the mounted server is left out", "prefix", l.prefix, "tool", t.def.Name, "error", err)
 				continue
 			}
-			next[name] = &tool{def: &def, enc: enc, scopes: t.scopes, headers: t.headers, mount: l, orig: t.def.Name}
+			nt := &tool{def: &def, enc: enc, scopes: t.scopes, headers: t.headers, mount: l, orig: t.def.Name, appOnly: t.appOnly}
+			if t.plain != nil {
+				// An MCP Apps tool: clients without views get it without
+				// _meta.ui, as from the mounted server.
+				if nt.plain, err = withMember(t.plain, "name", name); err == nil {
+					p.apps.any.Store(true)
+				}
+			}
+			next[name] = nt
 		}
 		if replaceMounted(p, &p.tools, l, next, "tool") {
 			notify(protocol.NotificationToolsListChanged)

@@ -83,6 +83,7 @@ type toolConfig struct {
 	strict       *bool
 	keepRefs     *bool
 	task         *TaskOption
+	app          appConfig // App, AppOnly, ModelOnly
 }
 
 type serverOption func(*serverConfig)

@@ -28,7 +28,9 @@ func TestWithCallTimeout(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	blockTool(s)
-	c := connect(t, s, legacy, fastmcp.WithCallTimeout(50*time.Millisecond))
+	// The timeout bounds the handshake too: long enough for a loaded
+	// machine's initialize, short enough to keep the test quick.
+	c := connect(t, s, legacy, fastmcp.WithCallTimeout(time.Second))
 	_, err := c.CallTool(ctxT(t), "block", nil)
 	if !errors.Is(err, session.ErrTimeout) {
 		t.Fatalf("err = %v, want session.ErrTimeout", err)

@@ -123,7 +123,7 @@ func (r *registry[T]) page(field, cursor string, size int) (jsontext.Value, erro
 	if err != nil {
 		return nil, err
 	}
-	b := encodePage(field, items, more, "")
+	b := encodePage(field, items, more, "", nil)
 	s.mu.Lock()
 	if s.pages == nil {
 		s.pages = map[string]jsontext.Value{}
@@ -173,11 +173,15 @@ func (s *snapshot[T]) slice(cursor string, size int, visible func(T) bool) (item
 
 // encodePage encodes a list result object holding items, with a
 // nextCursor after the last of them when more follow; extra, when not
-// empty, is one more member ("name":value) added at the end.
-func encodePage[T entry](field string, items []T, more bool, extra string) jsontext.Value {
+// empty, is one more member ("name":value) added at the end. enc encodes
+// an entry; nil means its encoded form.
+func encodePage[T entry](field string, items []T, more bool, extra string, enc func(T) jsontext.Value) jsontext.Value {
+	if enc == nil {
+		enc = func(e T) jsontext.Value { return e.encoded() }
+	}
 	n := 64 + len(extra)
 	for _, e := range items {
-		n += len(e.encoded()) + 1
+		n += len(enc(e)) + 1
 	}
 	b := make([]byte, 0, n)
 	b = append(b, `{"`...)
@@ -187,7 +191,7 @@ func encodePage[T entry](field string, items []T, more bool, extra string) jsont
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, e.encoded()...)
+		b = append(b, enc(e)...)
 	}
 	b = append(b, ']')
 	if more && len(items) > 0 {

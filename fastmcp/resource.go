@@ -37,6 +37,7 @@ type resource struct {
 	scopes   []string   // RequireScopes
 	mount    *mountLink // the mount it comes from (Mount); nil for the server's own
 	orig     string     // its URI on the mounted server
+	view     bool       // registered by App: an MCP Apps view
 }
 
 func (r *resource) key() string             { return r.def.URI }
@@ -154,6 +155,7 @@ func (s *Server) RemoveResource(uri string) bool {
 	defer s.mu.Unlock()
 	if s.resources.static.has(uri) {
 		s.resources.static.update(func(m map[string]*resource) { delete(m, uri) })
+		delete(s.apps.views, uri)
 	} else if t, ok := s.resources.templates.get(uri); ok {
 		s.resources.templates.update(func(m map[string]*resourceTemplate) { delete(m, uri) })
 		ordered := slices.DeleteFunc(slices.Clone(s.resources.orderedTemplates()), func(x *resourceTemplate) bool { return x == t })
@@ -266,7 +268,7 @@ func (s *Server) listResources(ctx context.Context, req *lowlevel.Request) (any,
 	if err := s.waitReady(ctx); err != nil {
 		return nil, err
 	}
-	page, err := listPage(s, &s.resources.static, "resources", req)
+	page, err := listPageFor(s, &s.resources.static, "resources", req, appsFilter(s, req, fallbackResources))
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 
@@ -15,10 +16,99 @@ import (
 
 // subscriptions records which legacy sessions subscribed to which resource
 // URIs with resources/subscribe. A session's entry is dropped when the
-// session ends.
+// session ends. The subscriptions of sessions shared between replicas are
+// not here but in the session store (transport.SubscribeShared); shared
+// holds the Streamable HTTP handlers that share sessions, which send
+// their updates (transport.StreamableHandler.NotifySubscribers).
 type subscriptions struct {
-	mu sync.Mutex
-	by map[*session.Session]map[string]struct{}
+	mu     sync.Mutex
+	by     map[*session.Session]map[string]struct{}
+	shared []*transport.StreamableHandler
+}
+
+// share adds h, when it shares sessions, to the handlers whose sessions'
+// subscriptions the server announces updates to; the returned function
+// removes it.
+func (s *subscriptions) share(h *transport.StreamableHandler) (remove func()) {
+	if !h.SharesSessions() {
+		return func() {}
+	}
+	s.mu.Lock()
+	s.shared = append(s.shared, h)
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.shared = slices.DeleteFunc(s.shared, func(o *transport.StreamableHandler) bool { return o == h })
+		s.mu.Unlock()
+	}
+}
+
+// notifyShared sends notifications/resources/updated for uri to the shared
+// sessions subscribed to it, through one handler per session store (each
+// call appends the update once more to each session's GET stream); with
+// no handler built yet, through the stores the server's options give. It
+// is called on the replica that announces the update only.
+func (s *Server) notifyShared(ctx context.Context, uri string) error {
+	subs := &s.resources.subs
+	subs.mu.Lock()
+	hs := slices.Clone(subs.shared)
+	subs.mu.Unlock()
+	msg, err := notification(protocol.NotificationResourcesUpdated, &protocol.ResourceUpdatedParams{URI: uri})
+	if err != nil {
+		return err
+	}
+	if len(hs) == 0 {
+		so := s.sharedOptions()
+		return transport.NotifySubscribers(ctx, &so, uri, msg)
+	}
+	var (
+		done []transport.SessionStore
+		errs []error
+	)
+	for _, h := range hs {
+		st := h.SessionStore()
+		if slices.ContainsFunc(done, func(o transport.SessionStore) bool { return sameStore(o, st) }) {
+			continue
+		}
+		done = append(done, st)
+		if err := h.NotifySubscribers(ctx, uri, msg); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sharedOptions returns the Streamable HTTP options of the stores the
+// server's handlers would share sessions through: those of its
+// HTTPEndpoints options, or of its shared stores.
+func (s *Server) sharedOptions() transport.HTTPOptions {
+	var cfg HTTPConfig
+	s.mu.Lock()
+	configure := slices.Clone(s.cfg.http.endpoints)
+	s.mu.Unlock()
+	for _, fn := range configure {
+		fn(&cfg)
+	}
+	so := cfg.Streamable
+	s.sharedHTTP(&so)
+	so.Logger = s.logger
+	return so
+}
+
+// sameStore reports whether a and b are one store (without comparing
+// values whose type cannot be compared).
+func sameStore(a, b transport.SessionStore) bool {
+	ta := reflect.TypeOf(a)
+	return ta == reflect.TypeOf(b) && ta.Comparable() && a == b
+}
+
+// notification returns the notification method with params.
+func notification(method string, params any) (*protocol.Request, error) {
+	raw, err := session.EncodeParams(params)
+	if err != nil {
+		return nil, fmt.Errorf("fastmcp: encoding %s params: %w", method, err)
+	}
+	return &protocol.Request{Method: method, Params: raw}, nil
 }
 
 func (s *subscriptions) add(sess *session.Session, uri string) {
@@ -87,14 +177,26 @@ func (s *subscriptions) notify(ctx context.Context, uri string) error {
 // own subscribers; the error is then the bus's when it could not take the
 // update (this replica's subscribers are told all the same), and failures
 // to reach a session are logged by the replica holding it.
+//
+// Legacy sessions shared between replicas (transport.HTTPOptions.Sessions)
+// keep their subscriptions in the session store: this replica, the one
+// announcing, appends the update to the GET stream of each subscribed
+// session in the shared event store, whichever replica took the
+// subscription or holds the session now, so that each gets it once (see
+// transport.StreamableHandler.NotifySubscribers). The errors of the
+// session store and the event store are returned too.
 func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	up := s.resourceUpdatedUp(ctx, uri) // the servers s is mounted on
+	shared := s.notifyShared(ctx, uri)
+	if shared != nil {
+		s.logger.Warn("resources/updated not sent to every shared session subscribed to it", "uri", uri, "error", shared)
+	}
 	if s.bus.bus != nil {
-		return errors.Join(s.announce(ctx, busNotice{Method: protocol.NotificationResourcesUpdated, URI: uri}), up)
+		return errors.Join(s.announce(ctx, busNotice{Method: protocol.NotificationResourcesUpdated, URI: uri}), shared, up)
 	}
 	err := s.resources.subs.notify(ctx, uri)
 	s.notifyListenersResourceUpdated(uri)
-	return errors.Join(err, up)
+	return errors.Join(err, shared, up)
 }
 
 // subscribe serves resources/subscribe (legacy revisions): uri must name a
@@ -113,8 +215,24 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 	if err := s.subscribeMounted(ctx, p.URI, req.Modern); err != nil {
 		return nil, proxiedError(err)
 	}
-	s.resources.subs.add(req.Session, p.URI)
+	shared, err := transport.SubscribeShared(ctx, req.Session.Conn(), p.URI)
+	switch {
+	case !shared:
+		s.resources.subs.add(req.Session, p.URI)
+	case err != nil:
+		return nil, s.sessionStoreFailed("resources/subscribe", err)
+	}
 	return nil, nil
+}
+
+// sessionStoreFailed is the error of a request of a shared session that
+// the session store could not record.
+func (s *Server) sessionStoreFailed(method string, err error) error {
+	if errors.Is(err, transport.ErrSessionUnknown) {
+		return fmt.Errorf("%w: %s: the session ended", protocol.ErrInvalidRequest, method)
+	}
+	s.logger.Error("session store failed", "method", method, "error", err)
+	return fmt.Errorf("%w: %s: the session store cannot be reached; try again later", protocol.ErrInternal, method)
 }
 
 // unsubscribe serves resources/unsubscribe (legacy revisions). Forgetting
@@ -127,11 +245,18 @@ func (s *Server) unsubscribe(ctx context.Context, req *lowlevel.Request) (any, e
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: resources/unsubscribe: missing uri", protocol.ErrInvalidParams)
 	}
-	if slices.Contains(s.resources.subs.subscribers(p.URI), req.Session) {
-		s.resources.subs.remove(req.Session, p.URI)
-		if err := s.unsubscribeMounted(ctx, p.URI); err != nil {
-			return nil, proxiedError(err)
+	shared, err := transport.UnsubscribeShared(ctx, req.Session.Conn(), p.URI)
+	switch {
+	case !shared:
+		if !slices.Contains(s.resources.subs.subscribers(p.URI), req.Session) {
+			return nil, nil
 		}
+		s.resources.subs.remove(req.Session, p.URI)
+	case err != nil:
+		return nil, s.sessionStoreFailed("resources/unsubscribe", err)
+	}
+	if err := s.unsubscribeMounted(ctx, p.URI); err != nil {
+		return nil, proxiedError(err)
 	}
 	return nil, nil
 }

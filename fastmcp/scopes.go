@@ -221,16 +221,35 @@ func (s *Server) permittedURIs(req *session.Request, uris []string) []string {
 // HideUnauthorized, for an HTTP caller of a list with protected entries, a
 // page of the entries the caller may use.
 func listPage[T entry](s *Server, r *registry[T], field string, req *lowlevel.Request) (jsontext.Value, error) {
+	return listPageFor(s, r, field, req, listFilter[T]{})
+}
+
+// listFilter adapts a list to its caller: which entries it sees (keep;
+// nil: all) and how each is encoded (enc; nil: as registered); private
+// alone marks a page that differs between callers.
+type listFilter[T entry] struct {
+	keep    func(T) bool
+	enc     func(T) jsontext.Value
+	private bool
+}
+
+// listPageFor is listPage with a filter. A filtered page is built for the
+// request, not cached, and marked private (2026-07-28).
+func listPageFor[T entry](s *Server, r *registry[T], field string, req *lowlevel.Request, f listFilter[T]) (jsontext.Value, error) {
 	cursor, err := listCursor(req)
 	if err != nil {
 		return nil, err
 	}
 	snap := r.load()
-	if !s.cfg.hideUnauth || req.HTTP == nil || !snap.scoped {
+	scoped := s.cfg.hideUnauth && req.HTTP != nil && snap.scoped
+	if !scoped && f.keep == nil && f.enc == nil && !f.private {
 		return r.page(field, cursor, s.cfg.pageSize)
 	}
 	items, more, err := snap.slice(cursor, s.cfg.pageSize, func(e T) bool {
-		return s.missingScopes(req, e.requiredScopes()) == nil
+		if f.keep != nil && !f.keep(e) {
+			return false
+		}
+		return !scoped || s.missingScopes(req, e.requiredScopes()) == nil
 	})
 	if err != nil {
 		return nil, err
@@ -239,7 +258,7 @@ func listPage[T entry](s *Server, r *registry[T], field string, req *lowlevel.Re
 	if req.Modern {
 		extra = `"cacheScope":"` + string(protocol.CacheScopePrivate) + `"`
 	}
-	return encodePage(field, items, more, extra), nil
+	return encodePage(field, items, more, extra, f.enc), nil
 }
 
 // scopeGate wraps the Streamable HTTP endpoint so that a request for a

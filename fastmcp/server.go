@@ -33,6 +33,7 @@ type Server struct {
 	resources resourceState
 	prompts   promptState
 	skills    skillState
+	apps      appState // views registered with App
 
 	listen      listeners
 	life        lifespan

@@ -117,7 +117,7 @@ func (s *Server) listSkills(ctx context.Context, req *lowlevel.Request) (any, er
 	if req.Modern {
 		extra = s.cacheAttrs()
 	}
-	return encodePage("skills", items, more, extra), nil
+	return encodePage("skills", items, more, extra, nil), nil
 }
 
 // getSkill serves skills/get: the entry of the skill whose SKILL.md URI

@@ -83,6 +83,15 @@ type TaskSettings struct {
 	// TaskRequired one is refused with an error saying to try again later.
 	// Default: DefaultMaxRunningTasks; negative: no bound.
 	MaxRunning int
+	// LeasePeriod is how often the replica running tasks renews their
+	// leases, with a Store that keeps them (TaskLeaseStore, as
+	// redisstore's does). Default: DefaultTaskLeasePeriod (10 s).
+	LeasePeriod time.Duration
+	// LeaseTimeout is how long after its last renewal a task's lease
+	// lapses: the other replicas then report the task failed, its replica
+	// taken for dead. It must be longer than LeasePeriod. Default:
+	// DefaultTaskLeaseTimeout (30 s), or three LeasePeriods if longer.
+	LeaseTimeout time.Duration
 }
 
 // DefaultMaxRunningTasks is how many task handlers run at once when
@@ -107,6 +116,12 @@ func Tasks(set TaskSettings) Option {
 		}
 		if set.MaxRunning != 0 {
 			c.tasks.MaxRunning = set.MaxRunning
+		}
+		if set.LeasePeriod != 0 {
+			c.tasks.LeasePeriod = set.LeasePeriod
+		}
+		if set.LeaseTimeout != 0 {
+			c.tasks.LeaseTimeout = set.LeaseTimeout
 		}
 	})
 }

@@ -64,6 +64,9 @@ func (s *Server) lookupTask(ctx context.Context, req *lowlevel.Request, params a
 	if err != nil {
 		return nil, s.tasks.unavailable("reading the task", err, "task", id)
 	}
+	if rec, err = s.checkLease(ctx, rec); err != nil {
+		return nil, s.tasks.unavailable("checking the lease of the task", err, "task", id)
+	}
 	return rec, nil
 }
 
@@ -191,6 +194,33 @@ func (s *Server) listenTasks(ctx context.Context, req *lowlevel.Request, ids []s
 		}
 	}
 	return ok, nil
+}
+
+// checkListenedLeases checks the leases of the tasks ids a listen stream
+// follows (see checkLease): one whose replica died is reported failed,
+// and the stream, following it, is told. It returns the tasks still
+// running elsewhere, to check again later; none without a TaskLeaseStore.
+func (s *Server) checkListenedLeases(ctx context.Context, ids []string) []string {
+	if s.tasks.leases() == nil {
+		return nil
+	}
+	var open []string
+	for _, id := range ids {
+		rec, err := s.tasks.store.Get(ctx, id)
+		if err == nil {
+			rec, err = s.checkLease(ctx, rec)
+		}
+		switch {
+		case err == nil:
+			if !rec.Terminal() {
+				open = append(open, id)
+			}
+		case !errors.Is(err, ErrTaskNotFound):
+			open = append(open, id) // try again
+			s.logger.Warn("task store: checking the lease of a task followed failed", "task", id, "error", err)
+		}
+	}
+	return open
 }
 
 // notifyTask sends notifications/tasks with the task's state to the

@@ -40,11 +40,19 @@ type taskManager struct {
 	closed  bool
 	active  int // task handlers running (bounded by max)
 	max     int // TaskSettings.MaxRunning; 0: no bound
+
+	// Leases (a TaskLeaseStore): this replica's name in the records of
+	// the tasks it runs, and the renewals' settings; renewing says the
+	// goroutine renewing them runs.
+	replica                   string
+	leasePeriod, leaseTimeout time.Duration
+	renewing                  bool
 }
 
 func newTaskManager(set TaskSettings) *taskManager {
 	m := &taskManager{store: set.Store, ttl: set.TTL, poll: set.PollInterval, now: time.Now,
-		running: map[string]*runningTask{}, logger: slog.New(slog.DiscardHandler)}
+		running: map[string]*runningTask{}, logger: slog.New(slog.DiscardHandler), replica: newReplicaID()}
+	m.leasePeriod, m.leaseTimeout = leaseSettings(set)
 	if m.store == nil {
 		m.store = NewMemoryTaskStore()
 	}
@@ -233,7 +241,7 @@ func (rt *runningTask) create(ctx context.Context, principal, tool string) (*Tas
 	now := m.now()
 	rec := &TaskRecord{
 		ID: newTaskID(), Principal: principal, Tool: tool, Status: protocol.TaskWorking,
-		CreatedAt: now, UpdatedAt: now, TTL: m.ttl, PollInterval: m.poll,
+		CreatedAt: now, UpdatedAt: now, TTL: m.ttl, PollInterval: m.poll, Runner: m.replica,
 	}
 	// Subscribed before the task is announced, so that a tasks/update or
 	// tasks/cancel reaching another replica at once is passed on.
@@ -243,6 +251,12 @@ func (rt *runningTask) create(ctx context.Context, principal, tool string) (*Tas
 		if endControl, err = m.subscribeControl(ctx, rec.ID); err != nil {
 			return nil, m.unavailable("subscribing to the new task's requests on the bus", err, "tool", tool)
 		}
+	}
+	// The lease first: a stored task with a runner and no lease is taken
+	// for one whose replica died.
+	if err := m.lease(context.WithoutCancel(ctx), rec.ID); err != nil {
+		endControl()
+		return nil, m.unavailable("taking the new task's lease", err, "tool", tool)
 	}
 	if err := m.store.Create(context.WithoutCancel(ctx), rec); err != nil {
 		endControl()

@@ -46,6 +46,9 @@ type TaskRecord struct {
 	// InputRequests are the pending requests for client input while
 	// input_required.
 	InputRequests protocol.InputRequests `json:"inputRequests,omitempty"`
+	// Runner names the replica (the server process) that runs the task;
+	// with a TaskLeaseStore, it holds the task's lease.
+	Runner string `json:"runner,omitempty"`
 }
 
 // Terminal reports whether the task has ended (completed, failed or

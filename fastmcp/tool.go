@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
@@ -27,6 +28,12 @@ type tool struct {
 	task    *TaskOption     // Task: the call may run as a task
 	mount   *mountLink      // the mount it comes from (Mount); nil for the server's own
 	orig    string          // its name on the mounted server
+
+	// MCP Apps (App, AppOnly, ModelOnly).
+	plain   jsontext.Value // the definition without _meta.ui, for clients that render no views; nil when it has none
+	appOnly bool           // AppOnly: hidden from clients that render no views
+	view    *apps.View     // App: the view registered with the tool
+	viewRes *resource      // the resource serving view
 }
 
 func (t *tool) key() string             { return t.def.Name }
@@ -70,6 +77,18 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 	if s.tools.has(name) {
 		return fmt.Errorf("fastmcp: tool %q is already registered: choose another name or call RemoveTool first", name)
 	}
+	if t.view != nil {
+		registered, err := s.checkView(t.view)
+		if err != nil {
+			return fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
+		}
+		if !registered {
+			s.addView(t.view, t.viewRes)
+		}
+	}
+	if t.plain != nil {
+		s.apps.any.Store(true)
+	}
 	first := s.tools.count() == 0
 	s.tools.update(func(m map[string]*tool) { m[name] = t })
 	if first {
@@ -83,15 +102,20 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 }
 
 // RemoveTool unregisters the tool name and reports whether it was
-// registered. Connected clients get notifications/tools/list_changed.
+// registered. Connected clients get notifications/tools/list_changed. A
+// view (App) no other tool names any more is removed with it.
 func (s *Server) RemoveTool(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.tools.has(name) {
+	t, ok := s.tools.get(name)
+	if !ok {
 		return false
 	}
 	s.tools.update(func(m map[string]*tool) { delete(m, name) })
 	s.notifyListChanged(protocol.NotificationToolsListChanged)
+	if t.view != nil {
+		s.dropViewIfUnused(t.view.URI)
+	}
 	return true
 }
 
@@ -150,7 +174,11 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		keepRefs = *cfg.keepRefs
 	}
 	sopts := schema.Options{Strict: strict, KeepRefs: keepRefs}
-	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task}
+	uiMeta, hasUI, err := cfg.app.toolMeta(name, cfg.meta)
+	if err != nil {
+		return nil, err
+	}
+	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, appOnly: cfg.app.appOnly}
 	def := &protocol.Tool{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
@@ -183,6 +211,22 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 			return nil, fmt.Errorf("fastmcp: tool %q: result type %s: %w", name, h.out, err)
 		}
 		def.OutputSchema = out
+	}
+	if hasUI {
+		// The definition as listed to clients that render no views: the
+		// fallback of the MCP Apps extension.
+		if t.plain, err = protocol.Marshal(def); err != nil {
+			return nil, fmt.Errorf("fastmcp: tool %q: encoding its definition: %w", name, err)
+		}
+		def.Meta = withToolMeta(cfg.meta, uiMeta)
+		if cfg.app.viewSet {
+			if t.view, err = cloneView(cfg.app.view); err != nil {
+				return nil, fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
+			}
+			if t.viewRes, err = newViewResource(t.view); err != nil {
+				return nil, fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
+			}
+		}
 	}
 	t.def = def
 	if t.enc, err = protocol.Marshal(def); err != nil {
@@ -227,7 +271,7 @@ func (s *Server) listTools(ctx context.Context, req *lowlevel.Request) (any, err
 	if err := s.waitReady(ctx); err != nil {
 		return nil, err
 	}
-	page, err := listPage(s, &s.tools, "tools", req)
+	page, err := listPageFor(s, &s.tools, "tools", req, appsFilter(s, req, fallbackTools))
 	if err != nil {
 		return nil, err
 	}
@@ -256,6 +300,9 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
 	}
 	t, ok := s.tools.get(p.Name)
+	if ok && t.appOnly && !s.rendersViews(req) {
+		ok = false // hidden from clients that render no views: as if unknown
+	}
 	if !ok {
 		if p.Name == "" {
 			return nil, fmt.Errorf("%w: tools/call: missing tool name", protocol.ErrInvalidParams)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"testing"
 
@@ -64,4 +65,17 @@ func TestWireTranscripts(t *testing.T) {
 	fastmcptest.ReplayDir(t, filepath.Join("testdata", "wire"), func(ctx context.Context, conn transport.Conn) error {
 		return wireServer().Serve(ctx, conn)
 	}, transcript.Options(t, wireResults, *update))
+}
+
+// TestAppsTranscripts replays the transcripts in testdata/apps: the MCP
+// Apps extension's tools/list, resources/list and resources/read, for a
+// host and for a client that gets the fallback, in both eras.
+func TestAppsTranscripts(t *testing.T) {
+	t.Parallel()
+	results := maps.Clone(wireResults)
+	results[protocol.MethodToolsList] = "ListToolsResult"
+	results[protocol.MethodToolsCall] = "CallToolResult"
+	fastmcptest.ReplayDir(t, filepath.Join("testdata", "apps"), func(ctx context.Context, conn transport.Conn) error {
+		return appServer(t).Serve(ctx, conn)
+	}, transcript.Options(t, results, *update))
 }

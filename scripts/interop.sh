@@ -4,6 +4,8 @@
 #
 #   scripts/interop.sh            # every case
 #   scripts/interop.sh 'v2|sse'   # the cases whose name matches an extended regex
+#   scripts/interop.sh --install  # only install the peers (Go tests use them too:
+#                                 # internal/nodepeers) and print where
 #
 # Peers (pinned in interop/package.json and package-lock.json) are installed
 # with `npm ci` into $FASTMCP_INTEROP_CACHE (default
@@ -158,6 +160,10 @@ main() {
 	command -v go >/dev/null || die "go is needed"
 	install_peers
 	pick_node
+	if [ "$FILTER" = "--install" ]; then
+		say "interop: peers in $CACHE (node $("$NODE" --version))"
+		return 0
+	fi
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/fastmcp-interop.XXXXXX") || die "mktemp failed"
 	# The .mjs programs run from inside the cache so that they resolve the
 	# installed packages.

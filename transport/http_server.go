@@ -99,7 +99,9 @@ type HTTPOptions struct {
 	// it on another replica), DELETE ends it everywhere, and SSE events
 	// of the session's GET stream get their numbers from the EventStore
 	// (which should be shared too and implement SequencedEventStore), so
-	// that the stream can be resumed on any replica. A session's record
+	// that the stream can be resumed on any replica. The session's
+	// resources/subscribe subscriptions are kept in its record (see
+	// SubscribeShared and NotifySubscribers). A session's record
 	// expires SessionIdleTimeout after its last request on any replica.
 	// The EventStore must then implement SequencedEventStore
 	// (NewStreamableHandler panics otherwise). Nil means sessions live in
@@ -108,7 +110,7 @@ type HTTPOptions struct {
 	// Bus carries, with Sessions, what the replicas serving one session
 	// tell each other: the client's answers to requests another replica
 	// sent, its cancellations of requests running elsewhere, its
-	// logging/setLevel and resources/unsubscribe, the end of the session,
+	// logging/setLevel, the end of the session,
 	// and wake-ups of the replica holding the GET stream. Without it a
 	// session can still be served by any replica, but those messages stay
 	// on the replica they reached.

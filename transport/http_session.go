@@ -118,6 +118,10 @@ func (k *sink) drain() {
 	}
 }
 
+// standaloneStream names a session's GET stream in event ids and the
+// event store.
+const standaloneStream = "0"
+
 func newSessionID() string { return rand.Text() } // 128 bits, base32: visible ASCII
 
 // Errors of newSession and openStream/attach for the capacity limits.
@@ -163,7 +167,7 @@ func (h *StreamableHandler) makeSession(id, principal string) *httpSession {
 		batches:    map[*protocol.Batch]*stream{},
 		lastActive: time.Now(),
 	}
-	s.standalone = &stream{sess: s, name: "0", resumable: true}
+	s.standalone = &stream{sess: s, name: standaloneStream, resumable: true}
 	return s
 }
 

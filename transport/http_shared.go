@@ -74,7 +74,7 @@ const (
 	busClosed   = "closed"   // the session was deleted: close the local instance
 	busResponse = "response" // the client's answer to a request a replica sent
 	busCancel   = "cancel"   // notifications/cancelled for a request running somewhere
-	busForward  = "forward"  // a request that changes session state (setLevel, unsubscribe)
+	busForward  = "forward"  // a request that changes session state (setLevel)
 	busWake     = "wake"     // events were appended to the GET stream
 	busProbe    = "probe"    // does the replica running Stream's request still run it?
 	busAlive    = "alive"    // the answer to a probe: it does
@@ -407,9 +407,10 @@ func (s *httpSession) hasStream(id protocol.ID) bool {
 
 // forwarded reports whether the other replicas serving a session must
 // see a request of method too: it changes the state of the session that
-// lives in each replica's instance.
+// lives in each replica's instance. (resources/subscribe and unsubscribe
+// change the session store: see SubscribeShared.)
 func forwarded(method string) bool {
-	return method == protocol.MethodLoggingSetLevel || method == protocol.MethodResourcesUnsubscribe
+	return method == protocol.MethodLoggingSetLevel
 }
 
 // share tells the other replicas serving s about a call that changes the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 )
@@ -33,7 +35,20 @@ type SessionStore interface {
 	// It fails with an error matching ErrSessionUnknown when there is no
 	// record.
 	SetLogLevel(ctx context.Context, id, level string) error
-	// Delete removes the record of id, if any.
+	// Subscribe records that the client of session id subscribed to
+	// updates of uri (resources/subscribe): uri joins the record's
+	// Subscriptions and the session is among Subscribers(uri) for as long
+	// as its record lives. It fails with an error matching
+	// ErrSessionUnknown when there is no record.
+	Subscribe(ctx context.Context, id, uri string) error
+	// Unsubscribe undoes Subscribe (resources/unsubscribe); a uri the
+	// session did not subscribe to, or a session without a record, is
+	// not an error.
+	Unsubscribe(ctx context.Context, id, uri string) error
+	// Subscribers returns the ids of the sessions subscribed to uri whose
+	// records live (not deleted nor expired), in no particular order.
+	Subscribers(ctx context.Context, uri string) ([]string, error)
+	// Delete removes the record of id, if any, and its subscriptions.
 	Delete(ctx context.Context, id string) error
 }
 
@@ -58,6 +73,9 @@ type SessionRecord struct {
 	// LogLevel is the level the client last set with logging/setLevel, or
 	// "" when it set none.
 	LogLevel string `json:"logLevel,omitempty"`
+	// Subscriptions are the URIs the client subscribed to with
+	// resources/subscribe and did not unsubscribe from, sorted.
+	Subscriptions []string `json:"subscriptions,omitempty"`
 	// Created and LastActive are when the session started and when a
 	// replica last reported activity (at most every ttl/4 per replica).
 	Created    time.Time `json:"created"`
@@ -66,23 +84,30 @@ type SessionRecord struct {
 
 // MemorySessionStore is a SessionStore in memory: it shares sessions
 // between the handlers of one process (as in tests of several replicas).
-// Expired records are dropped when they are next looked at. It starts no
-// goroutines.
+// Expired records, and their subscriptions, are dropped when they are next
+// looked at, and all at once when a session is created at least a minute
+// after the last such sweep. It starts no goroutines.
 type MemorySessionStore struct {
 	mu      sync.Mutex
 	records map[string]memRecord
+	subs    map[string]map[string]struct{} // uri → ids of the subscribed sessions
+	swept   time.Time                      // when Create last dropped every expired record
 }
 
 type memRecord struct {
 	rec     SessionRecord
-	expires time.Time // zero: never
+	subs    map[string]struct{} // the URIs subscribed to
+	expires time.Time           // zero: never
 }
+
+// memSweepEvery is how often Create drops every expired record.
+const memSweepEvery = time.Minute
 
 var _ SessionStore = (*MemorySessionStore)(nil)
 
 // NewMemorySessionStore returns an empty store.
 func NewMemorySessionStore() *MemorySessionStore {
-	return &MemorySessionStore{records: map[string]memRecord{}}
+	return &MemorySessionStore{records: map[string]memRecord{}, subs: map[string]map[string]struct{}{}, swept: time.Now()}
 }
 
 func expiry(now time.Time, ttl time.Duration) time.Time {
@@ -96,10 +121,33 @@ func expiry(now time.Time, ttl time.Duration) time.Time {
 func (s *MemorySessionStore) live(id string) (memRecord, bool) {
 	r, ok := s.records[id]
 	if ok && !r.expires.IsZero() && !time.Now().Before(r.expires) {
-		delete(s.records, id)
+		s.drop(id)
 		return memRecord{}, false
 	}
 	return r, ok
+}
+
+// drop removes the record of id and its subscriptions; s.mu held.
+func (s *MemorySessionStore) drop(id string) {
+	for uri := range s.records[id].subs {
+		delete(s.subs[uri], id)
+		if len(s.subs[uri]) == 0 {
+			delete(s.subs, uri)
+		}
+	}
+	delete(s.records, id)
+}
+
+// sweep drops every expired record, at most every memSweepEvery; s.mu
+// held.
+func (s *MemorySessionStore) sweep(now time.Time) {
+	if now.Sub(s.swept) < memSweepEvery {
+		return
+	}
+	s.swept = now
+	for id := range s.records {
+		s.live(id)
+	}
 }
 
 // Create implements SessionStore.
@@ -109,9 +157,16 @@ func (s *MemorySessionStore) Create(ctx context.Context, rec *SessionRecord, ttl
 	}
 	r := *rec
 	r.InitializeParams = append(json.RawMessage(nil), rec.InitializeParams...)
+	r.Subscriptions = nil
+	m := memRecord{rec: r, subs: map[string]struct{}{}, expires: expiry(time.Now(), ttl)}
 	s.mu.Lock()
-	s.records[r.ID] = memRecord{rec: r, expires: expiry(time.Now(), ttl)}
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	s.sweep(time.Now())
+	s.drop(r.ID)
+	s.records[r.ID] = m
+	for _, uri := range rec.Subscriptions {
+		s.subscribeLocked(r.ID, uri)
+	}
 	return nil
 }
 
@@ -128,6 +183,9 @@ func (s *MemorySessionStore) Get(ctx context.Context, id string) (*SessionRecord
 	}
 	rec := r.rec
 	rec.InitializeParams = append(json.RawMessage(nil), r.rec.InitializeParams...)
+	if len(r.subs) > 0 {
+		rec.Subscriptions = slices.Sorted(maps.Keys(r.subs))
+	}
 	return &rec, nil
 }
 
@@ -164,13 +222,72 @@ func (s *MemorySessionStore) SetLogLevel(ctx context.Context, id, level string) 
 	return nil
 }
 
+// Subscribe implements SessionStore.
+func (s *MemorySessionStore) Subscribe(ctx context.Context, id, uri string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.live(id); !ok {
+		return ErrSessionUnknown
+	}
+	s.subscribeLocked(id, uri)
+	return nil
+}
+
+// subscribeLocked adds uri to the subscriptions of the live record id;
+// s.mu held.
+func (s *MemorySessionStore) subscribeLocked(id, uri string) {
+	s.records[id].subs[uri] = struct{}{}
+	ids := s.subs[uri]
+	if ids == nil {
+		ids = map[string]struct{}{}
+		s.subs[uri] = ids
+	}
+	ids[id] = struct{}{}
+}
+
+// Unsubscribe implements SessionStore.
+func (s *MemorySessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.records[id]; ok {
+		delete(r.subs, uri)
+	}
+	delete(s.subs[uri], id)
+	if len(s.subs[uri]) == 0 {
+		delete(s.subs, uri)
+	}
+	return nil
+}
+
+// Subscribers implements SessionStore.
+func (s *MemorySessionStore) Subscribers(ctx context.Context, uri string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	for id := range s.subs[uri] {
+		if _, ok := s.live(id); ok { // an expired one is dropped
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
 // Delete implements SessionStore.
 func (s *MemorySessionStore) Delete(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	delete(s.records, id)
+	s.drop(id)
 	s.mu.Unlock()
 	return nil
 }

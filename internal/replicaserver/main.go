@@ -20,6 +20,12 @@ import (
 // returned in its results.
 const EnvName = "REPLICA_NAME"
 
+// The task lease settings of the replicas Main runs.
+const (
+	LeasePeriod  = 200 * time.Millisecond
+	LeaseTimeout = 3 * time.Second
+)
+
 // ListeningPrefix starts the line Main prints once it serves, followed by
 // the MCP endpoint's URL.
 const ListeningPrefix = "listening on "
@@ -46,7 +52,10 @@ func Main() int {
 		shared = rdb
 	}
 	name := os.Getenv(EnvName)
-	s := New(name, shared, append(opts, fastmcp.Logger(logger))...)
+	// Short task leases: the tasks of a replica that died are reported
+	// failed within seconds (the multi-replica test waits for it).
+	opts = append(opts, fastmcp.Logger(logger), fastmcp.Tasks(fastmcp.TaskSettings{LeasePeriod: LeasePeriod, LeaseTimeout: LeaseTimeout}))
+	s := New(name, shared, opts...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		logger.Error("replica: listening", "error", err)

@@ -50,8 +50,8 @@ type Proxy struct {
 const ClientHeader = "X-Test-Client"
 
 // SubscribedOn returns the replica that served the last resources/subscribe
-// of uri by the client whose requests carry ClientHeader: client (legacy
-// sessions keep a subscription on that replica only).
+// of uri by the client whose requests carry ClientHeader: client (a test
+// checks that the subscriptions a replica took survive it).
 func (p *Proxy) SubscribedOn(client, uri string) (replica int, ok bool) {
 	v, ok := p.subs.Load(client + " " + uri)
 	if !ok {

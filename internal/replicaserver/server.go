@@ -53,6 +53,9 @@ type AddArgs struct {
 // BumpURI is the resource the bump numbered n announces an update of.
 func BumpURI(n int64) string { return "bump://" + strconv.FormatInt(n, 10) }
 
+// HeldBy is the status message of a hold task running on replica name.
+func HeldBy(name string) string { return "held by " + name }
+
 // CounterKey is the Redis key of the bump counter the replicas share.
 const CounterKey = "replicaserver:bumps"
 
@@ -102,6 +105,13 @@ func New(name string, rdb redis.UniversalClient, opts ...fastmcp.Option) *fastmc
 		}
 		return "report " + in.ID + " by " + name, nil
 	}, fastmcp.Task(fastmcp.TaskRequired), fastmcp.Description("Returns a report, as a task (2026-07-28 tasks extension)"))
+	s.Tool("hold", func(ctx *fastmcp.Context) (string, error) {
+		if err := ctx.Progress(0, 0, HeldBy(name)); err != nil {
+			return "", err
+		}
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, fastmcp.Task(fastmcp.TaskRequired), fastmcp.Description("Runs as a task until cancelled, its status message naming the replica running it"))
 	s.Tool("add", func(in AddArgs) int { return in.A + in.B }, fastmcp.Description("Adds a and b"))
 	s.Resource("bump://{n}", func(in struct {
 		N string `json:"n"`

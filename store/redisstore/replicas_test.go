@@ -121,6 +121,7 @@ type watcher struct {
 	abandoned int // legacy: calls given up after legacyAttempt and made again
 	broken    int // calls whose progress shows more than one attempt
 	taskID    string
+	holdID    string // a task that runs until the end, on some replica
 }
 
 // TestReplicas is the multi-replica test of issue 18: three replica
@@ -151,16 +152,20 @@ type watcher struct {
 //     listen that broke is restored by the client, but what was announced
 //     in the gap is lost by definition (the revision has no redelivery),
 //     which the client reports with WithListenRestoredHandler; a legacy
-//     session survives its replica and its GET stream resumes elsewhere
-//     from the shared event log, losing nothing, except the updates of the
-//     resources/subscribe subscriptions the dead replica held (the proxy
-//     tells which), lost with it (docs/scale.md). Every client has the
-//     updates announced before the kill before it happens.
+//     session survives its replica, and so do its resources/subscribe
+//     subscriptions, kept in the session store whichever replica took them
+//     (the proxy tells which the dead one took: some must be); its GET
+//     stream resumes elsewhere from the shared event log, losing nothing.
+//     Every client has the updates announced before the kill before it
+//     happens.
 //   - Listens: after the kill, every client is listening again (2026-07-28:
 //     a subscriptions/listen stream; legacy: a GET stream), counted at the
 //     proxy.
 //   - Tasks: a task created before the kill (on any replica) is read
-//     afterwards, completed, from another (the shared task store).
+//     afterwards, completed, from another (the shared task store); a task
+//     still running is read working from a survivor that runs it, and
+//     failed ("the server replica running this task stopped") once the
+//     lease of r1, which ran it, lapsed: never working for ever.
 func TestReplicas(t *testing.T) {
 	start := time.Now()
 	srv := startRedis(t)
@@ -300,13 +305,27 @@ func TestReplicas(t *testing.T) {
 		t.Errorf("listening after the kill: %d listens, %d GET streams, want %d of each: %v", l, g, half, err)
 	}
 
-	// Tasks created before the kill are read from the survivors.
+	// Tasks created before the kill are read from the survivors: ended
+	// tasks completed, those still running on a survivor working, and
+	// those that ran on r1 failed once their lease lapsed.
+	var lapsed int
 	for _, w := range ws {
 		if w.modern {
 			if err := w.checkTask(ctx); err != nil {
 				t.Errorf("client %d: %v", w.i, err)
 			}
+			failed, err := w.checkHold(ctx, replicaserver.HeldBy("r1"))
+			if err != nil {
+				t.Errorf("client %d: %v", w.i, err)
+			}
+			if failed {
+				lapsed++
+			}
 		}
+	}
+	t.Logf("%d tasks running on r1 reported failed by the survivors", lapsed)
+	if lapsed == 0 {
+		t.Error("no task ran on r1: the lapse of its leases was not tested")
 	}
 
 	// The counts.
@@ -345,28 +364,25 @@ func TestReplicas(t *testing.T) {
 	if reopened > 0 {
 		t.Errorf("%d legacy sessions were lost with their replica; want all continued on another", reopened)
 	}
-	// A legacy session's resources/subscribe stays with the replica that
-	// served it: the subscriptions r1 held are lost with it (docs/scale.md),
-	// and so are the updates announced after the kill of their URIs.
-	var lostSubs int
+	// A legacy session's resources/subscribe lives in the session store:
+	// the subscriptions r1 took survive it, and their updates announced
+	// after the kill are counted like every other. The proxy tells which
+	// r1 took, so that the test knows it tested some.
+	var onKilled int
 	for _, w := range ws {
-		lost := func(n int64) bool {
-			if w.modern || n <= numBumps/2 {
-				return false
-			}
-			r, ok := proxy.SubscribedOn(strconv.Itoa(w.i), replicaserver.BumpURI(n))
-			return ok && r == 1
-		}
 		for n := int64(numBumps/2 + 1); n <= numBumps; n++ {
-			if lost(n) {
-				lostSubs++
+			if r, ok := proxy.SubscribedOn(strconv.Itoa(w.i), replicaserver.BumpURI(n)); !w.modern && ok && r == 1 {
+				onKilled++
 			}
 		}
-		if err := w.awaitBumps(ctx, snapshots, lost); err != nil {
+		if err := w.awaitBumps(ctx, snapshots); err != nil {
 			t.Errorf("client %d: %v", w.i, err)
 		}
 	}
-	t.Logf("%d legacy subscriptions (session, URI of an update after the kill) lost with r1", lostSubs)
+	t.Logf("%d legacy subscriptions (session, URI of an update after the kill) taken by r1", onKilled)
+	if onKilled == 0 {
+		t.Error("r1 took no legacy subscription: their survival was not tested")
+	}
 }
 
 // connect connects w through the proxy at url and subscribes it to every
@@ -494,8 +510,39 @@ func (w *watcher) work(ctx context.Context, url, id string, midstream func()) er
 			return fmt.Errorf("starting the report task: %v, %v", task, err)
 		}
 		w.taskID = task.TaskID
+		if _, task, err = w.client().StartTool(ctx, "hold", nil); err != nil || task == nil {
+			return fmt.Errorf("starting the hold task: %v, %v", task, err)
+		}
+		w.holdID = task.TaskID
 	}
 	return nil
+}
+
+// checkHold reads w's hold task until it knows where it ran: on a
+// survivor it is still working, its status message naming the replica;
+// on the killed replica it is reported failed once its lease lapsed
+// (never working for ever). It reports whether the task failed so.
+func (w *watcher) checkHold(ctx context.Context, killed string) (failed bool, err error) {
+	for {
+		task, err := w.client().GetTask(ctx, w.holdID)
+		if err != nil {
+			return false, fmt.Errorf("hold task %s: %w", w.holdID, err)
+		}
+		switch {
+		case task.Status == protocol.TaskFailed:
+			if task.StatusMessage != fastmcp.TaskLapsedMessage {
+				return false, fmt.Errorf("hold task %s failed: %q, want %q", w.holdID, task.StatusMessage, fastmcp.TaskLapsedMessage)
+			}
+			return true, nil
+		case task.Status != protocol.TaskWorking:
+			return false, fmt.Errorf("hold task %s: status %s", w.holdID, task.Status)
+		case task.StatusMessage != "" && task.StatusMessage != killed:
+			return false, nil // a survivor runs it
+		}
+		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil { // poll interval
+			return false, fmt.Errorf("hold task %s still working (%q): %w", w.holdID, task.StatusMessage, err)
+		}
+	}
 }
 
 // progressRuns checks the progress a call reported across its attempts:
@@ -569,15 +616,14 @@ func (w *watcher) checkTask(ctx context.Context) error {
 }
 
 // awaitBumps waits until w has every bump it must get: those announced
-// while its gen kept the value it has at the end, but those lost says
-// were lost with a subscription.
-func (w *watcher) awaitBumps(ctx context.Context, snapshots [][]int64, lost func(n int64) bool) error {
+// while its gen kept the value it has at the end.
+func (w *watcher) awaitBumps(ctx context.Context, snapshots [][]int64) error {
 	final := w.gen.Load()
 	for {
 		var missing []int64
 		w.mu.Lock()
 		for n := int64(1); n < int64(len(snapshots)); n++ {
-			if snapshots[n][w.i] == final && w.got[n] == 0 && !lost(n) {
+			if snapshots[n][w.i] == final && w.got[n] == 0 {
 				missing = append(missing, n)
 			}
 		}
@@ -607,7 +653,7 @@ func bumpAll(ctx context.Context, url string, ws []*watcher, snapshots [][]int64
 				// Every client has them before the kill: no update
 				// announced before it is lost with it.
 				for _, w := range ws {
-					if err := w.awaitBumps(ctx, snapshots[:numBumps/2+1], func(int64) bool { return false }); err != nil {
+					if err := w.awaitBumps(ctx, snapshots[:numBumps/2+1]); err != nil {
 						return fmt.Errorf("client %d before the kill: %w", w.i, err)
 					}
 				}

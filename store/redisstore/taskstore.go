@@ -201,3 +201,71 @@ func (s *TaskStore) List(ctx context.Context, principal string) ([]*fastmcp.Task
 	})
 	return out, nil
 }
+
+var _ fastmcp.TaskLeaseStore = (*TaskStore)(nil)
+
+// leaseKey names the lease of task id: present while the replica running
+// the task renews it, then "lapsed" once a replica found it ended.
+func (s *TaskStore) leaseKey(id string) string { return s.prefix + "task-lease:" + id }
+
+// leaseLapsed is the value of a lease found ended.
+const leaseLapsed = "lapsed"
+
+// renewScript sets the lease KEYS[1] to end ARGV[1] ms from now, unless
+// it was found lapsed.
+var renewScript = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == '` + leaseLapsed + `' then return 0 end
+redis.call('SET', KEYS[1], 'held', 'PX', ARGV[1])
+return 1
+`)
+
+// RenewLeases implements fastmcp.TaskLeaseStore: one key per task, which
+// Redis expires at the end of the lease.
+func (s *TaskStore) RenewLeases(ctx context.Context, ids []string, timeout time.Duration) error {
+	ms := strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)
+	cmds, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, id := range ids {
+			renewScript.Eval(ctx, p, []string{s.leaseKey(id)}, ms)
+		}
+		return nil
+	})
+	if err == nil {
+		for _, c := range cmds {
+			if err = c.Err(); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%w: renew task leases: %w", ErrRedis, err)
+	}
+	return nil
+}
+
+// lapseScript returns 0 while the lease KEYS[1] holds, 1 when it was found
+// lapsed before, and 2 when it is found lapsed now: it is then marked so,
+// to expire ARGV[1] ms from now (with the task; empty: never).
+var lapseScript = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v == '` + leaseLapsed + `' then return 1 end
+if v then return 0 end
+if ARGV[1] == '' then
+  redis.call('SET', KEYS[1], '` + leaseLapsed + `')
+else
+  redis.call('SET', KEYS[1], '` + leaseLapsed + `', 'PX', ARGV[1])
+end
+return 2
+`)
+
+// LeaseLapsed implements fastmcp.TaskLeaseStore.
+func (s *TaskStore) LeaseLapsed(ctx context.Context, rec *fastmcp.TaskRecord) (lapsed, first bool, err error) {
+	keep := ""
+	if exp := expiry(rec); !exp.IsZero() {
+		keep = strconv.FormatInt(max(exp.Sub(s.now()).Milliseconds(), 1), 10)
+	}
+	n, err := lapseScript.Run(ctx, s.rdb, []string{s.leaseKey(rec.ID)}, keep).Int()
+	if err != nil {
+		return false, false, fmt.Errorf("%w: check task lease: %w", ErrRedis, err)
+	}
+	return n > 0, n == 2, nil
+}

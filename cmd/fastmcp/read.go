@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// readCommand is `fastmcp read`.
+func (a *app) readCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "read (URL | -- COMMAND [ARGS...]) URI",
+		Short: "Read a resource",
+		Long: `Read a resource and print its contents: text as it is; binary contents
+written as they are when stdout is a file or a pipe, summarized on a
+terminal; every field (binary as base64) with --json.`,
+		Example: `  fastmcp read http://127.0.0.1:8080/mcp file:///README.md
+  fastmcp read https://example.com/mcp images://logo > logo.png
+  fastmcp read config://app --json -- ./my-server --stdio`,
+		Args: argsBetween(2, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.withClient(c, args, 0, func(ctx context.Context, cl *fastmcp.Client, rest []string) error {
+				return a.read(ctx, cl, rest[0])
+			}, a.inputHandlers()...)
+		},
+	}
+	a.jsonFlag(c, "the whole result")
+	return c
+}
+
+// read reads the resource at uri and prints its contents.
+func (a *app) read(ctx context.Context, cl *fastmcp.Client, uri string) error {
+	res, err := cl.ReadResource(ctx, uri)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", uri, err)
+	}
+	if a.jsonOut {
+		return printJSON(a.stdout, res)
+	}
+	tty := false
+	if f, ok := a.stdout.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	for _, c := range res.Contents {
+		var err error
+		switch {
+		case c.Blob == nil:
+			text := c.Text
+			if !strings.HasSuffix(text, "\n") {
+				text += "\n"
+			}
+			_, err = fmt.Fprint(a.stdout, text)
+		case tty || len(res.Contents) > 1:
+			_, err = fmt.Fprintf(a.stdout, "[%s: %s, %d bytes; redirect stdout to a file to save it]\n", c.URI, orDash(c.MIMEType), len(c.Blob))
+		default:
+			_, err = a.stdout.Write(c.Blob)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,373 @@
+package fastmcp_test
+
+import (
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+const chartHTML = `<!doctype html><html><body><div id="chart"></div></body></html>`
+
+type SalesArgs struct {
+	Region string `json:"region"`
+}
+
+type Sales struct {
+	Region string `json:"region"`
+	Total  int    `json:"total"`
+}
+
+// appServer has a tool with a view, an app-only tool sharing it, a
+// model-only tool and a plain tool.
+func appServer(t testing.TB) *fastmcp.Server {
+	t.Helper()
+	border := true
+	view := apps.NewView("ui://sales/chart.html", chartHTML)
+	view.Name = "Sales chart"
+	view.Meta = apps.ViewMeta{CSP: &apps.CSP{ConnectDomains: []string{"https://api.example.com"}}, PrefersBorder: &border}
+	s := newServer()
+	s.Tool("sales", func(in SalesArgs) (Sales, error) { return Sales{in.Region, 42}, nil },
+		fastmcp.Description("Sales of a region"), fastmcp.App(view), fastmcp.Meta(protocol.Meta{"com.example/owner": "sales"}))
+	s.Tool("refresh", func(in SalesArgs) (Sales, error) { return Sales{in.Region, 43}, nil },
+		fastmcp.App(view), fastmcp.AppOnly())
+	s.Tool("export", func() (string, error) { return "exported", nil }, fastmcp.ModelOnly())
+	s.Tool("plain", func() (string, error) { return "plain", nil })
+	return s
+}
+
+// appClients connects to s in memory and over Streamable HTTP, in both
+// eras, and runs fn with each client.
+func appClients(t *testing.T, s func(testing.TB) *fastmcp.Server, opts []fastmcp.ClientOption, fn func(t *testing.T, c *fastmcp.Client)) {
+	for _, tr := range []string{"memory", "http"} {
+		t.Run(tr, func(t *testing.T) {
+			t.Parallel()
+			bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+				o := append([]fastmcp.ClientOption{era, fastmcp.WithLogger(quietLogger)}, opts...)
+				if tr == "memory" {
+					fn(t, connect(t, s(t), o...))
+					return
+				}
+				srv := s(t)
+				ts := httptest.NewServer(srv)
+				t.Cleanup(func() { closeNow(srv); ts.Close() })
+				c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", o...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { c.Close() })
+				fn(t, c)
+			})
+		})
+	}
+}
+
+func listToolsByName(t *testing.T, c *fastmcp.Client) map[string]*protocol.Tool {
+	t.Helper()
+	out := map[string]*protocol.Tool{}
+	for tool, err := range c.Tools(ctxT(t)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[tool.Name] = tool
+	}
+	return out
+}
+
+func listResourceURIs(t *testing.T, c *fastmcp.Client) []string {
+	t.Helper()
+	var out []string
+	for r, err := range c.Resources(ctxT(t)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r.URI)
+	}
+	return out
+}
+
+func TestAppsHost(t *testing.T) {
+	t.Parallel()
+	appClients(t, appServer, []fastmcp.ClientOption{fastmcp.WithApps()}, func(t *testing.T, c *fastmcp.Client) {
+		ctx := ctxT(t)
+		if _, ok := c.ServerCapabilities().Extensions[apps.Extension]; !ok {
+			t.Fatalf("extensions = %v, want %s", c.ServerCapabilities().Extensions, apps.Extension)
+		}
+		tools := listToolsByName(t, c)
+		if len(tools) != 4 {
+			t.Fatalf("tools = %v, want all four", tools)
+		}
+		tests := []struct {
+			tool string
+			want apps.ToolMeta
+			ok   bool
+		}{
+			{"sales", apps.ToolMeta{ResourceURI: "ui://sales/chart.html"}, true},
+			{"refresh", apps.ToolMeta{ResourceURI: "ui://sales/chart.html", Visibility: []apps.Visibility{apps.VisibilityApp}}, true},
+			{"export", apps.ToolMeta{Visibility: []apps.Visibility{apps.VisibilityModel}}, true},
+			{"plain", apps.ToolMeta{}, false},
+		}
+		for _, tt := range tests {
+			got, ok, err := apps.ToolMetaOf(tools[tt.tool])
+			if err != nil || ok != tt.ok || got.ResourceURI != tt.want.ResourceURI || !equalVisibility(got.Visibility, tt.want.Visibility) {
+				t.Errorf("%s: ToolMetaOf = %+v, %v, %v; want %+v, %v", tt.tool, got, ok, err, tt.want, tt.ok)
+			}
+		}
+		if got := tools["sales"].Meta[apps.LegacyResourceURIMetaKey]; got != "ui://sales/chart.html" {
+			t.Errorf("sales: _meta[%q] = %v, want the view's URI for older hosts", apps.LegacyResourceURIMetaKey, got)
+		}
+		if got := tools["sales"].Meta["com.example/owner"]; got != "sales" {
+			t.Errorf("sales: the tool's own _meta was lost: %v", tools["sales"].Meta)
+		}
+		if uris := listResourceURIs(t, c); len(uris) != 1 || uris[0] != "ui://sales/chart.html" {
+			t.Errorf("resources = %v, want the view once", uris)
+		}
+		v, err := c.ReadView(ctx, "ui://sales/chart.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.HTML != chartHTML || v.Meta.CSP == nil || v.Meta.CSP.ConnectDomains[0] != "https://api.example.com" || v.Meta.PrefersBorder == nil || !*v.Meta.PrefersBorder {
+			t.Errorf("ReadView = %+v", v)
+		}
+		res, err := c.CallTool(ctx, "refresh", SalesArgs{"north"})
+		if err != nil || res.IsError {
+			t.Fatalf("a host calls an app-only tool: %v %+v", err, res)
+		}
+	})
+}
+
+func equalVisibility(a, b []apps.Visibility) bool {
+	return strings.Join(toStrings(a), ",") == strings.Join(toStrings(b), ",")
+}
+
+func toStrings(v []apps.Visibility) []string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = string(x)
+	}
+	return out
+}
+
+// TestAppsFallback checks what a client that renders no views gets: the
+// tools without _meta.ui, no app-only tools and no views listed, and the
+// same results.
+func TestAppsFallback(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		opts []fastmcp.ClientOption
+	}{
+		{"undeclared", nil},
+		{"other MIME type", []fastmcp.ClientOption{fastmcp.WithApps("text/uri-list")}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			appClients(t, appServer, tt.opts, func(t *testing.T, c *fastmcp.Client) {
+				ctx := ctxT(t)
+				tools := listToolsByName(t, c)
+				if _, ok := tools["refresh"]; ok || len(tools) != 3 {
+					t.Fatalf("tools = %v, want sales, export and plain", tools)
+				}
+				for name, tool := range tools {
+					if _, ok, _ := apps.ToolMetaOf(tool); ok {
+						t.Errorf("%s: _meta = %v, want no view metadata", name, tool.Meta)
+					}
+				}
+				if got := tools["sales"].Meta["com.example/owner"]; got != "sales" {
+					t.Errorf("sales: the tool's own _meta was lost: %v", tools["sales"].Meta)
+				}
+				if uris := listResourceURIs(t, c); len(uris) != 0 {
+					t.Errorf("resources = %v, want no views", uris)
+				}
+				res, err := c.CallTool(ctx, "sales", SalesArgs{"north"})
+				if err != nil || res.IsError {
+					t.Fatalf("sales: %v %+v", err, res)
+				}
+				if got := res.Text(); !strings.Contains(got, `"total":42`) {
+					t.Errorf("sales text = %q, want the result unchanged", got)
+				}
+				_, err = c.CallTool(ctx, "refresh", SalesArgs{"north"})
+				if !errors.Is(err, protocol.ErrInvalidParams) {
+					t.Errorf("calling an app-only tool without the extension: err = %v, want an unknown tool", err)
+				}
+			})
+		})
+	}
+}
+
+func TestAppsRegistrationErrors(t *testing.T) {
+	t.Parallel()
+	fn := func() (string, error) { return "x", nil }
+	view := apps.NewView("ui://a/view.html", chartHTML)
+	tests := []struct {
+		name  string
+		setup func(s *fastmcp.Server)
+		opts  []fastmcp.ToolOption
+		want  string
+	}{
+		{"nil view", nil, []fastmcp.ToolOption{fastmcp.App(nil)}, "nil"},
+		{"not ui://", nil, []fastmcp.ToolOption{fastmcp.App(apps.NewView("https://example.com/v.html", chartHTML))}, "ui:// scheme"},
+		{"no HTML", nil, []fastmcp.ToolOption{fastmcp.App(apps.NewView("ui://a/empty", ""))}, "no HTML"},
+		{"two views on one URI", func(s *fastmcp.Server) { s.Tool("first", fn, fastmcp.App(view)) },
+			[]fastmcp.ToolOption{fastmcp.App(apps.NewView("ui://a/view.html", "<p>other</p>"))}, "different contents"},
+		{"URI of a plain resource", func(s *fastmcp.Server) { s.Resource("ui://a/view.html", fn) },
+			[]fastmcp.ToolOption{fastmcp.App(view)}, "not a view"},
+		{"AppOnly and ModelOnly", nil, []fastmcp.ToolOption{fastmcp.AppOnly(), fastmcp.ModelOnly()}, "exclude each other"},
+		{"Meta with ui", nil, []fastmcp.ToolOption{fastmcp.Meta(protocol.Meta{"ui": map[string]any{}}), fastmcp.App(view)}, `Meta has a "ui" key`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer()
+			s.Tool("other", fn)
+			if tt.setup != nil {
+				tt.setup(s)
+			}
+			err := s.AddTool("tool", fn, tt.opts...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), `tool "tool"`) {
+				t.Fatalf("AddTool = %v, want an error about %q naming the tool", err, tt.want)
+			}
+			if tools := listToolsByName(t, connect(t, s, fastmcp.WithApps())); tools["tool"] != nil {
+				t.Fatal("the failed tool was registered")
+			}
+		})
+	}
+}
+
+// TestAppsSharedView registers one view with several tools: it is listed
+// once, and an equal view built separately is the same view.
+func TestAppsSharedView(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	fn := func() (string, error) { return "x", nil }
+	s.Tool("a", fn, fastmcp.App(apps.NewView("ui://shared/v.html", chartHTML)))
+	s.Tool("b", fn, fastmcp.App(apps.NewView("ui://shared/v.html", chartHTML)))
+	s.Tool("c", fn, fastmcp.App(apps.NewView("ui://shared/other.html", chartHTML)))
+	c := connect(t, s, fastmcp.WithApps())
+	if uris := listResourceURIs(t, c); strings.Join(uris, " ") != "ui://shared/other.html ui://shared/v.html" {
+		t.Fatalf("resources = %v, want each view once", uris)
+	}
+}
+
+// TestAppsViewCopied checks that changing a View after registering it
+// changes nothing the server serves.
+func TestAppsViewCopied(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	v := apps.NewView("ui://a/v.html", chartHTML)
+	v.Meta.CSP = &apps.CSP{ConnectDomains: []string{"https://a.example"}}
+	s.Tool("a", func() (string, error) { return "x", nil }, fastmcp.App(v))
+	v.HTML = "<p>changed</p>"
+	v.Meta.CSP.ConnectDomains[0] = "https://evil.example"
+	got, err := connect(t, s, fastmcp.WithApps()).ReadView(ctxT(t), "ui://a/v.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.HTML != chartHTML || got.Meta.CSP.ConnectDomains[0] != "https://a.example" {
+		t.Fatalf("view = %q %+v, want the registered one", got.HTML, got.Meta.CSP)
+	}
+}
+
+func TestReadViewNotView(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	s.Resource("ui://a/text", func() string { return "plain text" })
+	_, err := connect(t, s, fastmcp.WithApps()).ReadView(ctxT(t), "ui://a/text")
+	if !errors.Is(err, fastmcp.ErrNotView) {
+		t.Fatalf("err = %v, want ErrNotView", err)
+	}
+}
+
+// TestAppsNoViewsNoChange checks that a server without views lists the
+// same for every client and declares no extension.
+func TestAppsNoViewsNoChange(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	s.Tool("plain", func() (string, error) { return "plain", nil })
+	c := connect(t, s)
+	if _, ok := c.ServerCapabilities().Extensions[apps.Extension]; ok {
+		t.Fatal("a server without views declares the extension")
+	}
+	if tools := listToolsByName(t, c); len(tools) != 1 {
+		t.Fatalf("tools = %v", tools)
+	}
+}
+
+// TestAppsListsPrivate checks that on 2026-07-28 a server whose lists
+// depend on whether the client renders views marks them private, even
+// when it makes its lists public otherwise: a shared cache must not hand a
+// host's list to a client that gets the fallback, or the reverse.
+func TestAppsListsPrivate(t *testing.T) {
+	t.Parallel()
+	public := fastmcp.CacheHint(time.Minute, protocol.CacheScopePublic)
+	fn := func() (string, error) { return "x", nil }
+	tests := []struct {
+		name  string
+		views bool
+		opts  []fastmcp.ClientOption
+		want  protocol.CacheScope
+	}{
+		{"no views", false, []fastmcp.ClientOption{fastmcp.WithApps()}, protocol.CacheScopePublic},
+		{"host", true, []fastmcp.ClientOption{fastmcp.WithApps()}, protocol.CacheScopePrivate},
+		{"fallback", true, nil, protocol.CacheScopePrivate},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(public)
+			s.Tool("plain", fn)
+			if tt.views {
+				s.Tool("viewed", fn, fastmcp.App(apps.NewView("ui://a/v.html", chartHTML)))
+			} else {
+				s.Resource("docs://a", fn)
+			}
+			c := connect(t, s, append(tt.opts, fastmcp.WithProtocolVersion(protocol.LatestVersion))...)
+			tools, err := c.ListTools(ctxT(t), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resources, err := c.ListResources(ctxT(t), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tools.CacheScope != tt.want || resources.CacheScope != tt.want {
+				t.Fatalf("cacheScope: tools %q, resources %q; want %q", tools.CacheScope, resources.CacheScope, tt.want)
+			}
+		})
+	}
+}
+
+// TestAppsRemoveTool checks that a view goes with the last tool naming it.
+func TestAppsRemoveTool(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	fn := func() (string, error) { return "x", nil }
+	view := apps.NewView("ui://a/v.html", chartHTML)
+	s.Tool("one", fn, fastmcp.App(view))
+	s.Tool("two", fn, fastmcp.App(view))
+	s.Tool("plain", fn)
+	c := connect(t, s, fastmcp.WithApps())
+	steps := []struct {
+		remove string
+		want   string // the resources listed after
+	}{
+		{"one", "ui://a/v.html"},
+		{"plain", "ui://a/v.html"},
+		{"two", ""},
+	}
+	for _, st := range steps {
+		if !s.RemoveTool(st.remove) {
+			t.Fatalf("RemoveTool(%q) = false", st.remove)
+		}
+		if got := strings.Join(listResourceURIs(t, c), " "); got != st.want {
+			t.Fatalf("after removing %s: resources = %q, want %q", st.remove, got, st.want)
+		}
+	}
+	// The URI is free again, for a different view.
+	if err := s.AddTool("three", fn, fastmcp.App(apps.NewView("ui://a/v.html", "<p>new</p>"))); err != nil {
+		t.Fatal(err)
+	}
+}

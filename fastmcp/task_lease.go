@@ -1,0 +1,168 @@
+package fastmcp
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// A TaskLeaseStore is a TaskStore shared between replicas that also keeps
+// a lease for each task a replica runs, so that a task whose replica died
+// does not stay working until its TTL. The replica running a task renews
+// its lease every TaskSettings.LeasePeriod; once it has not for
+// TaskSettings.LeaseTimeout, any replica reading the task (tasks/get,
+// tasks/update, tasks/cancel, a subscriptions/listen following it, which
+// looks every LeaseTimeout) finds
+// the lease lapsed and reports the task failed ("the server replica running
+// this task stopped"); the first to find it records that in the store and
+// publishes the change, once.
+//
+// redisstore.TaskStore implements it. NewMemoryTaskStore does not need to:
+// its tasks end with the process that runs them and holds the store.
+type TaskLeaseStore interface {
+	TaskStore
+	// RenewLeases sets the leases of the tasks ids to end timeout from
+	// now. A lease already found lapsed (LeaseLapsed) is not renewed:
+	// the task has been reported failed.
+	RenewLeases(ctx context.Context, ids []string, timeout time.Duration) error
+	// LeaseLapsed reports whether the lease of the task rec, set by
+	// RenewLeases before the task was created, has ended. The first call
+	// that finds it ended gets first = true (its caller records the
+	// task's end); later ones get lapsed = true, first = false.
+	LeaseLapsed(ctx context.Context, rec *TaskRecord) (lapsed, first bool, err error)
+}
+
+// Defaults of TaskSettings.LeasePeriod and LeaseTimeout.
+const (
+	DefaultTaskLeasePeriod  = 10 * time.Second
+	DefaultTaskLeaseTimeout = 30 * time.Second
+)
+
+// TaskLapsedMessage is the status message, and the error message, of a
+// task reported failed because the replica running it stopped renewing its
+// lease (see TaskLeaseStore).
+const TaskLapsedMessage = "the server replica running this task stopped"
+
+// leaseSettings checks and completes the lease settings of set; it panics
+// on settings that cannot work, saying how to fix them.
+func leaseSettings(set TaskSettings) (period, timeout time.Duration) {
+	period, timeout = set.LeasePeriod, set.LeaseTimeout
+	if period < 0 || timeout < 0 {
+		panic(fmt.Sprintf("fastmcp.Tasks: LeasePeriod (%v) and LeaseTimeout (%v) must not be negative; zero takes the defaults", period, timeout))
+	}
+	if period == 0 {
+		period = DefaultTaskLeasePeriod
+	}
+	if timeout == 0 {
+		timeout = max(DefaultTaskLeaseTimeout, 3*period)
+	}
+	if timeout <= period {
+		panic(fmt.Sprintf("fastmcp.Tasks: LeaseTimeout (%v) must be longer than LeasePeriod (%v), or the lease lapses between two renewals; three times LeasePeriod is usual", timeout, period))
+	}
+	return period, timeout
+}
+
+// newReplicaID names this process among the replicas running tasks.
+func newReplicaID() string { return rand.Text()[:10] }
+
+// leases returns the store's leases, or nil when it keeps none.
+func (m *taskManager) leases() TaskLeaseStore {
+	l, _ := m.store.(TaskLeaseStore)
+	return l
+}
+
+// lease takes the lease of a new task, before it is stored, and starts
+// the renewals.
+func (m *taskManager) lease(ctx context.Context, id string) error {
+	l := m.leases()
+	if l == nil {
+		return nil
+	}
+	if err := l.RenewLeases(ctx, []string{id}, m.leaseTimeout); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.renewing && !m.closed {
+		m.renewing = true
+		m.wg.Add(1)
+		go m.renew(l)
+	}
+	return nil
+}
+
+// renew renews the leases of the tasks running here every leasePeriod,
+// until shutdown.
+func (m *taskManager) renew(l TaskLeaseStore) {
+	defer m.wg.Done()
+	t := time.NewTicker(m.leasePeriod)
+	defer t.Stop()
+	failing := false
+	for {
+		select {
+		case <-m.ctx.Done():
+			return
+		case <-t.C:
+		}
+		m.mu.Lock()
+		ids := make([]string, 0, len(m.running))
+		for id := range m.running {
+			ids = append(ids, id)
+		}
+		m.mu.Unlock()
+		if len(ids) == 0 {
+			continue
+		}
+		// A slow renewal may take longer than a period (the ticker drops
+		// the ticks meanwhile), not so long that the lease lapses.
+		ctx, cancel := context.WithTimeout(m.ctx, min(m.leaseTimeout/2, storeTimeout))
+		err := l.RenewLeases(ctx, ids, m.leaseTimeout)
+		cancel()
+		switch {
+		case err != nil && m.ctx.Err() == nil && !failing:
+			failing = true
+			m.logger.Error("task store: renewing the leases of the running tasks failed; other replicas will report them failed if this goes on", "tasks", len(ids), "error", err)
+		case err == nil && failing:
+			failing = false
+			m.logger.Info("task store: the leases of the running tasks are renewed again")
+		}
+	}
+}
+
+// checkLease returns rec as the task stands: failed when it is not ended,
+// runs on another replica (not here) and its lease lapsed. The first
+// replica to find the lease lapsed records the end and publishes it.
+func (s *Server) checkLease(ctx context.Context, rec *TaskRecord) (*TaskRecord, error) {
+	m := s.tasks
+	l := m.leases()
+	if l == nil || rec.Terminal() || rec.Runner == "" {
+		return rec, nil
+	}
+	m.mu.Lock()
+	_, here := m.running[rec.ID]
+	m.mu.Unlock()
+	if here {
+		return rec, nil
+	}
+	lapsed, first, err := l.LeaseLapsed(ctx, rec)
+	if err != nil || !lapsed {
+		return rec, err
+	}
+	rec.Status, rec.StatusMessage, rec.InputRequests, rec.UpdatedAt = protocol.TaskFailed, TaskLapsedMessage, nil, m.now()
+	rec.Error = protocol.NewError(protocol.CodeInternalError, TaskLapsedMessage)
+	if !first {
+		return rec, nil
+	}
+	m.logger.Warn("task failed: the replica running it stopped renewing its lease", "task", rec.ID, "runner", rec.Runner)
+	if err := m.store.Update(ctx, rec); err != nil && !errors.Is(err, ErrTaskNotFound) {
+		return nil, err
+	}
+	if m.notify != nil {
+		m.notify(rec)
+	}
+	return rec, nil
+}

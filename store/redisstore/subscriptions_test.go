@@ -1,0 +1,208 @@
+package redisstore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/store/redisstore"
+	"github.com/fastmcp-go/fastmcp/transport"
+)
+
+// TestSessionStoreSubscriptions runs the same behaviour table for the
+// resources/subscribe subscriptions against the memory and the Redis
+// session stores: what the record lists, and what Subscribers finds.
+func TestSessionStoreSubscriptions(t *testing.T) {
+	ctx := context.Background()
+	create := func(s transport.SessionStore, ttl time.Duration, ids ...string) error {
+		for _, id := range ids {
+			now := time.Now()
+			if err := s.Create(ctx, &transport.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, ttl); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	subscribe := func(s transport.SessionStore, id string, uris ...string) error {
+		for _, uri := range uris {
+			if err := s.Subscribe(ctx, id, uri); err != nil {
+				return fmt.Errorf("Subscribe(%s, %s): %w", id, uri, err)
+			}
+		}
+		return nil
+	}
+	tests := []struct {
+		name string
+		ops  func(s transport.SessionStore) error
+		// want: for each session, its record's subscriptions; for each
+		// URI, its subscribers.
+		want string
+	}{
+		{"subscribed", func(s transport.SessionStore) error {
+			if err := create(s, time.Hour, "a", "b"); err != nil {
+				return err
+			}
+			if err := subscribe(s, "a", "r://1", "r://2"); err != nil {
+				return err
+			}
+			return subscribe(s, "b", "r://2", "r://2") // twice is once
+		}, "a[r://1 r://2] b[r://2] | r://1[a] r://2[a b] r://3[]"},
+		{"unsubscribed", func(s transport.SessionStore) error {
+			if err := create(s, time.Hour, "a", "b"); err != nil {
+				return err
+			}
+			if err := subscribe(s, "a", "r://1", "r://2"); err != nil {
+				return err
+			}
+			if err := subscribe(s, "b", "r://2"); err != nil {
+				return err
+			}
+			for _, u := range [][2]string{{"a", "r://2"}, {"a", "r://3"}, {"x", "r://1"}} { // not subscribed: no error
+				if err := s.Unsubscribe(ctx, u[0], u[1]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, "a[r://1] b[r://2] | r://1[a] r://2[b] r://3[]"},
+		{"deleted session", func(s transport.SessionStore) error {
+			if err := create(s, time.Hour, "a", "b"); err != nil {
+				return err
+			}
+			if err := subscribe(s, "a", "r://1", "r://2"); err != nil {
+				return err
+			}
+			if err := subscribe(s, "b", "r://1"); err != nil {
+				return err
+			}
+			return s.Delete(ctx, "a")
+		}, "a- b[r://1] | r://1[b] r://2[] r://3[]"},
+		{"unknown session", func(s transport.SessionStore) error {
+			if err := s.Subscribe(ctx, "a", "r://1"); !errors.Is(err, transport.ErrSessionUnknown) {
+				return fmt.Errorf("Subscribe: %v, want ErrSessionUnknown", err)
+			}
+			return nil
+		}, "a- b- | r://1[] r://2[] r://3[]"},
+		{"create replaces the subscriptions", func(s transport.SessionStore) error {
+			if err := create(s, time.Hour, "a"); err != nil {
+				return err
+			}
+			if err := subscribe(s, "a", "r://1"); err != nil {
+				return err
+			}
+			now := time.Now()
+			return s.Create(ctx, &transport.SessionRecord{ID: "a", Version: "2025-11-25", Created: now, LastActive: now,
+				Subscriptions: []string{"r://3", "r://2"}}, 0)
+		}, "a[r://2 r://3] b- | r://1[] r://2[a] r://3[a]"},
+		{"touch keeps them", func(s transport.SessionStore) error {
+			if err := create(s, time.Hour, "a"); err != nil {
+				return err
+			}
+			if err := subscribe(s, "a", "r://1"); err != nil {
+				return err
+			}
+			return s.Touch(ctx, "a", time.Now(), 2*time.Hour)
+		}, "a[r://1] b- | r://1[a] r://2[] r://3[]"},
+		{"expired session", func(s transport.SessionStore) error {
+			if err := create(s, time.Hour, "b"); err != nil {
+				return err
+			}
+			if err := create(s, 20*time.Millisecond, "a"); err != nil {
+				return err
+			}
+			if err := subscribe(s, "a", "r://1"); err != nil && !errors.Is(err, transport.ErrSessionUnknown) {
+				return err
+			}
+			if err := subscribe(s, "b", "r://1"); err != nil {
+				return err
+			}
+			// Wait for the record to expire: nothing is asserted on time.
+			for {
+				if _, err := s.Get(ctx, "a"); errors.Is(err, transport.ErrSessionUnknown) {
+					return nil
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}, "a- b[r://1] | r://1[b] r://2[] r://3[]"},
+	}
+	show := func(s transport.SessionStore) string {
+		var parts []string
+		for _, id := range []string{"a", "b"} {
+			rec, err := s.Get(ctx, id)
+			switch {
+			case errors.Is(err, transport.ErrSessionUnknown):
+				parts = append(parts, id+"-")
+			case err != nil:
+				parts = append(parts, id+" error: "+err.Error())
+			default:
+				parts = append(parts, fmt.Sprintf("%s%v", id, rec.Subscriptions))
+			}
+		}
+		parts = append(parts, "|")
+		for _, uri := range []string{"r://1", "r://2", "r://3"} {
+			ids, err := s.Subscribers(ctx, uri)
+			if err != nil {
+				parts = append(parts, uri+" error: "+err.Error())
+				continue
+			}
+			slices.Sort(ids)
+			parts = append(parts, fmt.Sprintf("%s%v", uri, ids))
+		}
+		return strings.Join(parts, " ")
+	}
+	for kind, newStore := range sessionStoreKinds(t) {
+		for _, tt := range tests {
+			t.Run(kind+"/"+tt.name, func(t *testing.T) {
+				s := newStore()
+				if err := tt.ops(s); err != nil {
+					t.Fatal(err)
+				}
+				if got := show(s); got != tt.want {
+					t.Errorf("got  %s\nwant %s", got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// TestSessionStoreSubscriptionIndexExpiry: in Redis, a URI's index of
+// subscribers expires with the last record of its sessions, moved on when
+// a record is touched, and never when a session never expires.
+func TestSessionStoreSubscriptionIndexExpiry(t *testing.T) {
+	rdb := startRedis(t).client(t)
+	ctx := context.Background()
+	s := redisstore.NewSessionStore(rdb, nil)
+	now := time.Now()
+	for id, ttl := range map[string]time.Duration{"short": time.Minute, "forever": 0} {
+		if err := s.Create(ctx, &transport.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, ttl); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Subscribe(ctx, id, "r://"+id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Subscribe(ctx, "short", "r://forever"); err != nil {
+		t.Fatal(err)
+	}
+	if ttl := rdb.PTTL(ctx, "fastmcp:subscribers:{r://short}").Val(); ttl <= 0 || ttl > time.Minute {
+		t.Errorf("r://short: PTTL %v, want within (0, 1m]", ttl)
+	}
+	if ttl := rdb.PTTL(ctx, "fastmcp:subscribers:{r://forever}").Val(); ttl != -1 {
+		t.Errorf("r://forever: PTTL %v, want -1 (no expiry: a session that never expires subscribes)", ttl)
+	}
+	if err := s.Touch(ctx, "short", time.Now(), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if ttl := rdb.PTTL(ctx, "fastmcp:subscribers:{r://short}").Val(); ttl <= time.Minute || ttl > time.Hour {
+		t.Errorf("r://short after a touch for an hour: PTTL %v, want within (1m, 1h]", ttl)
+	}
+	if err := s.Delete(ctx, "short"); err != nil {
+		t.Fatal(err)
+	}
+	if n := rdb.Exists(ctx, "fastmcp:subscribers:{r://short}").Val(); n != 0 {
+		t.Errorf("r://short: the index outlived its last session's Delete")
+	}
+}
