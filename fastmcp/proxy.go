@@ -437,7 +437,28 @@ func (p *proxyBackend) readResource(ctx context.Context, req *lowlevel.Request) 
 	if err := c.startInputs(protocol.MethodResourcesRead, rp.URI, nil, rp.InputResponses, rp.RequestState); err != nil {
 		return nil, err
 	}
-	return p.forwardAs(c, req)
+	res, err := p.forwardAs(c, req)
+	if perr, ok := errors.AsType[*protocol.Error](err); ok && p.client.modern != req.Modern && isNotFound(perr, rp.URI) {
+		// "Resource not found" is -32002 before 2026-07-28, -32602 since
+		// (SEP-2164): in the caller's revision.
+		return nil, resourceNotFound(req.Modern, rp.URI)
+	}
+	return res, err
+}
+
+// isNotFound reports whether a backend's error says that uri is not
+// found, in either revision's way.
+func isNotFound(perr *protocol.Error, uri string) bool {
+	switch perr.Code {
+	case protocol.CodeResourceNotFound:
+		return true
+	case protocol.CodeInvalidParams:
+		var data struct {
+			URI string `json:"uri"`
+		}
+		return len(perr.Data) > 0 && protocol.Unmarshal(perr.Data, &data) == nil && data.URI == uri
+	}
+	return false
 }
 
 // complete forwards completion/complete.

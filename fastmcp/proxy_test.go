@@ -171,7 +171,7 @@ func TestProxyForwardsRequests(t *testing.T) {
 // away is an internal error, never a tool result.
 func TestProxyErrors(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
+	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, frontModern bool) {
 		backend, _ := proxyBackendServer(t)
 		bc := connect(t, backend, back, fastmcp.WithRequestForwarding())
 		fc := connect(t, fastmcp.Proxy(bc, fastmcp.Logger(quietLogger)), front)
@@ -184,6 +184,14 @@ func TestProxyErrors(t *testing.T) {
 		}
 		if _, err := fc.CallTool(ctx, "nope", nil); !errors.Is(err, protocol.ErrInvalidParams) || !strings.Contains(err.Error(), "nope") {
 			t.Errorf("unknown tool: err = %v", err)
+		}
+		// "Resource not found" in the caller's revision (SEP-2164).
+		want := int64(protocol.CodeResourceNotFound)
+		if frontModern {
+			want = protocol.CodeInvalidParams
+		}
+		if _, err := fc.ReadResource(ctx, "file:///nope"); !errors.As(err, &perr) || perr.Code != want {
+			t.Errorf("unknown resource: err = %v, want code %d", err, want)
 		}
 
 		bc.Close() // the backend is gone
