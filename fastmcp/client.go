@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -47,6 +48,8 @@ type Client struct {
 	onClose func() // run by Close after the session has closed (ConnectHTTP's own idle connections)
 
 	sender SendFunc // the client middleware around sess.Call; nil without any (client_middleware.go)
+
+	proxy atomic.Pointer[proxyBackend] // the Proxy built on this client, if any (proxy.go)
 }
 
 // A ClientOption configures a Client.
@@ -75,6 +78,7 @@ type clientConfig struct {
 	probeTimeout     time.Duration
 	oauth            *OAuthConfig
 	middleware       []ClientMiddleware
+	forward          bool     // WithRequestForwarding
 	appMIMETypes     []string // WithApps
 }
 
@@ -165,8 +169,8 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 	if cfg.logger == nil {
 		cfg.logger = slog.Default()
 	}
-	if cfg.logLevel == "" && cfg.onLog != nil {
-		cfg.logLevel = protocol.LevelDebug
+	if cfg.logLevel == "" && (cfg.onLog != nil || cfg.forward) {
+		cfg.logLevel = protocol.LevelDebug // a Proxy filters for each caller
 	}
 	if cfg.version != "" && !protocol.IsSupported(cfg.version) {
 		return nil, fmt.Errorf("fastmcp: protocol version %q is not supported; choose one of %v", cfg.version, protocol.SupportedVersions())
@@ -195,7 +199,7 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 	if _, ok := conn.(*transport.StreamableClient); ok && c.modern {
 		c.paramHeaders = true
 	}
-	if c.modern && c.cfg.onListChanged != nil {
+	if c.modern && (c.cfg.onListChanged != nil || c.cfg.forward) {
 		c.relisten(ctx)
 	}
 	return c, nil
@@ -215,7 +219,7 @@ func (c *Client) relisten(ctx context.Context) {
 	c.listenMu.Lock()
 	c.stopListenLocked()
 	filter := protocol.SubscriptionFilter{ResourceSubscriptions: c.subscribedURIs()}
-	if c.cfg.onListChanged != nil {
+	if c.cfg.onListChanged != nil || c.cfg.forward {
 		filter.ToolsListChanged, filter.PromptsListChanged, filter.ResourcesListChanged = true, true, true
 	}
 	if !filter.ToolsListChanged && len(filter.ResourceSubscriptions) == 0 {
@@ -483,11 +487,19 @@ func ConnectCommand(ctx context.Context, cmd *Command, opts ...ClientOption) (*C
 func (c *Client) handle(ctx context.Context, req *session.Request) (any, error) {
 	switch req.Method {
 	case protocol.NotificationMessage:
+		if p := c.proxy.Load(); p != nil {
+			p.forwardNotification(req.Method, req.Params)
+		}
 		if c.cfg.onLog != nil {
 			var p protocol.LoggingMessageParams
 			if err := protocol.Unmarshal(req.Params, &p); err == nil {
 				c.cfg.onLog(&p)
 			}
+		}
+		return nil, nil
+	case protocol.NotificationElicitationComplete:
+		if p := c.proxy.Load(); p != nil {
+			p.forwardNotification(req.Method, req.Params)
 		}
 		return nil, nil
 	case protocol.NotificationResourcesUpdated:
@@ -502,6 +514,9 @@ func (c *Client) handle(ctx context.Context, req *session.Request) (any, error) 
 	case protocol.NotificationToolsListChanged, protocol.NotificationPromptsListChanged, protocol.NotificationResourcesListChanged:
 		if req.Method == protocol.NotificationToolsListChanged {
 			c.invalidateTools()
+		}
+		if p := c.proxy.Load(); p != nil {
+			p.listChanged(req.Method)
 		}
 		if c.cfg.onListChanged != nil {
 			c.cfg.onListChanged(req.Method)
@@ -587,6 +602,12 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 	if raw, err = protocol.MergeMeta(raw, c.meta); err != nil {
 		return err
 	}
+	if m, ok := ctx.Value(callMetaKey{}).(protocol.Meta); ok {
+		// A Proxy's call: its caller's capabilities and log level.
+		if raw, err = protocol.MergeMeta(raw, m); err != nil {
+			return err
+		}
+	}
 	reissued := 0
 	for round := 0; ; round++ {
 		var res json.RawMessage
@@ -616,6 +637,9 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			rt = head.ResultType
 		}
 		if rt == protocol.ResultTypeTask {
+			if ctx.Value(rawTaskKey{}) != nil {
+				return err // a Proxy passes the task on to its caller
+			}
 			if started, ok := ctx.Value(startOnlyKey{}).(*protocol.TaskCreatedResult); ok {
 				return startedTask(method, res, started, result)
 			}
@@ -830,32 +854,41 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	if cfg.onTask != nil {
 		ctx = context.WithValue(ctx, taskStartedKey{}, cfg.onTask)
 	}
+	var res ToolResult
+	if err := c.callTool(ctx, name, jsontext.Value(params), rawArgs, &res, sopts); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// callTool sends tools/call with params (which call the tool name with
+// rawArgs) and decodes its result into result: the Mcp-Param headers of
+// 2026-07-28 over Streamable HTTP, and one retry after HeaderMismatch,
+// included.
+func (c *Client) callTool(ctx context.Context, name string, params jsontext.Value, rawArgs json.RawMessage, result any, sopts []session.CallOption) error {
 	for attempt := 0; ; attempt++ {
 		cctx := ctx
 		if c.paramHeaders {
 			hs, err := c.toolHeaders(ctx, name)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			h, err := paramHeaderValues(hs, rawArgs)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if len(h) > 0 {
 				cctx = transport.WithHeader(ctx, h)
 			}
 		}
-		var res ToolResult
-		err := c.call(cctx, protocol.MethodToolsCall, jsontext.Value(params), &res, sopts...)
+		err := c.call(cctx, protocol.MethodToolsCall, params, result, sopts...)
 		if err != nil && c.paramHeaders && attempt == 0 && errors.Is(err, protocol.ErrHeaderMismatch) {
 			c.cfg.logger.Debug("server refused the Mcp-Param headers; listing tools again", "tool", name, "error", err)
 			c.invalidateTools()
+			resetResult(result)
 			continue
 		}
-		if err != nil {
-			return nil, err
-		}
-		return &res, nil
+		return err
 	}
 }
 
@@ -863,8 +896,15 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 // roots) of a call to method with the client's handlers.
 func (c *Client) answerInputs(ctx context.Context, method string, reqs protocol.InputRequests) (protocol.InputResponses, error) {
 	answers := protocol.InputResponses{}
+	var needInput error
 	for key, req := range reqs {
-		ans, err := c.serveRequest(ctx, c.version(""), req.Method, req.Params)
+		ans, err := c.serveRequest(context.WithValue(ctx, inputKeyCtx{}, key), c.version(""), req.Method, req.Params)
+		if errors.Is(err, ErrInputRequired) {
+			// A Proxy's caller must answer first: the other requests of
+			// the round are still passed on, so that it gets them all.
+			needInput = err
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("fastmcp: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
 		}
@@ -874,5 +914,20 @@ func (c *Client) answerInputs(ctx context.Context, method string, reqs protocol.
 		}
 		answers[key] = b
 	}
+	if needInput != nil {
+		return nil, needInput
+	}
 	return answers, nil
 }
+
+// callMetaKey carries _meta entries that replace the client's own in one
+// modern request (a Proxy's: its caller's capabilities and log level).
+type callMetaKey struct{}
+
+// rawTaskKey marks a modern request whose task result is returned as it
+// is, not followed (a Proxy's: its caller follows the task).
+type rawTaskKey struct{}
+
+// inputKeyCtx marks the context of an answer to a 2026-07-28 input
+// request with the request's key.
+type inputKeyCtx struct{}

@@ -76,6 +76,19 @@ func WithRootsFunc(fn RootsHandler) ClientOption {
 	return clientOption(func(c *clientConfig) { c.handlers.roots = fn })
 }
 
+// WithRequestForwarding prepares the client for Proxy: it declares
+// sampling (with tools), elicitation (form and URL mode) and roots, and
+// once Proxy is built on the client, its log messages (every level,
+// unless WithLogLevel says otherwise) and the server's requests of those kinds
+// made while a call is forwarded go to the client of that call, whatever
+// protocol revision each side speaks (see Proxy for how a request is
+// matched with its call). A request that cannot be matched with a call
+// goes to the handlers set with WithSampling, WithElicitation and
+// WithRootsFunc, when there are some, and is refused otherwise.
+func WithRequestForwarding() ClientOption {
+	return clientOption(func(c *clientConfig) { c.forward = true })
+}
+
 // capabilities declares what the client's options offer, in the shapes
 // revision v defines: elicitation from 2025-06-18 (form mode only, as an
 // empty object, until 2025-11-25 added elicitation.form and .url),
@@ -84,6 +97,14 @@ func WithRootsFunc(fn RootsHandler) ClientOption {
 func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 	var caps protocol.ClientCapabilities
 	h := c.cfg.handlers
+	if c.cfg.forward {
+		// What a Proxy's callers may answer: they are asked once a call
+		// is forwarded, and refuse what they do not support themselves.
+		nop := func(context.Context, *ElicitRequest) (*ElicitResult, error) { return nil, nil }
+		h.sampling = func(context.Context, *SamplingRequest) (*SamplingResult, error) { return nil, nil }
+		h.samplingTools, h.elicitForm, h.elicitURL = true, nop, nop
+		h.roots = func(context.Context) ([]Root, error) { return nil, nil }
+	}
 	if h.sampling != nil {
 		caps.Sampling = &protocol.SamplingCapability{}
 		if h.samplingTools && protocol.HasSamplingTools(v) {
@@ -135,6 +156,11 @@ func (c *Client) NotifyRootsChanged(ctx context.Context) error {
 // input request) with the registered handlers; v is the revision in use,
 // which decides what may be asked (as capabilities declared it).
 func (c *Client) serveRequest(ctx context.Context, v, method string, params []byte) (any, error) {
+	if p := c.proxy.Load(); p != nil && c.cfg.forward {
+		if res, err, ok := p.serveRequest(ctx, method, params); ok {
+			return res, err
+		}
+	}
 	h := c.cfg.handlers
 	switch method {
 	case protocol.MethodSamplingCreateMessage:

@@ -193,6 +193,10 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 		if err := s.authorize(req, pr.scopes); err != nil {
 			return nil, err
 		}
+		if pr.mount != nil {
+			p.Ref.Name = pr.orig
+			return completeMounted(ctx, req, pr.mount, &p)
+		}
 		if !pr.hasArg(arg) {
 			return nil, fmt.Errorf("%w: completion/complete: prompt %q has no argument %q", protocol.ErrInvalidParams, p.Ref.Name, arg)
 		}
@@ -207,6 +211,10 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 		}
 		if err := s.authorize(req, t.scopes); err != nil {
 			return nil, err
+		}
+		if t.mount != nil {
+			p.Ref.URI = t.orig
+			return completeMounted(ctx, req, t.mount, &p)
 		}
 		if !slices.ContainsFunc(t.tmpl.vars, func(v templateVar) bool { return v.name == arg }) {
 			return nil, fmt.Errorf("%w: completion/complete: resource template %q has no variable %q", protocol.ErrInvalidParams, p.Ref.URI, arg)
@@ -235,6 +243,18 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 		res.Completion.Values = []string{}
 	}
 	return res, nil
+}
+
+// completeMounted hands a completion of a mounted prompt or template to
+// the mounted server, p naming it as that server does.
+func completeMounted(ctx context.Context, req *lowlevel.Request, l *mountLink, p *protocol.CompleteParams) (any, error) {
+	raw, err := protocol.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	r := *req
+	r.Params = raw
+	return l.child.serveComplete(ctx, &r)
 }
 
 // callCompleter runs a completer, turning a panic into an internal error.

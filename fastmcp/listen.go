@@ -152,6 +152,7 @@ func (s *Server) notifyListChanged(method string) {
 		}
 		return false
 	})
+	s.childChanged(method, false)
 }
 
 // notifyListenersResourceUpdated sends notifications/resources/updated to
@@ -248,6 +249,19 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	added := s.listen.add(ln)
 	if added {
 		defer s.listen.remove(ln)
+		if s.proxy != nil || len(s.mountedChildren()) > 0 {
+			// A Proxy's backend (or a mounted one's) must report the
+			// updates of the resources followed.
+			for _, uri := range honoured.ResourceSubscriptions {
+				if s.subscribeMounted(ctx, uri, true) == nil {
+					defer func() {
+						uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+						defer cancel()
+						_ = s.unsubscribeMounted(uctx, uri)
+					}()
+				}
+			}
+		}
 	}
 	err = req.Session.Notify(ctx, protocol.NotificationSubscriptionsAcknowledged, ack)
 	ln.ack.Unlock()

@@ -99,9 +99,12 @@ type prompt struct {
 	kind       promptKind
 	completers map[string]Completer // by argument name
 	scopes     []string             // RequireScopes
+	mount      *mountLink           // the mount it comes from (Mount); nil for the server's own
+	orig       string               // its name on the mounted server
 }
 
 func (p *prompt) key() string             { return p.def.Name }
+func (p *prompt) mountedFrom() *mountLink { return p.mount }
 func (p *prompt) encoded() jsontext.Value { return p.enc }
 
 // hasArg reports whether the prompt has the argument name.
@@ -272,6 +275,9 @@ func newPrompt(name string, fn any, opts []PromptOption) (*prompt, error) {
 
 // listPrompts serves prompts/list, by name.
 func (s *Server) listPrompts(ctx context.Context, req *lowlevel.Request) (any, error) {
+	if err := s.waitReady(ctx); err != nil {
+		return nil, err
+	}
 	page, err := listPage(s, &s.prompts.reg, "prompts", req)
 	if err != nil {
 		return nil, err
@@ -294,6 +300,13 @@ func (s *Server) getPrompt(ctx context.Context, req *lowlevel.Request) (any, err
 	}
 	if err := s.authorize(req, pr.scopes); err != nil {
 		return nil, err
+	}
+	if pr.mount != nil {
+		r, err := renamed(req, "name", pr.orig)
+		if err != nil {
+			return nil, err
+		}
+		return pr.mount.child.serveGetPrompt(ctx, r)
 	}
 	var args map[string]string
 	if len(p.Arguments) > 0 && p.Arguments.Kind() != 'n' {

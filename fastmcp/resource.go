@@ -35,10 +35,13 @@ type resource struct {
 	mimeType string     // from the MIMEType option
 	cache    *cacheHint // from the CacheHint option
 	scopes   []string   // RequireScopes
+	mount    *mountLink // the mount it comes from (Mount); nil for the server's own
+	orig     string     // its URI on the mounted server
 	view     bool       // registered by App: an MCP Apps view
 }
 
 func (r *resource) key() string             { return r.def.URI }
+func (r *resource) mountedFrom() *mountLink { return r.mount }
 func (r *resource) encoded() jsontext.Value { return r.enc }
 
 // Resource registers fn as the resource uri, or as a resource template when
@@ -262,6 +265,9 @@ func listCursor(req *lowlevel.Request) (string, error) {
 
 // listResources serves resources/list: the static resources, by URI.
 func (s *Server) listResources(ctx context.Context, req *lowlevel.Request) (any, error) {
+	if err := s.waitReady(ctx); err != nil {
+		return nil, err
+	}
 	page, err := listPageFor(s, &s.resources.static, "resources", req, appsFilter(s, req, fallbackResources))
 	if err != nil {
 		return nil, err
@@ -271,6 +277,9 @@ func (s *Server) listResources(ctx context.Context, req *lowlevel.Request) (any,
 
 // listResourceTemplates serves resources/templates/list, by URI template.
 func (s *Server) listResourceTemplates(ctx context.Context, req *lowlevel.Request) (any, error) {
+	if err := s.waitReady(ctx); err != nil {
+		return nil, err
+	}
 	page, err := listPage(s, &s.resources.templates, "resourceTemplates", req)
 	if err != nil {
 		return nil, err

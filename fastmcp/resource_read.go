@@ -29,6 +29,13 @@ func (s *Server) readResourceRequest(ctx context.Context, req *lowlevel.Request)
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: resources/read: missing uri", protocol.ErrInvalidParams)
 	}
+	if l, rest := s.mountFor(p.URI); l != nil {
+		r, err := renamed(req, "uri", rest)
+		if err != nil {
+			return nil, err
+		}
+		return l.child.serveReadResource(ctx, r)
+	}
 	c := newContext(ctx, s, req, "resource", p.URI)
 	if err := c.startInputs(protocol.MethodResourcesRead, p.URI, nil, p.InputResponses, p.RequestState); err != nil {
 		return nil, err
@@ -89,7 +96,13 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 	if f := s.skillFileAt(uri); f != nil {
 		return []ResourceContents{f.contents()}, nil
 	}
-	if r, ok := s.resources.static.get(uri); ok {
+	if l, rest := s.mountFor(uri); l != nil {
+		if l.child.proxy != nil {
+			return nil, fmt.Errorf("fastmcp: reading %s: a resource of a mounted Proxy cannot be read from a handler: read it with a Client", uri)
+		}
+		return l.child.readResource(c, rest)
+	}
+	if r, ok := s.resources.static.get(uri); ok && r.handler != nil {
 		if err := s.authorize(c.req, r.scopes); err != nil {
 			return nil, err
 		}
@@ -97,6 +110,9 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 	}
 	var firstErr error
 	for _, t := range s.resources.orderedTemplates() {
+		if t.handler == nil {
+			continue // a Proxy's, or a mounted server's: not read here
+		}
 		vals, ok := t.tmpl.match(uri)
 		if !ok {
 			continue

@@ -186,16 +186,17 @@ func (s *subscriptions) notify(ctx context.Context, uri string) error {
 // transport.StreamableHandler.NotifySubscribers). The errors of the
 // session store and the event store are returned too.
 func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
+	up := s.resourceUpdatedUp(ctx, uri) // the servers s is mounted on
 	shared := s.notifyShared(ctx, uri)
 	if shared != nil {
 		s.logger.Warn("resources/updated not sent to every shared session subscribed to it", "uri", uri, "error", shared)
 	}
 	if s.bus.bus != nil {
-		return errors.Join(s.announce(ctx, busNotice{Method: protocol.NotificationResourcesUpdated, URI: uri}), shared)
+		return errors.Join(s.announce(ctx, busNotice{Method: protocol.NotificationResourcesUpdated, URI: uri}), shared, up)
 	}
 	err := s.resources.subs.notify(ctx, uri)
 	s.notifyListenersResourceUpdated(uri)
-	return errors.Join(err, shared)
+	return errors.Join(err, shared, up)
 }
 
 // subscribe serves resources/subscribe (legacy revisions): uri must name a
@@ -208,11 +209,11 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: resources/subscribe: missing uri", protocol.ErrInvalidParams)
 	}
-	if !s.knownResource(p.URI) {
-		return nil, resourceNotFound(req.Modern, p.URI)
-	}
 	if err := s.authorize(req, s.resourceScopes(p.URI)); err != nil {
 		return nil, err
+	}
+	if err := s.subscribeMounted(ctx, p.URI, req.Modern); err != nil {
+		return nil, proxiedError(err)
 	}
 	shared, err := transport.SubscribeShared(ctx, req.Session.Conn(), p.URI)
 	switch {
@@ -247,9 +248,15 @@ func (s *Server) unsubscribe(ctx context.Context, req *lowlevel.Request) (any, e
 	shared, err := transport.UnsubscribeShared(ctx, req.Session.Conn(), p.URI)
 	switch {
 	case !shared:
+		if !slices.Contains(s.resources.subs.subscribers(p.URI), req.Session) {
+			return nil, nil
+		}
 		s.resources.subs.remove(req.Session, p.URI)
 	case err != nil:
 		return nil, s.sessionStoreFailed("resources/unsubscribe", err)
+	}
+	if err := s.unsubscribeMounted(ctx, p.URI); err != nil {
+		return nil, proxiedError(err)
 	}
 	return nil, nil
 }
@@ -261,6 +268,9 @@ func (s *Server) knownResource(uri string) bool {
 		return true
 	}
 	for _, t := range s.resources.orderedTemplates() {
+		if t.tmpl == nil {
+			continue
+		}
 		if _, ok := t.tmpl.match(uri); ok {
 			return true
 		}

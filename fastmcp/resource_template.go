@@ -23,10 +23,13 @@ type resourceTemplate struct {
 	allowDotDot bool
 	completers  map[string]Completer // by variable name
 	cache       *cacheHint
-	scopes      []string // RequireScopes
+	scopes      []string   // RequireScopes
+	mount       *mountLink // the mount it comes from (Mount); nil for the server's own
+	orig        string     // its URI template on the mounted server
 }
 
 func (t *resourceTemplate) key() string             { return t.def.URITemplate }
+func (t *resourceTemplate) mountedFrom() *mountLink { return t.mount }
 func (t *resourceTemplate) encoded() jsontext.Value { return t.enc }
 
 const (

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/lowlevel"
@@ -49,6 +50,10 @@ type Server struct {
 	tasksInstalled bool         // the tasks methods are in the table; s.mu
 
 	noTokenWarning sync.Once // logs once that a RequireScopes feature was asked for without a token
+
+	proxy    *proxyBackend                // what a Proxy forwards to; nil for other servers
+	mounting mountState                   // the servers mounted on this one and those it is mounted on
+	mounts   atomic.Pointer[[]*mountLink] // mount.children, read without s.mu
 }
 
 // New returns a server that identifies itself to clients by name and

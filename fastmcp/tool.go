@@ -26,6 +26,8 @@ type tool struct {
 	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
 	scopes  []string        // RequireScopes
 	task    *TaskOption     // Task: the call may run as a task
+	mount   *mountLink      // the mount it comes from (Mount); nil for the server's own
+	orig    string          // its name on the mounted server
 
 	// MCP Apps (App, AppOnly, ModelOnly).
 	plain   jsontext.Value // the definition without _meta.ui, for clients that render no views; nil when it has none
@@ -35,6 +37,7 @@ type tool struct {
 }
 
 func (t *tool) key() string             { return t.def.Name }
+func (t *tool) mountedFrom() *mountLink { return t.mount }
 func (t *tool) encoded() jsontext.Value { return t.enc }
 
 const toolExample = "use func(ctx *fastmcp.Context, in Args) (R, error) with Args a struct"
@@ -265,6 +268,9 @@ func outputSchema(t reflect.Type, wrapped bool, opts schema.Options) (json.RawMe
 
 // listTools serves tools/list.
 func (s *Server) listTools(ctx context.Context, req *lowlevel.Request) (any, error) {
+	if err := s.waitReady(ctx); err != nil {
+		return nil, err
+	}
 	page, err := listPageFor(s, &s.tools, "tools", req, appsFilter(s, req, fallbackTools))
 	if err != nil {
 		return nil, err
@@ -305,6 +311,18 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 	}
 	if err := s.authorize(req, t.scopes); err != nil {
 		return nil, err
+	}
+	if t.mount != nil {
+		r, err := renamed(req, "name", t.orig)
+		if err != nil {
+			return nil, err
+		}
+		if t.mount.child.proxy == nil {
+			// Its tasks would live on the mounted server, which the
+			// caller cannot reach: the call runs as a plain one.
+			r = withoutTasksExtension(r)
+		}
+		return t.mount.child.serveCallTool(ctx, r)
 	}
 	if k := p.Arguments.Kind(); len(p.Arguments) > 0 && k != '{' && k != 'n' {
 		return nil, fmt.Errorf("%w: tools/call %s: arguments must be a JSON object", protocol.ErrInvalidParams, p.Name)

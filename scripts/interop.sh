@@ -184,6 +184,7 @@ main() {
 	say "interop: building fastmcp's programs"
 	go build -o "$WORK/everything" ./examples/conformance/server &&
 		go build -o "$WORK/hello" ./examples/hello &&
+		go build -o "$WORK/proxy" ./examples/proxy &&
 		go build -o "$WORK/goclient" ./interop/goclient &&
 		go build -o "$WORK/authserver" ./interop/authserver &&
 		go build -o "$WORK/oauthclient" ./interop/oauthclient || die "go build failed"
@@ -242,6 +243,12 @@ main() {
 		run "ts-sdk-v2 client ($era) -> fastmcp everything  streamable-http" "$NODE" "$JS/v2client.mjs" --era "$era" http "$OURS/mcp"
 	done
 	run "ts-sdk-v2 client (legacy) -> fastmcp everything  sse" "$NODE" "$JS/v2client.mjs" sse "$OURS/sse"
+
+	# fastmcp.Proxy (examples/proxy) between the TypeScript clients and the
+	# everything-server: over stdio in front of its HTTP endpoint, and in
+	# front of it as a stdio subprocess.
+	run "ts-sdk-v1 client -> fastmcp proxy (stdio) -> everything  streamable-http" "$NODE" "$JS/v1client.mjs" stdio -- "$WORK/proxy" -url "$OURS/mcp"
+	run "ts-sdk-v2 client (auto) -> fastmcp proxy (stdio) -> everything  stdio" "$NODE" "$JS/v2client.mjs" --era auto stdio -- "$WORK/proxy" -- "${EVERY[@]}"
 
 	# TypeScript SDK clients with their OAuth providers -> protected fastmcp
 	# servers, authorizing against interop/authserver: discovery, dynamic

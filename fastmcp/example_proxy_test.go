@@ -1,0 +1,56 @@
+package fastmcp_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// ExampleProxy re-exposes a server through a Proxy and mounts it, beside
+// a local server, on a server of its own. In a real program the backend
+// is remote or a subprocess (ConnectHTTP, ConnectCommand) and the front
+// server is served with ServeStdio or ServeHTTP.
+func ExampleProxy() {
+	quiet := fastmcp.Logger(slog.New(slog.DiscardHandler))
+	backend := fastmcp.New("weather", "1.0.0", quiet)
+	backend.Tool("forecast", func(in struct {
+		City string `json:"city"`
+	}) string {
+		return "sunny in " + in.City
+	}, fastmcp.Description("Tomorrow's weather"))
+
+	// The client that reaches the backend; WithRequestForwarding lets the
+	// backend's elicitation, sampling and roots requests reach the
+	// proxy's own clients.
+	upstream, stopBackend := serveInMemory(backend, fastmcp.WithRequestForwarding())
+	defer stopBackend()
+	proxy := fastmcp.Proxy(upstream, quiet)
+
+	local := fastmcp.New("clock", "1.0.0", quiet)
+	local.Tool("now", func() string { return "noon" }, fastmcp.Description("The time"))
+
+	front := fastmcp.New("gateway", "1.0.0", quiet)
+	front.Mount("weather", proxy)
+	front.Mount("clock", local)
+
+	client, stop := serveInMemory(front)
+	defer stop()
+	ctx := context.Background()
+	for tool, err := range client.Tools(ctx) {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(tool.Name)
+	}
+	res, err := client.CallTool(ctx, "weather_forecast", map[string]string{"city": "Lyon"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Text())
+	// Output:
+	// clock_now
+	// weather_forecast
+	// sunny in Lyon
+}

@@ -1,0 +1,676 @@
+package fastmcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/lowlevel"
+	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
+)
+
+// Proxy returns a Server that forwards everything to the server behind
+// client, so that one process can re-expose a server over another
+// transport (a stdio server over Streamable HTTP, a remote server over
+// stdio), put authentication or telemetry in front of it, or Mount it
+// beside other servers. Serve it like any Server: ServeStdio, ServeHTTP,
+// Run, with all of the server's options (Auth, AllowedHosts, ...). The
+// proxy identifies itself as the backend does, with its instructions;
+// opts come after and may change that.
+//
+// What is forwarded:
+//   - the tools, prompts, resources and resource templates the backend
+//     lists, exactly as it lists them (schemas, annotations, _meta), kept
+//     up to date with its list_changed notifications, which reach the
+//     proxy's own clients; the proxy pages them with its own PageSize;
+//   - tools/call, prompts/get, resources/read and completion/complete,
+//     with their arguments and _meta as the caller sent them, answered
+//     with the backend's result as it is, or its JSON-RPC error with its
+//     code and data. A backend that cannot be reached gives an internal
+//     error, never a made-up result;
+//   - the progress of a call, its log messages and the requests the
+//     backend makes while serving it (sampling, elicitation, roots), which
+//     go to the proxy's caller and back, whichever protocol revision
+//     each side speaks (a 2025-11-25 elicitation/create becomes an input
+//     request of a 2026-07-28 caller; the call is then run again on the
+//     backend once the caller has answered, as any fastmcp handler is);
+//   - cancellation of a call by the caller; resources/subscribe and the
+//     updates of the subscribed resources.
+//
+// Connect client with WithRequestForwarding, so that it declares the
+// capabilities its callers may have; without it the backend's requests are
+// not forwarded. The proxy matches a backend request or log message with
+// the call it belongs to through the call itself on 2026-07-28 backends;
+// on earlier revisions, where the message does not say, it goes to the
+// one call in flight, and is refused (a request) or kept in the proxy's
+// log (a message) while several calls are.
+//
+// A client backs one Proxy. The proxy keeps its lists up to date until
+// the client is closed: close it after the proxy's last Serve returns.
+func Proxy(client *Client, opts ...Option) *Server {
+	info := client.ServerInfo()
+	base := []Option{
+		Instructions(client.Instructions()), ServerTitle(info.Title),
+		ServerDescription(info.Description), ServerWebsiteURL(info.WebsiteURL), ServerIcons(info.Icons...),
+	}
+	s := New(info.Name, info.Version, append(base, opts...)...)
+	p := &proxyBackend{
+		srv: s, client: client, calls: map[*proxyCall]struct{}{},
+		kick: make(chan struct{}, 1), ready: make(chan struct{}), subs: map[string]int{},
+	}
+	if !client.proxy.CompareAndSwap(nil, p) {
+		panic("fastmcp: Proxy: this client already backs a proxy: connect one client for each Proxy")
+	}
+	if !client.cfg.forward {
+		s.logger.Warn("fastmcp: Proxy: the client was connected without WithRequestForwarding: the backend's sampling, elicitation and roots requests will not reach the proxy's clients")
+	}
+	s.proxy = p
+	p.install()
+	go p.run()
+	return s
+}
+
+// proxyBackend is the server a Proxy forwards to.
+type proxyBackend struct {
+	srv    *Server
+	client *Client
+
+	mu    sync.Mutex
+	calls map[*proxyCall]struct{} // the calls being forwarded
+	dirty listKinds               // the lists to fetch again
+
+	kick  chan struct{} // wakes run when dirty is set
+	ready chan struct{} // closed once the lists were fetched the first time
+
+	subMu sync.Mutex
+	subs  map[string]int // subscriptions held at the backend: URI → subscribers
+}
+
+// proxyCall is one call being forwarded: the backend's requests and
+// messages during it go to its caller, c.
+type proxyCall struct {
+	c         *Context
+	cancel    context.CancelFunc              // ends the backend call
+	mu        sync.Mutex                      // serialises asking c for input
+	needInput atomic.Bool                     // the caller must answer an input request first
+	capErr    atomic.Pointer[CapabilityError] // the caller could not answer a request: it lacks this
+}
+
+type proxyCallKey struct{}
+
+type listKinds uint8
+
+const (
+	listTools listKinds = 1 << iota
+	listPrompts
+	listResources
+	listAll = listTools | listPrompts | listResources
+)
+
+// install puts the forwarding handlers in the proxy's method table and
+// declares what the backend declared.
+func (p *proxyBackend) install() {
+	s, caps := p.srv, p.client.ServerCapabilities()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ll := s.ll
+	if caps.Tools != nil {
+		s.installToolHandlers()
+		ll.Handle(protocol.MethodToolsCall, lowlevel.HandlerFunc(p.callTool))
+	}
+	if caps.Prompts != nil {
+		s.installPromptHandlers()
+		ll.Handle(protocol.MethodPromptsGet, lowlevel.HandlerFunc(p.getPrompt))
+	}
+	if caps.Resources != nil {
+		s.installResourceHandlers()
+		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
+			c.Resources = &protocol.ResourcesCapability{Subscribe: caps.Resources.Subscribe, ListChanged: true}
+		})
+		ll.Handle(protocol.MethodResourcesRead, lowlevel.HandlerFunc(p.readResource))
+		if !caps.Resources.Subscribe {
+			ll.Remove(protocol.MethodResourcesSubscribe)
+			ll.Remove(protocol.MethodResourcesUnsubscribe)
+		}
+	}
+	if caps.Completions != nil {
+		s.installCompletionHandler()
+		ll.Handle(protocol.MethodCompletionComplete, lowlevel.HandlerFunc(p.complete))
+	}
+	if _, ok := caps.Extensions[protocol.ExtensionTasks]; ok && p.client.modern {
+		// The backend's tasks, followed by the proxy's callers.
+		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
+			if c.Extensions == nil {
+				c.Extensions = map[string]json.RawMessage{}
+			}
+			c.Extensions[protocol.ExtensionTasks] = json.RawMessage("{}")
+		})
+		for _, m := range []string{protocol.MethodTasksGet, protocol.MethodTasksUpdate, protocol.MethodTasksCancel} {
+			ll.Handle(m, lowlevel.HandlerFunc(p.task))
+		}
+	}
+	if settings, ok := caps.Extensions[protocol.ExtensionSkills]; ok {
+		// The skills extension: its methods pass through, its files are
+		// resources (read through resources/read).
+		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
+			if c.Extensions == nil {
+				c.Extensions = map[string]json.RawMessage{}
+			}
+			c.Extensions[protocol.ExtensionSkills] = settings
+		})
+		for _, m := range []string{protocol.MethodSkillsList, protocol.MethodSkillsGet, protocol.MethodResourcesDirectoryRead} {
+			ll.Handle(m, lowlevel.HandlerFunc(p.extension))
+		}
+	}
+	ll.HandleNotification(protocol.NotificationRootsListChanged, lowlevel.HandlerFunc(p.rootsChanged))
+}
+
+// run fetches the backend's lists, and again after each list_changed,
+// until the client is closed.
+func (p *proxyBackend) run() {
+	ctx := p.client.sess.Context()
+	p.sync(ctx, listAll, false)
+	close(p.ready)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.kick:
+			p.mu.Lock()
+			kinds := p.dirty
+			p.dirty = 0
+			p.mu.Unlock()
+			p.sync(ctx, kinds, true)
+		}
+	}
+}
+
+// listChanged is told of the backend's list_changed notifications.
+func (p *proxyBackend) listChanged(method string) {
+	var k listKinds
+	switch method {
+	case protocol.NotificationToolsListChanged:
+		k = listTools
+	case protocol.NotificationPromptsListChanged:
+		k = listPrompts
+	case protocol.NotificationResourcesListChanged:
+		k = listResources
+	}
+	p.mu.Lock()
+	p.dirty |= k
+	p.mu.Unlock()
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
+}
+
+// waitReady waits until the lists were fetched once.
+func (p *proxyBackend) waitReady(ctx context.Context) error {
+	select {
+	case <-p.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// begin registers a call being forwarded for c and returns the context of
+// the backend call and the function ending it.
+func (p *proxyBackend) begin(c *Context) (context.Context, *proxyCall, func()) {
+	ctx, cancel := context.WithCancel(c)
+	pc := &proxyCall{c: c, cancel: cancel}
+	p.mu.Lock()
+	p.calls[pc] = struct{}{}
+	p.mu.Unlock()
+	return context.WithValue(ctx, proxyCallKey{}, pc), pc, func() {
+		p.mu.Lock()
+		delete(p.calls, pc)
+		p.mu.Unlock()
+		cancel()
+	}
+}
+
+// soleCall returns the one call being forwarded, or nil when there is
+// none or several.
+func (p *proxyBackend) soleCall() *proxyCall {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.calls) != 1 {
+		return nil
+	}
+	for pc := range p.calls {
+		return pc
+	}
+	return nil
+}
+
+// forward sends the caller's request (method with params) to the backend
+// as the call of c, with its progress passed back, and returns the
+// backend's result. send sends it: p.client.call, or callTool for the
+// Mcp-Param headers of tools/call.
+func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result *json.RawMessage, opts []session.CallOption) error) (any, error) {
+	ctx, pc, end := p.begin(c)
+	defer end()
+	if p.client.modern {
+		// The backend judges the caller's request by the caller's
+		// capabilities, and sends the log messages it wants.
+		caps := *c.ClientCapabilities()
+		caps.Experimental = nil
+		if declaresTasks(&caps) && c.req.Modern {
+			caps.Extensions = map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")}
+			ctx = context.WithValue(ctx, rawTaskKey{}, true)
+		} else {
+			caps.Extensions = nil
+		}
+		meta := protocol.Meta{protocol.MetaClientCapabilities: &caps}
+		if lvl, ok := c.req.LogLevel(); ok {
+			meta[protocol.MetaLogLevel] = lvl
+		}
+		ctx = context.WithValue(ctx, callMetaKey{}, meta)
+	}
+	var opts []session.CallOption
+	if _, ok := c.req.ProgressToken(); ok {
+		opts = append(opts, session.WithProgress(func(pp *protocol.ProgressParams) {
+			if err := c.Progress(pp.Progress, pp.Total, pp.Message); err != nil {
+				c.Logger().Debug("progress not passed on", "error", err)
+			}
+		}))
+	}
+	var raw json.RawMessage
+	err := send(ctx, &raw, opts)
+	if ir, ierr := c.inputRequired(); ir != nil || ierr != nil {
+		if ierr != nil {
+			return nil, ierr
+		}
+		return ir, nil
+	}
+	if pc.needInput.Load() {
+		// Only a caller that asks for input that way gets here without
+		// an input_required result, and it cannot.
+		return nil, fmt.Errorf("%w: the backend's input request could not be passed on", protocol.ErrInternal)
+	}
+	if cerr := pc.capErr.Load(); cerr != nil && c.req.Modern {
+		// The backend needed what the caller lacks: 2026-07-28 says so
+		// with MissingRequiredClientCapability, whatever the backend
+		// made of the refusal.
+		return nil, cerr.protocolError()
+	}
+	if err != nil {
+		return nil, p.backendError(c, err)
+	}
+	// The members 2026-07-28 adds go (the proxy adds its own for its
+	// modern callers); the rest is passed on byte for byte, not decoded,
+	// so a large result costs one copy at most.
+	return withoutProtocolMembers(raw), nil
+}
+
+// backendError turns the failure of a forwarded request into the error
+// its caller gets: the backend's JSON-RPC error as it is; a request the
+// caller cancelled as such; a client capability the caller lacks as
+// MissingRequiredClientCapability (2026-07-28); anything else (the backend
+// could not be reached, its answer was lost) as an internal error saying
+// so.
+func (p *proxyBackend) backendError(c *Context, err error) error {
+	if perr, ok := errors.AsType[*protocol.Error](err); ok {
+		return perr
+	}
+	if c.Err() != nil && errors.Is(err, c.Err()) {
+		return err
+	}
+	if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Modern {
+		return cerr.protocolError()
+	}
+	c.Logger().Warn("proxy: the backend server did not answer", "method", c.req.Method, "error", err)
+	return protocol.NewError(protocol.CodeInternalError, "proxy: the backend server did not answer: "+err.Error())
+}
+
+// proxiedError is the error a caller gets for a request the backend
+// failed: its JSON-RPC error as it is, anything else as an internal error.
+func proxiedError(err error) error {
+	if perr, ok := errors.AsType[*protocol.Error](err); ok {
+		return perr
+	}
+	return protocol.NewError(protocol.CodeInternalError, "proxy: the backend server did not answer: "+err.Error())
+}
+
+// forwardParams returns the params of a request to forward: the caller's,
+// without what belongs to the caller's own exchange with the proxy: its
+// protocol _meta entries and progress token, and, for the requests whose
+// input requests the proxy asks itself (tools/call, prompts/get,
+// resources/read), the multi round-trip members inputResponses and
+// requestState.
+func forwardParams(req *lowlevel.Request) (json.RawMessage, error) {
+	own := false
+	switch req.Method {
+	case protocol.MethodToolsCall, protocol.MethodPromptsGet, protocol.MethodResourcesRead:
+		own = true
+	}
+	ms, err := objectMembers(orEmptyObject(req.Params))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: params must be a JSON object", protocol.ErrInvalidParams, req.Method)
+	}
+	b := make([]byte, 0, len(req.Params)+16)
+	b = append(b, '{')
+	for _, m := range ms {
+		switch m.key {
+		case "_meta":
+			continue
+		case "inputResponses", "requestState":
+			if own {
+				continue
+			}
+		}
+		b = appendMember(b, m.key, m.val)
+	}
+	if len(req.Meta.Other) > 0 {
+		meta, err := protocol.Marshal(req.Meta.Other)
+		if err != nil {
+			return nil, err
+		}
+		b = appendMember(b, "_meta", meta)
+	}
+	return append(b, '}'), nil
+}
+
+// callTool forwards tools/call.
+func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any, error) {
+	var cp callParams
+	if err := protocol.Unmarshal(orEmptyObject(req.Params), &cp); err != nil {
+		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
+	}
+	t, ok := p.srv.tools.get(cp.Name)
+	if ok && t.mount != nil {
+		return p.srv.callTool(ctx, req) // a server mounted on the proxy
+	}
+	if ok && len(t.headers) > 0 {
+		if err := checkParamHeaders(req, t.headers, cp.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	c := newContext(ctx, p.srv, req, "tool", cp.Name)
+	if err := c.startInputs(protocol.MethodToolsCall, cp.Name, cp.Arguments, cp.InputResponses, cp.RequestState); err != nil {
+		return nil, err
+	}
+	params, err := forwardParams(req)
+	if err != nil {
+		return nil, err
+	}
+	return p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
+		return p.client.callTool(ctx, cp.Name, jsontext.Value(params), json.RawMessage(cp.Arguments), res, opts)
+	})
+}
+
+// getPrompt forwards prompts/get.
+func (p *proxyBackend) getPrompt(ctx context.Context, req *lowlevel.Request) (any, error) {
+	var cp callParams
+	if err := protocol.Unmarshal(orEmptyObject(req.Params), &cp); err != nil {
+		return nil, fmt.Errorf("%w: prompts/get: %v", protocol.ErrInvalidParams, err)
+	}
+	if pr, ok := p.srv.prompts.reg.get(cp.Name); ok && pr.mount != nil {
+		return p.srv.getPrompt(ctx, req) // a server mounted on the proxy
+	}
+	c := newContext(ctx, p.srv, req, "prompt", cp.Name)
+	if err := c.startInputs(protocol.MethodPromptsGet, cp.Name, cp.Arguments, cp.InputResponses, cp.RequestState); err != nil {
+		return nil, err
+	}
+	return p.forwardAs(c, req)
+}
+
+// readResource forwards resources/read.
+func (p *proxyBackend) readResource(ctx context.Context, req *lowlevel.Request) (any, error) {
+	var rp readParams
+	if err := protocol.Unmarshal(orEmptyObject(req.Params), &rp); err != nil {
+		return nil, fmt.Errorf("%w: resources/read: %v", protocol.ErrInvalidParams, err)
+	}
+	if l, _ := p.srv.mountFor(rp.URI); l != nil {
+		return p.srv.readResourceRequest(ctx, req) // a server mounted on the proxy
+	}
+	c := newContext(ctx, p.srv, req, "resource", rp.URI)
+	if err := c.startInputs(protocol.MethodResourcesRead, rp.URI, nil, rp.InputResponses, rp.RequestState); err != nil {
+		return nil, err
+	}
+	res, err := p.forwardAs(c, req)
+	if perr, ok := errors.AsType[*protocol.Error](err); ok && p.client.modern != req.Modern && isNotFound(perr, rp.URI) {
+		// "Resource not found" is -32002 before 2026-07-28, -32602 since
+		// (SEP-2164): in the caller's revision.
+		return nil, resourceNotFound(req.Modern, rp.URI)
+	}
+	return res, err
+}
+
+// isNotFound reports whether a backend's error says that uri is not
+// found, in either revision's way.
+func isNotFound(perr *protocol.Error, uri string) bool {
+	switch perr.Code {
+	case protocol.CodeResourceNotFound:
+		return true
+	case protocol.CodeInvalidParams:
+		var data struct {
+			URI string `json:"uri"`
+		}
+		return len(perr.Data) > 0 && protocol.Unmarshal(perr.Data, &data) == nil && data.URI == uri
+	}
+	return false
+}
+
+// complete forwards completion/complete.
+func (p *proxyBackend) complete(ctx context.Context, req *lowlevel.Request) (any, error) {
+	return p.forwardAs(newContext(ctx, p.srv, req, "completion", ""), req)
+}
+
+// task forwards the methods of the tasks extension (2026-07-28).
+func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, error) {
+	if !req.Modern {
+		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
+	}
+	return p.forwardAs(newContext(ctx, p.srv, req, "task", ""), req)
+}
+
+// extension forwards the methods of the skills extension. A 2026-07-28
+// caller's skills/list and skills/get results carry the cache attributes
+// that revision requires: the backend's, else the proxy's (a backend
+// speaking an earlier revision sends none).
+func (p *proxyBackend) extension(ctx context.Context, req *lowlevel.Request) (any, error) {
+	res, err := p.forwardAs(newContext(ctx, p.srv, req, "extension", ""), req)
+	raw, ok := res.(json.RawMessage)
+	if err != nil || !ok || !req.Modern || req.Method == protocol.MethodResourcesDirectoryRead {
+		return res, err
+	}
+	var head struct {
+		TTL   jsontext.Value `json:"ttlMs"`
+		Scope jsontext.Value `json:"cacheScope"`
+	}
+	if protocol.Unmarshal(raw, &head) != nil || len(head.TTL) > 0 || len(head.Scope) > 0 {
+		return raw, nil
+	}
+	return insertFirst(raw, p.srv.cacheAttrs()), nil
+}
+
+// insertFirst inserts members (`"name":value,...`) first in the JSON
+// object obj.
+func insertFirst(obj json.RawMessage, members string) json.RawMessage {
+	i := bytes.IndexByte(obj, '{')
+	if i < 0 {
+		return obj
+	}
+	out := make(json.RawMessage, 0, len(obj)+len(members)+1)
+	out = append(out, obj[:i+1]...)
+	out = append(out, members...)
+	if rest := bytes.TrimSpace(obj[i+1:]); len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, obj[i+1:]...)
+}
+
+// forwardAs forwards the request c serves, with its own method and
+// params.
+func (p *proxyBackend) forwardAs(c *Context, req *lowlevel.Request) (any, error) {
+	params, err := forwardParams(req)
+	if err != nil {
+		return nil, err
+	}
+	return p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
+		return p.client.call(ctx, req.Method, params, res, opts...)
+	})
+}
+
+// rootsChanged passes a caller's notifications/roots/list_changed on: the
+// backend asks the proxy, which asks its callers.
+func (p *proxyBackend) rootsChanged(ctx context.Context, req *lowlevel.Request) (any, error) {
+	if err := p.client.NotifyRootsChanged(ctx); err != nil {
+		p.srv.logger.Debug("proxy: roots list_changed not passed on", "error", err)
+	}
+	return nil, nil
+}
+
+// subscribe subscribes the backend to uri for a caller of the proxy (or
+// of a server it is mounted on): the first subscriber subscribes it.
+func (p *proxyBackend) subscribe(ctx context.Context, uri string) error {
+	p.subMu.Lock()
+	defer p.subMu.Unlock()
+	if p.subs[uri] == 0 {
+		err := p.client.Subscribe(ctx, uri, func(u string) {
+			if err := p.srv.NotifyResourceUpdated(context.Background(), u); err != nil {
+				p.srv.logger.Debug("proxy: resource update not passed on", "uri", u, "error", err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	p.subs[uri]++
+	return nil
+}
+
+// unsubscribe undoes subscribe: the last subscriber unsubscribes the
+// backend.
+func (p *proxyBackend) unsubscribe(ctx context.Context, uri string) error {
+	p.subMu.Lock()
+	defer p.subMu.Unlock()
+	switch p.subs[uri] {
+	case 0:
+		return nil
+	case 1:
+		delete(p.subs, uri)
+		return p.client.Unsubscribe(ctx, uri)
+	}
+	p.subs[uri]--
+	return nil
+}
+
+// serveRequest passes a request of the backend (sampling, elicitation,
+// roots) to the caller of the call it was made for, and returns the
+// caller's answer. ok is false when no call can be found for it.
+func (p *proxyBackend) serveRequest(ctx context.Context, method string, params []byte) (res any, err error, ok bool) {
+	pc, _ := ctx.Value(proxyCallKey{}).(*proxyCall)
+	key, modernBackend := ctx.Value(inputKeyCtx{}).(string)
+	if pc == nil {
+		if pc = p.soleCall(); pc == nil {
+			return nil, nil, false
+		}
+	}
+	defer func() {
+		if cerr, ok := errors.AsType[*CapabilityError](err); ok {
+			pc.capErr.Store(cerr)
+		}
+	}()
+	c := pc.c
+	caps := c.ClientCapabilities()
+	var kind string
+	var ask any = json.RawMessage(orEmptyObject(params))
+	switch method {
+	case protocol.MethodSamplingCreateMessage:
+		kind = "sample"
+		var sp struct {
+			Tools      jsontext.Value `json:"tools"`
+			ToolChoice jsontext.Value `json:"toolChoice"`
+		}
+		if err := protocol.Unmarshal(orEmptyObject(params), &sp); err != nil {
+			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err), true
+		}
+		switch {
+		case caps.Sampling == nil:
+			return nil, &CapabilityError{Capability: "sampling"}, true
+		case (len(sp.Tools) > 0 || len(sp.ToolChoice) > 0) && caps.Sampling.Tools == nil:
+			return nil, &CapabilityError{Capability: "sampling.tools"}, true
+		}
+	case protocol.MethodElicitationCreate:
+		kind = "elicit"
+		var ep protocol.ElicitParams
+		if err := protocol.Unmarshal(orEmptyObject(params), &ep); err != nil {
+			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err), true
+		}
+		switch {
+		case ep.Mode == protocol.ElicitModeURL && (caps.Elicitation == nil || caps.Elicitation.URL == nil || !protocol.HasURLElicitation(c.req.Version)):
+			return nil, &CapabilityError{Capability: "elicitation.url"}, true
+		case ep.Mode != protocol.ElicitModeURL && (caps.Elicitation == nil || (caps.Elicitation.Form == nil && caps.Elicitation.URL != nil)):
+			return nil, &CapabilityError{Capability: "elicitation"}, true
+		}
+		if !protocol.HasURLElicitation(c.req.Version) {
+			ep.Mode = "" // the caller's revision has form mode only, unnamed
+			ask = &ep
+		}
+	case protocol.MethodRootsList:
+		kind = "roots"
+		if caps.Roots == nil {
+			return nil, &CapabilityError{Capability: "roots"}, true
+		}
+	default:
+		return nil, fmt.Errorf("%w: %s", protocol.ErrMethodNotFound, method), true
+	}
+	var answer json.RawMessage
+	pc.mu.Lock()
+	err = c.ask(kind, key, method, ask, &answer)
+	pc.mu.Unlock()
+	if errors.Is(err, ErrInputRequired) {
+		pc.needInput.Store(true)
+		if !modernBackend {
+			// The backend waits for an answer the caller gives in its
+			// next round: this run of the call ends here.
+			pc.cancel()
+		}
+	}
+	if err != nil {
+		return nil, err, true
+	}
+	return answer, nil, true
+}
+
+// forwardNotification passes a log message or an elicitation's
+// completion of the backend to the caller of the one call in flight.
+func (p *proxyBackend) forwardNotification(method string, params []byte) {
+	pc := p.soleCall()
+	if pc == nil {
+		p.srv.logger.Debug("proxy: the backend's notification is not passed on: no single call in flight to pass it to", "method", method)
+		return
+	}
+	c := pc.c
+	switch method {
+	case protocol.NotificationMessage:
+		var lp struct {
+			Level protocol.LoggingLevel `json:"level"`
+		}
+		if protocol.Unmarshal(params, &lp) != nil {
+			return
+		}
+		min, ok := c.req.LogLevel()
+		if !ok || !lp.Level.AtLeast(min) {
+			return
+		}
+	case protocol.NotificationElicitationComplete:
+		if c.req.Modern {
+			return // 2026-07-28 has no such notification
+		}
+	}
+	if err := c.req.Session.Notify(c, method, json.RawMessage(params)); err != nil {
+		c.Logger().Debug("proxy: notification not passed on", "method", method, "error", err)
+	}
+}
