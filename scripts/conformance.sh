@@ -13,10 +13,9 @@
 #                                      revision is selected with --spec-version instead
 #   server --requirements 2026-07-28   the scored 2026-07-28 set (+ its not-scored scenarios)
 #   server --suite all                 every server scenario, each at its default wire
-#   server --suite all (proxy, ...)    the same through fastmcp.Proxy (examples/proxy) in front
-#                                      of the server, the proxy speaking 2026-07-28 to it, then
-#                                      2025-11-25, where 13 scenarios checking what that wire
-#                                      cannot carry do not apply (see below); about 20 s and 70 s
+#   server ... (proxy, VERSION)        through fastmcp.Proxy (examples/proxy) in front of the
+#                                      server: --suite all with the proxy speaking 2026-07-28 to
+#                                      it, --requirements 2025-11-25 speaking 2025-11-25
 #   client --suite all                 every client scenario (auth/* and the authorization
 #                                      extensions included), each at its default revision, in
 #                                      one harness run
@@ -119,16 +118,12 @@ SUMMARY=$OUT_DIR/summary.txt
 
 # --- the judge: reads checks.json files, prints a row, appends a summary line --
 cat >"$WORK/judge.js" <<'EOF'
-// usage: node judge.js LABEL KIND DIR EXPECTED_FILE SUMMARY_FILE ROWS_FILE [NOT_APPLICABLE]
+// usage: node judge.js LABEL KIND DIR EXPECTED_FILE SUMMARY_FILE ROWS_FILE
 // KIND is server or client. DIR holds the suite's -o output; for client runs
-// DIR/exit-codes lists "scenario rc" per harness run. NOT_APPLICABLE, a
-// regular expression, names the scenarios the run cannot pass by design;
-// they are listed apart, neither passed nor failed. Exits 1 when a
+// DIR/exit-codes lists "scenario rc" per harness run. Exits 1 when a
 // required scenario failed or has no results.
 const fs = require("fs"), path = require("path");
-const [label, kind, dir, expectedFile, summaryFile, rowsFile, naPattern] = process.argv.slice(2);
-const notApplicable = naPattern ? new RegExp(naPattern) : null;
-const na = [];
+const [label, kind, dir, expectedFile, summaryFile, rowsFile] = process.argv.slice(2);
 // Placeholders: scenarios whose run, in this suite version, returns only a
 // SKIPPED check whatever the server does (tasks-status-notifications: "The
 // harness needs a rewrite against the new channel"). While that is all they
@@ -174,10 +169,6 @@ const unchecked = [];
 for (const [name, s] of [...scenarios].sort()) {
   const rc = exitCodes.get(name);
   const noChecks = !s.missing && !s.own;
-  if (notApplicable && notApplicable.test(name)) {
-    na.push(name);
-    continue;
-  }
   if (noChecks && placeholders.has(name)) {
     unchecked.push(name);
     continue;
@@ -196,9 +187,6 @@ let ext = "-";
 if (unchecked.length > 0) {
   ext = unchecked.join(" ");
   line += `; not checked by the suite (placeholder scenarios): ${ext}`;
-}
-if (na.length > 0) {
-  line += `; not applicable here (${na.length}): ${na.join(" ")}`;
 }
 const verdict = problems.length === 0 && sn > 0 ? "ok" : "FAILED";
 fs.appendFileSync(rowsFile, [label, `${so}/${sn}`, `${cp}/${cn}`, w, ext, verdict].join("\t") + "\n");
@@ -248,7 +236,7 @@ for attempt in 1 2 3; do
 done
 log "everything-server (pid $SERVER_PID) at $URL"
 
-run_server() { # LABEL DIR LIST-SELECTION RUN-SELECTION [URL [NOT-APPLICABLE]]
+run_server() { # LABEL DIR LIST-SELECTION RUN-SELECTION [URL]
 	local label=$1 dir=$OUT_DIR/$2 rc=0
 	log "$label"
 	# The scenarios `list` names for the selection must all have results
@@ -259,25 +247,21 @@ run_server() { # LABEL DIR LIST-SELECTION RUN-SELECTION [URL [NOT-APPLICABLE]]
 	# shellcheck disable=SC2086
 	"$NODE" "$SUITE" server --url "${5:-$URL}" $4 -o "$dir" >"$dir.log" 2>&1 || rc=$?
 	echo "   (suite exit code $rc; log: $dir.log)"
-	node_judge "$label" server "$dir" "${6:-}" || failed=1
+	node_judge "$label" server "$dir" || failed=1
 }
-node_judge() { "$NODE" "$WORK/judge.js" "$1" "$2" "$3" "$WORK/expected" "$SUMMARY" "$WORK/rows" ${4:+"$4"}; }
+node_judge() { "$NODE" "$WORK/judge.js" "$1" "$2" "$3" "$WORK/expected" "$SUMMARY" "$WORK/rows"; }
 
 run_server "server --requirements 2025-11-25" server-2025-11-25 "--requirements 2025-11-25" "--requirements 2025-11-25"
 run_server "server --spec-version 2025-06-18" server-2025-06-18 "--spec-version 2025-06-18" "--spec-version 2025-06-18"
 run_server "server --requirements 2026-07-28" server-2026-07-28 "--requirements 2026-07-28" "--requirements 2026-07-28"
 run_server "server --suite all" server-all "" "--suite all"
 
-# The same server behind fastmcp.Proxy: every server scenario through it,
-# the proxy speaking each era to the server. Some 2026-07-28 scenarios check
-# what a 2025-11-25 wire between proxy and server cannot carry, and do not
-# apply to that run (listed apart): the tasks extension (tasks-*: 2026-07-28
-# only), the caller's capabilities for each request (server-stateless checks
-# that a tool refuses a caller without sampling; the 2025-11-25 server saw
-# the proxy's, declared once at initialize), and the server's own names for
-# its input requests (input-required-result-basic-elicitation and
-# -multiple-input-requests expect the keys the server chose; a 2025-11-25
-# elicitation/create has none, so the proxy numbers them).
+# The same server behind fastmcp.Proxy (examples/proxy). Speaking
+# 2026-07-28 to the server, the proxy must pass every server scenario, as
+# the server does. Speaking 2025-11-25 to it, the proxy must pass the
+# 2025-11-25 requirement set: what only 2026-07-28 can carry (the tasks
+# extension, each caller's own capabilities, the server's own input keys)
+# is not on that wire, so those scenarios are not run rather than excused.
 for version in 2026-07-28 2025-11-25; do
 	for attempt in 1 2 3; do
 		PROXY_PORT=$(free_port)
@@ -293,9 +277,12 @@ for version in 2026-07-28 2025-11-25; do
 		[ "$attempt" = 3 ] && die "the proxy did not start (see $OUT_DIR/proxy.log)"
 	done
 	log "proxy (pid $PROXY_PID) at $PROXY_URL, speaking $version to the everything-server"
-	na=
-	[ "$version" = 2025-11-25 ] && na='^(tasks-.*|server-stateless|input-required-result-basic-elicitation|input-required-result-multiple-input-requests)$'
-	run_server "server --suite all (proxy, $version)" "server-proxy-$version" "" "--suite all" "$PROXY_URL" "$na"
+	if [ "$version" = 2026-07-28 ]; then
+		run_server "server --suite all (proxy, $version)" "server-proxy-$version" "" "--suite all" "$PROXY_URL"
+	else
+		run_server "server --requirements 2025-11-25 (proxy, $version)" "server-proxy-$version" \
+			"--requirements 2025-11-25" "--requirements 2025-11-25" "$PROXY_URL"
+	fi
 	kill "$PROXY_PID" 2>/dev/null || true
 	wait "$PROXY_PID" 2>/dev/null || true
 	PROXY_PID=
