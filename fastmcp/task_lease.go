@@ -184,7 +184,11 @@ func (s *Server) checkLease(ctx context.Context, rec *TaskRecord) (*TaskRecord, 
 	case errors.Is(err, ErrTaskEnded):
 		// The task ended meanwhile (its runner was alive after all):
 		// that outcome stands.
-		return m.store.Get(ctx, rec.ID)
+		cur, err := m.store.Get(ctx, rec.ID)
+		if errors.Is(err, ErrTaskNotFound) {
+			return rec, nil // expired meanwhile, as below
+		}
+		return cur, err
 	case err != nil && !errors.Is(err, ErrTaskNotFound):
 		return nil, err
 	}

@@ -146,7 +146,7 @@ func (l *lapsingStore) RenewLeases(_ context.Context, ids []string, _ time.Durat
 func (l *lapsingStore) LeaseLapsed(_ context.Context, rec *TaskRecord) (lapsed, first bool, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.lapsed[rec.ID], false, nil
+	return l.lapsed[rec.ID], l.lapsed[rec.ID], nil
 }
 
 // TestTaskLapsedStaysFailed: a task whose lease lapsed is reported failed
@@ -212,5 +212,41 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 				t.Errorf("notified %v: nothing was recorded", notified)
 			}
 		})
+	}
+}
+
+// TestTaskLapseRacesCompletion: a replica finds a task's lease lapsed
+// while the task completes (its replica was alive after all): the
+// completion stands, and that is what the replica reports, notifying no
+// one.
+func TestTaskLapseRacesCompletion(t *testing.T) {
+	ctx := context.Background()
+	store := &lapsingStore{MemoryTaskStore: NewMemoryTaskStore(), lapsed: map[string]bool{}}
+	s := New("t", "1", Tasks(TaskSettings{Store: store}))
+	notified := false
+	s.tasks.notify = func(*TaskRecord) { notified = true }
+	now := time.Now()
+	seen := &TaskRecord{ID: "x", Principal: "p", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour, Runner: "elsewhere"}
+	if err := store.Create(ctx, seen); err != nil {
+		t.Fatal(err)
+	}
+	done := *seen
+	done.Status, done.Result = protocol.TaskCompleted, json.RawMessage(`{"content":[]}`)
+	if err := store.Update(ctx, &done); err != nil {
+		t.Fatal(err)
+	}
+	store.lapse("x")
+	got, err := s.checkLease(ctx, copyRecord(seen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != protocol.TaskCompleted || string(got.Result) != `{"content":[]}` {
+		t.Errorf("checkLease = %s %s, want the completion", got.Status, got.Result)
+	}
+	if stored, _ := store.Get(ctx, "x"); stored.Status != protocol.TaskCompleted {
+		t.Errorf("stored %s, want completed", stored.Status)
+	}
+	if notified {
+		t.Error("a failure that was not recorded was notified")
 	}
 }
