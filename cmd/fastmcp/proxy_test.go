@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -290,5 +291,44 @@ func TestProxyBadFlags(t *testing.T) {
 			expect(t, r, exitUsage)
 			oneLineError(t, r, tt.want)
 		})
+	}
+}
+
+// TestProxyOAuth: `proxy URL --oauth --no-browser` as a host starts it:
+// the authorization URL goes to stderr (stdout carries the protocol), the
+// test follows it as a browser would, and the calls go through as the
+// logged-in user.
+func TestProxyOAuth(t *testing.T) {
+	is := oauthtest.NewServer(t, oauthtest.Options{Subject: "ada"})
+	resource := startServer(t, "-issuer", is.URL())
+	pr, pw := io.Pipe()
+	followed := make(chan error, 1)
+	var stderr strings.Builder
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			stderr.WriteString(sc.Text() + "\n")
+			if u, ok := strings.CutPrefix(sc.Text(), "  http"); ok {
+				followed <- follow(t.Context(), "http"+u)
+			}
+		}
+		close(followed)
+	}()
+	c, err := fastmcp.ConnectCommand(t.Context(), &fastmcp.Command{
+		Path: binary, Args: []string{"proxy", resource, "--oauth", "--no-browser"},
+		Env: []string{"XDG_CONFIG_HOME=" + t.TempDir()}, Stderr: pw,
+	})
+	if err == nil {
+		if got := callText(t, c, "whoami", nil); got != "you are ada" {
+			t.Errorf("whoami: %q", got)
+		}
+		err = c.Close()
+	}
+	pw.Close()
+	ferr, ok := <-followed
+	for range followed {
+	}
+	if err != nil || !ok || ferr != nil {
+		t.Errorf("connect/close: %v; authorization URL followed: %v (%v); stderr:\n%s", err, ok, ferr, stderr.String())
 	}
 }
