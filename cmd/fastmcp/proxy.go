@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -155,6 +156,11 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 			return usage(fmt.Errorf("--from: %w", err))
 		}
 		defer ln.Close() // ServeListener closes it too; this covers the failures before it
+		// Checked before the server is started (the library would refuse
+		// too, once serving): on every interface the Host check needs names.
+		if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() && len(o.allowedHosts) == 0 && os.Getenv("FASTMCP_ALLOWED_HOSTS") == "" {
+			return errEveryInterface(o.from)
+		}
 	}
 
 	cctx := ctx
@@ -213,10 +219,15 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 	}
 
 	if listen {
+		// Started before the line is printed, so that the endpoint answers
+		// the first request rather than 503 (not ready).
+		if err := srv.Start(sctx); err != nil {
+			return err
+		}
 		fmt.Fprintf(a.stdout, "Serving: %s\n", served)
 		err = srv.ServeListener(sctx, ln)
 		if errors.Is(err, fastmcp.ErrAllowedHostsRequired) {
-			return usage(fmt.Errorf("--from %s: listening on every interface needs --allowed-hosts (the names clients use, or *)", o.from))
+			return errEveryInterface(o.from)
 		}
 	} else {
 		err = srv.ServeStdio(sctx)
@@ -230,6 +241,12 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 		return err
 	}
 	return ctx.Err() // canceled by Ctrl-C: exit 130, as every command
+}
+
+// errEveryInterface is the usage error of --from on every interface
+// without --allowed-hosts.
+func errEveryInterface(from string) error {
+	return usage(fmt.Errorf("--from %s: listening on every interface needs --allowed-hosts (the names clients use, or *)", from))
 }
 
 // servedURL is the URL of the proxy's MCP endpoint: the host as --from

@@ -7,65 +7,23 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-// proxyRun is a running `fastmcp proxy --from ADDRESS`.
-type proxyRun struct {
-	cmd    *exec.Cmd
-	url    string // the served MCP endpoint
-	stderr *strings.Builder
-}
-
 // startProxy runs `fastmcp proxy` with args and waits for the served URL
 // on its stdout.
-func startProxy(t *testing.T, args ...string) *proxyRun {
+func startProxy(t *testing.T, args ...string) *devRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	run := &proxyRun{cmd: exec.CommandContext(ctx, binary, append([]string{"proxy"}, args...)...), stderr: &strings.Builder{}}
-	run.cmd.Stderr = run.stderr
-	stdout, err := run.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := run.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		run.cmd.Process.Kill()
-		run.cmd.Wait()
-		cancel()
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	u, ok := strings.CutPrefix(strings.TrimSpace(line), "Serving: ")
-	if err != nil || !ok || !strings.HasPrefix(u, "http://127.0.0.1:") {
-		run.cmd.Process.Kill()
-		run.cmd.Wait()
-		t.Fatalf("first line %q (%v), want \"Serving: http://127.0.0.1:PORT/...\"; stderr:\n%s", line, err, run.stderr.String())
-	}
-	run.url = u
-	return run
-}
-
-// wait waits for the proxy to exit and checks its exit code and the end
-// of its stderr.
-func (r *proxyRun) wait(t *testing.T, code int, last string) {
-	t.Helper()
-	r.cmd.Wait()
-	if got := r.cmd.ProcessState.ExitCode(); got != code || !strings.HasSuffix(r.stderr.String(), last) {
-		t.Errorf("exit %d, stderr %q; want %d and %q at the end", got, r.stderr.String(), code, last)
-	}
+	return startServing(t, nil, "Serving: ", append([]string{"proxy"}, args...)...)
 }
 
 // useServer lists the tools of the server behind c and calls add and, when
@@ -142,14 +100,9 @@ func TestProxyStdioOverHTTP(t *testing.T) {
 	// DNS-rebinding protection: another Host is refused.
 	req, _ := http.NewRequest(http.MethodPost, run.url, strings.NewReader("{}"))
 	req.Host = "evil.example.com"
-	if resp, err := http.DefaultClient.Do(req); err != nil {
-		t.Error(err)
-	} else if resp.Body.Close(); resp.StatusCode != http.StatusForbidden {
-		t.Errorf("Host evil.example.com: status %d, want 403", resp.StatusCode)
-	}
+	expectStatus(t, req, http.StatusForbidden, "Host evil.example.com")
 
-	run.cmd.Process.Signal(os.Interrupt)
-	run.wait(t, exitInterrupted, "fastmcp: interrupted\n")
+	run.interrupt(t)
 }
 
 // TestProxyPath: --from http://host:port/path serves the endpoint there.
