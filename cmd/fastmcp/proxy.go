@@ -53,7 +53,9 @@ FASTMCP_ALLOWED_HOSTS otherwise, required on every interface), and
 published keys) for --auth-audience, which defaults to the served URL.
 
 The proxy runs until Ctrl-C (exit code 130), until its stdio host closes
-its input (0), or until the server it started exits (3).`,
+its input (0), or until the server it started exits (3); --timeout bounds
+only the connection to the server. -v logs what the client and the proxy
+do on stderr.`,
 		Example: `  # in a host's configuration: a remote server, logged in with OAuth
   fastmcp proxy https://example.com/mcp --oauth
   fastmcp proxy --from stdio --to https://example.com/mcp -H 'Authorization: Bearer T'
