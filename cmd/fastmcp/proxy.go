@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -207,17 +208,19 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 
 	// The server the command started exiting ends the proxy.
 	sctx, stop := context.WithCancel(ctx)
-	defer stop()
+	var watch sync.WaitGroup
+	defer watch.Wait()
+	defer stop() // before watch.Wait: ends the watcher
 	backendGone := make(chan struct{})
 	if exited != nil {
-		go func() {
+		watch.Go(func() {
 			select {
 			case <-exited:
 				close(backendGone)
 				stop()
 			case <-sctx.Done():
 			}
-		}()
+		})
 	}
 
 	if listen {
