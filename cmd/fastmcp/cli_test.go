@@ -293,7 +293,7 @@ func TestInterrupt(t *testing.T) {
 // TestHelp: every command's --help has examples; --version prints the
 // version.
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"", "list", "inspect", "call", "read", "prompt", "ping", "completion", "dev", "dev apps"} {
+	for _, cmd := range []string{"", "list", "inspect", "call", "read", "prompt", "ping", "completion", "dev", "dev apps", "proxy"} {
 		t.Run("help "+cmd, func(t *testing.T) {
 			args := strings.Fields(cmd + " --help")
 			r := cli(t, "", args...)

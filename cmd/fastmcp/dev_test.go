@@ -90,11 +90,7 @@ func TestDevApps(t *testing.T) {
 
 			// Without the token the endpoint refuses.
 			req, _ := http.NewRequest(http.MethodPost, run.url+"api/tools", strings.NewReader("{}"))
-			if resp, err := http.DefaultClient.Do(req); err != nil {
-				t.Error(err)
-			} else if resp.Body.Close(); resp.StatusCode != http.StatusForbidden {
-				t.Errorf("without the token: status %d, want 403", resp.StatusCode)
-			}
+			expectStatus(t, req, http.StatusForbidden, "without the token")
 			run.interrupt(t)
 		})
 	}
@@ -130,16 +126,25 @@ func TestDevAppsOpen(t *testing.T) {
 	run.interrupt(t)
 }
 
-// devRun is a running `fastmcp dev apps`.
+// devRun is a running long-lived command: `fastmcp dev apps`, `fastmcp
+// proxy --from ADDRESS`.
 type devRun struct {
 	cmd    *exec.Cmd
-	url    string // the preview page's
+	url    string // the URL it printed: the preview page's, the proxy's endpoint
 	stderr *strings.Builder
 }
 
 // startDevApps runs the command with args (and env added to its
 // environment) and waits for the preview's URL on its stdout.
 func startDevApps(t *testing.T, env []string, args ...string) *devRun {
+	t.Helper()
+	return startServing(t, env, "Preview: ", args...)
+}
+
+// startServing runs the command with args (and env added to its
+// environment) and waits for its first line on stdout, prefix and a URL
+// on 127.0.0.1.
+func startServing(t *testing.T, env []string, prefix string, args ...string) *devRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	run := &devRun{cmd: exec.CommandContext(ctx, binary, args...), stderr: &strings.Builder{}}
@@ -158,11 +163,11 @@ func startDevApps(t *testing.T, env []string, args ...string) *devRun {
 		cancel()
 	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
-	u, ok := strings.CutPrefix(strings.TrimSpace(line), "Preview: ")
+	u, ok := strings.CutPrefix(strings.TrimSpace(line), prefix)
 	if err != nil || !ok || !strings.HasPrefix(u, "http://127.0.0.1:") {
 		run.cmd.Process.Kill()
 		run.cmd.Wait()
-		t.Fatalf("first line %q (%v), want \"Preview: http://127.0.0.1:PORT/\"; stderr:\n%s", line, err, run.stderr.String())
+		t.Fatalf("first line %q (%v), want \"%shttp://127.0.0.1:PORT/...\"; stderr:\n%s", line, err, prefix, run.stderr.String())
 	}
 	run.url = u
 	return run
@@ -173,9 +178,16 @@ func startDevApps(t *testing.T, env []string, args ...string) *devRun {
 func (r *devRun) interrupt(t *testing.T) {
 	t.Helper()
 	r.cmd.Process.Signal(os.Interrupt)
+	r.wait(t, exitInterrupted, "fastmcp: interrupted\n")
+}
+
+// wait waits for the command to exit and checks its exit code and the
+// end of its stderr.
+func (r *devRun) wait(t *testing.T, code int, last string) {
+	t.Helper()
 	r.cmd.Wait()
-	if code := r.cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.HasSuffix(r.stderr.String(), "fastmcp: interrupted\n") {
-		t.Errorf("after Ctrl-C: exit %d, stderr %q; want 130 and \"fastmcp: interrupted\"", code, r.stderr.String())
+	if got := r.cmd.ProcessState.ExitCode(); got != code || !strings.HasSuffix(r.stderr.String(), last) {
+		t.Errorf("exit %d, stderr %q; want %d and %q at the end", got, r.stderr.String(), code, last)
 	}
 }
 
@@ -216,6 +228,20 @@ func postJSON(t *testing.T, url, token string, v any) {
 	body := fetch(t, req)
 	if err := json.Unmarshal(body, v); err != nil {
 		t.Fatalf("POST %s: %v\n%s", url, err, body)
+	}
+}
+
+// expectStatus sends req and checks the status of the answer.
+func expectStatus(t *testing.T, req *http.Request, want int, what string) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	resp.Body.Close()
+	if resp.StatusCode != want {
+		t.Errorf("%s: status %d, want %d", what, resp.StatusCode, want)
 	}
 }
 

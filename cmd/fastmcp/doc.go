@@ -16,6 +16,7 @@
 //	fastmcp prompt TARGET NAME [key=value ...] [--json]
 //	fastmcp ping TARGET [--json]
 //	fastmcp dev apps TARGET [--open] [--addr 127.0.0.1:PORT]
+//	fastmcp proxy [--from stdio|ADDRESS] [--to] TARGET [--allowed-hosts H] [--auth-issuer URL]
 //	fastmcp completion bash|zsh|fish
 //
 // TARGET is an http(s) URL, or "-- COMMAND ARGS..." at the end of the
@@ -55,6 +56,11 @@
 //
 // dev apps serves a page on 127.0.0.1 that renders the server's MCP Apps
 // views as a chat host does (see docs/apps.md), until Ctrl-C.
+//
+// proxy serves TARGET over another transport (fastmcp.Proxy): over stdio
+// to a host that starts its servers (fastmcp proxy https://example.com/mcp
+// --oauth), or over Streamable HTTP on --from ADDRESS, with DNS-rebinding
+// protection and, with --auth-issuer, OAuth access tokens required.
 //
 // Every command's --help has examples; docs/cli.md has a whole session.
 package main

@@ -53,9 +53,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	return a
 }
 
-// commands is the command table: one constructor per file. The proxy
-// command (`fastmcp proxy`, built on fastmcp.Proxy) is added here as
-// proxyCommand in proxy.go once the library has it.
+// commands is the command table: one constructor per file.
 func (a *app) commands() []*cobra.Command {
 	return []*cobra.Command{
 		a.listCommand(),
@@ -66,6 +64,7 @@ func (a *app) commands() []*cobra.Command {
 		a.pingCommand(),
 		a.completionCommand(),
 		a.devCommand(),
+		a.proxyCommand(),
 	}
 }
 

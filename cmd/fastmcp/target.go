@@ -55,6 +55,13 @@ func splitTarget(c *cobra.Command, args []string, pos int) (target, []string, er
 
 // connect connects to t with the global flags and extra client options.
 func (a *app) connect(ctx context.Context, t target, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
+	c, _, err := a.dial(ctx, t, opts...)
+	return c, err
+}
+
+// dial is connect, also returning, for a server it started, a channel
+// closed once that server's process has exited (nil for a URL).
+func (a *app) dial(ctx context.Context, t target, opts ...fastmcp.ClientOption) (*fastmcp.Client, <-chan struct{}, error) {
 	level := slog.LevelWarn + 4 // the client's own diagnostics: silent unless -v
 	if a.verbose {
 		level = slog.LevelDebug
@@ -62,7 +69,7 @@ func (a *app) connect(ctx context.Context, t target, opts ...fastmcp.ClientOptio
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 	lvl, err := logLevel(a.logLevel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	base := []fastmcp.ClientOption{
 		fastmcp.WithClientInfo("fastmcp-cli", buildVersion()),
@@ -72,16 +79,17 @@ func (a *app) connect(ctx context.Context, t target, opts ...fastmcp.ClientOptio
 	}
 	if a.protocol != "" {
 		if !knownVersion(a.protocol) {
-			return nil, usage(fmt.Errorf("--protocol %s: unknown revision; known: %s", a.protocol, strings.Join(protocol.SupportedVersions(), ", ")))
+			return nil, nil, usage(fmt.Errorf("--protocol %s: unknown revision; known: %s", a.protocol, strings.Join(protocol.SupportedVersions(), ", ")))
 		}
 		base = append(base, fastmcp.WithProtocolVersion(a.protocol))
 	}
 	opts = append(base, opts...)
 	var c *fastmcp.Client
+	var exited <-chan struct{}
 	if t.url != "" {
 		h, herr := parseHeaders(a.headers)
 		if herr != nil {
-			return nil, herr
+			return nil, nil, herr
 		}
 		if len(h) > 0 {
 			opts = append(opts, fastmcp.WithHTTPHeader(h))
@@ -89,24 +97,31 @@ func (a *app) connect(ctx context.Context, t target, opts ...fastmcp.ClientOptio
 		if a.oauth {
 			cfg, oerr := a.oauthConfig(t.url, logger)
 			if oerr != nil {
-				return nil, oerr
+				return nil, nil, oerr
 			}
 			opts = append(opts, fastmcp.OAuth(cfg))
 		}
 		c, err = fastmcp.ConnectHTTP(ctx, t.url, opts...)
 	} else {
 		if len(a.headers) > 0 || a.oauth {
-			return nil, usage(errors.New("-H and --oauth apply to a server at a URL, not to one started with --"))
+			return nil, nil, usage(errors.New("-H and --oauth apply to a server at a URL, not to one started with --"))
 		}
-		c, err = fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.stderr, GracePeriod: stdioGrace}, opts...)
+		cmd := &fastmcp.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.stderr, GracePeriod: stdioGrace}
+		var p *transport.Process
+		if p, err = cmd.Start(ctx); err == nil {
+			exited = p.Exited()
+			if c, err = fastmcp.Connect(ctx, p, opts...); err != nil {
+				p.Close()
+			}
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
-		return nil, &connectionError{fmt.Errorf("connecting to %s: %w", t, a.shortest(err))}
+		return nil, nil, &connectionError{fmt.Errorf("connecting to %s: %w", t, a.shortest(err))}
 	}
-	return c, nil
+	return c, exited, nil
 }
 
 // stdioGrace is how long the command waits, once done, for a server it
