@@ -53,7 +53,10 @@ func ViewFromFile(uri, file string) (*View, error) {
 // an inline <script> or <style> holding that file of fsys (resolved against
 // name's directory), since a host loads the view from a string and has
 // nowhere to fetch them from. Absolute URLs are left alone: their origins
-// belong in the view's CSP.ResourceDomains.
+// belong in the view's CSP.ResourceDomains. What the attributes meant is
+// kept: an inline classic script ignores defer, so the deferred classic
+// scripts (inlined or not) move to the end of the body, in their order,
+// without it; a stylesheet's media goes on its <style>.
 func ViewFromFS(uri string, fsys fs.FS, name string) (*View, error) {
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
@@ -100,7 +103,58 @@ var (
 	relIsStyle = regexp.MustCompile(`(?is)\brel\s*=\s*("stylesheet"|'stylesheet'|stylesheet\b)`)
 	linkHref   = regexp.MustCompile(`(?is)\bhref\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)`)
 	closeTag   = regexp.MustCompile(`(?i)</(script|style)`)
+	attribute  = regexp.MustCompile(`(?s)([^\s=/>]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?`)
+	bodyEnd    = regexp.MustCompile(`(?i)</body\s*>`)
 )
+
+// attr is one attribute of a tag: its name (lower case) and its text as
+// written.
+type attr struct{ name, text string }
+
+// attrs splits the attributes of a tag (the text between its name and its
+// end).
+func attrs(s string) []attr {
+	var out []attr
+	for _, m := range attribute.FindAllStringSubmatch(s, -1) {
+		out = append(out, attr{strings.ToLower(m[1]), m[0]})
+	}
+	return out
+}
+
+// attrValue returns the value of the attribute name, unquoted, and whether
+// it is there.
+func attrValue(as []attr, name string) (string, bool) {
+	for _, a := range as {
+		if a.name == name {
+			_, v, _ := strings.Cut(a.text, "=")
+			return strings.Trim(strings.TrimSpace(v), `"'`), true
+		}
+	}
+	return "", false
+}
+
+// deferredClassic reports whether a script with the attributes as is a
+// classic script with defer: run after the document is parsed, in order.
+// A module script is deferred whatever its attributes, inline or not.
+func deferredClassic(as []attr) bool {
+	_, deferred := attrValue(as, "defer")
+	typ, _ := attrValue(as, "type")
+	return deferred && !strings.EqualFold(strings.TrimSpace(typ), "module")
+}
+
+// scriptTag writes the start tag of a script with the attributes as but
+// defer, and body.
+func scriptTag(as []attr, body string) string {
+	var b strings.Builder
+	b.WriteString("<script")
+	for _, a := range as {
+		if a.name != "defer" {
+			b.WriteString(" " + a.text)
+		}
+	}
+	b.WriteString(">" + body + "</script>")
+	return b.String()
+}
 
 // inline replaces the relative scripts and stylesheets of html with their
 // contents from fsys, dir being the directory of the page.
@@ -119,14 +173,37 @@ func inline(html string, fsys fs.FS, dir string) (string, error) {
 		// Text ending an inline element early would break the page.
 		return closeTag.ReplaceAllString(string(b), `<\/$1`), err == nil
 	}
+	// An inline classic script ignores defer: the deferred ones move to
+	// the end of the body, in their order, so that they still run after
+	// the document is parsed and in the order written. The deferred ones
+	// left external move with them (without defer, so that the order
+	// holds between the two kinds).
+	var deferred []string
 	html = scriptSrc.ReplaceAllStringFunc(html, func(tag string) string {
 		m := scriptSrc.FindStringSubmatch(tag)
 		body, ok := read(m[2])
+		as := attrs(m[1] + " " + m[3])
+		if deferredClassic(as) {
+			if !ok {
+				as = append(as, attr{"src", "src=" + m[2]})
+			}
+			deferred = append(deferred, scriptTag(as, body))
+			return ""
+		}
 		if !ok {
 			return tag
 		}
 		return "<script" + strings.TrimRight(m[1], " \t\n") + m[3] + ">" + body + "</script>"
 	})
+	if len(deferred) > 0 {
+		moved := strings.Join(deferred, "\n") + "\n"
+		if loc := bodyEnd.FindAllStringIndex(html, -1); loc != nil {
+			at := loc[len(loc)-1][0]
+			html = html[:at] + moved + html[at:]
+		} else {
+			html += moved
+		}
+	}
 	html = styleLink.ReplaceAllStringFunc(html, func(tag string) string {
 		href := linkHref.FindStringSubmatch(tag)
 		if !relIsStyle.MatchString(tag) || href == nil {
@@ -135,6 +212,12 @@ func inline(html string, fsys fs.FS, dir string) (string, error) {
 		body, ok := read(href[1])
 		if !ok {
 			return tag
+		}
+		// A stylesheet for some media only (print, say) stays so.
+		for _, a := range attrs(strings.TrimSuffix(tag[len("<link"):], ">")) {
+			if a.name == "media" {
+				return "<style " + a.text + ">" + body + "</style>"
+			}
 		}
 		return "<style>" + body + "</style>"
 	})

@@ -48,6 +48,64 @@ func TestViewFromFSInlines(t *testing.T) {
 	}
 }
 
+// TestViewFromFSKeepsSemantics: inlining keeps what the attributes meant.
+// An inline classic script ignores defer, so the deferred ones move to the
+// end of the body in their order (with the deferred scripts left external,
+// so that the order holds); module scripts stay (inline ones are deferred
+// too). A stylesheet for some media keeps its media on the <style>.
+func TestViewFromFSKeepsSemantics(t *testing.T) {
+	files := fstest.MapFS{
+		"a.js":      {Data: []byte(`A()`)},
+		"b.js":      {Data: []byte(`B()`)},
+		"m.js":      {Data: []byte(`M()`)},
+		"print.css": {Data: []byte(`p{}`)},
+		"all.css":   {Data: []byte(`a{}`)},
+	}
+	tests := []struct {
+		name, page, want string
+	}{
+		{"defer moves to the end of body",
+			`<html><head><script defer src="a.js"></script></head><body><p>x</p></body></html>`,
+			"<html><head></head><body><p>x</p><script>A()</script>\n</body></html>"},
+		{"deferred keep their order, external ones with them",
+			`<head><script src="a.js" defer></script><script defer="defer" src="https://cdn.example.com/lib.js"></script><script DEFER src='b.js' id=b></script></head><body><script>now()</script></body>`,
+			"<head></head><body><script>now()</script><script>A()</script>\n<script src=\"https://cdn.example.com/lib.js\"></script>\n<script id=b>B()</script>\n</body>"},
+		{"no body: appended",
+			`<script defer src="a.js"></script><p>x</p>`,
+			"<p>x</p><script>A()</script>\n"},
+		{"module stays, defer or not",
+			`<head><script type="module" defer src="m.js"></script></head><body></body>`,
+			`<head><script type="module" defer>M()</script></head><body></body>`},
+		{"plain script stays",
+			`<head><script src="a.js"></script></head><body></body>`,
+			`<head><script>A()</script></head><body></body>`},
+		{"data-defer is not defer",
+			`<head><script data-defer="1" src="a.js"></script></head><body></body>`,
+			`<head><script data-defer="1">A()</script></head><body></body>`},
+		{"media kept",
+			`<link rel="stylesheet" media="print" href="print.css"><link href=all.css rel=stylesheet media=screen><link rel="stylesheet" href="all.css">`,
+			`<style media="print">p{}</style><style media=screen>a{}</style><style>a{}</style>`},
+		{"data-media is not media",
+			`<link rel="stylesheet" data-media="print" href="all.css"/>`,
+			`<style>a{}</style>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{"index.html": {Data: []byte(tt.page)}}
+			for k, v := range files {
+				fsys[k] = v
+			}
+			v, err := apps.ViewFromFS("ui://t/v", fsys, "index.html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.HTML != tt.want {
+				t.Errorf("HTML\n%s\nwant\n%s", v.HTML, tt.want)
+			}
+		})
+	}
+}
+
 func TestViewFromFSMissing(t *testing.T) {
 	fsys := fstest.MapFS{"index.html": {Data: []byte(`<script src="gone.js"></script>`)}}
 	tests := []struct{ name, file string }{

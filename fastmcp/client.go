@@ -541,6 +541,19 @@ func (c *Client) Close() error {
 	return err
 }
 
+// Done returns a channel closed when the client's connection has ended:
+// Close was called, the server ended its output (a server started by
+// ConnectCommand exited, say), or the transport gave up on the server. A
+// program that runs as long as its server does waits on it; Err then
+// says why. Over Streamable HTTP a server that merely stops answering is
+// seen by the next request, which fails, not by Done.
+func (c *Client) Done() <-chan struct{} { return c.sess.Done() }
+
+// Err returns why the client's connection ended (see Done), or nil while
+// it is open. A server that closed its output cleanly gives an error
+// wrapping io.EOF.
+func (c *Client) Err() error { return c.sess.Err() }
+
 // ProtocolVersion returns the protocol revision in use.
 func (c *Client) ProtocolVersion() string { return c.init.ProtocolVersion }
 

@@ -166,3 +166,55 @@ func TestStdioCloseServerIgnoringEOF(t *testing.T) {
 		t.Fatalf("Close = %v, want nil: the server was ended by the SIGTERM Close sent", err)
 	}
 }
+
+// TestClientDone: Client.Done is open while the server runs and closed
+// once the server process is gone, Err then saying how it ended; Close
+// closes it too.
+func TestClientDone(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		end  func(t *testing.T, c *fastmcp.Client)
+		want func(err error) bool
+	}{
+		{"server exits", func(t *testing.T, c *fastmcp.Client) {
+			if _, err := c.CallTool(ctxT(t), "exit", map[string]int{"code": 3}); err == nil {
+				t.Error("the call that ended the server succeeded")
+			}
+		}, func(err error) bool {
+			return errors.Is(err, transport.ErrServerExited) && strings.Contains(err.Error(), "exit status 3")
+		}},
+		{"Close", func(t *testing.T, c *fastmcp.Client) {
+			c.Close()
+		}, func(err error) bool { return err != nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := fastmcp.ConnectCommand(ctxT(t), stdioServerCommand(t, "serve"), fastmcp.WithLogger(quietLogger))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := c.Ping(ctxT(t)); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-c.Done():
+				t.Fatalf("Done closed while the server runs (Err %v)", c.Err())
+			default:
+			}
+			if err := c.Err(); err != nil {
+				t.Errorf("Err = %v while the server runs", err)
+			}
+			tc.end(t, c)
+			select {
+			case <-c.Done():
+			case <-ctxT(t).Done():
+				t.Fatal("Done was not closed")
+			}
+			if err := c.Err(); !tc.want(err) {
+				t.Errorf("Err = %v", err)
+			}
+		})
+	}
+}

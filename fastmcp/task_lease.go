@@ -27,8 +27,9 @@ type TaskLeaseStore interface {
 	TaskStore
 	// RenewLeases sets the leases of the tasks ids to end timeout from
 	// now. A lease already found lapsed (LeaseLapsed) is not renewed:
-	// the task has been reported failed.
-	RenewLeases(ctx context.Context, ids []string, timeout time.Duration) error
+	// the task has been reported failed, and its id is returned in
+	// lapsed, so that the replica running it stops its handler.
+	RenewLeases(ctx context.Context, ids []string, timeout time.Duration) (lapsed []string, err error)
 	// LeaseLapsed reports whether the lease of the task rec, set by
 	// RenewLeases before the task was created, has ended. The first call
 	// that finds it ended gets first = true (its caller records the
@@ -82,7 +83,7 @@ func (m *taskManager) lease(ctx context.Context, id string) error {
 	if l == nil {
 		return nil
 	}
-	if err := l.RenewLeases(ctx, []string{id}, m.leaseTimeout); err != nil {
+	if _, err := l.RenewLeases(ctx, []string{id}, m.leaseTimeout); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -120,8 +121,9 @@ func (m *taskManager) renew(l TaskLeaseStore) {
 		// A slow renewal may take longer than a period (the ticker drops
 		// the ticks meanwhile), not so long that the lease lapses.
 		ctx, cancel := context.WithTimeout(m.ctx, min(m.leaseTimeout/2, storeTimeout))
-		err := l.RenewLeases(ctx, ids, m.leaseTimeout)
+		lapsed, err := l.RenewLeases(ctx, ids, m.leaseTimeout)
 		cancel()
+		m.stopLapsed(lapsed)
 		switch {
 		case err != nil && m.ctx.Err() == nil && !failing:
 			failing = true
@@ -129,6 +131,26 @@ func (m *taskManager) renew(l TaskLeaseStore) {
 		case err == nil && failing:
 			failing = false
 			m.logger.Info("task store: the leases of the running tasks are renewed again")
+		}
+	}
+}
+
+// errTaskLapsed is the cause a task's context is cancelled with when its
+// lease was found lapsed: another replica took this one for dead and
+// reported the task failed, which stands (TaskStore.Update refuses to
+// change an ended task).
+var errTaskLapsed = errors.New("fastmcp: this replica did not renew the task's lease in time; another replica reported the task failed")
+
+// stopLapsed cancels the handlers of the tasks running here whose leases
+// lapsed.
+func (m *taskManager) stopLapsed(ids []string) {
+	for _, id := range ids {
+		m.mu.Lock()
+		rt := m.running[id]
+		m.mu.Unlock()
+		if rt != nil {
+			m.logger.Warn("task stopped: its lease lapsed and another replica reported it failed", "task", id)
+			rt.cancel(errTaskLapsed)
 		}
 	}
 }
@@ -158,7 +180,16 @@ func (s *Server) checkLease(ctx context.Context, rec *TaskRecord) (*TaskRecord, 
 		return rec, nil
 	}
 	m.logger.Warn("task failed: the replica running it stopped renewing its lease", "task", rec.ID, "runner", rec.Runner)
-	if err := m.store.Update(ctx, rec); err != nil && !errors.Is(err, ErrTaskNotFound) {
+	switch err := m.store.Update(ctx, rec); {
+	case errors.Is(err, ErrTaskEnded):
+		// The task ended meanwhile (its runner was alive after all):
+		// that outcome stands.
+		cur, err := m.store.Get(ctx, rec.ID)
+		if errors.Is(err, ErrTaskNotFound) {
+			return rec, nil // expired meanwhile, as below
+		}
+		return cur, err
+	case err != nil && !errors.Is(err, ErrTaskNotFound):
 		return nil, err
 	}
 	if m.notify != nil {

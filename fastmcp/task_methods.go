@@ -150,8 +150,8 @@ func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, er
 	// tell the replica running it to stop its handler.
 	rec.Status, rec.StatusMessage, rec.InputRequests, rec.UpdatedAt = protocol.TaskCancelled, "cancelled by the client", nil, s.tasks.now()
 	if err := s.tasks.store.Update(ctx, rec); err != nil {
-		if errors.Is(err, ErrTaskNotFound) {
-			return ackResult{}, nil
+		if errors.Is(err, ErrTaskNotFound) || errors.Is(err, ErrTaskEnded) {
+			return ackResult{}, nil // ended meanwhile: that stands
 		}
 		return nil, s.tasks.unavailable("recording the cancellation", err, "task", rec.ID)
 	}

@@ -289,7 +289,11 @@ func (rt *runningTask) modifyLocked(fn func(*TaskRecord)) {
 	fn(rec)
 	rec.UpdatedAt = rt.m.now()
 	if err := rt.m.store.Update(ctx, rec); err != nil {
-		if !errors.Is(err, ErrTaskNotFound) {
+		if errors.Is(err, ErrTaskEnded) {
+			// Ended meanwhile elsewhere (cancelled, or reported failed
+			// after a lapsed lease): that outcome stands.
+			rt.m.logger.Info("task store: the task ended elsewhere; its new state here is dropped", "task", rt.id, "status", rec.Status)
+		} else if !errors.Is(err, ErrTaskNotFound) {
 			rt.m.logger.Error("task store: recording the task's new state", "task", rt.id, "status", rec.Status, "error", err)
 		}
 		return

@@ -17,6 +17,14 @@ import (
 // (never created, or expired).
 var ErrTaskNotFound = errors.New("fastmcp: task not found")
 
+// ErrTaskEnded is returned by TaskStore.Update for a task whose stored
+// status is already final (completed, failed or cancelled): that status
+// is never overwritten, so that an outcome that comes late (a replica
+// declared dead finishing its task after all, a cancellation racing with
+// the completion) cannot change what clients were told. Nothing is
+// written; the stored record is the task's outcome.
+var ErrTaskEnded = errors.New("fastmcp: task already ended")
+
 // TaskRecord is what a TaskStore keeps of one task. Every field is plain
 // data so that a store may serialise it (encoding/json works).
 type TaskRecord struct {
@@ -93,7 +101,10 @@ type TaskStore interface {
 	// store does not hold it or its TTL has passed.
 	Get(ctx context.Context, id string) (*TaskRecord, error)
 	// Update replaces the stored state of an existing task; a task whose
-	// TTL has passed gives ErrTaskNotFound.
+	// TTL has passed gives ErrTaskNotFound. A task whose stored status is
+	// final (TaskRecord.Terminal) is left as it is and gives an error
+	// matching ErrTaskEnded: the check and the write are one atomic step,
+	// since replicas may race to record a task's end.
 	Update(ctx context.Context, rec *TaskRecord) error
 	// List returns the live tasks created by principal, oldest first.
 	List(ctx context.Context, principal string) ([]*TaskRecord, error)
@@ -161,7 +172,7 @@ func (m *MemoryTaskStore) Get(_ context.Context, id string) (*TaskRecord, error)
 	return copyRecord(r), nil
 }
 
-// Update implements TaskStore.
+// Update implements TaskStore: a task already ended gives ErrTaskEnded.
 func (m *MemoryTaskStore) Update(_ context.Context, rec *TaskRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -172,6 +183,9 @@ func (m *MemoryTaskStore) Update(_ context.Context, rec *TaskRecord) error {
 	if r.expired(m.now()) {
 		delete(m.tasks, rec.ID)
 		return ErrTaskNotFound
+	}
+	if r.Terminal() {
+		return fmt.Errorf("%w: %q is %s", ErrTaskEnded, rec.ID, r.Status)
 	}
 	m.tasks[rec.ID] = copyRecord(rec)
 	return nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -114,5 +115,138 @@ func TestTaskStoreFailureLogged(t *testing.T) {
 	}
 	if notified {
 		t.Error("a change the store did not record was notified")
+	}
+}
+
+// lapsingStore is a TaskLeaseStore in memory whose leases lapse when the
+// test says so.
+type lapsingStore struct {
+	*MemoryTaskStore
+	mu     sync.Mutex
+	lapsed map[string]bool
+}
+
+func (l *lapsingStore) lapse(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lapsed[id] = true
+}
+
+func (l *lapsingStore) RenewLeases(_ context.Context, ids []string, _ time.Duration) (lapsed []string, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, id := range ids {
+		if l.lapsed[id] {
+			lapsed = append(lapsed, id)
+		}
+	}
+	return lapsed, nil
+}
+
+func (l *lapsingStore) LeaseLapsed(_ context.Context, rec *TaskRecord) (lapsed, first bool, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lapsed[rec.ID], l.lapsed[rec.ID], nil
+}
+
+// TestTaskLapsedStaysFailed: a task whose lease lapsed is reported failed
+// by another replica; the replica running it learns so at its next
+// renewal and cancels the handler, whose late outcome (a success) leaves
+// the task failed. A direct Update of the ended task is refused.
+func TestTaskLapsedStaysFailed(t *testing.T) {
+	for _, outcome := range []struct {
+		name string
+		res  *ToolResult
+		err  error
+	}{
+		{"completes late", &ToolResult{}, nil},
+		{"fails late", nil, errors.New("handler gave up")},
+	} {
+		t.Run(outcome.name, func(t *testing.T) {
+			ctx := context.Background()
+			store := &lapsingStore{MemoryTaskStore: NewMemoryTaskStore(), lapsed: map[string]bool{}}
+			m := newTaskManager(TaskSettings{Store: store, LeasePeriod: time.Millisecond, LeaseTimeout: time.Hour})
+			defer func() {
+				if err := m.shutdown(ctx); err != nil {
+					t.Error(err)
+				}
+			}()
+			var notified []protocol.TaskStatus
+			m.notify = func(r *TaskRecord) { notified = append(notified, r.Status) }
+			hctx, cancel := context.WithCancelCause(ctx)
+			defer cancel(nil)
+			rt := &runningTask{m: m, cancel: cancel}
+			rec, err := rt.create(ctx, "p", "tool")
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			// Another replica finds the lease lapsed and records the end.
+			failed := *rec
+			failed.Status, failed.StatusMessage = protocol.TaskFailed, TaskLapsedMessage
+			if err := store.Update(ctx, &failed); err != nil {
+				t.Fatal(err)
+			}
+			store.lapse(rec.ID)
+
+			<-hctx.Done()
+			if cause := context.Cause(hctx); !errors.Is(cause, errTaskLapsed) {
+				t.Errorf("the handler's context ended with %v, want errTaskLapsed", cause)
+			}
+			// The handler's outcome comes late; the store raced with it
+			// as well (a direct Update).
+			late := *rec
+			late.Status = protocol.TaskCompleted
+			if err := store.Update(ctx, &late); !errors.Is(err, ErrTaskEnded) {
+				t.Errorf("Update of a failed task = %v, want ErrTaskEnded", err)
+			}
+			rt.finish(hctx, outcome.res, outcome.err)
+			got, err := store.Get(ctx, rec.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Status != protocol.TaskFailed || got.StatusMessage != TaskLapsedMessage || got.Result != nil {
+				t.Errorf("after the late outcome: %s %q result %s, want failed %q", got.Status, got.StatusMessage, got.Result, TaskLapsedMessage)
+			}
+			if len(notified) != 0 {
+				t.Errorf("notified %v: nothing was recorded", notified)
+			}
+		})
+	}
+}
+
+// TestTaskLapseRacesCompletion: a replica finds a task's lease lapsed
+// while the task completes (its replica was alive after all): the
+// completion stands, and that is what the replica reports, notifying no
+// one.
+func TestTaskLapseRacesCompletion(t *testing.T) {
+	ctx := context.Background()
+	store := &lapsingStore{MemoryTaskStore: NewMemoryTaskStore(), lapsed: map[string]bool{}}
+	s := New("t", "1", Tasks(TaskSettings{Store: store}))
+	notified := false
+	s.tasks.notify = func(*TaskRecord) { notified = true }
+	now := time.Now()
+	seen := &TaskRecord{ID: "x", Principal: "p", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour, Runner: "elsewhere"}
+	if err := store.Create(ctx, seen); err != nil {
+		t.Fatal(err)
+	}
+	done := *seen
+	done.Status, done.Result = protocol.TaskCompleted, json.RawMessage(`{"content":[]}`)
+	if err := store.Update(ctx, &done); err != nil {
+		t.Fatal(err)
+	}
+	store.lapse("x")
+	got, err := s.checkLease(ctx, copyRecord(seen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != protocol.TaskCompleted || string(got.Result) != `{"content":[]}` {
+		t.Errorf("checkLease = %s %s, want the completion", got.Status, got.Result)
+	}
+	if stored, _ := store.Get(ctx, "x"); stored.Status != protocol.TaskCompleted {
+		t.Errorf("stored %s, want completed", stored.Status)
+	}
+	if notified {
+		t.Error("a failure that was not recorded was notified")
 	}
 }

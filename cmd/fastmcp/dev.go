@@ -47,16 +47,24 @@ printed on stdout; --open opens it in the browser.
 
 The page answers only on the loopback interface, and its endpoints need a
 token generated for each run and embedded in the page. The command runs
-until Ctrl-C (exit code 130) or until the server goes away (3).`,
+until Ctrl-C (exit code 130) or until the server goes away (3); --timeout
+bounds connecting to the server only.`,
 		Example: `  fastmcp dev apps -- go run ./examples/apps
   fastmcp dev apps --open -- ./my-app-server --stdio
   fastmcp dev apps http://127.0.0.1:8000/mcp --addr 127.0.0.1:7000
   fastmcp dev apps https://example.com/mcp --oauth -v`,
 		Args: argsBetween(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.withClient(c, args, 0, func(ctx context.Context, cl *fastmcp.Client, _ []string) error {
-				return a.devApps(ctx, cl, addr, open)
-			}, fastmcp.WithApps())
+			t, _, err := splitTarget(c, args, 0)
+			if err != nil {
+				return err
+			}
+			cl, err := a.connectWithin(c.Context(), t, fastmcp.WithApps())
+			if err != nil {
+				return err
+			}
+			defer cl.Close()
+			return a.devApps(c.Context(), cl, addr, open)
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "serve the page on this loopback `address` (host:port; port 0 picks a free one)")
@@ -64,8 +72,21 @@ until Ctrl-C (exit code 130) or until the server goes away (3).`,
 	return c
 }
 
-// devApps serves the preview of cl's server until ctx is done.
+// errServerGone ends the preview when the server's connection ends.
+var errServerGone = errors.New("the server went away")
+
+// devApps serves the preview of cl's server until ctx is done (exit 130)
+// or the server goes away (a connectionError: exit 3).
 func (a *app) devApps(ctx context.Context, cl *fastmcp.Client, addr string, open bool) error {
+	sctx, stopServing := context.WithCancelCause(ctx)
+	defer stopServing(nil)
+	go func() { // ends with the preview at the latest
+		select {
+		case <-cl.Done():
+			stopServing(errServerGone)
+		case <-sctx.Done():
+		}
+	}()
 	level := slog.LevelWarn
 	if a.verbose {
 		level = slog.LevelDebug
@@ -78,7 +99,7 @@ func (a *app) devApps(ctx context.Context, cl *fastmcp.Client, addr string, open
 	// It is stopped (its context canceled) when the preview ends.
 	var opening sync.WaitGroup
 	defer opening.Wait()
-	octx, stop := context.WithCancel(ctx)
+	octx, stop := context.WithCancel(sctx)
 	defer stop()
 	out := &urlLine{w: a.stdout, found: func(url string) {
 		if !open {
@@ -90,14 +111,20 @@ func (a *app) devApps(ctx context.Context, cl *fastmcp.Client, addr string, open
 			}
 		})
 	}}
-	err := p.ListenAndServe(ctx, addr, out)
+	err := p.ListenAndServe(sctx, addr, out)
 	if errors.Is(err, preview.ErrNotLoopback) {
 		return usage(fmt.Errorf("--addr: %w", err))
 	}
 	if err != nil {
 		return err
 	}
-	return ctx.Err() // canceled by Ctrl-C: exit 130, as every command
+	if ctx.Err() != nil {
+		return ctx.Err() // canceled by Ctrl-C: exit 130, as every command
+	}
+	if errors.Is(context.Cause(sctx), errServerGone) {
+		return &connectionError{fmt.Errorf("%w: %w", errServerGone, a.shortest(cl.Err()))}
+	}
+	return nil
 }
 
 // urlLine passes the preview's "Preview: URL" line through to w and hands

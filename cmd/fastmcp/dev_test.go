@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -260,4 +261,49 @@ func fetch(t *testing.T, req *http.Request) []byte {
 		t.Fatalf("%s %s: %s\n%s", req.Method, req.URL, resp.Status, body)
 	}
 	return body
+}
+
+// TestDevAppsServerGone: --timeout bounds connecting only (the preview
+// still serves after it), and when the stdio server dies `fastmcp dev apps`
+// ends with exit code 3 and a line saying the server went away.
+func TestDevAppsServerGone(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the server is started through sh")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	run := startDevApps(t, nil, "dev", "apps", "--timeout", "300ms", "--",
+		"sh", "-c", `echo $$ > "$0" && exec "$1" -stdio`, pidFile, server)
+	start := time.Now()
+	token := pageToken(t, run.url)
+	time.Sleep(time.Until(start.Add(600 * time.Millisecond))) // past --timeout
+	var list struct{ Tools []struct{ Name string } }
+	postJSON(t, run.url+"api/tools", token, &list)
+	if len(list.Tools) == 0 {
+		t.Errorf("after --timeout passed: no tools listed")
+	}
+
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	run.cmd.Wait()
+	stderr := run.stderr.String()
+	if code := run.cmd.ProcessState.ExitCode(); code != exitConnection {
+		t.Errorf("exit code %d, want %d; stderr:\n%s", code, exitConnection, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "fastmcp: the server went away: ") || !strings.Contains(last, "killed") {
+		t.Errorf("last line of stderr %q, want \"fastmcp: the server went away: …killed\"", last)
+	}
 }

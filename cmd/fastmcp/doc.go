@@ -31,7 +31,8 @@
 // keeping the tokens per user and server under the user's configuration
 // directory (os.UserConfigDir()/fastmcp/tokens, files of mode 0600), so the
 // next command reuses them; --protocol REVISION speaks that protocol
-// revision; --timeout bounds the whole command; --no-input never prompts;
+// revision; --timeout bounds the whole command (dev apps: connecting
+// only); --no-input never prompts;
 // --log-level sets the least severe server log message shown on stderr;
 // -v logs what the client does.
 //

@@ -179,6 +179,22 @@ func (a *app) withClient(c *cobra.Command, args []string, pos int, fn func(ctx c
 	return err
 }
 
+// connectWithin connects to the target t, --timeout bounding the
+// connection only: for a command that then runs until interrupted.
+func (a *app) connectWithin(ctx context.Context, t target, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
+	cctx := ctx
+	if a.timeout > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, a.timeout)
+		defer cancel()
+	}
+	cl, err := a.connect(cctx, t, opts...)
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && a.timeout > 0 {
+		return nil, &connectionError{&shortError{msg: a.timedOut(err), err: err}}
+	}
+	return cl, err
+}
+
 // shortest drops the layers of wrapping around a connection failure,
 // which name each package the failure went through, and says what to do
 // where the command knows: "dial tcp 127.0.0.1:1: connect: connection

@@ -90,7 +90,7 @@ func (s *SessionStore) Create(ctx context.Context, rec *transport.SessionRecord,
 	if err != nil {
 		return fmt.Errorf("%w: create session record: %w", ErrRedis, err)
 	}
-	if err := s.index(ctx, rec.ID, rec.Subscriptions, ttl, false); err != nil {
+	if err := s.index(ctx, rec.ID, rec.Subscriptions, ttl); err != nil {
 		return fmt.Errorf("%w: create session record: %w", ErrRedis, err)
 	}
 	return nil
@@ -176,6 +176,11 @@ return subs
 
 // Touch implements transport.SessionStore: the entries of the session in
 // the indexes of the URIs it subscribed to expire with the record again.
+// They are entered afresh, from the subscriptions the record lists, so
+// that an entry lost (an index write that failed after the record was
+// written, an entry pruned meanwhile) is back after the next touch. An
+// entry re-entered for a subscription removed meanwhile is dropped by the
+// next Subscribers.
 func (s *SessionStore) Touch(ctx context.Context, id string, now time.Time, ttl time.Duration) error {
 	ttl = max(ttl, 0)
 	res, err := touchScript.Run(ctx, s.rdb, []string{s.key(id)}, millis(now), strconv.FormatInt(ttl.Milliseconds(), 10)).StringSlice()
@@ -185,19 +190,18 @@ func (s *SessionStore) Touch(ctx context.Context, id string, now time.Time, ttl 
 	case err != nil:
 		return fmt.Errorf("%w: refresh session record: %w", ErrRedis, err)
 	}
-	if err := s.index(ctx, id, res, ttl, true); err != nil {
+	if err := s.index(ctx, id, res, ttl); err != nil {
 		return fmt.Errorf("%w: refresh session record: %w", ErrRedis, err)
 	}
 	return nil
 }
 
-// subsIndexScript adds (or with ARGV[3] "touch", only updates) the session
-// ARGV[1] in the index KEYS[1], to expire ARGV[2] ms from now (0: never),
-// and makes Redis expire the index with its last session.
+// subsIndexScript adds (or moves) the session ARGV[1] in the index KEYS[1],
+// to expire ARGV[2] ms from now (0: never), and makes Redis expire the
+// index with its last session.
 var subsIndexScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if ARGV[3] == 'touch' and not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
 local ttl = tonumber(ARGV[2])
 local score = '+inf'
 if ttl > 0 then score = string.format('%d', now + ttl) end
@@ -212,19 +216,15 @@ return 1
 `)
 
 // index enters session id in the indexes of uris, to expire ttl from now
-// (zero: never); with touch, only where it is already.
-func (s *SessionStore) index(ctx context.Context, id string, uris []string, ttl time.Duration, touch bool) error {
+// (zero: never).
+func (s *SessionStore) index(ctx context.Context, id string, uris []string, ttl time.Duration) error {
 	if len(uris) == 0 {
 		return nil
-	}
-	mode := ""
-	if touch {
-		mode = "touch"
 	}
 	ms := strconv.FormatInt(max(ttl, 0).Milliseconds(), 10)
 	cmds, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, uri := range uris {
-			subsIndexScript.Eval(ctx, p, []string{s.subsKey(uri)}, id, ms, mode)
+			subsIndexScript.Eval(ctx, p, []string{s.subsKey(uri)}, id, ms)
 		}
 		return nil
 	})
@@ -261,7 +261,7 @@ func (s *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
 	if pttl == -2 {
 		return transport.ErrSessionUnknown
 	}
-	if err := s.index(ctx, id, []string{uri}, time.Duration(max(pttl, 0))*time.Millisecond, false); err != nil {
+	if err := s.index(ctx, id, []string{uri}, time.Duration(max(pttl, 0))*time.Millisecond); err != nil {
 		return fmt.Errorf("%w: record subscription: %w", ErrRedis, err)
 	}
 	return nil

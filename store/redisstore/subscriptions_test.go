@@ -206,3 +206,62 @@ func TestSessionStoreSubscriptionIndexExpiry(t *testing.T) {
 		t.Errorf("r://short: the index outlived its last session's Delete")
 	}
 }
+
+// TestSessionStoreTouchHealsIndex: an entry lost from a URI's index (an
+// index write that failed after the record was written) is back after the
+// session's next touch, with the record's expiry; an entry of a
+// subscription removed is not brought back for good.
+func TestSessionStoreTouchHealsIndex(t *testing.T) {
+	rdb := startRedis(t).client(t)
+	ctx := context.Background()
+	s := redisstore.NewSessionStore(rdb, nil)
+	now := time.Now()
+	for _, id := range []string{"a", "b"} {
+		if err := s.Create(ctx, &transport.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Subscribe(ctx, id, "r://x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each entry lost in turn comes back with its session's touch.
+	for _, tc := range []struct {
+		lose string
+		want string
+	}{
+		{"a", "a,b"},
+		{"b", "a,b"},
+	} {
+		if err := rdb.ZRem(ctx, "fastmcp:subscribers:{r://x}", tc.lose).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Subscribers(ctx, "r://x"); err != nil || strings.Contains(strings.Join(got, ","), tc.lose) {
+			t.Fatalf("Subscribers after losing %s = %v, %v", tc.lose, got, err)
+		}
+		if err := s.Touch(ctx, tc.lose, time.Now(), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Subscribers(ctx, "r://x")
+		slices.Sort(got)
+		if err != nil || strings.Join(got, ",") != tc.want {
+			t.Errorf("Subscribers after %s's touch = %v, %v; want %s", tc.lose, got, err, tc.want)
+		}
+		score, err := rdb.ZScore(ctx, "fastmcp:subscribers:{r://x}", tc.lose).Result()
+		if left := time.Until(time.UnixMilli(int64(score))); err != nil || left <= time.Minute || left > time.Hour {
+			t.Errorf("%s's entry expires in %v (%v), want within (1m, 1h]", tc.lose, left, err)
+		}
+	}
+	// The index itself gone: the touch brings it back.
+	if err := rdb.Del(ctx, "fastmcp:subscribers:{r://x}").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Touch(ctx, "a", time.Now(), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Subscribers(ctx, "r://x"); err != nil || strings.Join(got, ",") != "a" {
+		t.Errorf("Subscribers after the index was lost and a touched = %v, %v; want a", got, err)
+	}
+	if ttl := rdb.PTTL(ctx, "fastmcp:subscribers:{r://x}").Val(); ttl <= time.Minute || ttl > time.Hour {
+		t.Errorf("the index rebuilt by a touch: PTTL %v, want within (1m, 1h]", ttl)
+	}
+}

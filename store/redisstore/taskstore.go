@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // TaskStoreOptions configures a TaskStore. The zero value takes the
@@ -133,7 +134,9 @@ func (s *TaskStore) decode(id string, val []byte) (*fastmcp.TaskRecord, error) {
 	return &rec, nil
 }
 
-// Update implements fastmcp.TaskStore. It keeps the task's expiry.
+// Update implements fastmcp.TaskStore. It keeps the task's expiry, and
+// refuses (fastmcp.ErrTaskEnded) to overwrite a task whose stored status
+// is final: the check and the write are one script.
 func (s *TaskStore) Update(ctx context.Context, rec *fastmcp.TaskRecord) error {
 	val, err := json.Marshal(rec)
 	if err != nil {
@@ -142,15 +145,35 @@ func (s *TaskStore) Update(ctx context.Context, rec *fastmcp.TaskRecord) error {
 	if exp := expiry(rec); !exp.IsZero() && !s.now().Before(exp) {
 		return fastmcp.ErrTaskNotFound
 	}
-	err = s.rdb.SetArgs(ctx, s.taskKey(rec.ID), val, redis.SetArgs{Mode: "XX", KeepTTL: true}).Err()
-	if errors.Is(err, redis.Nil) {
-		return fastmcp.ErrTaskNotFound
-	}
+	n, err := updateTaskScript.Run(ctx, s.rdb, []string{s.taskKey(rec.ID)}, val).Int()
 	if err != nil {
 		return fmt.Errorf("%w: update task: %w", ErrRedis, err)
 	}
+	switch n {
+	case 0:
+		return fastmcp.ErrTaskNotFound
+	case 2:
+		return fmt.Errorf("%w: %q", fastmcp.ErrTaskEnded, rec.ID)
+	}
 	return nil
 }
+
+// updateTaskScript replaces the task KEYS[1] by ARGV[1], keeping its expiry,
+// unless its stored status is final. It returns 0 for a task not stored,
+// 2 for one ended, 1 once replaced.
+var updateTaskScript = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local ok, cur = pcall(cjson.decode, v)
+if ok and type(cur) == 'table' then
+  local st = cur['status']
+  if st == '` + string(protocol.TaskCompleted) + `' or st == '` + string(protocol.TaskFailed) + `' or st == '` + string(protocol.TaskCancelled) + `' then
+    return 2
+  end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+return 1
+`)
 
 // List implements fastmcp.TaskStore.
 func (s *TaskStore) List(ctx context.Context, principal string) ([]*fastmcp.TaskRecord, error) {
@@ -221,25 +244,28 @@ return 1
 
 // RenewLeases implements fastmcp.TaskLeaseStore: one key per task, which
 // Redis expires at the end of the lease.
-func (s *TaskStore) RenewLeases(ctx context.Context, ids []string, timeout time.Duration) error {
+func (s *TaskStore) RenewLeases(ctx context.Context, ids []string, timeout time.Duration) (lapsed []string, err error) {
 	ms := strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)
-	cmds, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for _, id := range ids {
-			renewScript.Eval(ctx, p, []string{s.leaseKey(id)}, ms)
+	cmds := make([]*redis.Cmd, len(ids))
+	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, id := range ids {
+			cmds[i] = renewScript.Eval(ctx, p, []string{s.leaseKey(id)}, ms)
 		}
 		return nil
 	})
-	if err == nil {
-		for _, c := range cmds {
-			if err = c.Err(); err != nil {
-				break
-			}
+	if err != nil {
+		return nil, fmt.Errorf("%w: renew task leases: %w", ErrRedis, err)
+	}
+	for i, c := range cmds {
+		n, err := c.Int()
+		if err != nil {
+			return nil, fmt.Errorf("%w: renew task leases: %w", ErrRedis, err)
+		}
+		if n == 0 {
+			lapsed = append(lapsed, ids[i])
 		}
 	}
-	if err != nil {
-		return fmt.Errorf("%w: renew task leases: %w", ErrRedis, err)
-	}
-	return nil
+	return lapsed, nil
 }
 
 // lapseScript returns 0 while the lease KEYS[1] holds, 1 when it was found

@@ -146,3 +146,76 @@ func TestTaskStoreExpiry(t *testing.T) {
 		t.Errorf("List = %q, %v", ids(list), err)
 	}
 }
+
+// TestTaskStoresKeepEnd: in both stores, once a task's stored status is
+// final, Update refuses to change it (fastmcp.ErrTaskEnded) and the stored
+// outcome stays, whichever final status comes late.
+func TestTaskStoresKeepEnd(t *testing.T) {
+	now := time.Now().Truncate(time.Millisecond)
+	for kind, newStore := range taskStoreKinds(t) {
+		for _, end := range []protocol.TaskStatus{protocol.TaskCompleted, protocol.TaskFailed, protocol.TaskCancelled} {
+			t.Run(kind+"/"+string(end), func(t *testing.T) {
+				ctx := context.Background()
+				s := newStore()
+				rec := &fastmcp.TaskRecord{ID: "x", Principal: "p", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour}
+				if err := s.Create(ctx, rec); err != nil {
+					t.Fatal(err)
+				}
+				working := *rec
+				working.Status, working.StatusMessage = protocol.TaskInputRequired, "asks"
+				if err := s.Update(ctx, &working); err != nil {
+					t.Fatalf("Update of a working task: %v", err)
+				}
+				ended := *rec
+				ended.Status, ended.StatusMessage = end, "the end"
+				if err := s.Update(ctx, &ended); err != nil {
+					t.Fatalf("Update to %s: %v", end, err)
+				}
+				for _, late := range []protocol.TaskStatus{protocol.TaskWorking, protocol.TaskCompleted, protocol.TaskFailed, protocol.TaskCancelled} {
+					r := *rec
+					r.Status, r.StatusMessage = late, "late"
+					if err := s.Update(ctx, &r); !errors.Is(err, fastmcp.ErrTaskEnded) {
+						t.Errorf("Update of a %s task to %s = %v, want ErrTaskEnded", end, late, err)
+					}
+				}
+				got, err := s.Get(ctx, "x")
+				if err != nil || got.Status != end || got.StatusMessage != "the end" {
+					t.Fatalf("stored %+v %v, want %s", got, err, end)
+				}
+				if err := s.Update(ctx, &fastmcp.TaskRecord{ID: "none", CreatedAt: now, TTL: time.Hour}); !errors.Is(err, fastmcp.ErrTaskNotFound) {
+					t.Errorf("Update of an unknown task = %v, want ErrTaskNotFound", err)
+				}
+			})
+		}
+	}
+}
+
+// TestTaskLeasesReportLapsed: RenewLeases returns the tasks whose leases
+// were found lapsed (and renews the others), so that their runner stops
+// them.
+func TestTaskLeasesReportLapsed(t *testing.T) {
+	ctx := context.Background()
+	srv := startRedis(t)
+	rdb := srv.client(t)
+	s := redisstore.NewTaskStore(rdb, nil)
+	now := time.Now()
+	lapsed, err := s.RenewLeases(ctx, []string{"live", "dead"}, time.Hour)
+	if err != nil || len(lapsed) != 0 {
+		t.Fatalf("first renewal: lapsed %v, %v", lapsed, err)
+	}
+	// The lease of "dead" ends (its replica stalled); another replica
+	// finds it lapsed.
+	if err := rdb.Del(ctx, redisstore.DefaultPrefix+"task-lease:dead").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if l, first, err := s.LeaseLapsed(ctx, &fastmcp.TaskRecord{ID: "dead", CreatedAt: now, TTL: time.Hour}); err != nil || !l || !first {
+		t.Fatalf("LeaseLapsed = %v %v %v", l, first, err)
+	}
+	lapsed, err = s.RenewLeases(ctx, []string{"live", "dead"}, time.Hour)
+	if err != nil || len(lapsed) != 1 || lapsed[0] != "dead" {
+		t.Fatalf("renewal after the lapse: lapsed %v, %v; want [dead]", lapsed, err)
+	}
+	if l, _, err := s.LeaseLapsed(ctx, &fastmcp.TaskRecord{ID: "live", CreatedAt: now, TTL: time.Hour}); err != nil || l {
+		t.Errorf("the live lease: lapsed %v, %v", l, err)
+	}
+}
