@@ -181,13 +181,16 @@ func (r *devRun) interrupt(t *testing.T) {
 	r.wait(t, exitInterrupted, "fastmcp: interrupted\n")
 }
 
-// wait waits for the command to exit and checks its exit code and the
-// end of its stderr.
-func (r *devRun) wait(t *testing.T, code int, last string) {
+// wait waits for the command to exit and checks its exit code and that
+// its stderr has the line want (with its newline). The line need not be
+// the last: a log line of a goroutine winding down (the proxy noting that
+// the backend's list could not be fetched) may follow it.
+func (r *devRun) wait(t *testing.T, code int, want string) {
 	t.Helper()
 	r.cmd.Wait()
-	if got := r.cmd.ProcessState.ExitCode(); got != code || !strings.HasSuffix(r.stderr.String(), last) {
-		t.Errorf("exit %d, stderr %q; want %d and %q at the end", got, r.stderr.String(), code, last)
+	stderr := r.stderr.String()
+	if got := r.cmd.ProcessState.ExitCode(); got != code || !(strings.HasPrefix(stderr, want) || strings.Contains(stderr, "\n"+want)) {
+		t.Errorf("exit %d, stderr %q; want %d and the line %q", got, stderr, code, want)
 	}
 }
 
