@@ -253,11 +253,11 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 			// A Proxy's backend (or a mounted one's) must report the
 			// updates of the resources followed.
 			for _, uri := range honoured.ResourceSubscriptions {
-				if s.subscribeMounted(ctx, uri, true) == nil {
+				if added, err := s.subscribeMounted(ctx, subscriber{key: ln, life: ctx}, uri, true); added && err == nil {
 					defer func() {
 						uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 						defer cancel()
-						_ = s.unsubscribeMounted(uctx, uri)
+						_ = s.unsubscribeMounted(uctx, ln, uri)
 					}()
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -63,7 +64,8 @@ func Proxy(client *Client, opts ...Option) *Server {
 	s := New(info.Name, info.Version, append(base, opts...)...)
 	p := &proxyBackend{
 		srv: s, client: client, calls: map[*proxyCall]struct{}{},
-		kick: make(chan struct{}, 1), ready: make(chan struct{}), subs: map[string]int{},
+		kick: make(chan struct{}, 1), ready: make(chan struct{}), subs: map[string]map[any]struct{}{},
+		subscribers: map[any]*proxySubscriber{},
 	}
 	if !client.proxy.CompareAndSwap(nil, p) {
 		panic("fastmcp: Proxy: this client already backs a proxy: connect one client for each Proxy")
@@ -89,8 +91,9 @@ type proxyBackend struct {
 	kick  chan struct{} // wakes run when dirty is set
 	ready chan struct{} // closed once the lists were fetched the first time
 
-	subMu sync.Mutex
-	subs  map[string]int // subscriptions held at the backend: URI → subscribers
+	subMu       sync.Mutex
+	subs        map[string]map[any]struct{} // subscriptions held at the backend: URI → subscriber keys
+	subscribers map[any]*proxySubscriber    // subscriber key → its subscriptions
 }
 
 // proxyCall is one call being forwarded: the backend's requests and
@@ -531,40 +534,123 @@ func (p *proxyBackend) rootsChanged(ctx context.Context, req *lowlevel.Request) 
 	return nil, nil
 }
 
-// subscribe subscribes the backend to uri for a caller of the proxy (or
-// of a server it is mounted on): the first subscriber subscribes it.
-func (p *proxyBackend) subscribe(ctx context.Context, uri string) error {
-	p.subMu.Lock()
-	defer p.subMu.Unlock()
-	if p.subs[uri] == 0 {
-		err := p.client.Subscribe(ctx, uri, func(u string) {
-			if err := p.srv.NotifyResourceUpdated(context.Background(), u); err != nil {
-				p.srv.logger.Debug("proxy: resource update not passed on", "uri", u, "error", err)
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
-	p.subs[uri]++
-	return nil
+// A subscriber is who holds a subscription a Proxy passes on to its
+// backend: a legacy session (keyed by its shared session id when it is
+// shared between replicas) or a 2026-07-28 listen stream, and the context
+// that ends with it.
+type subscriber struct {
+	key  any             // comparable: *session.Session, sharedSessionKey, *listener
+	life context.Context // ends when the subscriber does
 }
 
-// unsubscribe undoes subscribe: the last subscriber unsubscribes the
-// backend.
-func (p *proxyBackend) unsubscribe(ctx context.Context, uri string) error {
+// sharedSessionKey keys the subscriptions of a session shared between
+// replicas: its id, the same on every replica.
+type sharedSessionKey string
+
+// proxySubscriber is what the proxy holds for one subscriber.
+type proxySubscriber struct {
+	uris map[string]struct{}
+	stop func() bool // stops the cleanup at the subscriber's end
+}
+
+// subscribe subscribes the backend to uri for sub, a caller of the proxy
+// (or of a server it is mounted on): the first subscriber of uri
+// subscribes the backend; a subscriber subscribing again to a uri counts
+// once. It reports whether sub was not subscribed to uri yet. When sub
+// ends, its subscriptions are undone.
+func (p *proxyBackend) subscribe(ctx context.Context, sub subscriber, uri string) (bool, error) {
 	p.subMu.Lock()
 	defer p.subMu.Unlock()
-	switch p.subs[uri] {
-	case 0:
-		return nil
-	case 1:
-		delete(p.subs, uri)
-		return p.client.Unsubscribe(ctx, uri)
+	ps := p.subscribers[sub.key]
+	if ps != nil {
+		if _, ok := ps.uris[uri]; ok {
+			return false, nil
+		}
 	}
-	p.subs[uri]--
-	return nil
+	if len(p.subs[uri]) == 0 {
+		if err := p.client.Subscribe(ctx, uri, p.updated); err != nil {
+			return false, err
+		}
+	}
+	if ps == nil {
+		ps = &proxySubscriber{uris: map[string]struct{}{}}
+		p.subscribers[sub.key] = ps
+		key := sub.key
+		// No goroutine waits: the cleanup runs once, when the subscriber
+		// ends, unless its last subscription was undone before.
+		ps.stop = context.AfterFunc(sub.life, func() { p.drop(key) })
+	}
+	ps.uris[uri] = struct{}{}
+	keys := p.subs[uri]
+	if keys == nil {
+		keys = map[any]struct{}{}
+		p.subs[uri] = keys
+	}
+	keys[sub.key] = struct{}{}
+	return true, nil
 }
+
+// unsubscribe undoes subscribe for the subscriber key: the last
+// subscriber of uri unsubscribes the backend. A subscriber that was not
+// subscribed to uri changes nothing.
+func (p *proxyBackend) unsubscribe(ctx context.Context, key any, uri string) error {
+	p.subMu.Lock()
+	defer p.subMu.Unlock()
+	ps := p.subscribers[key]
+	if ps == nil {
+		return nil
+	}
+	if _, ok := ps.uris[uri]; !ok {
+		return nil
+	}
+	delete(ps.uris, uri)
+	if len(ps.uris) == 0 {
+		ps.stop()
+		delete(p.subscribers, key)
+	}
+	return p.forgetLocked(ctx, key, uri)
+}
+
+// forgetLocked removes key from the subscribers of uri, and unsubscribes
+// the backend when it was the last; p.subMu held.
+func (p *proxyBackend) forgetLocked(ctx context.Context, key any, uri string) error {
+	keys := p.subs[uri]
+	delete(keys, key)
+	if len(keys) > 0 {
+		return nil
+	}
+	delete(p.subs, uri)
+	return p.client.Unsubscribe(ctx, uri)
+}
+
+// drop undoes the subscriptions of the subscriber key, which ended.
+func (p *proxyBackend) drop(key any) {
+	ctx, cancel := context.WithTimeout(p.client.sess.Context(), proxyUnsubscribeTimeout)
+	defer cancel()
+	p.subMu.Lock()
+	defer p.subMu.Unlock()
+	ps := p.subscribers[key]
+	if ps == nil {
+		return
+	}
+	delete(p.subscribers, key)
+	for uri := range ps.uris {
+		if err := p.forgetLocked(ctx, key, uri); err != nil {
+			p.srv.logger.Debug("proxy: the backend subscription of a subscriber that ended not undone", "uri", uri, "error", err)
+		}
+	}
+}
+
+// updated passes the backend's notifications/resources/updated on.
+func (p *proxyBackend) updated(uri string) {
+	if err := p.srv.NotifyResourceUpdated(context.Background(), uri); err != nil {
+		p.srv.logger.Debug("proxy: resource update not passed on", "uri", uri, "error", err)
+	}
+}
+
+// proxyUnsubscribeTimeout bounds the unsubscribing from the backend of a
+// subscriber that ended.
+const proxyUnsubscribeTimeout = 5 * time.Second
 
 // serveRequest passes a request of the backend (sampling, elicitation,
 // roots) to the caller of the call it was made for, and returns the

@@ -442,3 +442,86 @@ func TestProxyOverHTTP(t *testing.T) {
 		}
 	})
 }
+
+// backendCounter counts the requests of the given methods a Proxy's
+// backend client sends, and reports each on seen.
+type backendCounter struct {
+	mu   sync.Mutex
+	n    map[string]int
+	seen chan string
+}
+
+func newBackendCounter() *backendCounter {
+	return &backendCounter{n: map[string]int{}, seen: make(chan string, 64)}
+}
+
+func (b *backendCounter) middleware(methods ...string) fastmcp.ClientOption {
+	return fastmcp.WithClientMiddleware(func(next fastmcp.SendFunc) fastmcp.SendFunc {
+		return func(ctx context.Context, req *fastmcp.OutgoingRequest) (json.RawMessage, error) {
+			res, err := next(ctx, req)
+			for _, m := range methods {
+				if req.Method == m && err == nil {
+					b.mu.Lock()
+					b.n[m]++
+					b.mu.Unlock()
+					b.seen <- m
+				}
+			}
+			return res, err
+		}
+	})
+}
+
+func (b *backendCounter) count(m string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.n[m]
+}
+
+// TestProxySubscriptionCounting: the proxy holds one backend subscription
+// for all its callers' subscriptions to a URI: a caller subscribing twice
+// counts once, a stray unsubscribe of a caller that never subscribed
+// changes nothing, and a caller that disconnects gives its subscriptions
+// up, so the backend is unsubscribed when the last subscriber is gone.
+func TestProxySubscriptionCounting(t *testing.T) {
+	t.Parallel()
+	backend, _ := proxyBackendServer(t)
+	counter := newBackendCounter()
+	bc := connect(t, backend, legacy, fastmcp.WithRequestForwarding(),
+		counter.middleware(protocol.MethodResourcesSubscribe, protocol.MethodResourcesUnsubscribe))
+	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
+	a, b, c := connect(t, proxy, legacy), connect(t, proxy, legacy), connect(t, proxy, legacy)
+	ctx := ctxT(t)
+	uri := map[string]string{"uri": "file:///a.txt"}
+	for _, step := range []struct {
+		who    *fastmcp.Client
+		method string
+	}{
+		{a, protocol.MethodResourcesSubscribe},
+		{a, protocol.MethodResourcesSubscribe},
+		{b, protocol.MethodResourcesSubscribe},
+		{c, protocol.MethodResourcesUnsubscribe}, // never subscribed
+		{a, protocol.MethodResourcesUnsubscribe},
+	} {
+		if err := step.who.Call(ctx, step.method, uri, nil); err != nil {
+			t.Fatalf("%s: %v", step.method, err)
+		}
+	}
+	if got := counter.count(protocol.MethodResourcesSubscribe); got != 1 {
+		t.Fatalf("backend subscribed %d times, want 1", got)
+	}
+	if got := counter.count(protocol.MethodResourcesUnsubscribe); got != 0 {
+		t.Fatalf("backend unsubscribed %d times while b is subscribed, want 0", got)
+	}
+	b.Close()
+	for m := ""; m != protocol.MethodResourcesUnsubscribe; {
+		select {
+		case m = <-counter.seen:
+		case <-ctx.Done():
+			t.Fatal("the backend was not unsubscribed when the last subscriber disconnected")
+		}
+	}
+	if s, u := counter.count(protocol.MethodResourcesSubscribe), counter.count(protocol.MethodResourcesUnsubscribe); s != 1 || u != 1 {
+		t.Fatalf("backend: %d subscribe, %d unsubscribe; want 1 and 1", s, u)
+	}
+}

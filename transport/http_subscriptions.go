@@ -63,6 +63,19 @@ func UnsubscribeShared(ctx context.Context, c Conn, uri string) (bool, error) {
 	return true, nil
 }
 
+// SharedSessionID returns the id of the session of c when c is a legacy
+// session shared between replicas (HTTPOptions.Sessions), the same on
+// every replica; for any other Conn it reports false. Servers key what
+// they keep for a shared session by it rather than by the Conn, which
+// differs from replica to replica.
+func SharedSessionID(c Conn) (string, bool) {
+	s, ok := c.(*httpSession)
+	if !ok || s.h.shared == nil {
+		return "", false
+	}
+	return s.id, true
+}
+
 // SharesSessions reports whether h shares its legacy sessions with other
 // replicas through a session store (HTTPOptions.Sessions).
 func (h *StreamableHandler) SharesSessions() bool { return h.shared != nil }
