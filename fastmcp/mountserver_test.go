@@ -247,3 +247,25 @@ func TestMountMistakes(t *testing.T) {
 		a.Mount("b", newServer())
 	})
 }
+
+// TestMountedProxyTaskTool: a task tool of a mounted Proxy's backend, called
+// through the parent by a caller declaring the tasks extension, runs as a
+// plain call: the parent neither forwards tasks/* nor knows the backend's
+// task ids, so a task would be one the caller cannot follow.
+func TestMountedProxyTaskTool(t *testing.T) {
+	t.Parallel()
+	backend := newServer()
+	backend.Tool("slow", func() string { return "done" }, fastmcp.Task(fastmcp.TaskOptional))
+	bc := connect(t, backend, eras[1].opt, fastmcp.WithRequestForwarding())
+	parent := newServer()
+	parent.Mount("r", fastmcp.Proxy(bc, fastmcp.Logger(quietLogger)))
+	fc := connect(t, parent, eras[1].opt)
+	started := false
+	res, err := fc.CallTool(ctxT(t), "r_slow", nil, fastmcp.WithTaskStarted(func(*protocol.TaskCreatedResult) { started = true }))
+	if err != nil || textOf(t, res) != "done" {
+		t.Fatalf("CallTool(r_slow) = %v, %v", res, err)
+	}
+	if started {
+		t.Error("the call through the parent became a task the caller cannot follow")
+	}
+}
