@@ -66,6 +66,7 @@ func Proxy(client *Client, opts ...Option) *Server {
 		srv: s, client: client, calls: map[*proxyCall]struct{}{},
 		kick: make(chan struct{}, 1), ready: make(chan struct{}), subs: map[string]map[any]struct{}{},
 		subscribers: map[any]*proxySubscriber{},
+		updSet:      map[string]struct{}{}, updKick: make(chan struct{}, 1),
 	}
 	if !client.proxy.CompareAndSwap(nil, p) {
 		panic("fastmcp: Proxy: this client already backs a proxy: connect one client for each Proxy")
@@ -76,6 +77,7 @@ func Proxy(client *Client, opts ...Option) *Server {
 	s.proxy = p
 	p.install()
 	go p.run()
+	go p.deliverUpdates()
 	return s
 }
 
@@ -90,6 +92,11 @@ type proxyBackend struct {
 
 	kick  chan struct{} // wakes run when dirty is set
 	ready chan struct{} // closed once the lists were fetched the first time
+
+	updMu    sync.Mutex
+	updQueue []string            // the backend's resource updates to pass on, in order
+	updSet   map[string]struct{} // the URIs in updQueue
+	updKick  chan struct{}       // wakes deliverUpdates when updQueue is set
 
 	subMu       sync.Mutex
 	subs        map[string]map[any]struct{} // subscriptions held at the backend: URI → subscriber keys
@@ -641,10 +648,59 @@ func (p *proxyBackend) drop(key any) {
 	}
 }
 
-// updated passes the backend's notifications/resources/updated on.
+// updated queues the backend's notifications/resources/updated for
+// deliverUpdates. It is called on the backend client's read goroutine and
+// does not block: an update already queued for uri is not queued again,
+// and one beyond maxQueuedUpdates is dropped (and logged).
 func (p *proxyBackend) updated(uri string) {
-	if err := p.srv.NotifyResourceUpdated(context.Background(), uri); err != nil {
-		p.srv.logger.Debug("proxy: resource update not passed on", "uri", uri, "error", err)
+	p.updMu.Lock()
+	_, queued := p.updSet[uri]
+	full := !queued && len(p.updQueue) >= maxQueuedUpdates
+	if !queued && !full {
+		p.updSet[uri] = struct{}{}
+		p.updQueue = append(p.updQueue, uri)
+	}
+	p.updMu.Unlock()
+	if full {
+		p.srv.logger.Warn("proxy: too many resource updates of the backend waiting to be passed on: this one is dropped", "uri", uri)
+		return
+	}
+	select {
+	case p.updKick <- struct{}{}:
+	default:
+	}
+}
+
+// maxQueuedUpdates bounds the resource updates of the backend waiting to
+// be passed on (distinct URIs).
+const maxQueuedUpdates = 1024
+
+// proxyDeliveryTimeout bounds the passing on of one resource update.
+const proxyDeliveryTimeout = 10 * time.Second
+
+// deliverUpdates passes the queued resource updates of the backend on to
+// the proxy's subscribers, until the client is closed. The proxy starts
+// it; it ends with the client.
+func (p *proxyBackend) deliverUpdates() {
+	ctx := p.client.sess.Context()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.updKick:
+		}
+		p.updMu.Lock()
+		uris := p.updQueue
+		p.updQueue = nil
+		clear(p.updSet)
+		p.updMu.Unlock()
+		for _, uri := range uris {
+			dctx, cancel := context.WithTimeout(ctx, proxyDeliveryTimeout)
+			if err := p.srv.NotifyResourceUpdated(dctx, uri); err != nil {
+				p.srv.logger.Debug("proxy: resource update not passed on", "uri", uri, "error", err)
+			}
+			cancel()
+		}
 	}
 }
 

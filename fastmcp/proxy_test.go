@@ -13,6 +13,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/pubsub"
 )
 
 type proxyNameArgs struct {
@@ -523,5 +524,51 @@ func TestProxySubscriptionCounting(t *testing.T) {
 	}
 	if s, u := counter.count(protocol.MethodResourcesSubscribe), counter.count(protocol.MethodResourcesUnsubscribe); s != 1 || u != 1 {
 		t.Fatalf("backend: %d subscribe, %d unsubscribe; want 1 and 1", s, u)
+	}
+}
+
+// stuckBus is a bus whose Publish waits until release is closed (or its
+// context is done): a message bus that does not answer.
+type stuckBus struct{ release chan struct{} }
+
+func (b stuckBus) Publish(ctx context.Context, topic string, msg []byte) error {
+	select {
+	case <-b.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (b stuckBus) Subscribe(ctx context.Context, topic string, fn func([]byte)) (func(), error) {
+	return func() {}, nil
+}
+
+var _ pubsub.Bus = stuckBus{}
+
+// TestProxyUpdateDoesNotBlockCalls: passing a backend's resource update on
+// (here through a bus that does not answer) does not hold up the backend
+// client's reader: calls through the proxy go on being answered.
+func TestProxyUpdateDoesNotBlockCalls(t *testing.T) {
+	t.Parallel()
+	backend, _ := proxyBackendServer(t)
+	bc := connect(t, backend, legacy, fastmcp.WithRequestForwarding())
+	bus := stuckBus{release: make(chan struct{})}
+	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger), fastmcp.Bus(bus))
+	t.Cleanup(func() { closeNow(proxy) }) // ends the bus's worker
+	t.Cleanup(func() { close(bus.release) })
+	fc := connect(t, proxy, legacy)
+	ctx := ctxT(t)
+	if err := fc.Call(ctx, protocol.MethodResourcesSubscribe, map[string]string{"uri": "file:///a.txt"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := backend.NotifyResourceUpdated(ctx, "file:///a.txt"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := fc.CallTool(ctx, "add", map[string]int{"a": 1, "b": 2})
+	if err != nil || string(res.StructuredContent) != `{"sum":3}` {
+		t.Fatalf("add while an update is being passed on = %+v, %v", res, err)
 	}
 }
