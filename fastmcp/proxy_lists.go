@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 
@@ -86,41 +87,49 @@ func (p *proxyBackend) syncPrompts(ctx context.Context, told bool) {
 	}
 }
 
+// syncResources fetches the backend's resources and resource templates.
+// Each list that cannot be fetched keeps its last state, without holding
+// up the other; a backend without resources/templates/list (MethodNotFound)
+// has no templates.
 func (p *proxyBackend) syncResources(ctx context.Context, told bool) {
-	items, err := p.fetch(ctx, protocol.MethodResourcesList, "resources")
-	if err != nil {
+	var statics map[string]*resource
+	if items, err := p.fetchOptional(ctx, protocol.MethodResourcesList, "resources"); err != nil {
 		p.fetchFailed(protocol.MethodResourcesList, err)
-		return
-	}
-	statics := make(map[string]*resource, len(items))
-	for _, raw := range items {
-		var def protocol.Resource
-		if err := protocol.Unmarshal(raw, &def); err != nil || def.URI == "" {
-			p.srv.logger.Warn("proxy: a resource the backend listed is left out: it does not decode", "resource", string(raw), "error", err)
-			continue
+	} else {
+		statics = make(map[string]*resource, len(items))
+		for _, raw := range items {
+			var def protocol.Resource
+			if err := protocol.Unmarshal(raw, &def); err != nil || def.URI == "" {
+				p.srv.logger.Warn("proxy: a resource the backend listed is left out: it does not decode", "resource", string(raw), "error", err)
+				continue
+			}
+			statics[def.URI] = &resource{def: &def, enc: raw}
 		}
-		statics[def.URI] = &resource{def: &def, enc: raw}
 	}
-	if items, err = p.fetch(ctx, protocol.MethodResourcesTemplatesList, "resourceTemplates"); err != nil {
+	var templates map[string]*resourceTemplate
+	if items, err := p.fetchOptional(ctx, protocol.MethodResourcesTemplatesList, "resourceTemplates"); err != nil {
 		p.fetchFailed(protocol.MethodResourcesTemplatesList, err)
-		return
-	}
-	templates := make(map[string]*resourceTemplate, len(items))
-	for _, raw := range items {
-		var def protocol.ResourceTemplate
-		if err := protocol.Unmarshal(raw, &def); err != nil || def.URITemplate == "" {
-			p.srv.logger.Warn("proxy: a resource template the backend listed is left out: it does not decode", "template", string(raw), "error", err)
-			continue
+	} else {
+		templates = make(map[string]*resourceTemplate, len(items))
+		for _, raw := range items {
+			var def protocol.ResourceTemplate
+			if err := protocol.Unmarshal(raw, &def); err != nil || def.URITemplate == "" {
+				p.srv.logger.Warn("proxy: a resource template the backend listed is left out: it does not decode", "template", string(raw), "error", err)
+				continue
+			}
+			t := &resourceTemplate{def: &def, enc: raw}
+			t.tmpl, _ = parseTemplate(def.URITemplate) // nil when it is not one fastmcp reads: subscribing then needs the backend's word
+			templates[def.URITemplate] = t
 		}
-		t := &resourceTemplate{def: &def, enc: raw}
-		t.tmpl, _ = parseTemplate(def.URITemplate) // nil when it is not one fastmcp reads: subscribing then needs the backend's word
-		templates[def.URITemplate] = t
+	}
+	if statics == nil && templates == nil {
+		return
 	}
 	s := p.srv
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	changed := replaceEntries(&s.resources.static, statics)
-	if replaceEntries(&s.resources.templates, templates) {
+	changed := statics != nil && replaceEntries(&s.resources.static, statics)
+	if templates != nil && replaceEntries(&s.resources.templates, templates) {
 		ordered := slices.SortedFunc(maps.Values(templates), compareKeys[*resourceTemplate])
 		for _, t := range s.resources.orderedTemplates() {
 			if t.mount != nil {
@@ -133,6 +142,16 @@ func (p *proxyBackend) syncResources(ctx context.Context, told bool) {
 	if changed || told {
 		p.changed(protocol.NotificationResourcesListChanged)
 	}
+}
+
+// fetchOptional is fetch for a list the backend may not implement: its
+// MethodNotFound error is an empty list.
+func (p *proxyBackend) fetchOptional(ctx context.Context, method, field string) ([]jsontext.Value, error) {
+	items, err := p.fetch(ctx, method, field)
+	if perr, ok := errors.AsType[*protocol.Error](err); ok && perr.Code == protocol.CodeMethodNotFound {
+		return nil, nil
+	}
+	return items, err
 }
 
 // changed tells of a list change: the proxy's clients, unless this is the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
+	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
 )
@@ -570,5 +571,27 @@ func TestProxyUpdateDoesNotBlockCalls(t *testing.T) {
 	res, err := fc.CallTool(ctx, "add", map[string]int{"a": 1, "b": 2})
 	if err != nil || string(res.StructuredContent) != `{"sum":3}` {
 		t.Fatalf("add while an update is being passed on = %+v, %v", res, err)
+	}
+}
+
+// TestProxyListsWithoutTemplates: a backend that does not implement
+// resources/templates/list (MethodNotFound) still has its resources
+// listed through the proxy.
+func TestProxyListsWithoutTemplates(t *testing.T) {
+	t.Parallel()
+	backend := newServer()
+	backend.Resource("file:///a.txt", func() string { return "A" }, fastmcp.Description("a"))
+	backend.Lowlevel().Use(func(next lowlevel.Handler) lowlevel.Handler {
+		return lowlevel.HandlerFunc(func(ctx context.Context, req *lowlevel.Request) (any, error) {
+			if req.Method == protocol.MethodResourcesTemplatesList {
+				return nil, protocol.ErrMethodNotFound
+			}
+			return next.Handle(ctx, req)
+		})
+	})
+	_, fc := proxyFront(t, backend, legacy, legacy)
+	res, err := fc.ListResources(ctxT(t), "")
+	if err != nil || len(res.Resources) != 1 || res.Resources[0].URI != "file:///a.txt" {
+		t.Fatalf("resources/list through the proxy = %+v, %v", res, err)
 	}
 }
