@@ -260,6 +260,9 @@ func TestMountedProxyTaskTool(t *testing.T) {
 	parent := newServer()
 	parent.Mount("r", fastmcp.Proxy(bc, fastmcp.Logger(quietLogger)))
 	fc := connect(t, parent, eras[1].opt)
+	if tools := listToolsByName(t, fc); tools["r_slow"] == nil { // waits for the proxy's first lists
+		t.Fatalf("tools = %v, want r_slow", tools)
+	}
 	started := false
 	res, err := fc.CallTool(ctxT(t), "r_slow", nil, fastmcp.WithTaskStarted(func(*protocol.TaskCreatedResult) { started = true }))
 	if err != nil || textOf(t, res) != "done" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -166,6 +167,17 @@ func (p *proxyBackend) install() {
 			ll.Handle(m, lowlevel.HandlerFunc(p.task))
 		}
 	}
+	if settings, ok := caps.Extensions[apps.Extension]; ok {
+		// MCP Apps: the backend's views and tools are listed as it lists
+		// them to callers that render views, with the extension's
+		// fallback to the others.
+		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
+			if c.Extensions == nil {
+				c.Extensions = map[string]json.RawMessage{}
+			}
+			c.Extensions[apps.Extension] = settings
+		})
+	}
 	if settings, ok := caps.Extensions[protocol.ExtensionSkills]; ok {
 		// The skills extension: its methods pass through, its files are
 		// resources (read through resources/read).
@@ -274,11 +286,19 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		// capabilities, and sends the log messages it wants.
 		caps := *c.ClientCapabilities()
 		caps.Experimental = nil
+		ext := map[string]json.RawMessage{}
 		if declaresTasks(&caps) && c.req.Modern {
-			caps.Extensions = map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")}
+			ext[protocol.ExtensionTasks] = json.RawMessage("{}")
 			ctx = context.WithValue(ctx, rawTaskKey{}, true)
-		} else {
-			caps.Extensions = nil
+		}
+		if settings, ok := caps.Extensions[apps.Extension]; ok {
+			// The caller renders views (MCP Apps): the backend's app-only
+			// tools are its to call.
+			ext[apps.Extension] = settings
+		}
+		caps.Extensions = nil
+		if len(ext) > 0 {
+			caps.Extensions = ext
 		}
 		meta := protocol.Meta{protocol.MetaClientCapabilities: &caps}
 		if lvl, ok := c.req.LogLevel(); ok {
@@ -399,6 +419,11 @@ func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any
 	t, ok := p.srv.tools.get(cp.Name)
 	if ok && t.mount != nil {
 		return p.srv.callTool(ctx, req) // a server mounted on the proxy
+	}
+	if ok && t.appOnly && !p.srv.rendersViews(req) {
+		// An MCP Apps tool only views may call, hidden from a caller
+		// that renders none: as if unknown, as the backend would say.
+		return nil, fmt.Errorf("%w: unknown tool %q", protocol.ErrInvalidParams, cp.Name)
 	}
 	if ok && len(t.headers) > 0 {
 		if err := checkParamHeaders(req, t.headers, cp.Arguments); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
@@ -46,6 +47,7 @@ func (p *proxyBackend) syncTools(ctx context.Context, told bool) {
 			continue
 		}
 		t := &tool{def: &def, enc: raw}
+		p.appTool(t)
 		if len(def.InputSchema) > 0 {
 			// The arguments mirrored in Mcp-Param headers, which the
 			// proxy checks as the backend would.
@@ -103,7 +105,8 @@ func (p *proxyBackend) syncResources(ctx context.Context, told bool) {
 				p.srv.logger.Warn("proxy: a resource the backend listed is left out: it does not decode", "resource", string(raw), "error", err)
 				continue
 			}
-			statics[def.URI] = &resource{def: &def, enc: raw}
+			// An MCP Apps view: not listed to callers that render none.
+			statics[def.URI] = &resource{def: &def, enc: raw, view: apps.IsViewMIMEType(def.MIMEType)}
 		}
 	}
 	var templates map[string]*resourceTemplate
@@ -152,6 +155,31 @@ func (p *proxyBackend) fetchOptional(ctx context.Context, method, field string) 
 		return nil, nil
 	}
 	return items, err
+}
+
+// appTool gives t, when the backend lists it as an MCP Apps tool
+// (_meta.ui), what the proxy's callers that render no views need: the
+// definition without _meta.ui and, for a tool only views may call,
+// appOnly, so that those callers get the extension's fallback.
+func (p *proxyBackend) appTool(t *tool) {
+	m, ok, err := apps.ToolMetaOf(t.def)
+	if !ok || err != nil {
+		return
+	}
+	def := *t.def
+	def.Meta = maps.Clone(def.Meta)
+	delete(def.Meta, apps.MetaKey)
+	delete(def.Meta, apps.LegacyResourceURIMetaKey)
+	if len(def.Meta) == 0 {
+		def.Meta = nil
+	}
+	plain, err := protocol.Marshal(&def)
+	if err != nil {
+		return
+	}
+	t.plain = plain
+	t.appOnly = m.VisibleTo(apps.VisibilityApp) && !m.VisibleTo(apps.VisibilityModel)
+	p.srv.apps.any.Store(true)
 }
 
 // changed tells of a list change: the proxy's clients, unless this is the
