@@ -264,7 +264,7 @@ func (s *Server) unsubscribe(ctx context.Context, req *lowlevel.Request) (any, e
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: resources/unsubscribe: missing uri", protocol.ErrInvalidParams)
 	}
-	shared, err := transport.UnsubscribeShared(ctx, req.Session.Conn(), p.URI)
+	shared, removed, err := transport.UnsubscribeShared(ctx, req.Session.Conn(), p.URI)
 	switch {
 	case !shared:
 		if !slices.Contains(s.resources.subs.subscribers(p.URI), req.Session) {
@@ -273,6 +273,8 @@ func (s *Server) unsubscribe(ctx context.Context, req *lowlevel.Request) (any, e
 		s.resources.subs.remove(req.Session, p.URI)
 	case err != nil:
 		return nil, s.sessionStoreFailed("resources/unsubscribe", err)
+	case !removed:
+		return nil, nil // it was not subscribed: nothing to undo
 	}
 	if err := s.unsubscribeMounted(ctx, sessionSubscriber(req.Session).key, p.URI); err != nil {
 		return nil, proxiedError(err)
