@@ -62,6 +62,10 @@ func (s *Server) AddMount(prefix string, other *Server) error {
 	if other == nil {
 		return fmt.Errorf("fastmcp: Mount(%q): the server to mount is nil", prefix)
 	}
+	// The loop check and the link are one step for every Mount: two
+	// servers mounting each other at once cannot both pass the check.
+	mountGraphMu.Lock()
+	defer mountGraphMu.Unlock()
 	if other == s || other.mountsTransitively(s) {
 		return fmt.Errorf("fastmcp: Mount(%q): mounting the server on itself (or on a server mounted on it) would make a loop: mount it elsewhere", prefix)
 	}
@@ -114,6 +118,10 @@ func validPrefix(p string) error {
 	}
 	return nil
 }
+
+// mountGraphMu serialises the changes of the graph of mounts (Mount's
+// loop check and linking).
+var mountGraphMu sync.Mutex
 
 // mountsTransitively reports whether target is mounted on s, directly or
 // further down.

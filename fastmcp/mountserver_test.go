@@ -272,3 +272,26 @@ func TestMountedProxyTaskTool(t *testing.T) {
 		t.Error("the call through the parent became a task the caller cannot follow")
 	}
 }
+
+// TestMountEachOtherConcurrently: two servers mounting each other at once
+// cannot both succeed (that would be a loop).
+func TestMountEachOtherConcurrently(t *testing.T) {
+	t.Parallel()
+	for range 50 {
+		a, b := newServer(), newServer()
+		a.Tool("x", func() string { return "a" })
+		b.Tool("y", func() string { return "b" })
+		errs := make(chan error, 2)
+		start := make(chan struct{})
+		go func() { <-start; errs <- a.AddMount("b", b) }()
+		go func() { <-start; errs <- b.AddMount("a", a) }()
+		close(start)
+		e1, e2 := <-errs, <-errs
+		if e1 == nil && e2 == nil {
+			t.Fatal("both servers mounted each other: a loop")
+		}
+		if e1 != nil && e2 != nil {
+			t.Fatalf("neither mount succeeded: %v; %v", e1, e2)
+		}
+	}
+}

@@ -48,11 +48,15 @@ import (
 //
 // Connect client with WithRequestForwarding, so that it declares the
 // capabilities its callers may have; without it the backend's requests are
-// not forwarded. The proxy matches a backend request or log message with
-// the call it belongs to through the call itself on 2026-07-28 backends;
-// on earlier revisions, where the message does not say, it goes to the
-// one call in flight, and is refused (a request) or kept in the proxy's
-// log (a message) while several calls are.
+// not forwarded. The proxy matches a backend request with the call it
+// belongs to through the call itself on 2026-07-28 backends (their input
+// requests come back in the call's result). A request of an earlier
+// revision, and a log message of any revision, where the message does
+// not say which call it belongs to, goes to the one call in flight, and
+// is refused (a request) or kept in the proxy's log (a message) while
+// several calls are, or none: a log message sent as a call ends, or by
+// the backend's background work, may then reach the caller of another
+// call in flight.
 //
 // A client backs one Proxy. The proxy keeps its lists up to date until
 // the client is closed: close it after the proxy's last Serve returns.
