@@ -383,3 +383,45 @@ func TestAppsRemoveTool(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestProxyApps: MCP Apps through a Proxy, in every era pair: a caller
+// that renders views gets the backend's tools and views as the backend
+// lists them and may call its app-only tools; another gets the
+// extension's fallback (no app-only tools, no views, no _meta.ui).
+func TestProxyApps(t *testing.T) {
+	t.Parallel()
+	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
+		bc := connect(t, appServer(t), back, fastmcp.WithRequestForwarding(), fastmcp.WithApps())
+		proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
+		ctx := ctxT(t)
+
+		host := connect(t, proxy, front, fastmcp.WithApps())
+		if _, ok := host.ServerCapabilities().Extensions[apps.Extension]; !ok {
+			t.Errorf("the proxy does not declare %s", apps.Extension)
+		}
+		if tools := listToolsByName(t, host); len(tools) != 4 {
+			t.Errorf("host: tools = %v, want all four", tools)
+		}
+		if uris := listResourceURIs(t, host); len(uris) != 1 || uris[0] != "ui://sales/chart.html" {
+			t.Errorf("host: resources = %v, want the view", uris)
+		}
+		if res, err := host.CallTool(ctx, "refresh", SalesArgs{"north"}); err != nil || res.IsError {
+			t.Errorf("host: an app-only tool through the proxy = %+v, %v", res, err)
+		}
+
+		plain := connect(t, proxy, front)
+		tools := listToolsByName(t, plain)
+		if _, ok := tools["refresh"]; ok || len(tools) != 3 {
+			t.Fatalf("plain: tools = %v, want sales, export and plain", tools)
+		}
+		if _, ok := tools["sales"].Meta[apps.MetaKey]; ok || tools["sales"].Meta["com.example/owner"] != "sales" {
+			t.Errorf("plain: sales _meta = %v, want its own without ui", tools["sales"].Meta)
+		}
+		if uris := listResourceURIs(t, plain); len(uris) != 0 {
+			t.Errorf("plain: resources = %v, want no view", uris)
+		}
+		if _, err := plain.CallTool(ctx, "refresh", SalesArgs{"north"}); err == nil {
+			t.Error("plain: an app-only tool could be called by a client that renders no views")
+		}
+	})
+}

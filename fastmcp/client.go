@@ -41,6 +41,7 @@ type Client struct {
 	listenMu     sync.Mutex
 	listenCancel context.CancelFunc // stops the subscriptions/listen call
 	listenDone   chan struct{}      // closed when it has returned
+	ackMu        sync.Mutex         // guards listenAck, ackOnce and restoring
 	listenAck    chan struct{}      // closed when the server acknowledged it
 	ackOnce      *sync.Once
 	restoring    bool // the listen being sent replaces one that ended (WithListenRestoredHandler)
@@ -228,7 +229,10 @@ func (c *Client) relisten(ctx context.Context) {
 	}
 	lctx, cancel := context.WithCancel(context.WithValue(context.Background(), noReissueKey{}, true))
 	done, ack := make(chan struct{}), make(chan struct{})
-	c.listenCancel, c.listenDone, c.listenAck, c.ackOnce, c.restoring = cancel, done, ack, &sync.Once{}, false
+	c.listenCancel, c.listenDone = cancel, done
+	c.ackMu.Lock()
+	c.listenAck, c.ackOnce, c.restoring = ack, &sync.Once{}, false
+	c.ackMu.Unlock()
 	c.listenMu.Unlock()
 	go func() {
 		defer close(done)
@@ -256,13 +260,15 @@ const maxListenFailures = 10
 func (c *Client) keepListening(ctx context.Context, filter *protocol.SubscriptionFilter) {
 	failures := 0
 	for attempt := 0; ; attempt++ {
-		c.listenMu.Lock()
+		// Not listenMu: Close and relisten hold it while they wait for
+		// this goroutine to end.
+		c.ackMu.Lock()
 		ack := c.listenAck
 		if attempt > 0 {
 			ack = make(chan struct{})
 			c.listenAck, c.ackOnce, c.restoring = ack, &sync.Once{}, true
 		}
-		c.listenMu.Unlock()
+		c.ackMu.Unlock()
 		err := c.call(ctx, protocol.MethodSubscriptionsListen, &protocol.SubscriptionsListenParams{Notifications: *filter}, nil)
 		if ctx.Err() != nil {
 			return
@@ -295,10 +301,10 @@ func (c *Client) keepListening(ctx context.Context, filter *protocol.Subscriptio
 
 // acknowledged records the server's notifications/subscriptions/acknowledged.
 func (c *Client) acknowledged() {
-	c.listenMu.Lock()
+	c.ackMu.Lock()
 	ack, once, restored := c.listenAck, c.ackOnce, c.restoring
 	c.restoring = false
-	c.listenMu.Unlock()
+	c.ackMu.Unlock()
 	if once != nil {
 		once.Do(func() { close(ack) })
 	}

@@ -252,15 +252,25 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 		if s.proxy != nil || len(s.mountedChildren()) > 0 {
 			// A Proxy's backend (or a mounted one's) must report the
 			// updates of the resources followed.
+			// A URI the backend refuses is left out of the
+			// acknowledged filter: the client learns it is not followed.
+			kept := make([]string, 0, len(honoured.ResourceSubscriptions))
 			for _, uri := range honoured.ResourceSubscriptions {
-				if s.subscribeMounted(ctx, uri, true) == nil {
+				added, err := s.subscribeMounted(ctx, subscriber{key: ln, life: ctx}, uri, true)
+				if err != nil {
+					s.logger.Debug("subscriptions/listen: a resource subscription is not honoured: the backend refused it", "uri", uri, "error", err)
+					continue
+				}
+				kept = append(kept, uri)
+				if added {
 					defer func() {
 						uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 						defer cancel()
-						_ = s.unsubscribeMounted(uctx, uri)
+						_ = s.unsubscribeMounted(uctx, ln, uri)
 					}()
 				}
 			}
+			ack.Notifications.ResourceSubscriptions = kept
 		}
 	}
 	err = req.Session.Notify(ctx, protocol.NotificationSubscriptionsAcknowledged, ack)

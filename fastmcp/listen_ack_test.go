@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -75,5 +76,44 @@ func TestListenChangeRightAfterAck(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("no %s within 5 s", want)
 		}
+	}
+}
+
+// TestProxyListenLeavesOutRefusedURIs: a listen through a Proxy following a
+// resource its backend refuses to subscribe to is acknowledged without it:
+// the client learns it is not followed.
+func TestProxyListenLeavesOutRefusedURIs(t *testing.T) {
+	t.Parallel()
+	backend, _ := proxyBackendServer(t)
+	s := fastmcp.Proxy(connect(t, backend, legacy, fastmcp.WithRequestForwarding()), fastmcp.Logger(quietLogger))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, transport.NewStream(inR, outW, nil)) }()
+	t.Cleanup(func() { cancel(); <-served })
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"_meta":{`+
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},`+
+		`"notifications":{"resourceSubscriptions":["file:///a.txt","file:///nope"]}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(outR)
+	if !sc.Scan() {
+		t.Fatalf("no acknowledgment: %v", sc.Err())
+	}
+	var ack struct {
+		Method string `json:"method"`
+		Params struct {
+			Notifications protocol.SubscriptionFilter `json:"notifications"`
+		} `json:"params"`
+	}
+	if err := protocol.Unmarshal(sc.Bytes(), &ack); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, outR) }() // the listen's end; ends when outR is closed
+	if got := ack.Params.Notifications.ResourceSubscriptions; ack.Method != protocol.NotificationSubscriptionsAcknowledged ||
+		len(got) != 1 || got[0] != "file:///a.txt" {
+		t.Fatalf("acknowledgment = %s, want file:///a.txt alone followed", sc.Text())
 	}
 }

@@ -62,6 +62,10 @@ func (s *Server) AddMount(prefix string, other *Server) error {
 	if other == nil {
 		return fmt.Errorf("fastmcp: Mount(%q): the server to mount is nil", prefix)
 	}
+	// The loop check and the link are one step for every Mount: two
+	// servers mounting each other at once cannot both pass the check.
+	mountGraphMu.Lock()
+	defer mountGraphMu.Unlock()
 	if other == s || other.mountsTransitively(s) {
 		return fmt.Errorf("fastmcp: Mount(%q): mounting the server on itself (or on a server mounted on it) would make a loop: mount it elsewhere", prefix)
 	}
@@ -114,6 +118,10 @@ func validPrefix(p string) error {
 	}
 	return nil
 }
+
+// mountGraphMu serialises the changes of the graph of mounts (Mount's
+// loop check and linking).
+var mountGraphMu sync.Mutex
 
 // mountsTransitively reports whether target is mounted on s, directly or
 // further down.
@@ -420,29 +428,31 @@ func (s *Server) serveComplete(ctx context.Context, req *lowlevel.Request) (any,
 	return s.complete(ctx, req)
 }
 
-// subscribeMounted does, for a subscription to uri made on a server s is
-// mounted on, what s needs: a Proxy subscribes its backend; another server
-// checks that it has the resource.
-func (s *Server) subscribeMounted(ctx context.Context, uri string, modern bool) error {
+// subscribeMounted does, for a subscription of sub to uri made on a
+// server s is or mounts a Proxy of, what the Proxy needs: subscribe its
+// backend (see proxyBackend.subscribe); for other servers it checks that
+// uri is known. added reports whether a Proxy recorded a new
+// subscription of sub, which unsubscribeMounted undoes.
+func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri string, modern bool) (added bool, err error) {
 	if s.proxy != nil {
-		return s.proxy.subscribe(ctx, uri)
+		return s.proxy.subscribe(ctx, sub, uri)
 	}
 	if l, rest := s.mountFor(uri); l != nil {
-		return l.child.subscribeMounted(ctx, rest, modern)
+		return l.child.subscribeMounted(ctx, sub, rest, modern)
 	}
 	if !s.knownResource(uri) {
-		return resourceNotFound(modern, uri)
+		return false, resourceNotFound(modern, uri)
 	}
-	return nil
+	return false, nil
 }
 
-// unsubscribeMounted undoes subscribeMounted.
-func (s *Server) unsubscribeMounted(ctx context.Context, uri string) error {
+// unsubscribeMounted undoes subscribeMounted for the subscriber key.
+func (s *Server) unsubscribeMounted(ctx context.Context, key any, uri string) error {
 	if s.proxy != nil {
-		return s.proxy.unsubscribe(ctx, uri)
+		return s.proxy.unsubscribe(ctx, key, uri)
 	}
 	if l, rest := s.mountFor(uri); l != nil {
-		return l.child.unsubscribeMounted(ctx, rest)
+		return l.child.unsubscribeMounted(ctx, key, rest)
 	}
 	return nil
 }

@@ -247,3 +247,51 @@ func TestMountMistakes(t *testing.T) {
 		a.Mount("b", newServer())
 	})
 }
+
+// TestMountedProxyTaskTool: a task tool of a mounted Proxy's backend, called
+// through the parent by a caller declaring the tasks extension, runs as a
+// plain call: the parent neither forwards tasks/* nor knows the backend's
+// task ids, so a task would be one the caller cannot follow.
+func TestMountedProxyTaskTool(t *testing.T) {
+	t.Parallel()
+	backend := newServer()
+	backend.Tool("slow", func() string { return "done" }, fastmcp.Task(fastmcp.TaskOptional))
+	bc := connect(t, backend, eras[1].opt, fastmcp.WithRequestForwarding())
+	parent := newServer()
+	parent.Mount("r", fastmcp.Proxy(bc, fastmcp.Logger(quietLogger)))
+	fc := connect(t, parent, eras[1].opt)
+	if tools := listToolsByName(t, fc); tools["r_slow"] == nil { // waits for the proxy's first lists
+		t.Fatalf("tools = %v, want r_slow", tools)
+	}
+	started := false
+	res, err := fc.CallTool(ctxT(t), "r_slow", nil, fastmcp.WithTaskStarted(func(*protocol.TaskCreatedResult) { started = true }))
+	if err != nil || textOf(t, res) != "done" {
+		t.Fatalf("CallTool(r_slow) = %v, %v", res, err)
+	}
+	if started {
+		t.Error("the call through the parent became a task the caller cannot follow")
+	}
+}
+
+// TestMountEachOtherConcurrently: two servers mounting each other at once
+// cannot both succeed (that would be a loop).
+func TestMountEachOtherConcurrently(t *testing.T) {
+	t.Parallel()
+	for range 50 {
+		a, b := newServer(), newServer()
+		a.Tool("x", func() string { return "a" })
+		b.Tool("y", func() string { return "b" })
+		errs := make(chan error, 2)
+		start := make(chan struct{})
+		go func() { <-start; errs <- a.AddMount("b", b) }()
+		go func() { <-start; errs <- b.AddMount("a", a) }()
+		close(start)
+		e1, e2 := <-errs, <-errs
+		if e1 == nil && e2 == nil {
+			t.Fatal("both servers mounted each other: a loop")
+		}
+		if e1 != nil && e2 != nil {
+			t.Fatalf("neither mount succeeded: %v; %v", e1, e2)
+		}
+	}
+}

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -46,11 +48,15 @@ import (
 //
 // Connect client with WithRequestForwarding, so that it declares the
 // capabilities its callers may have; without it the backend's requests are
-// not forwarded. The proxy matches a backend request or log message with
-// the call it belongs to through the call itself on 2026-07-28 backends;
-// on earlier revisions, where the message does not say, it goes to the
-// one call in flight, and is refused (a request) or kept in the proxy's
-// log (a message) while several calls are.
+// not forwarded. The proxy matches a backend request with the call it
+// belongs to through the call itself on 2026-07-28 backends (their input
+// requests come back in the call's result). A request of an earlier
+// revision, and a log message of any revision, where the message does
+// not say which call it belongs to, goes to the one call in flight, and
+// is refused (a request) or kept in the proxy's log (a message) while
+// several calls are, or none: a log message sent as a call ends, or by
+// the backend's background work, may then reach the caller of another
+// call in flight.
 //
 // A client backs one Proxy. The proxy keeps its lists up to date until
 // the client is closed: close it after the proxy's last Serve returns.
@@ -63,7 +69,9 @@ func Proxy(client *Client, opts ...Option) *Server {
 	s := New(info.Name, info.Version, append(base, opts...)...)
 	p := &proxyBackend{
 		srv: s, client: client, calls: map[*proxyCall]struct{}{},
-		kick: make(chan struct{}, 1), ready: make(chan struct{}), subs: map[string]int{},
+		kick: make(chan struct{}, 1), ready: make(chan struct{}), subs: map[string]map[any]struct{}{},
+		subscribers: map[any]*proxySubscriber{},
+		updSet:      map[string]struct{}{}, updKick: make(chan struct{}, 1),
 	}
 	if !client.proxy.CompareAndSwap(nil, p) {
 		panic("fastmcp: Proxy: this client already backs a proxy: connect one client for each Proxy")
@@ -74,6 +82,7 @@ func Proxy(client *Client, opts ...Option) *Server {
 	s.proxy = p
 	p.install()
 	go p.run()
+	go p.deliverUpdates()
 	return s
 }
 
@@ -89,8 +98,14 @@ type proxyBackend struct {
 	kick  chan struct{} // wakes run when dirty is set
 	ready chan struct{} // closed once the lists were fetched the first time
 
-	subMu sync.Mutex
-	subs  map[string]int // subscriptions held at the backend: URI → subscribers
+	updMu    sync.Mutex
+	updQueue []string            // the backend's resource updates to pass on, in order
+	updSet   map[string]struct{} // the URIs in updQueue
+	updKick  chan struct{}       // wakes deliverUpdates when updQueue is set
+
+	subMu       sync.Mutex
+	subs        map[string]map[any]struct{} // subscriptions held at the backend: URI → subscriber keys
+	subscribers map[any]*proxySubscriber    // subscriber key → its subscriptions
 }
 
 // proxyCall is one call being forwarded: the backend's requests and
@@ -155,6 +170,17 @@ func (p *proxyBackend) install() {
 		for _, m := range []string{protocol.MethodTasksGet, protocol.MethodTasksUpdate, protocol.MethodTasksCancel} {
 			ll.Handle(m, lowlevel.HandlerFunc(p.task))
 		}
+	}
+	if settings, ok := caps.Extensions[apps.Extension]; ok {
+		// MCP Apps: the backend's views and tools are listed as it lists
+		// them to callers that render views, with the extension's
+		// fallback to the others.
+		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
+			if c.Extensions == nil {
+				c.Extensions = map[string]json.RawMessage{}
+			}
+			c.Extensions[apps.Extension] = settings
+		})
 	}
 	if settings, ok := caps.Extensions[protocol.ExtensionSkills]; ok {
 		// The skills extension: its methods pass through, its files are
@@ -264,11 +290,19 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		// capabilities, and sends the log messages it wants.
 		caps := *c.ClientCapabilities()
 		caps.Experimental = nil
+		ext := map[string]json.RawMessage{}
 		if declaresTasks(&caps) && c.req.Modern {
-			caps.Extensions = map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")}
+			ext[protocol.ExtensionTasks] = json.RawMessage("{}")
 			ctx = context.WithValue(ctx, rawTaskKey{}, true)
-		} else {
-			caps.Extensions = nil
+		}
+		if settings, ok := caps.Extensions[apps.Extension]; ok {
+			// The caller renders views (MCP Apps): the backend's app-only
+			// tools are its to call.
+			ext[apps.Extension] = settings
+		}
+		caps.Extensions = nil
+		if len(ext) > 0 {
+			caps.Extensions = ext
 		}
 		meta := protocol.Meta{protocol.MetaClientCapabilities: &caps}
 		if lvl, ok := c.req.LogLevel(); ok {
@@ -389,6 +423,11 @@ func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any
 	t, ok := p.srv.tools.get(cp.Name)
 	if ok && t.mount != nil {
 		return p.srv.callTool(ctx, req) // a server mounted on the proxy
+	}
+	if ok && t.appOnly && !p.srv.rendersViews(req) {
+		// An MCP Apps tool only views may call, hidden from a caller
+		// that renders none: as if unknown, as the backend would say.
+		return nil, fmt.Errorf("%w: unknown tool %q", protocol.ErrInvalidParams, cp.Name)
 	}
 	if ok && len(t.headers) > 0 {
 		if err := checkParamHeaders(req, t.headers, cp.Arguments); err != nil {
@@ -531,40 +570,172 @@ func (p *proxyBackend) rootsChanged(ctx context.Context, req *lowlevel.Request) 
 	return nil, nil
 }
 
-// subscribe subscribes the backend to uri for a caller of the proxy (or
-// of a server it is mounted on): the first subscriber subscribes it.
-func (p *proxyBackend) subscribe(ctx context.Context, uri string) error {
-	p.subMu.Lock()
-	defer p.subMu.Unlock()
-	if p.subs[uri] == 0 {
-		err := p.client.Subscribe(ctx, uri, func(u string) {
-			if err := p.srv.NotifyResourceUpdated(context.Background(), u); err != nil {
-				p.srv.logger.Debug("proxy: resource update not passed on", "uri", u, "error", err)
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
-	p.subs[uri]++
-	return nil
+// A subscriber is who holds a subscription a Proxy passes on to its
+// backend: a legacy session (keyed by its shared session id when it is
+// shared between replicas) or a 2026-07-28 listen stream, and the context
+// that ends with it.
+type subscriber struct {
+	key  any             // comparable: *session.Session, sharedSessionKey, *listener
+	life context.Context // ends when the subscriber does
 }
 
-// unsubscribe undoes subscribe: the last subscriber unsubscribes the
-// backend.
-func (p *proxyBackend) unsubscribe(ctx context.Context, uri string) error {
+// sharedSessionKey keys the subscriptions of a session shared between
+// replicas: its id, the same on every replica.
+type sharedSessionKey string
+
+// proxySubscriber is what the proxy holds for one subscriber.
+type proxySubscriber struct {
+	uris map[string]struct{}
+	stop func() bool // stops the cleanup at the subscriber's end
+}
+
+// subscribe subscribes the backend to uri for sub, a caller of the proxy
+// (or of a server it is mounted on): the first subscriber of uri
+// subscribes the backend; a subscriber subscribing again to a uri counts
+// once. It reports whether sub was not subscribed to uri yet. When sub
+// ends, its subscriptions are undone.
+func (p *proxyBackend) subscribe(ctx context.Context, sub subscriber, uri string) (bool, error) {
 	p.subMu.Lock()
 	defer p.subMu.Unlock()
-	switch p.subs[uri] {
-	case 0:
-		return nil
-	case 1:
-		delete(p.subs, uri)
-		return p.client.Unsubscribe(ctx, uri)
+	ps := p.subscribers[sub.key]
+	if ps != nil {
+		if _, ok := ps.uris[uri]; ok {
+			return false, nil
+		}
 	}
-	p.subs[uri]--
-	return nil
+	if len(p.subs[uri]) == 0 {
+		if err := p.client.Subscribe(ctx, uri, p.updated); err != nil {
+			return false, err
+		}
+	}
+	if ps == nil {
+		ps = &proxySubscriber{uris: map[string]struct{}{}}
+		p.subscribers[sub.key] = ps
+		key := sub.key
+		// No goroutine waits: the cleanup runs once, when the subscriber
+		// ends, unless its last subscription was undone before.
+		ps.stop = context.AfterFunc(sub.life, func() { p.drop(key) })
+	}
+	ps.uris[uri] = struct{}{}
+	keys := p.subs[uri]
+	if keys == nil {
+		keys = map[any]struct{}{}
+		p.subs[uri] = keys
+	}
+	keys[sub.key] = struct{}{}
+	return true, nil
 }
+
+// unsubscribe undoes subscribe for the subscriber key: the last
+// subscriber of uri unsubscribes the backend. A subscriber that was not
+// subscribed to uri changes nothing.
+func (p *proxyBackend) unsubscribe(ctx context.Context, key any, uri string) error {
+	p.subMu.Lock()
+	defer p.subMu.Unlock()
+	ps := p.subscribers[key]
+	if ps == nil {
+		return nil
+	}
+	if _, ok := ps.uris[uri]; !ok {
+		return nil
+	}
+	delete(ps.uris, uri)
+	if len(ps.uris) == 0 {
+		ps.stop()
+		delete(p.subscribers, key)
+	}
+	return p.forgetLocked(ctx, key, uri)
+}
+
+// forgetLocked removes key from the subscribers of uri, and unsubscribes
+// the backend when it was the last; p.subMu held.
+func (p *proxyBackend) forgetLocked(ctx context.Context, key any, uri string) error {
+	keys := p.subs[uri]
+	delete(keys, key)
+	if len(keys) > 0 {
+		return nil
+	}
+	delete(p.subs, uri)
+	return p.client.Unsubscribe(ctx, uri)
+}
+
+// drop undoes the subscriptions of the subscriber key, which ended.
+func (p *proxyBackend) drop(key any) {
+	ctx, cancel := context.WithTimeout(p.client.sess.Context(), proxyUnsubscribeTimeout)
+	defer cancel()
+	p.subMu.Lock()
+	defer p.subMu.Unlock()
+	ps := p.subscribers[key]
+	if ps == nil {
+		return
+	}
+	delete(p.subscribers, key)
+	for uri := range ps.uris {
+		if err := p.forgetLocked(ctx, key, uri); err != nil {
+			p.srv.logger.Debug("proxy: the backend subscription of a subscriber that ended not undone", "uri", uri, "error", err)
+		}
+	}
+}
+
+// updated queues the backend's notifications/resources/updated for
+// deliverUpdates. It is called on the backend client's read goroutine and
+// does not block: an update already queued for uri is not queued again,
+// and one beyond maxQueuedUpdates is dropped (and logged).
+func (p *proxyBackend) updated(uri string) {
+	p.updMu.Lock()
+	_, queued := p.updSet[uri]
+	full := !queued && len(p.updQueue) >= maxQueuedUpdates
+	if !queued && !full {
+		p.updSet[uri] = struct{}{}
+		p.updQueue = append(p.updQueue, uri)
+	}
+	p.updMu.Unlock()
+	if full {
+		p.srv.logger.Warn("proxy: too many resource updates of the backend waiting to be passed on: this one is dropped", "uri", uri)
+		return
+	}
+	select {
+	case p.updKick <- struct{}{}:
+	default:
+	}
+}
+
+// maxQueuedUpdates bounds the resource updates of the backend waiting to
+// be passed on (distinct URIs).
+const maxQueuedUpdates = 1024
+
+// proxyDeliveryTimeout bounds the passing on of one resource update.
+const proxyDeliveryTimeout = 10 * time.Second
+
+// deliverUpdates passes the queued resource updates of the backend on to
+// the proxy's subscribers, until the client is closed. The proxy starts
+// it; it ends with the client.
+func (p *proxyBackend) deliverUpdates() {
+	ctx := p.client.sess.Context()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.updKick:
+		}
+		p.updMu.Lock()
+		uris := p.updQueue
+		p.updQueue = nil
+		clear(p.updSet)
+		p.updMu.Unlock()
+		for _, uri := range uris {
+			dctx, cancel := context.WithTimeout(ctx, proxyDeliveryTimeout)
+			if err := p.srv.NotifyResourceUpdated(dctx, uri); err != nil {
+				p.srv.logger.Debug("proxy: resource update not passed on", "uri", uri, "error", err)
+			}
+			cancel()
+		}
+	}
+}
+
+// proxyUnsubscribeTimeout bounds the unsubscribing from the backend of a
+// subscriber that ended.
+const proxyUnsubscribeTimeout = 5 * time.Second
 
 // serveRequest passes a request of the backend (sampling, elicitation,
 // roots) to the caller of the call it was made for, and returns the

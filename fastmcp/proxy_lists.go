@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
@@ -45,6 +47,7 @@ func (p *proxyBackend) syncTools(ctx context.Context, told bool) {
 			continue
 		}
 		t := &tool{def: &def, enc: raw}
+		p.appTool(t)
 		if len(def.InputSchema) > 0 {
 			// The arguments mirrored in Mcp-Param headers, which the
 			// proxy checks as the backend would.
@@ -86,41 +89,50 @@ func (p *proxyBackend) syncPrompts(ctx context.Context, told bool) {
 	}
 }
 
+// syncResources fetches the backend's resources and resource templates.
+// Each list that cannot be fetched keeps its last state, without holding
+// up the other; a backend without resources/templates/list (MethodNotFound)
+// has no templates.
 func (p *proxyBackend) syncResources(ctx context.Context, told bool) {
-	items, err := p.fetch(ctx, protocol.MethodResourcesList, "resources")
-	if err != nil {
+	var statics map[string]*resource
+	if items, err := p.fetchOptional(ctx, protocol.MethodResourcesList, "resources"); err != nil {
 		p.fetchFailed(protocol.MethodResourcesList, err)
-		return
-	}
-	statics := make(map[string]*resource, len(items))
-	for _, raw := range items {
-		var def protocol.Resource
-		if err := protocol.Unmarshal(raw, &def); err != nil || def.URI == "" {
-			p.srv.logger.Warn("proxy: a resource the backend listed is left out: it does not decode", "resource", string(raw), "error", err)
-			continue
+	} else {
+		statics = make(map[string]*resource, len(items))
+		for _, raw := range items {
+			var def protocol.Resource
+			if err := protocol.Unmarshal(raw, &def); err != nil || def.URI == "" {
+				p.srv.logger.Warn("proxy: a resource the backend listed is left out: it does not decode", "resource", string(raw), "error", err)
+				continue
+			}
+			// An MCP Apps view: not listed to callers that render none.
+			statics[def.URI] = &resource{def: &def, enc: raw, view: apps.IsViewMIMEType(def.MIMEType)}
 		}
-		statics[def.URI] = &resource{def: &def, enc: raw}
 	}
-	if items, err = p.fetch(ctx, protocol.MethodResourcesTemplatesList, "resourceTemplates"); err != nil {
+	var templates map[string]*resourceTemplate
+	if items, err := p.fetchOptional(ctx, protocol.MethodResourcesTemplatesList, "resourceTemplates"); err != nil {
 		p.fetchFailed(protocol.MethodResourcesTemplatesList, err)
-		return
-	}
-	templates := make(map[string]*resourceTemplate, len(items))
-	for _, raw := range items {
-		var def protocol.ResourceTemplate
-		if err := protocol.Unmarshal(raw, &def); err != nil || def.URITemplate == "" {
-			p.srv.logger.Warn("proxy: a resource template the backend listed is left out: it does not decode", "template", string(raw), "error", err)
-			continue
+	} else {
+		templates = make(map[string]*resourceTemplate, len(items))
+		for _, raw := range items {
+			var def protocol.ResourceTemplate
+			if err := protocol.Unmarshal(raw, &def); err != nil || def.URITemplate == "" {
+				p.srv.logger.Warn("proxy: a resource template the backend listed is left out: it does not decode", "template", string(raw), "error", err)
+				continue
+			}
+			t := &resourceTemplate{def: &def, enc: raw}
+			t.tmpl, _ = parseTemplate(def.URITemplate) // nil when it is not one fastmcp reads: subscribing then needs the backend's word
+			templates[def.URITemplate] = t
 		}
-		t := &resourceTemplate{def: &def, enc: raw}
-		t.tmpl, _ = parseTemplate(def.URITemplate) // nil when it is not one fastmcp reads: subscribing then needs the backend's word
-		templates[def.URITemplate] = t
+	}
+	if statics == nil && templates == nil {
+		return
 	}
 	s := p.srv
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	changed := replaceEntries(&s.resources.static, statics)
-	if replaceEntries(&s.resources.templates, templates) {
+	changed := statics != nil && replaceEntries(&s.resources.static, statics)
+	if templates != nil && replaceEntries(&s.resources.templates, templates) {
 		ordered := slices.SortedFunc(maps.Values(templates), compareKeys[*resourceTemplate])
 		for _, t := range s.resources.orderedTemplates() {
 			if t.mount != nil {
@@ -133,6 +145,41 @@ func (p *proxyBackend) syncResources(ctx context.Context, told bool) {
 	if changed || told {
 		p.changed(protocol.NotificationResourcesListChanged)
 	}
+}
+
+// fetchOptional is fetch for a list the backend may not implement: its
+// MethodNotFound error is an empty list.
+func (p *proxyBackend) fetchOptional(ctx context.Context, method, field string) ([]jsontext.Value, error) {
+	items, err := p.fetch(ctx, method, field)
+	if perr, ok := errors.AsType[*protocol.Error](err); ok && perr.Code == protocol.CodeMethodNotFound {
+		return nil, nil
+	}
+	return items, err
+}
+
+// appTool gives t, when the backend lists it as an MCP Apps tool
+// (_meta.ui), what the proxy's callers that render no views need: the
+// definition without _meta.ui and, for a tool only views may call,
+// appOnly, so that those callers get the extension's fallback.
+func (p *proxyBackend) appTool(t *tool) {
+	m, ok, err := apps.ToolMetaOf(t.def)
+	if !ok || err != nil {
+		return
+	}
+	def := *t.def
+	def.Meta = maps.Clone(def.Meta)
+	delete(def.Meta, apps.MetaKey)
+	delete(def.Meta, apps.LegacyResourceURIMetaKey)
+	if len(def.Meta) == 0 {
+		def.Meta = nil
+	}
+	plain, err := protocol.Marshal(&def)
+	if err != nil {
+		return
+	}
+	t.plain = plain
+	t.appOnly = m.VisibleTo(apps.VisibilityApp) && !m.VisibleTo(apps.VisibilityModel)
+	p.srv.apps.any.Store(true)
 }
 
 // changed tells of a list change: the proxy's clients, unless this is the

@@ -12,7 +12,9 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
+	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/pubsub"
 )
 
 type proxyNameArgs struct {
@@ -441,4 +443,155 @@ func TestProxyOverHTTP(t *testing.T) {
 			t.Fatalf("add = %+v, %v", res, err)
 		}
 	})
+}
+
+// backendCounter counts the requests of the given methods a Proxy's
+// backend client sends, and reports each on seen.
+type backendCounter struct {
+	mu   sync.Mutex
+	n    map[string]int
+	seen chan string
+}
+
+func newBackendCounter() *backendCounter {
+	return &backendCounter{n: map[string]int{}, seen: make(chan string, 64)}
+}
+
+func (b *backendCounter) middleware(methods ...string) fastmcp.ClientOption {
+	return fastmcp.WithClientMiddleware(func(next fastmcp.SendFunc) fastmcp.SendFunc {
+		return func(ctx context.Context, req *fastmcp.OutgoingRequest) (json.RawMessage, error) {
+			res, err := next(ctx, req)
+			for _, m := range methods {
+				if req.Method == m && err == nil {
+					b.mu.Lock()
+					b.n[m]++
+					b.mu.Unlock()
+					b.seen <- m
+				}
+			}
+			return res, err
+		}
+	})
+}
+
+func (b *backendCounter) count(m string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.n[m]
+}
+
+// TestProxySubscriptionCounting: the proxy holds one backend subscription
+// for all its callers' subscriptions to a URI: a caller subscribing twice
+// counts once, a stray unsubscribe of a caller that never subscribed
+// changes nothing, and a caller that disconnects gives its subscriptions
+// up, so the backend is unsubscribed when the last subscriber is gone.
+func TestProxySubscriptionCounting(t *testing.T) {
+	t.Parallel()
+	backend, _ := proxyBackendServer(t)
+	counter := newBackendCounter()
+	bc := connect(t, backend, legacy, fastmcp.WithRequestForwarding(),
+		counter.middleware(protocol.MethodResourcesSubscribe, protocol.MethodResourcesUnsubscribe))
+	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
+	a, b, c := connect(t, proxy, legacy), connect(t, proxy, legacy), connect(t, proxy, legacy)
+	ctx := ctxT(t)
+	uri := map[string]string{"uri": "file:///a.txt"}
+	for _, step := range []struct {
+		who    *fastmcp.Client
+		method string
+	}{
+		{a, protocol.MethodResourcesSubscribe},
+		{a, protocol.MethodResourcesSubscribe},
+		{b, protocol.MethodResourcesSubscribe},
+		{c, protocol.MethodResourcesUnsubscribe}, // never subscribed
+		{a, protocol.MethodResourcesUnsubscribe},
+	} {
+		if err := step.who.Call(ctx, step.method, uri, nil); err != nil {
+			t.Fatalf("%s: %v", step.method, err)
+		}
+	}
+	if got := counter.count(protocol.MethodResourcesSubscribe); got != 1 {
+		t.Fatalf("backend subscribed %d times, want 1", got)
+	}
+	if got := counter.count(protocol.MethodResourcesUnsubscribe); got != 0 {
+		t.Fatalf("backend unsubscribed %d times while b is subscribed, want 0", got)
+	}
+	b.Close()
+	for m := ""; m != protocol.MethodResourcesUnsubscribe; {
+		select {
+		case m = <-counter.seen:
+		case <-ctx.Done():
+			t.Fatal("the backend was not unsubscribed when the last subscriber disconnected")
+		}
+	}
+	if s, u := counter.count(protocol.MethodResourcesSubscribe), counter.count(protocol.MethodResourcesUnsubscribe); s != 1 || u != 1 {
+		t.Fatalf("backend: %d subscribe, %d unsubscribe; want 1 and 1", s, u)
+	}
+}
+
+// stuckBus is a bus whose Publish waits until release is closed (or its
+// context is done): a message bus that does not answer.
+type stuckBus struct{ release chan struct{} }
+
+func (b stuckBus) Publish(ctx context.Context, topic string, msg []byte) error {
+	select {
+	case <-b.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (b stuckBus) Subscribe(ctx context.Context, topic string, fn func([]byte)) (func(), error) {
+	return func() {}, nil
+}
+
+var _ pubsub.Bus = stuckBus{}
+
+// TestProxyUpdateDoesNotBlockCalls: passing a backend's resource update on
+// (here through a bus that does not answer) does not hold up the backend
+// client's reader: calls through the proxy go on being answered.
+func TestProxyUpdateDoesNotBlockCalls(t *testing.T) {
+	t.Parallel()
+	backend, _ := proxyBackendServer(t)
+	bc := connect(t, backend, legacy, fastmcp.WithRequestForwarding())
+	bus := stuckBus{release: make(chan struct{})}
+	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger), fastmcp.Bus(bus))
+	t.Cleanup(func() { closeNow(proxy) }) // ends the bus's worker
+	t.Cleanup(func() { close(bus.release) })
+	fc := connect(t, proxy, legacy)
+	ctx := ctxT(t)
+	if err := fc.Call(ctx, protocol.MethodResourcesSubscribe, map[string]string{"uri": "file:///a.txt"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := backend.NotifyResourceUpdated(ctx, "file:///a.txt"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := fc.CallTool(ctx, "add", map[string]int{"a": 1, "b": 2})
+	if err != nil || string(res.StructuredContent) != `{"sum":3}` {
+		t.Fatalf("add while an update is being passed on = %+v, %v", res, err)
+	}
+}
+
+// TestProxyListsWithoutTemplates: a backend that does not implement
+// resources/templates/list (MethodNotFound) still has its resources
+// listed through the proxy.
+func TestProxyListsWithoutTemplates(t *testing.T) {
+	t.Parallel()
+	backend := newServer()
+	backend.Resource("file:///a.txt", func() string { return "A" }, fastmcp.Description("a"))
+	backend.Lowlevel().Use(func(next lowlevel.Handler) lowlevel.Handler {
+		return lowlevel.HandlerFunc(func(ctx context.Context, req *lowlevel.Request) (any, error) {
+			if req.Method == protocol.MethodResourcesTemplatesList {
+				return nil, protocol.ErrMethodNotFound
+			}
+			return next.Handle(ctx, req)
+		})
+	})
+	_, fc := proxyFront(t, backend, legacy, legacy)
+	res, err := fc.ListResources(ctxT(t), "")
+	if err != nil || len(res.Resources) != 1 || res.Resources[0].URI != "file:///a.txt" {
+		t.Fatalf("resources/list through the proxy = %+v, %v", res, err)
+	}
 }

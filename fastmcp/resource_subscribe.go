@@ -212,7 +212,9 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 	if err := s.authorize(req, s.resourceScopes(p.URI)); err != nil {
 		return nil, err
 	}
-	if err := s.subscribeMounted(ctx, p.URI, req.Modern); err != nil {
+	sub := sessionSubscriber(req.Session)
+	added, err := s.subscribeMounted(ctx, sub, p.URI, req.Modern)
+	if err != nil {
 		return nil, proxiedError(err)
 	}
 	shared, err := transport.SubscribeShared(ctx, req.Session.Conn(), p.URI)
@@ -220,9 +222,26 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 	case !shared:
 		s.resources.subs.add(req.Session, p.URI)
 	case err != nil:
+		if added {
+			// The subscription is not recorded: neither is it at the
+			// backend.
+			if uerr := s.unsubscribeMounted(context.WithoutCancel(ctx), sub.key, p.URI); uerr != nil {
+				s.logger.Debug("proxy: backend subscription not undone", "uri", p.URI, "error", uerr)
+			}
+		}
 		return nil, s.sessionStoreFailed("resources/subscribe", err)
 	}
 	return nil, nil
+}
+
+// sessionSubscriber is the subscriber a Proxy (or a server mounting one)
+// records a legacy session's subscriptions under: a shared session by its
+// id, any other by itself.
+func sessionSubscriber(sess *session.Session) subscriber {
+	if id, ok := transport.SharedSessionID(sess.Conn()); ok {
+		return subscriber{key: sharedSessionKey(id), life: sess.Context()}
+	}
+	return subscriber{key: sess, life: sess.Context()}
 }
 
 // sessionStoreFailed is the error of a request of a shared session that
@@ -245,7 +264,7 @@ func (s *Server) unsubscribe(ctx context.Context, req *lowlevel.Request) (any, e
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: resources/unsubscribe: missing uri", protocol.ErrInvalidParams)
 	}
-	shared, err := transport.UnsubscribeShared(ctx, req.Session.Conn(), p.URI)
+	shared, removed, err := transport.UnsubscribeShared(ctx, req.Session.Conn(), p.URI)
 	switch {
 	case !shared:
 		if !slices.Contains(s.resources.subs.subscribers(p.URI), req.Session) {
@@ -254,8 +273,10 @@ func (s *Server) unsubscribe(ctx context.Context, req *lowlevel.Request) (any, e
 		s.resources.subs.remove(req.Session, p.URI)
 	case err != nil:
 		return nil, s.sessionStoreFailed("resources/unsubscribe", err)
+	case !removed:
+		return nil, nil // it was not subscribed: nothing to undo
 	}
-	if err := s.unsubscribeMounted(ctx, p.URI); err != nil {
+	if err := s.unsubscribeMounted(ctx, sessionSubscriber(req.Session).key, p.URI); err != nil {
 		return nil, proxiedError(err)
 	}
 	return nil, nil

@@ -317,11 +317,10 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 		if err != nil {
 			return nil, err
 		}
-		if t.mount.child.proxy == nil {
-			// Its tasks would live on the mounted server, which the
-			// caller cannot reach: the call runs as a plain one.
-			r = withoutTasksExtension(r)
-		}
+		// Its tasks would live on the mounted server (or a mounted
+		// Proxy's backend), which the caller cannot reach: the parent
+		// forwards no tasks/* there. The call runs as a plain one.
+		r = withoutTasksExtension(r)
 		return t.mount.child.serveCallTool(ctx, r)
 	}
 	if k := p.Arguments.Kind(); len(p.Arguments) > 0 && k != '{' && k != 'n' {

@@ -48,19 +48,33 @@ func SubscribeShared(ctx context.Context, c Conn, uri string) (bool, error) {
 
 // UnsubscribeShared removes a subscription SubscribeShared recorded
 // (resources/unsubscribe). It reports whether c is a shared session, as
-// SubscribeShared does; a subscription that does not exist is not an
-// error.
-func UnsubscribeShared(ctx context.Context, c Conn, uri string) (bool, error) {
+// SubscribeShared does, and whether the session was subscribed to uri; a
+// subscription that does not exist is not an error.
+func UnsubscribeShared(ctx context.Context, c Conn, uri string) (shared, removed bool, err error) {
 	s, ok := c.(*httpSession)
 	if !ok || s.h.shared == nil {
-		return false, nil
+		return false, false, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
-	if err := s.h.shared.store.Unsubscribe(ctx, s.id, uri); err != nil {
-		return true, fmt.Errorf("transport: removing the subscription from the session store: %w", err)
+	removed, err = s.h.shared.store.Unsubscribe(ctx, s.id, uri)
+	if err != nil {
+		return true, false, fmt.Errorf("transport: removing the subscription from the session store: %w", err)
 	}
-	return true, nil
+	return true, removed, nil
+}
+
+// SharedSessionID returns the id of the session of c when c is a legacy
+// session shared between replicas (HTTPOptions.Sessions), the same on
+// every replica; for any other Conn it reports false. Servers key what
+// they keep for a shared session by it rather than by the Conn, which
+// differs from replica to replica.
+func SharedSessionID(c Conn) (string, bool) {
+	s, ok := c.(*httpSession)
+	if !ok || s.h.shared == nil {
+		return "", false
+	}
+	return s.id, true
 }
 
 // SharesSessions reports whether h shares its legacy sessions with other

@@ -41,10 +41,10 @@ type SessionStore interface {
 	// as its record lives. It fails with an error matching
 	// ErrSessionUnknown when there is no record.
 	Subscribe(ctx context.Context, id, uri string) error
-	// Unsubscribe undoes Subscribe (resources/unsubscribe); a uri the
-	// session did not subscribe to, or a session without a record, is
-	// not an error.
-	Unsubscribe(ctx context.Context, id, uri string) error
+	// Unsubscribe undoes Subscribe (resources/unsubscribe) and reports
+	// whether the session was subscribed to uri; a uri the session did not
+	// subscribe to, or a session without a record, is not an error.
+	Unsubscribe(ctx context.Context, id, uri string) (removed bool, err error)
 	// Subscribers returns the ids of the sessions subscribed to uri whose
 	// records live (not deleted nor expired), in no particular order.
 	Subscribers(ctx context.Context, uri string) ([]string, error)
@@ -249,20 +249,22 @@ func (s *MemorySessionStore) subscribeLocked(id, uri string) {
 }
 
 // Unsubscribe implements SessionStore.
-func (s *MemorySessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
+func (s *MemorySessionStore) Unsubscribe(ctx context.Context, id, uri string) (bool, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return false, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	removed := false
 	if r, ok := s.records[id]; ok {
+		_, removed = r.subs[uri]
 		delete(r.subs, uri)
 	}
 	delete(s.subs[uri], id)
 	if len(s.subs[uri]) == 0 {
 		delete(s.subs, uri)
 	}
-	return nil
+	return removed, nil
 }
 
 // Subscribers implements SessionStore.

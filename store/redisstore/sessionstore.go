@@ -268,16 +268,17 @@ func (s *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
 }
 
 // Unsubscribe implements transport.SessionStore.
-func (s *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
+func (s *SessionStore) Unsubscribe(ctx context.Context, id, uri string) (bool, error) {
+	var del *redis.IntCmd
 	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		p.HDel(ctx, s.key(id), fieldSubPrefix+uri)
+		del = p.HDel(ctx, s.key(id), fieldSubPrefix+uri)
 		p.ZRem(ctx, s.subsKey(uri), id)
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%w: remove subscription: %w", ErrRedis, err)
+		return false, fmt.Errorf("%w: remove subscription: %w", ErrRedis, err)
 	}
-	return nil
+	return del.Val() > 0, nil
 }
 
 // subscribersScript drops the expired entries of the index KEYS[1] and

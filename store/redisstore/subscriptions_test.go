@@ -61,9 +61,16 @@ func TestSessionStoreSubscriptions(t *testing.T) {
 			if err := subscribe(s, "b", "r://2"); err != nil {
 				return err
 			}
-			for _, u := range [][2]string{{"a", "r://2"}, {"a", "r://3"}, {"x", "r://1"}} { // not subscribed: no error
-				if err := s.Unsubscribe(ctx, u[0], u[1]); err != nil {
+			for _, u := range []struct {
+				id, uri string
+				removed bool
+			}{{"a", "r://2", true}, {"a", "r://2", false}, {"a", "r://3", false}, {"x", "r://1", false}} { // not subscribed: no error
+				removed, err := s.Unsubscribe(ctx, u.id, u.uri)
+				if err != nil {
 					return err
+				}
+				if removed != u.removed {
+					return fmt.Errorf("Unsubscribe(%s, %s) removed = %v, want %v", u.id, u.uri, removed, u.removed)
 				}
 			}
 			return nil
