@@ -106,6 +106,9 @@ type proxyBackend struct {
 	subMu       sync.Mutex
 	subs        map[string]map[any]struct{} // subscriptions held at the backend: URI → subscriber keys
 	subscribers map[any]*proxySubscriber    // subscriber key → its subscriptions
+
+	ownMu  sync.Mutex
+	owners map[string]taskOwner // the backend's tasks started through the proxy: task id → who
 }
 
 // proxyCall is one call being forwarded: the backend's requests and
@@ -442,9 +445,13 @@ func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any
 	if err != nil {
 		return nil, err
 	}
-	return p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
+	res, err := p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
 		return p.client.callTool(ctx, cp.Name, jsontext.Value(params), json.RawMessage(cp.Arguments), res, opts)
 	})
+	if raw, ok := res.(json.RawMessage); ok && err == nil && req.Modern {
+		p.noteTask(raw, p.srv.principal(req))
+	}
+	return res, err
 }
 
 // getPrompt forwards prompts/get.
@@ -509,6 +516,14 @@ func (p *proxyBackend) complete(ctx context.Context, req *lowlevel.Request) (any
 func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if !req.Modern {
 		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
+	}
+	var tp protocol.TaskParams
+	if err := protocol.Unmarshal(orEmptyObject(req.Params), &tp); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", protocol.ErrInvalidParams, req.Method, err)
+	}
+	if !p.ownsTask(tp.TaskID, p.srv.principal(req)) {
+		// As the server answers for a task of another principal.
+		return nil, fmt.Errorf("%w: unknown task %q", protocol.ErrInvalidParams, tp.TaskID)
 	}
 	return p.forwardAs(newContext(ctx, p.srv, req, "task", ""), req)
 }

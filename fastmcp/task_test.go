@@ -275,22 +275,48 @@ func TestTaskInputAndCancel(t *testing.T) {
 	}
 }
 
+// TestTaskBoundToPrincipal: a task is its creator's; another principal's
+// tasks/get, tasks/cancel and tasks/update are answered as for an unknown
+// task, by the server and by a Proxy in front of it (the backend sees one
+// client, the proxy: the proxy binds each task to its own caller).
 func TestTaskBoundToPrincipal(t *testing.T) {
 	t.Parallel()
-	s, url := taskServer(t)
-	s.Tool("mine", func() string { return "secret" }, fastmcp.Task(fastmcp.TaskRequired))
-	alice := &taskRPC{t: t, url: url, tasks: true, caller: "alice"}
-	bob := &taskRPC{t: t, url: url, tasks: true, caller: "bob"}
-	id := alice.callTool("mine", nil)["taskId"].(string)
-	alice.await(id, "completed")
-	for _, m := range []string{"tasks/get", "tasks/cancel", "tasks/update"} {
-		if rep := bob.call(m, map[string]any{"taskId": id, "inputResponses": map[string]any{}}); rep.Error == nil || rep.Error.Code != protocol.CodeInvalidParams {
-			t.Errorf("%s from another caller = %+v, want -32602 (not found)", m, rep)
-		}
+	for _, proxied := range []bool{false, true} {
+		t.Run(map[bool]string{false: "server", true: "proxy"}[proxied], func(t *testing.T) {
+			t.Parallel()
+			s, url := taskServer(t)
+			s.Tool("mine", func() string { return "secret" }, fastmcp.Task(fastmcp.TaskRequired))
+			if proxied {
+				url = proxyTo(t, url)
+			}
+			alice := &taskRPC{t: t, url: url, tasks: true, caller: "alice"}
+			bob := &taskRPC{t: t, url: url, tasks: true, caller: "bob"}
+			id := alice.callTool("mine", nil)["taskId"].(string)
+			alice.await(id, "completed")
+			for _, m := range []string{"tasks/get", "tasks/cancel", "tasks/update"} {
+				if rep := bob.call(m, map[string]any{"taskId": id, "inputResponses": map[string]any{}}); rep.Error == nil || rep.Error.Code != protocol.CodeInvalidParams {
+					t.Errorf("%s from another caller = %+v, want -32602 (not found)", m, rep)
+				}
+			}
+			if got := alice.await(id, "completed"); firstText(t, got["result"]) != "secret" {
+				t.Errorf("owner's tasks/get = %v", got)
+			}
+		})
 	}
-	if got := alice.await(id, "completed"); firstText(t, got["result"]) != "secret" {
-		t.Errorf("owner's tasks/get = %v", got)
+}
+
+// proxyTo serves, over HTTP, a Proxy in front of the server at url (spoken
+// to in 2026-07-28), and returns the proxy's URL.
+func proxyTo(t *testing.T, url string) string {
+	t.Helper()
+	c, err := fastmcp.ConnectHTTP(ctxT(t), url, fastmcp.WithRequestForwarding())
+	if err != nil {
+		t.Fatal(err)
 	}
+	p := fastmcp.Proxy(c)
+	ts := httptest.NewServer(p)
+	t.Cleanup(func() { closeNow(p); ts.Close(); c.Close() })
+	return ts.URL + "/mcp"
 }
 
 // A tool with Task(...).After(d) gathers input through the multi
