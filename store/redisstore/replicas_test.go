@@ -200,14 +200,16 @@ func TestReplicas(t *testing.T) {
 	}
 	wg.Wait()
 	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	// The clients close before the proxy (deferred earlier), also when
+	// one of them failed: the proxy's Close waits for their streams.
 	defer func() {
 		for _, w := range ws {
 			w.close()
 		}
 	}()
+	for err := range errs {
+		t.Fatal(err)
+	}
 	half := numClients / 2
 	t.Logf("%d clients connected and subscribed (%v)", numClients, time.Since(start))
 	if err := proxy.WaitStreams(ctx, func(l, g int) bool { return l == half && g == half }); err != nil {
