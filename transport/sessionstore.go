@@ -176,8 +176,8 @@ func (s *MemorySessionStore) Get(ctx context.Context, id string) (*SessionRecord
 		return nil, err
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock() // r.subs is the live record's map: read it under the lock
 	r, ok := s.live(id)
-	s.mu.Unlock()
 	if !ok {
 		return nil, ErrSessionUnknown
 	}
