@@ -521,11 +521,13 @@ func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, er
 	if err := protocol.Unmarshal(orEmptyObject(req.Params), &tp); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", protocol.ErrInvalidParams, req.Method, err)
 	}
-	if !p.ownsTask(tp.TaskID, p.srv.principal(req)) {
-		// As the server answers for a task of another principal.
+	c := newContext(ctx, p.srv, req, "task", "")
+	if declaresTasks(c.ClientCapabilities()) && !p.ownsTask(tp.TaskID, p.srv.principal(req)) {
+		// As the server answers for a task of another principal. A
+		// caller without the extension is refused by the backend.
 		return nil, fmt.Errorf("%w: unknown task %q", protocol.ErrInvalidParams, tp.TaskID)
 	}
-	return p.forwardAs(newContext(ctx, p.srv, req, "task", ""), req)
+	return p.forwardAs(c, req)
 }
 
 // extension forwards the methods of the skills extension. A 2026-07-28
