@@ -342,12 +342,7 @@ func (p *Preview) apiViewCall(w http.ResponseWriter, r *http.Request) {
 		writeCallError(w, err)
 		return
 	}
-	out, err := protocol.Marshal(res)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "encoding the result: "+err.Error())
-		return
-	}
-	writeJSON(w, map[string]any{"result": json.RawMessage(out)})
+	writeResult(w, res, "the result")
 }
 
 // apiViewTools proxies a view's tools/list: the tools the view may call.
@@ -367,12 +362,7 @@ func (p *Preview) apiViewTools(w http.ResponseWriter, r *http.Request) {
 			visible = append(visible, t)
 		}
 	}
-	out, err := protocol.Marshal(&protocol.ListToolsResult{Tools: visible})
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "encoding the tools: "+err.Error())
-		return
-	}
-	writeJSON(w, map[string]any{"result": json.RawMessage(out)})
+	writeResult(w, &protocol.ListToolsResult{Tools: visible}, "the tools")
 }
 
 // apiViewRead proxies a view's resources/read.
@@ -389,9 +379,15 @@ func (p *Preview) apiViewRead(w http.ResponseWriter, r *http.Request) {
 		writeCallError(w, err)
 		return
 	}
-	out, err := protocol.Marshal(res)
+	writeResult(w, res, "the result")
+}
+
+// writeResult answers a view's request with the server's result v, as
+// protocol-encoded JSON under "result"; what names v in an encoding error.
+func writeResult(w http.ResponseWriter, v any, what string) {
+	out, err := protocol.Marshal(v)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "encoding the result: "+err.Error())
+		writeError(w, http.StatusInternalServerError, "encoding "+what+": "+err.Error())
 		return
 	}
 	writeJSON(w, map[string]any{"result": json.RawMessage(out)})

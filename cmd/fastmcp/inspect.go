@@ -111,26 +111,12 @@ func writeReport(b *strings.Builder, r *report) {
 
 	fmt.Fprintf(b, "\nResources (%d)\n", len(r.Resources))
 	for _, res := range r.Resources {
-		fmt.Fprintf(b, "  %s  %s", res.URI, res.Name)
-		if res.MIMEType != "" {
-			fmt.Fprintf(b, "  %s", res.MIMEType)
-		}
-		b.WriteString("\n")
-		if res.Description != "" {
-			b.WriteString(indent(res.Description, "    ") + "\n")
-		}
+		writeResourceEntry(b, res.URI, res.Name, res.MIMEType, res.Description)
 	}
 
 	fmt.Fprintf(b, "\nResource templates (%d)\n", len(r.ResourceTemplates))
 	for _, t := range r.ResourceTemplates {
-		fmt.Fprintf(b, "  %s  %s", t.URITemplate, t.Name)
-		if t.MIMEType != "" {
-			fmt.Fprintf(b, "  %s", t.MIMEType)
-		}
-		b.WriteString("\n")
-		if t.Description != "" {
-			b.WriteString(indent(t.Description, "    ") + "\n")
-		}
+		writeResourceEntry(b, t.URITemplate, t.Name, t.MIMEType, t.Description)
 	}
 
 	fmt.Fprintf(b, "\nPrompts (%d)\n", len(r.Prompts))
@@ -221,4 +207,17 @@ func indent(s, prefix string) string {
 		lines[i] = prefix + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// writeResourceEntry prints one resource or template of the inspect
+// report: its URI (or template), name and MIME type, then its description.
+func writeResourceEntry(b *strings.Builder, uri, name, mimeType, description string) {
+	fmt.Fprintf(b, "  %s  %s", uri, name)
+	if mimeType != "" {
+		fmt.Fprintf(b, "  %s", mimeType)
+	}
+	b.WriteString("\n")
+	if description != "" {
+		b.WriteString(indent(description, "    ") + "\n")
+	}
 }
