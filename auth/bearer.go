@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -144,10 +145,10 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 		b.refuse(w, r, http.StatusUnauthorized, useDPoP, challenge{code: errCodeInvalidToken, scopes: b.scopes}, err)
 		return nil, false
 	}
-	var proofJKT string
+	var proof *dpopProof
 	if useDPoP {
 		var code string
-		proofJKT, code, err = b.dpop.check(r, token)
+		proof, code, err = b.dpop.check(r, token)
 		if err != nil {
 			if code == errCodeUseDPoPNonce {
 				w.Header().Set("DPoP-Nonce", b.dpop.newNonce())
@@ -161,7 +162,21 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 		err = errors.New("auth: verifier returned no token information")
 	}
 	if err == nil {
-		err = b.checkInfo(info, useDPoP, proofJKT)
+		err = b.checkInfo(info, proof)
+	}
+	if err == nil && proof != nil {
+		// Only now, with the token verified and bound to the proof's key,
+		// is the proof remembered: strangers cannot fill the cache.
+		var retryAfter time.Duration
+		if retryAfter, err = b.dpop.remember(proof); errors.Is(err, errReplayCacheFull) {
+			b.log.WarnContext(r.Context(), "auth: DPoP proof refused", "err", err)
+			w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
+			http.Error(w, "DPoP replay cache full, retry later", http.StatusServiceUnavailable)
+			return nil, false
+		} else if err != nil {
+			b.refuse(w, r, http.StatusUnauthorized, true, challenge{code: errCodeInvalidDPoPProof, scopes: b.scopes}, err)
+			return nil, false
+		}
 	}
 	switch {
 	case err == nil:
@@ -184,8 +199,12 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 
 // checkInfo applies the checks every verifier's result gets: the token's
 // lifetime, its binding, and the scopes every request needs.
-func (b *bearer) checkInfo(info *TokenInfo, useDPoP bool, proofJKT string) error {
+func (b *bearer) checkInfo(info *TokenInfo, proof *dpopProof) error {
 	now := b.now()
+	useDPoP, proofJKT := proof != nil, ""
+	if useDPoP {
+		proofJKT = proof.jkt
+	}
 	switch {
 	case !info.Expiry.IsZero() && now.After(info.Expiry.Add(b.skew)):
 		return errors.Join(ErrInvalidToken, errors.New("token expired"))
