@@ -41,6 +41,16 @@ func signatureAlgorithms(what string, names []string) ([]string, []jose.Signatur
 	return names, algs, nil
 }
 
+// Defaults of JWTOptions' key set fetching.
+const (
+	// DefaultMinRefetchInterval is JWTOptions.MinRefetchInterval when
+	// zero: ten seconds, as Keycloak's adapters wait.
+	DefaultMinRefetchInterval = 10 * time.Second
+	// DefaultFetchRetryInterval is JWTOptions.FetchRetryInterval when
+	// zero.
+	DefaultFetchRetryInterval = time.Second
+)
+
 // JWTOptions configures NewJWTVerifier.
 type JWTOptions struct {
 	// Issuer is the authorization server's issuer identifier, which
@@ -67,14 +77,28 @@ type JWTOptions struct {
 	// accepted too, as many issuers send them; other types never are.
 	RequireJWTAccessTokenType bool
 	// KeySetTTL is how long a fetched key set is used before it is
-	// fetched again (on the next token that needs it). Zero means an hour.
+	// fetched again (started by the next token; tokens signed by a cached
+	// key keep using the cached set meanwhile, and if the fetch fails).
+	// Zero means an hour.
 	KeySetTTL time.Duration
 	// MinRefetchInterval is the least time between two fetches of the
-	// key set, however many tokens name unknown keys. Zero means a
-	// minute; negative means no limit.
+	// key set, however many tokens name unknown keys: a key the issuer
+	// just published (a rotation) is accepted this long after the last
+	// fetch at worst, and a flood of tokens naming unknown keys costs
+	// one fetch per interval. Zero means DefaultMinRefetchInterval;
+	// negative means no limit (a fetch per token naming an unknown key,
+	// one at a time).
 	MinRefetchInterval time.Duration
+	// FetchRetryInterval is how soon a failed fetch is tried again while
+	// no keys are held (the first fetch failed): the wait doubles with
+	// each further failure, up to MinRefetchInterval, so tokens are
+	// accepted soon after the issuer recovers. Once keys are held, a
+	// failed refetch keeps them and is retried after MinRefetchInterval.
+	// Zero means DefaultFetchRetryInterval; negative means no wait.
+	FetchRetryInterval time.Duration
 	// HTTPClient fetches the metadata and key set. Nil means a client
-	// with a 10-second timeout.
+	// with a 10-second timeout. Its timeout bounds each fetch: give it
+	// one (a fetch runs in a goroutine of its own, which ends with it).
 	HTTPClient *http.Client
 	// now is the clock; tests set it.
 	now func() time.Time
@@ -84,8 +108,11 @@ type JWTOptions struct {
 // with the issuer's keys. It checks the signature against the issuer's key
 // set (fetched on first use, cached, fetched again when a token names an
 // unknown key, at most once per MinRefetchInterval), the algorithm against
-// the allow-list, "iss", "aud", "exp" (required), "nbf" and "iat". It
-// starts no goroutines. It is safe for concurrent use.
+// the allow-list, "iss", "aud", "exp" (required), "nbf" and "iat". It is
+// safe for concurrent use. The key set is fetched in a goroutine of its
+// own, one fetch at a time, which ends when the fetch does (bounded by
+// the HTTP client's timeout); requests whose key is cached never wait for
+// it.
 type JWTVerifier struct {
 	issuer   string
 	audience string
@@ -125,7 +152,7 @@ func NewJWTVerifier(opts JWTOptions) (*JWTVerifier, error) {
 	if v.now == nil {
 		v.now = time.Now
 	}
-	ks := &keySet{client: opts.HTTPClient, issuer: opts.Issuer, jwksURL: opts.JWKSURL, ttl: opts.KeySetTTL, minInterval: opts.MinRefetchInterval, now: v.now}
+	ks := &keySet{client: opts.HTTPClient, issuer: opts.Issuer, jwksURL: opts.JWKSURL, ttl: opts.KeySetTTL, minInterval: opts.MinRefetchInterval, retryMin: opts.FetchRetryInterval, now: v.now}
 	if ks.client == nil {
 		ks.client = defaultHTTPClient
 	}
@@ -133,9 +160,14 @@ func NewJWTVerifier(opts JWTOptions) (*JWTVerifier, error) {
 		ks.ttl = time.Hour
 	}
 	if ks.minInterval == 0 {
-		ks.minInterval = time.Minute
+		ks.minInterval = DefaultMinRefetchInterval
 	} else if ks.minInterval < 0 {
 		ks.minInterval = 0
+	}
+	if ks.retryMin == 0 {
+		ks.retryMin = DefaultFetchRetryInterval
+	} else if ks.retryMin < 0 {
+		ks.retryMin = 0
 	}
 	v.keys = ks
 	return v, nil
