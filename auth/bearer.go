@@ -192,7 +192,11 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 		b.refuse(w, r, http.StatusForbidden, useDPoP, challenge{code: errCodeInsufficientScope, scopes: b.scopes}, err)
 		return nil, false
 	default:
-		b.refuse(w, r, http.StatusUnauthorized, useDPoP, challenge{code: errCodeInvalidToken, scopes: b.scopes}, err)
+		c := challenge{code: errCodeInvalidToken, scopes: b.scopes}
+		if errors.Is(err, ErrNoSubject) {
+			c.desc = "the access token has no subject (sub)"
+		}
+		b.refuse(w, r, http.StatusUnauthorized, useDPoP, c, err)
 		return nil, false
 	}
 }

@@ -76,6 +76,16 @@ type JWTOptions struct {
 	// "at+jwt" (RFC 9068 §4). By default "JWT" and a missing typ are
 	// accepted too, as many issuers send them; other types never are.
 	RequireJWTAccessTokenType bool
+	// AllowMissingSubject accepts tokens without "sub", which RFC 9068
+	// §2.2 requires and which are refused by default (401, wrapping
+	// ErrNoSubject). Some issuers leave it out of client-credentials
+	// tokens. Such a token must name its client (client_id, azp, cid or
+	// appid) and then stands for that client: TokenInfo.Subject is empty
+	// and TokenInfo.Principal is the issuer and client. So EVERY token
+	// without "sub" of one client is ONE principal, sharing its sessions,
+	// tasks and requestState: set it only when each such client is one
+	// caller.
+	AllowMissingSubject bool
 	// KeySetTTL is how long a fetched key set is used before it is
 	// fetched again (started by the next token; tokens signed by a cached
 	// key keep using the cached set meanwhile, and if the fetch fails).
@@ -119,6 +129,7 @@ type JWTVerifier struct {
 	algs     []jose.SignatureAlgorithm
 	skew     time.Duration
 	strict   bool
+	noSub    bool // AllowMissingSubject
 	keys     *keySet
 	now      func() time.Time
 }
@@ -143,7 +154,7 @@ func NewJWTVerifier(opts JWTOptions) (*JWTVerifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &JWTVerifier{issuer: opts.Issuer, audience: opts.Audience, algs: algs, skew: opts.ClockSkew, strict: opts.RequireJWTAccessTokenType, now: opts.now}
+	v := &JWTVerifier{issuer: opts.Issuer, audience: opts.Audience, algs: algs, skew: opts.ClockSkew, strict: opts.RequireJWTAccessTokenType, noSub: opts.AllowMissingSubject, now: opts.now}
 	if v.skew == 0 {
 		v.skew = DefaultClockSkew
 	} else if v.skew < 0 {
@@ -248,6 +259,9 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string, _ *http.Request)
 	}
 	if std.IssuedAt != nil {
 		info.IssuedAt = std.IssuedAt.Time()
+	}
+	if err := checkSubject(info, v.noSub); err != nil {
+		return nil, err
 	}
 	return info, nil
 }
