@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -319,5 +320,32 @@ func TestDPoPReplayCacheFullOfLive(t *testing.T) {
 	clock.advance(time.Minute + DefaultClockSkew + 2*time.Second) // past the first proofs' window
 	if got := send(proof()).StatusCode; got != 200 {
 		t.Fatalf("after the window: %d, want 200", got)
+	}
+}
+
+// BenchmarkReplayCacheFull: remembering a proof in a full cache of the
+// default size, where each new proof finds the oldest expired (the steady
+// state of a busy server): O(log n), not a scan.
+func BenchmarkReplayCacheFull(b *testing.B) {
+	const limit = 100000
+	c := replayCache{limit: limit}
+	now := time.Unix(1e9, 0)
+	var d [sha256.Size]byte
+	next := func(i int) [sha256.Size]byte {
+		binary.BigEndian.PutUint64(d[:], uint64(i))
+		return d
+	}
+	for i := range limit {
+		if _, err := c.add(next(i), now.Add(time.Duration(i)*time.Millisecond), now); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		now = now.Add(time.Millisecond)
+		// Live through its until: one entry expires per step.
+		if _, err := c.add(next(limit+i), now.Add((limit-1)*time.Millisecond), now); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
