@@ -238,13 +238,7 @@ func TestJWTConcurrentRotation(t *testing.T) {
 // also once the cached set is past its TTL; the token with the unknown
 // key waits for the fetch only as long as its context allows.
 func TestJWTUnknownKeyDoesNotStallOthers(t *testing.T) {
-	is := newTestIssuer(t)
-	is.addKey("k1", "ES256")
-	clock := &fakeClock{t: time.Now()}
-	v, err := NewJWTVerifier(JWTOptions{Issuer: is.srv.URL, Audience: testResource, HTTPClient: is.srv.Client(), now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	is, clock, v := clockedIssuer(t, nil)
 	claims := is.claims(testResource, map[string]any{"exp": time.Now().Add(24 * time.Hour).Unix()})
 	known := is.sign("k1", "at+jwt", claims)
 	if _, err := v.Verify(context.Background(), known, nil); err != nil {
@@ -310,6 +304,25 @@ func TestJWTUnknownKeyDoesNotStallOthers(t *testing.T) {
 	})
 }
 
+// clockedIssuer returns an issuer publishing the key "k1", and a verifier
+// of its tokens on a fake clock, with the default options but for what
+// configure (when not nil) sets.
+func clockedIssuer(t *testing.T, configure func(*JWTOptions)) (*testIssuer, *fakeClock, *JWTVerifier) {
+	t.Helper()
+	is := newTestIssuer(t)
+	is.addKey("k1", "ES256")
+	clock := &fakeClock{t: time.Now()}
+	opts := JWTOptions{Issuer: is.srv.URL, Audience: testResource, HTTPClient: is.srv.Client(), now: clock.now}
+	if configure != nil {
+		configure(&opts)
+	}
+	v, err := NewJWTVerifier(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return is, clock, v
+}
+
 // waitFor polls cond until it holds, failing the test after 30 seconds.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
@@ -325,13 +338,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // fetch is accepted once ten seconds have passed since that fetch; within
 // them, a flood of unknown kids costs no fetch.
 func TestJWTRotationDefaultInterval(t *testing.T) {
-	is := newTestIssuer(t)
-	is.addKey("k1", "ES256")
-	clock := &fakeClock{t: time.Now()}
-	v, err := NewJWTVerifier(JWTOptions{Issuer: is.srv.URL, Audience: testResource, HTTPClient: is.srv.Client(), now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	is, clock, v := clockedIssuer(t, nil)
 	claims := is.claims(testResource, map[string]any{"exp": time.Now().Add(24 * time.Hour).Unix()})
 	if _, err := v.Verify(context.Background(), is.sign("k1", "at+jwt", claims), nil); err != nil {
 		t.Fatal(err)
@@ -357,14 +364,8 @@ func TestJWTRotationDefaultInterval(t *testing.T) {
 // failure (1s, 2s, ...), so the first token after the issuer recovers
 // is accepted within seconds, not a minute.
 func TestJWTIssuerRecovers(t *testing.T) {
-	is := newTestIssuer(t)
-	is.addKey("k1", "ES256")
-	clock := &fakeClock{t: time.Now()}
 	// JWKSURL: one request per attempt (no discovery).
-	v, err := NewJWTVerifier(JWTOptions{Issuer: is.srv.URL, JWKSURL: is.srv.URL + "/jwks", Audience: testResource, HTTPClient: is.srv.Client(), now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	is, clock, v := clockedIssuer(t, func(o *JWTOptions) { o.JWKSURL = o.Issuer + "/jwks" })
 	token := is.sign("k1", "at+jwt", is.claims(testResource, map[string]any{"exp": time.Now().Add(24 * time.Hour).Unix()}))
 	verify := func() error {
 		_, err := v.Verify(context.Background(), token, nil)
