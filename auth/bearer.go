@@ -59,7 +59,10 @@ type BearerOptions struct {
 // proof is accepted for tokens bound to the proof's key; refusals then
 // carry a DPoP challenge too (WWW-Authenticate: DPoP algs="…"), and
 // proof failures answer 401 with DPoP error="invalid_dpop_proof" or
-// error="use_dpop_nonce" (with a DPoP-Nonce header).
+// error="use_dpop_nonce" (with a DPoP-Nonce header). A proof is
+// remembered (and a replay of it refused) only once its token verified and
+// is bound to its key; when DPoPOptions.MaxReplayEntries proofs are all
+// still live, a new one is answered 503 with Retry-After.
 //
 // A CORS preflight (OPTIONS with Origin and Access-Control-Request-Method)
 // goes to the next handler without a token, since browsers send none
