@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -58,7 +59,10 @@ type BearerOptions struct {
 // proof is accepted for tokens bound to the proof's key; refusals then
 // carry a DPoP challenge too (WWW-Authenticate: DPoP algs="…"), and
 // proof failures answer 401 with DPoP error="invalid_dpop_proof" or
-// error="use_dpop_nonce" (with a DPoP-Nonce header).
+// error="use_dpop_nonce" (with a DPoP-Nonce header). A proof is
+// remembered (and a replay of it refused) only once its token verified and
+// is bound to its key; when DPoPOptions.MaxReplayEntries proofs are all
+// still live, a new one is answered 503 with Retry-After.
 //
 // A CORS preflight (OPTIONS with Origin and Access-Control-Request-Method)
 // goes to the next handler without a token, since browsers send none
@@ -144,10 +148,10 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 		b.refuse(w, r, http.StatusUnauthorized, useDPoP, challenge{code: errCodeInvalidToken, scopes: b.scopes}, err)
 		return nil, false
 	}
-	var proofJKT string
+	var proof *dpopProof
 	if useDPoP {
 		var code string
-		proofJKT, code, err = b.dpop.check(r, token)
+		proof, code, err = b.dpop.check(r, token)
 		if err != nil {
 			if code == errCodeUseDPoPNonce {
 				w.Header().Set("DPoP-Nonce", b.dpop.newNonce())
@@ -161,7 +165,21 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 		err = errors.New("auth: verifier returned no token information")
 	}
 	if err == nil {
-		err = b.checkInfo(info, useDPoP, proofJKT)
+		err = b.checkInfo(info, proof)
+	}
+	if err == nil && proof != nil {
+		// Only now, with the token verified and bound to the proof's key,
+		// is the proof remembered: strangers cannot fill the cache.
+		var retryAfter time.Duration
+		if retryAfter, err = b.dpop.remember(proof); errors.Is(err, errReplayCacheFull) {
+			b.log.WarnContext(r.Context(), "auth: DPoP proof refused", "err", err)
+			w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
+			http.Error(w, "DPoP replay cache full, retry later", http.StatusServiceUnavailable)
+			return nil, false
+		} else if err != nil {
+			b.refuse(w, r, http.StatusUnauthorized, true, challenge{code: errCodeInvalidDPoPProof, scopes: b.scopes}, err)
+			return nil, false
+		}
 	}
 	switch {
 	case err == nil:
@@ -177,15 +195,23 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 		b.refuse(w, r, http.StatusForbidden, useDPoP, challenge{code: errCodeInsufficientScope, scopes: b.scopes}, err)
 		return nil, false
 	default:
-		b.refuse(w, r, http.StatusUnauthorized, useDPoP, challenge{code: errCodeInvalidToken, scopes: b.scopes}, err)
+		c := challenge{code: errCodeInvalidToken, scopes: b.scopes}
+		if errors.Is(err, ErrNoSubject) {
+			c.desc = "the access token has no subject (sub)"
+		}
+		b.refuse(w, r, http.StatusUnauthorized, useDPoP, c, err)
 		return nil, false
 	}
 }
 
 // checkInfo applies the checks every verifier's result gets: the token's
 // lifetime, its binding, and the scopes every request needs.
-func (b *bearer) checkInfo(info *TokenInfo, useDPoP bool, proofJKT string) error {
+func (b *bearer) checkInfo(info *TokenInfo, proof *dpopProof) error {
 	now := b.now()
+	useDPoP, proofJKT := proof != nil, ""
+	if useDPoP {
+		proofJKT = proof.jkt
+	}
 	switch {
 	case !info.Expiry.IsZero() && now.After(info.Expiry.Add(b.skew)):
 		return errors.Join(ErrInvalidToken, errors.New("token expired"))

@@ -47,12 +47,15 @@
 // a DPoP proof signed by that key for this request (method, URL, time,
 // token hash; each proof once). Nonces (DPoPOptions.RequireNonce) are
 // stateless and shared by replicas that share DPoPOptions.NonceSecret;
-// the replay memory of proofs is per process. Without DPoP set, a
+// the replay memory of proofs is per process, filled only by proofs whose
+// token verified (DPoPOptions.MaxReplayEntries). Without DPoP set, a
 // DPoP-bound token is refused, as RFC 9449 asks.
 //
 // # Sessions
 //
-// TokenInfo.Principal names the caller (issuer, subject and client). Give
+// TokenInfo.Principal names the caller (issuer, subject and client).
+// Tokens without a subject are refused unless AllowMissingSubject is set
+// (then the principal is the client's, one for all its such tokens). Give
 // it to the transport as the principal sessions are bound to, so that a
 // session opened with one user's token cannot be used with another's, and
 // a client that refreshes its token keeps its session: PrincipalFromRequest
@@ -61,9 +64,14 @@
 // # Network access and goroutines
 //
 // Verifiers are built without network access. The JWT verifier fetches the
-// issuer's metadata and keys during the first Verify, again after
+// issuer's metadata and keys when the first Verify needs them, again after
 // JWTOptions.KeySetTTL or when a token names an unknown key (at most once
-// per JWTOptions.MinRefetchInterval). The package starts no goroutines.
+// per JWTOptions.MinRefetchInterval; while no keys are held, failed
+// fetches are retried after JWTOptions.FetchRetryInterval, doubling). The
+// only goroutine the package starts is that fetch, one at a time per
+// verifier; it ends when the fetch does (bounded by the HTTP client's
+// timeout). Requests whose key is cached never wait for it; a request
+// naming an unknown key waits as long as its context allows.
 //
 // # What it does not do
 //

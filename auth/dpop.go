@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"container/heap"
 	"crypto"
 	"crypto/hmac"
 	"crypto/rand"
@@ -53,8 +54,15 @@ type DPoPOptions struct {
 	// minutes.
 	NonceLifetime time.Duration
 	// MaxReplayEntries bounds the memory of proof identifiers ("jti")
-	// seen within MaxAge, which refuses a replayed proof. When full, the
-	// oldest-looking entries are dropped. Zero means 100000.
+	// that refuses a replayed proof. A proof is remembered only once its
+	// token verified and is bound to the proof's key, so only holders of
+	// valid tokens fill it, and only until the proof would be refused as
+	// stale anyway (its iat plus MaxAge and the clock skew). When every
+	// entry is still live, a new proof is refused with 503 Service
+	// Unavailable and a Retry-After header (until the oldest entry
+	// expires) rather than a live entry forgotten, which would let its
+	// proof be replayed. Size it above the DPoP requests expected within
+	// MaxAge plus twice the clock skew. Zero means 100000.
 	MaxReplayEntries int
 	// URL returns the URL the client used for r, which the proof's "htu"
 	// must match. Nil means http(s)://Host/path as the request arrived
@@ -65,24 +73,23 @@ type DPoPOptions struct {
 
 // dpopChecker verifies DPoP proofs.
 type dpopChecker struct {
-	required    bool
-	algs        []jose.SignatureAlgorithm
-	algNames    []string
-	maxAge      time.Duration
-	skew        time.Duration
-	nonces      bool
-	nonceKey    []byte
-	nonceLife   time.Duration
-	url         func(*http.Request) string
-	now         func() time.Time
-	replayLimit int
+	required  bool
+	algs      []jose.SignatureAlgorithm
+	algNames  []string
+	maxAge    time.Duration
+	skew      time.Duration
+	nonces    bool
+	nonceKey  []byte
+	nonceLife time.Duration
+	url       func(*http.Request) string
+	now       func() time.Time
 
-	mu   sync.Mutex
-	seen map[[sha256.Size]byte]time.Time // proof digest → when it stops mattering
+	replay replayCache
 }
 
 func newDPoPChecker(o *DPoPOptions, skew time.Duration, now func() time.Time) (*dpopChecker, error) {
-	d := &dpopChecker{required: o.Required, maxAge: o.MaxAge, skew: skew, nonces: o.RequireNonce, nonceKey: o.NonceSecret, nonceLife: o.NonceLifetime, url: o.URL, now: now, replayLimit: o.MaxReplayEntries, seen: map[[sha256.Size]byte]time.Time{}}
+	d := &dpopChecker{required: o.Required, maxAge: o.MaxAge, skew: skew, nonces: o.RequireNonce, nonceKey: o.NonceSecret, nonceLife: o.NonceLifetime, url: o.URL, now: now}
+	d.replay.limit = o.MaxReplayEntries
 	var err error
 	if d.algNames, d.algs, err = signatureAlgorithms("DPoPOptions.Algorithms", o.Algorithms); err != nil {
 		return nil, err
@@ -99,8 +106,8 @@ func newDPoPChecker(o *DPoPOptions, skew time.Duration, now func() time.Time) (*
 			return nil, fmt.Errorf("auth: DPoP nonce secret: %w", err)
 		}
 	}
-	if d.replayLimit <= 0 {
-		d.replayLimit = 100000
+	if d.replay.limit <= 0 {
+		d.replay.limit = 100000
 	}
 	if d.url == nil {
 		d.url = requestURL
@@ -120,12 +127,13 @@ func requestURL(r *http.Request) string {
 type dpopProof struct {
 	jkt    string // base64url SHA-256 thumbprint of the proof's key
 	digest [sha256.Size]byte
-	JTI    string   `json:"jti"`
-	HTM    string   `json:"htm"`
-	HTU    string   `json:"htu"`
-	IAT    *float64 `json:"iat"`
-	ATH    string   `json:"ath"`
-	Nonce  string   `json:"nonce"`
+	until  time.Time // end of its acceptance window, set by check
+	JTI    string    `json:"jti"`
+	HTM    string    `json:"htm"`
+	HTU    string    `json:"htu"`
+	IAT    *float64  `json:"iat"`
+	ATH    string    `json:"ath"`
+	Nonce  string    `json:"nonce"`
 }
 
 // parseDPoPProof parses a proof JWT and checks its header (typ dpop+jwt,
@@ -161,15 +169,17 @@ func parseDPoPProof(proof string, algs []jose.SignatureAlgorithm) (*dpopProof, e
 }
 
 // check verifies the request's DPoP proof for token (RFC 9449 §4.3,
-// §7.1) and returns the thumbprint of its key, or an error code and why.
-func (d *dpopChecker) check(r *http.Request, token string) (jkt, code string, err error) {
+// §7.1) and returns it, or an error code and why. It does not remember the
+// proof: the caller calls remember once the token verified and is bound to
+// the proof's key.
+func (d *dpopChecker) check(r *http.Request, token string) (proof *dpopProof, code string, err error) {
 	values := r.Header.Values("DPoP")
 	if len(values) != 1 {
-		return "", errCodeInvalidDPoPProof, fmt.Errorf("%d DPoP headers, want 1", len(values))
+		return nil, errCodeInvalidDPoPProof, fmt.Errorf("%d DPoP headers, want 1", len(values))
 	}
 	p, err := parseDPoPProof(values[0], d.algs)
 	if err != nil {
-		return "", errCodeInvalidDPoPProof, err
+		return nil, errCodeInvalidDPoPProof, err
 	}
 	now := d.now()
 	ath := sha256.Sum256([]byte(token))
@@ -179,49 +189,91 @@ func (d *dpopChecker) check(r *http.Request, token string) (jkt, code string, er
 	}
 	switch {
 	case p.JTI == "":
-		return "", errCodeInvalidDPoPProof, errors.New("no jti")
+		return nil, errCodeInvalidDPoPProof, errors.New("no jti")
 	case p.HTM != r.Method:
-		return "", errCodeInvalidDPoPProof, fmt.Errorf("htm %q, request method %s", p.HTM, r.Method)
+		return nil, errCodeInvalidDPoPProof, fmt.Errorf("htm %q, request method %s", p.HTM, r.Method)
 	case !sameHTU(p.HTU, d.url(r)):
-		return "", errCodeInvalidDPoPProof, fmt.Errorf("htu %q, request URL %s", p.HTU, d.url(r))
+		return nil, errCodeInvalidDPoPProof, fmt.Errorf("htu %q, request URL %s", p.HTU, d.url(r))
 	case p.IAT == nil:
-		return "", errCodeInvalidDPoPProof, errors.New("no iat")
+		return nil, errCodeInvalidDPoPProof, errors.New("no iat")
 	case iat.Before(now.Add(-d.maxAge-d.skew)) || iat.After(now.Add(d.skew)):
-		return "", errCodeInvalidDPoPProof, fmt.Errorf("iat %v outside the accepted window", iat)
+		return nil, errCodeInvalidDPoPProof, fmt.Errorf("iat %v outside the accepted window", iat)
 	case p.ATH != base64.RawURLEncoding.EncodeToString(ath[:]):
-		return "", errCodeInvalidDPoPProof, errors.New("ath does not match the access token")
+		return nil, errCodeInvalidDPoPProof, errors.New("ath does not match the access token")
 	case d.nonces && !d.validNonce(p.Nonce, now):
-		return "", errCodeUseDPoPNonce, errors.New("no current nonce")
+		return nil, errCodeUseDPoPNonce, errors.New("no current nonce")
 	}
-	if !d.remember(p.digest, iat.Add(d.maxAge+2*d.skew), now) {
-		return "", errCodeInvalidDPoPProof, errors.New("proof replayed (jti seen)")
-	}
-	return p.jkt, "", nil
+	// The last instant the iat check above accepts this proof.
+	p.until = iat.Add(d.maxAge + d.skew)
+	return p, "", nil
 }
 
-// remember records a proof until it would be refused as stale anyway;
-// false when it was already recorded.
-func (d *dpopChecker) remember(digest [sha256.Size]byte, until, now time.Time) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if t, ok := d.seen[digest]; ok && now.Before(t) {
-		return false
+// errReplayed and errReplayCacheFull are remember's refusals.
+var (
+	errReplayed        = errors.New("DPoP proof replayed (jti seen)")
+	errReplayCacheFull = errors.New("DPoP replay cache full of live proofs (DPoPOptions.MaxReplayEntries)")
+)
+
+// remember records p's jti until p would be refused as stale anyway. It
+// returns errReplayed when the proof was seen within that time, or
+// errReplayCacheFull and how long until an entry expires.
+func (d *dpopChecker) remember(p *dpopProof) (retryAfter time.Duration, err error) {
+	return d.replay.add(p.digest, p.until, d.now())
+}
+
+// replayCache remembers proof digests until their proofs expire, in a
+// map for lookups and a min-heap ordered by expiry for eviction: O(log n)
+// per proof, expired entries dropped from the top of the heap, never a
+// live one.
+type replayCache struct {
+	limit int
+
+	mu    sync.Mutex
+	seen  map[[sha256.Size]byte]struct{} // the digests in order
+	order replayHeap
+}
+
+type replayEntry struct {
+	digest [sha256.Size]byte
+	until  time.Time
+}
+
+// replayHeap is a min-heap of entries by until (container/heap).
+type replayHeap []replayEntry
+
+func (h replayHeap) Len() int           { return len(h) }
+func (h replayHeap) Less(i, j int) bool { return h[i].until.Before(h[j].until) }
+func (h replayHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *replayHeap) Push(x any)        { *h = append(*h, x.(replayEntry)) }
+func (h *replayHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+func (c *replayCache) add(digest [sha256.Size]byte, until, now time.Time) (time.Duration, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seen == nil {
+		c.seen = map[[sha256.Size]byte]struct{}{}
 	}
-	if len(d.seen) >= d.replayLimit {
-		for k, t := range d.seen {
-			if !now.Before(t) {
-				delete(d.seen, k)
-			}
-		}
-		for k := range d.seen {
-			if len(d.seen) < d.replayLimit {
-				break
-			}
-			delete(d.seen, k)
-		}
+	// An entry is live while now is not after its until: the proof is
+	// still accepted then.
+	for len(c.order) > 0 && now.After(c.order[0].until) {
+		e := heap.Pop(&c.order).(replayEntry)
+		delete(c.seen, e.digest)
 	}
-	d.seen[digest] = until
-	return true
+	// Every entry left is live.
+	if _, ok := c.seen[digest]; ok {
+		return 0, errReplayed
+	}
+	if len(c.seen) >= c.limit {
+		return c.order[0].until.Sub(now) + time.Second, errReplayCacheFull
+	}
+	c.seen[digest] = struct{}{}
+	heap.Push(&c.order, replayEntry{digest, until})
+	return 0, nil
 }
 
 // sameHTU compares a proof's htu with the request URL after RFC 3986

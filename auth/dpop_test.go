@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -229,4 +230,122 @@ func TestDPoPOptionsAlgorithms(t *testing.T) {
 		}
 	}()
 	RequireBearerToken(v, &BearerOptions{ResourceMetadataURL: testMetadata, DPoP: &DPoPOptions{Algorithms: []string{"HS256"}}})
+}
+
+// TestDPoPReplayCacheNotFilledByStrangers (issue 29 item 1): proofs that
+// come with a token that does not verify are not remembered, so a stranger
+// with a key of their own and a garbage token cannot push a captured proof
+// out of the replay cache; its replay stays refused.
+func TestDPoPReplayCacheNotFilledByStrangers(t *testing.T) {
+	is := newTestIssuer(t)
+	is.addKey("k", "ES256")
+	v, err := NewJWTVerifier(JWTOptions{Issuer: is.srv.URL, Audience: testResource, HTTPClient: is.srv.Client(), Algorithms: []string{"ES256"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 20
+	srv := dpopServer(t, v, &DPoPOptions{Algorithms: []string{"ES256"}, MaxReplayEntries: limit}, nil)
+	url := srv.URL + "/mcp"
+	client, stranger := newDPoPClient(t), newDPoPClient(t)
+	token := is.sign("k", "at+jwt", is.claims(testResource, map[string]any{"cnf": map[string]any{"jkt": client.jkt}}))
+	captured := client.proof("POST", url, token, "dpop+jwt", nil)
+	send := func(token, proof string) int {
+		t.Helper()
+		got, _ := dpopCall(t, "POST", url, http.Header{"Authorization": {"DPoP " + token}, "Dpop": {proof}})
+		return got.status
+	}
+	if got := send(token, captured); got != 200 {
+		t.Fatalf("first use of the proof: %d, want 200", got)
+	}
+	if got := send(token, captured); got != 401 {
+		t.Fatalf("replay: %d, want 401", got)
+	}
+	// 25 times the cache's size in stranger requests: each a fresh, validly
+	// signed proof for a token that does not verify.
+	garbage := b64(`{"alg":"ES256","kid":"k"}`) + "." + b64(`{"sub":"x"}`) + "." + b64("sig")
+	for range 25 * limit {
+		if got := send(garbage, stranger.proof("POST", url, garbage, "dpop+jwt", nil)); got != 401 {
+			t.Fatalf("garbage token: %d, want 401", got)
+		}
+	}
+	if got := send(token, captured); got != 401 {
+		t.Fatalf("replay after %d stranger requests: %d, want 401", 25*limit, got)
+	}
+}
+
+// TestDPoPReplayCacheFullOfLive (issue 29 item 1): when every remembered
+// proof is still within its acceptance window, a new proof is refused
+// with 503 and a Retry-After rather than a live one forgotten; once the
+// oldest expires, proofs pass again, and a replay is refused throughout.
+func TestDPoPReplayCacheFullOfLive(t *testing.T) {
+	is := newTestIssuer(t)
+	is.addKey("k", "ES256")
+	clock := &fakeClock{t: time.Now()}
+	v, err := NewJWTVerifier(JWTOptions{Issuer: is.srv.URL, Audience: testResource, HTTPClient: is.srv.Client(), Algorithms: []string{"ES256"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := dpopServer(t, v, &DPoPOptions{Algorithms: []string{"ES256"}, MaxReplayEntries: 3, MaxAge: time.Minute}, clock.now)
+	url := srv.URL + "/mcp"
+	client := newDPoPClient(t)
+	token := is.sign("k", "at+jwt", is.claims(testResource, map[string]any{"cnf": map[string]any{"jkt": client.jkt}, "exp": time.Now().Add(24 * time.Hour).Unix()}))
+	proof := func() string {
+		return client.proof("POST", url, token, "dpop+jwt", map[string]any{"iat": clock.now().Unix()})
+	}
+	send := func(proof string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url, nil)
+		req.Header = http.Header{"Authorization": {"DPoP " + token}, "Dpop": {proof}}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	first := proof()
+	for i, p := range []string{first, proof(), proof()} {
+		if got := send(p).StatusCode; got != 200 {
+			t.Fatalf("proof %d: %d, want 200", i, got)
+		}
+	}
+	resp := send(proof())
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a fourth live proof: %d Retry-After %q, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if got := send(first).StatusCode; got != 401 {
+		t.Fatalf("replay while full: %d, want 401", got)
+	}
+	clock.advance(time.Minute + DefaultClockSkew + 2*time.Second) // past the first proofs' window
+	if got := send(proof()).StatusCode; got != 200 {
+		t.Fatalf("after the window: %d, want 200", got)
+	}
+}
+
+// BenchmarkReplayCacheFull: remembering a proof in a full cache of the
+// default size, where each new proof finds the oldest expired (the steady
+// state of a busy server): O(log n), not a scan.
+func BenchmarkReplayCacheFull(b *testing.B) {
+	const limit = 100000
+	c := replayCache{limit: limit}
+	now := time.Unix(1e9, 0)
+	var d [sha256.Size]byte
+	next := func(i int) [sha256.Size]byte {
+		binary.BigEndian.PutUint64(d[:], uint64(i))
+		return d
+	}
+	for i := range limit {
+		if _, err := c.add(next(i), now.Add(time.Duration(i)*time.Millisecond), now); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		now = now.Add(time.Millisecond)
+		// Live through its until: one entry expires per step.
+		if _, err := c.add(next(limit+i), now.Add((limit-1)*time.Millisecond), now); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -1,6 +1,9 @@
 package auth
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Errors a TokenVerifier returns (wrapped, so callers test them with
 // errors.Is). RequireBearerToken turns them into the HTTP answer:
@@ -17,6 +20,14 @@ var (
 	// ErrInsufficientScope means the token is valid but lacks a scope the
 	// request needs.
 	ErrInsufficientScope = errors.New("auth: insufficient scope")
+
+	// ErrNoSubject means the token names no subject ("sub", required in
+	// JWT access tokens by RFC 9068 §2.2), or, where that is allowed
+	// (JWTOptions.AllowMissingSubject,
+	// IntrospectionOptions.AllowMissingSubject), no client either. It
+	// wraps ErrInvalidToken; RequireBearerToken's 401 says why in its
+	// error_description.
+	ErrNoSubject = fmt.Errorf("%w: no subject (sub)", ErrInvalidToken)
 
 	// ErrUnavailable means the verifier could not reach what it needs to
 	// decide (the issuer's metadata, its key set, the introspection

@@ -36,6 +36,15 @@ type IntrospectionOptions struct {
 	// for servers that do not send it. A response naming only other
 	// audiences is refused regardless.
 	AllowMissingAudience bool
+	// AllowMissingSubject accepts active answers without "sub" (optional
+	// in RFC 7662), which are refused by default (401, wrapping
+	// ErrNoSubject), as JWTOptions.AllowMissingSubject does for JWTs.
+	// Such an answer must name its client ("client_id") and then stands
+	// for that client: TokenInfo.Subject is empty and TokenInfo.Principal
+	// is the issuer and client. So EVERY token without "sub" of one
+	// client is ONE principal, sharing its sessions, tasks and
+	// requestState: set it only when each such client is one caller.
+	AllowMissingSubject bool
 	// Issuer, when set, must equal the response's "iss" when it has one,
 	// and is where Endpoint is discovered when it is empty.
 	Issuer string
@@ -292,6 +301,9 @@ func (v *IntrospectionVerifier) introspect(ctx context.Context, token string, no
 		return nil, fmt.Errorf("%w: token expired", ErrInvalidToken)
 	case !info.NotBefore.IsZero() && now.Add(v.skew).Before(info.NotBefore):
 		return nil, fmt.Errorf("%w: token not yet valid", ErrInvalidToken)
+	}
+	if err := checkSubject(info, v.opts.AllowMissingSubject); err != nil {
+		return nil, err
 	}
 	return info, nil
 }

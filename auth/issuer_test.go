@@ -30,6 +30,32 @@ type testIssuer struct {
 
 	metadataHits, jwksHits, introspectHits atomic.Int32
 	down                                   atomic.Bool
+	downHits                               atomic.Int32 // requests answered 502 while down
+	hold                                   atomic.Pointer[jwksHold]
+}
+
+// jwksHold holds /jwks answers until release is closed; entered gets a
+// value as each held request arrives.
+type jwksHold struct {
+	entered chan struct{}
+	release chan struct{}
+}
+
+// holdJWKS makes the key set's answers wait until release is called, as
+// an issuer that answers slowly; entered receives as each held request
+// arrives.
+func (is *testIssuer) holdJWKS() (entered <-chan struct{}, release func()) {
+	h := &jwksHold{entered: make(chan struct{}, 64), release: make(chan struct{})}
+	is.hold.Store(h)
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			is.hold.Store(nil)
+			close(h.release)
+		})
+	}
+	is.t.Cleanup(release) // before the server's Close, which waits for held requests
+	return h.entered, release
 }
 
 func newTestIssuer(t *testing.T) *testIssuer {
@@ -42,6 +68,16 @@ func newTestIssuer(t *testing.T) *testIssuer {
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
 		is.jwksHits.Add(1)
+		if h := is.hold.Load(); h != nil {
+			select {
+			case h.entered <- struct{}{}:
+			default:
+			}
+			select {
+			case <-h.release:
+			case <-r.Context().Done():
+			}
+		}
 		is.mu.Lock()
 		defer is.mu.Unlock()
 		writeJSON(w, jose.JSONWebKeySet{Keys: is.public})
@@ -62,6 +98,7 @@ func newTestIssuer(t *testing.T) *testIssuer {
 	})
 	is.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if is.down.Load() {
+			is.downHits.Add(1)
 			http.Error(w, "down", http.StatusBadGateway)
 			return
 		}

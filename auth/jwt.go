@@ -41,6 +41,16 @@ func signatureAlgorithms(what string, names []string) ([]string, []jose.Signatur
 	return names, algs, nil
 }
 
+// Defaults of JWTOptions' key set fetching.
+const (
+	// DefaultMinRefetchInterval is JWTOptions.MinRefetchInterval when
+	// zero: ten seconds, as Keycloak's adapters wait.
+	DefaultMinRefetchInterval = 10 * time.Second
+	// DefaultFetchRetryInterval is JWTOptions.FetchRetryInterval when
+	// zero.
+	DefaultFetchRetryInterval = time.Second
+)
+
 // JWTOptions configures NewJWTVerifier.
 type JWTOptions struct {
 	// Issuer is the authorization server's issuer identifier, which
@@ -66,15 +76,39 @@ type JWTOptions struct {
 	// "at+jwt" (RFC 9068 §4). By default "JWT" and a missing typ are
 	// accepted too, as many issuers send them; other types never are.
 	RequireJWTAccessTokenType bool
+	// AllowMissingSubject accepts tokens without "sub", which RFC 9068
+	// §2.2 requires and which are refused by default (401, wrapping
+	// ErrNoSubject). Some issuers leave it out of client-credentials
+	// tokens. Such a token must name its client (client_id, azp, cid or
+	// appid) and then stands for that client: TokenInfo.Subject is empty
+	// and TokenInfo.Principal is the issuer and client. So EVERY token
+	// without "sub" of one client is ONE principal, sharing its sessions,
+	// tasks and requestState: set it only when each such client is one
+	// caller.
+	AllowMissingSubject bool
 	// KeySetTTL is how long a fetched key set is used before it is
-	// fetched again (on the next token that needs it). Zero means an hour.
+	// fetched again (started by the next token; tokens signed by a cached
+	// key keep using the cached set meanwhile, and if the fetch fails).
+	// Zero means an hour.
 	KeySetTTL time.Duration
 	// MinRefetchInterval is the least time between two fetches of the
-	// key set, however many tokens name unknown keys. Zero means a
-	// minute; negative means no limit.
+	// key set, however many tokens name unknown keys: a key the issuer
+	// just published (a rotation) is accepted this long after the last
+	// fetch at worst, and a flood of tokens naming unknown keys costs
+	// one fetch per interval. Zero means DefaultMinRefetchInterval;
+	// negative means no limit (a fetch per token naming an unknown key,
+	// one at a time).
 	MinRefetchInterval time.Duration
+	// FetchRetryInterval is how soon a failed fetch is tried again while
+	// no keys are held (the first fetch failed): the wait doubles with
+	// each further failure, up to MinRefetchInterval, so tokens are
+	// accepted soon after the issuer recovers. Once keys are held, a
+	// failed refetch keeps them and is retried after MinRefetchInterval.
+	// Zero means DefaultFetchRetryInterval; negative means no wait.
+	FetchRetryInterval time.Duration
 	// HTTPClient fetches the metadata and key set. Nil means a client
-	// with a 10-second timeout.
+	// with a 10-second timeout. Its timeout bounds each fetch: give it
+	// one (a fetch runs in a goroutine of its own, which ends with it).
 	HTTPClient *http.Client
 	// now is the clock; tests set it.
 	now func() time.Time
@@ -84,14 +118,18 @@ type JWTOptions struct {
 // with the issuer's keys. It checks the signature against the issuer's key
 // set (fetched on first use, cached, fetched again when a token names an
 // unknown key, at most once per MinRefetchInterval), the algorithm against
-// the allow-list, "iss", "aud", "exp" (required), "nbf" and "iat". It
-// starts no goroutines. It is safe for concurrent use.
+// the allow-list, "iss", "aud", "exp" (required), "nbf" and "iat". It is
+// safe for concurrent use. The key set is fetched in a goroutine of its
+// own, one fetch at a time, which ends when the fetch does (bounded by
+// the HTTP client's timeout); requests whose key is cached never wait for
+// it.
 type JWTVerifier struct {
 	issuer   string
 	audience string
 	algs     []jose.SignatureAlgorithm
 	skew     time.Duration
 	strict   bool
+	noSub    bool // AllowMissingSubject
 	keys     *keySet
 	now      func() time.Time
 }
@@ -116,7 +154,7 @@ func NewJWTVerifier(opts JWTOptions) (*JWTVerifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &JWTVerifier{issuer: opts.Issuer, audience: opts.Audience, algs: algs, skew: opts.ClockSkew, strict: opts.RequireJWTAccessTokenType, now: opts.now}
+	v := &JWTVerifier{issuer: opts.Issuer, audience: opts.Audience, algs: algs, skew: opts.ClockSkew, strict: opts.RequireJWTAccessTokenType, noSub: opts.AllowMissingSubject, now: opts.now}
 	if v.skew == 0 {
 		v.skew = DefaultClockSkew
 	} else if v.skew < 0 {
@@ -125,7 +163,7 @@ func NewJWTVerifier(opts JWTOptions) (*JWTVerifier, error) {
 	if v.now == nil {
 		v.now = time.Now
 	}
-	ks := &keySet{client: opts.HTTPClient, issuer: opts.Issuer, jwksURL: opts.JWKSURL, ttl: opts.KeySetTTL, minInterval: opts.MinRefetchInterval, now: v.now}
+	ks := &keySet{client: opts.HTTPClient, issuer: opts.Issuer, jwksURL: opts.JWKSURL, ttl: opts.KeySetTTL, minInterval: opts.MinRefetchInterval, retryMin: opts.FetchRetryInterval, now: v.now}
 	if ks.client == nil {
 		ks.client = defaultHTTPClient
 	}
@@ -133,9 +171,14 @@ func NewJWTVerifier(opts JWTOptions) (*JWTVerifier, error) {
 		ks.ttl = time.Hour
 	}
 	if ks.minInterval == 0 {
-		ks.minInterval = time.Minute
+		ks.minInterval = DefaultMinRefetchInterval
 	} else if ks.minInterval < 0 {
 		ks.minInterval = 0
+	}
+	if ks.retryMin == 0 {
+		ks.retryMin = DefaultFetchRetryInterval
+	} else if ks.retryMin < 0 {
+		ks.retryMin = 0
 	}
 	v.keys = ks
 	return v, nil
@@ -216,6 +259,9 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string, _ *http.Request)
 	}
 	if std.IssuedAt != nil {
 		info.IssuedAt = std.IssuedAt.Time()
+	}
+	if err := checkSubject(info, v.noSub); err != nil {
+		return nil, err
 	}
 	return info, nil
 }

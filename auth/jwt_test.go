@@ -85,12 +85,13 @@ func TestJWTKeyRotation(t *testing.T) {
 		_ = verify("k1")
 	}
 	hits(2)
-	// After the TTL the set is fetched again on the next token.
+	// After the TTL the set is fetched again, started by the next token,
+	// which does not wait for it.
 	clock.advance(time.Hour)
 	if err := verify("k2"); err != nil {
 		t.Fatal(err)
 	}
-	hits(3)
+	waitFor(t, func() bool { return is.jwksHits.Load() == 3 })
 	if got := is.metadataHits.Load(); got != 1 {
 		t.Fatalf("metadata fetched %d times, want 1 (the jwks_uri is kept)", got)
 	}
@@ -229,4 +230,176 @@ func TestJWTConcurrentRotation(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestJWTUnknownKeyDoesNotStallOthers (issue 29 item 3): while the key
+// set is being fetched for a token naming an unknown key, and the issuer
+// is slow to answer, tokens signed by a known key are verified at once,
+// also once the cached set is past its TTL; the token with the unknown
+// key waits for the fetch only as long as its context allows.
+func TestJWTUnknownKeyDoesNotStallOthers(t *testing.T) {
+	is, clock, v := clockedIssuer(t, nil)
+	claims := is.claims(testResource, map[string]any{"exp": time.Now().Add(24 * time.Hour).Unix()})
+	known := is.sign("k1", "at+jwt", claims)
+	if _, err := v.Verify(context.Background(), known, nil); err != nil {
+		t.Fatal(err)
+	}
+	is.addKey("k2", "ES256") // published after the fetch
+	unknown := is.sign("k2", "at+jwt", claims)
+	clock.advance(time.Minute)
+	entered, release := is.holdJWKS()
+	defer release()
+
+	// The unknown key starts a fetch, which the issuer holds.
+	waitCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	waited := make(chan error, 1)
+	go func() {
+		_, err := v.Verify(waitCtx, unknown, nil)
+		waited <- err
+	}()
+	select {
+	case <-entered:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the unknown key started no fetch")
+	}
+	verifyKnown := func(what string) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() {
+			_, err := v.Verify(context.Background(), known, nil)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+		case <-time.After(10 * time.Second): // the fetch is held until release: only a stalled Verify gets here
+			release()
+			t.Fatalf("%s: waited for the fetch of the unknown key", what)
+		}
+	}
+	verifyKnown("known key during the fetch")
+	clock.advance(2 * time.Hour) // the cached set is now stale: still used, without waiting
+	verifyKnown("known key, stale set, during the fetch")
+	if got := is.jwksHits.Load(); got != 2 {
+		t.Errorf("key set fetched %d times, want 2 (one fetch in flight at a time)", got)
+	}
+	// The waiting token gives up with its context, as unavailable.
+	cancel()
+	select {
+	case err := <-waited:
+		if !errors.Is(err, ErrUnavailable) {
+			t.Errorf("unknown key, context cancelled: %v, want ErrUnavailable", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the unknown key's Verify did not end with its context")
+	}
+	// Once the fetch completes, the new key is known.
+	release()
+	waitFor(t, func() bool {
+		_, err := v.Verify(context.Background(), unknown, nil)
+		return err == nil
+	})
+}
+
+// clockedIssuer returns an issuer publishing the key "k1", and a verifier
+// of its tokens on a fake clock, with the default options but for what
+// configure (when not nil) sets.
+func clockedIssuer(t *testing.T, configure func(*JWTOptions)) (*testIssuer, *fakeClock, *JWTVerifier) {
+	t.Helper()
+	is := newTestIssuer(t)
+	is.addKey("k1", "ES256")
+	clock := &fakeClock{t: time.Now()}
+	opts := JWTOptions{Issuer: is.srv.URL, Audience: testResource, HTTPClient: is.srv.Client(), now: clock.now}
+	if configure != nil {
+		configure(&opts)
+	}
+	v, err := NewJWTVerifier(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return is, clock, v
+}
+
+// waitFor polls cond until it holds, failing the test after 30 seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 30s")
+		}
+	}
+}
+
+// TestJWTRotationDefaultInterval (issue 29 item 4): with the default
+// settings, a token signed by a key the issuer published since the last
+// fetch is accepted once ten seconds have passed since that fetch; within
+// them, a flood of unknown kids costs no fetch.
+func TestJWTRotationDefaultInterval(t *testing.T) {
+	is, clock, v := clockedIssuer(t, nil)
+	claims := is.claims(testResource, map[string]any{"exp": time.Now().Add(24 * time.Hour).Unix()})
+	if _, err := v.Verify(context.Background(), is.sign("k1", "at+jwt", claims), nil); err != nil {
+		t.Fatal(err)
+	}
+	is.addKey("k2", "ES256")
+	k2 := is.sign("k2", "at+jwt", claims)
+	for range 20 {
+		if _, err := v.Verify(context.Background(), k2, nil); !errors.Is(err, ErrInvalidToken) {
+			t.Fatalf("k2 right after the fetch: %v, want ErrInvalidToken", err)
+		}
+	}
+	if got := is.jwksHits.Load(); got != 1 {
+		t.Fatalf("key set fetched %d times within the interval, want 1", got)
+	}
+	clock.advance(DefaultMinRefetchInterval)
+	if _, err := v.Verify(context.Background(), k2, nil); err != nil {
+		t.Fatalf("k2 %v after the last fetch: %v", DefaultMinRefetchInterval, err)
+	}
+}
+
+// TestJWTIssuerRecovers (issue 29 item 4): while no keys are held, a
+// failed fetch is retried after a short backoff that doubles with each
+// failure (1s, 2s, ...), so the first token after the issuer recovers
+// is accepted within seconds, not a minute.
+func TestJWTIssuerRecovers(t *testing.T) {
+	// JWKSURL: one request per attempt (no discovery).
+	is, clock, v := clockedIssuer(t, func(o *JWTOptions) { o.JWKSURL = o.Issuer + "/jwks" })
+	token := is.sign("k1", "at+jwt", is.claims(testResource, map[string]any{"exp": time.Now().Add(24 * time.Hour).Unix()}))
+	verify := func() error {
+		_, err := v.Verify(context.Background(), token, nil)
+		return err
+	}
+	attempts := func(want int32) {
+		t.Helper()
+		if got := is.downHits.Load(); got != want {
+			t.Fatalf("%d fetch attempts, want %d", got, want)
+		}
+	}
+	is.down.Store(true)
+	for _, step := range []struct {
+		advance time.Duration
+		want    int32 // attempts so far
+	}{
+		{0, 1}, {0, 1}, // the first failure, then no retry within the backoff
+		{DefaultFetchRetryInterval, 2},                                     // 1s later: retried
+		{DefaultFetchRetryInterval, 2},                                     // 1s more: within the doubled backoff
+		{DefaultFetchRetryInterval, 3},                                     // 2s after the second: retried
+		{3 * DefaultFetchRetryInterval, 3}, {DefaultFetchRetryInterval, 4}, // then 4s
+	} {
+		clock.advance(step.advance)
+		if err := verify(); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("issuer down: %v, want ErrUnavailable", err)
+		}
+		attempts(step.want)
+	}
+	is.down.Store(false)
+	if err := verify(); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("recovered, within the backoff: %v, want the remembered ErrUnavailable", err)
+	}
+	clock.advance(8 * DefaultFetchRetryInterval)
+	if err := verify(); err != nil {
+		t.Fatalf("recovered, after the backoff: %v", err)
+	}
 }

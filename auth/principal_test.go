@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
 
 // TestPrincipalBindsSessions: with the transport's principal taken from
@@ -63,5 +65,103 @@ func TestPrincipalBindsSessions(t *testing.T) {
 	}
 	if status, _ := post("bob", session, ping); status != 404 {
 		t.Errorf("bob on alice's session: %d, want 404", status)
+	}
+}
+
+// TestNoSubject (issue 29 item 8): an access token without "sub" — a JWT
+// (RFC 9068 §2.2 requires it) or an introspection answer — is refused
+// with 401 and an error_description saying why; with AllowMissingSubject
+// it is accepted and stands for its client (one principal per client),
+// and one naming no client either is still refused.
+func TestNoSubject(t *testing.T) {
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	const resource = "http://127.0.0.1/mcp"
+	const metadata = "http://127.0.0.1/.well-known/oauth-protected-resource/mcp"
+	token := func(claims map[string]any) string {
+		return as.MustToken(t, oauthtest.TokenRequest{ClientID: "batch", Audience: []string{resource}, Claims: claims})
+	}
+	noSub := token(map[string]any{"sub": nil})
+	noSubNoClient := token(map[string]any{"sub": nil, "client_id": nil})
+	withSub := token(nil)
+
+	serve := func(v auth.TokenVerifier) string {
+		mw := auth.RequireBearerToken(v, &auth.BearerOptions{ResourceMetadataURL: metadata})
+		srv := httptest.NewServer(mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			info := auth.TokenInfoFrom(r.Context())
+			io.WriteString(w, info.Subject+"|"+info.ClientID+"|"+info.Principal())
+		})))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	get := func(url, token string) (int, string, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("WWW-Authenticate"), string(body)
+	}
+	clientPrincipal := (&auth.TokenInfo{Issuer: as.URL(), ClientID: "batch"}).Principal()
+	noSubject := `Bearer error="invalid_token", error_description="the access token has no subject (sub)", resource_metadata="` + metadata + `"`
+
+	strict, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: as.URL(), Audience: resource})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lax, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: as.URL(), Audience: resource, AllowMissingSubject: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Introspection of the same tokens, answered as their claims say.
+	answers := map[string]map[string]any{
+		noSub:         {"active": true, "aud": resource, "iss": as.URL(), "client_id": "batch"},
+		noSubNoClient: {"active": true, "aud": resource, "iss": as.URL()},
+		withSub:       {"active": true, "aud": resource, "iss": as.URL(), "client_id": "batch", "sub": oauthtest.DefaultSubject},
+	}
+	introspect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		answer, ok := answers[r.PostFormValue("token")]
+		if !ok {
+			answer = map[string]any{"active": false}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(answer)
+	}))
+	t.Cleanup(introspect.Close)
+	strictIntro, err := auth.NewIntrospectionVerifier(auth.IntrospectionOptions{Endpoint: introspect.URL, Audience: resource})
+	if err != nil {
+		t.Fatal(err)
+	}
+	laxIntro, err := auth.NewIntrospectionVerifier(auth.IntrospectionOptions{Endpoint: introspect.URL, Audience: resource, AllowMissingSubject: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tt := range []struct {
+		name   string
+		strict auth.TokenVerifier
+		lax    auth.TokenVerifier
+	}{
+		{"JWT", strict, lax},
+		{"introspection", strictIntro, laxIntro},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			strictURL, laxURL := serve(tt.strict), serve(tt.lax)
+			if status, challenge, _ := get(strictURL, noSub); status != 401 || challenge != noSubject {
+				t.Errorf("no sub: %d %s\nwant 401 %s", status, challenge, noSubject)
+			}
+			if status, _, body := get(strictURL, withSub); status != 200 || body != oauthtest.DefaultSubject+"|batch|"+(&auth.TokenInfo{Issuer: as.URL(), Subject: oauthtest.DefaultSubject, ClientID: "batch"}).Principal() {
+				t.Errorf("with sub: %d %q", status, body)
+			}
+			if status, _, body := get(laxURL, noSub); status != 200 || body != "|batch|"+clientPrincipal {
+				t.Errorf("no sub, allowed: %d %q, want the client's principal %s", status, body, clientPrincipal)
+			}
+			if status, challenge, _ := get(laxURL, noSubNoClient); status != 401 || challenge != noSubject {
+				t.Errorf("no sub nor client, allowed: %d %s\nwant 401 %s", status, challenge, noSubject)
+			}
+		})
 	}
 }

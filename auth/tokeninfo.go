@@ -16,7 +16,9 @@ import (
 // that handles the request and must not be modified.
 type TokenInfo struct {
 	// Subject is the token's "sub": the user, or for tokens a client got
-	// for itself, often the client.
+	// for itself, often the client. JWTVerifier and IntrospectionVerifier
+	// refuse tokens without one unless told otherwise
+	// (AllowMissingSubject); it is then empty.
 	Subject string
 	// ClientID is the OAuth client the token was issued to ("client_id";
 	// from a JWT without it, "azp", Okta's "cid" or Entra's "appid").
@@ -73,7 +75,9 @@ func (t *TokenInfo) MissingScopes(scopes ...string) []string {
 // tokens of the same user through the same client have the same
 // principal, so a client that refreshes its token keeps its session; the
 // same subject through another client, or from another issuer, is another
-// principal. Use it as the principal sessions are bound to (fastmcp's
+// principal. A token without a subject (accepted only with
+// AllowMissingSubject) stands for its client: every such token of one
+// client is one principal. Use it as the principal sessions are bound to (fastmcp's
 // HTTPPrincipal, transport's HTTPOptions.Principal).
 func (t *TokenInfo) Principal() string {
 	h := sha256.New()

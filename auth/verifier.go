@@ -55,3 +55,17 @@ func isLoopback(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// checkSubject refuses a token without a subject unless allowMissing, and
+// even then one without a client, which it would stand for.
+func checkSubject(info *TokenInfo, allowMissing bool) error {
+	switch {
+	case info.Subject != "":
+		return nil
+	case !allowMissing:
+		return ErrNoSubject
+	case info.ClientID == "":
+		return fmt.Errorf("%w, nor client", ErrNoSubject)
+	}
+	return nil
+}
