@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -30,7 +31,7 @@ terminal; every field (binary as base64) with --json.`,
 			}, a.inputHandlers()...)
 		},
 	}
-	a.jsonFlag(c, "the whole result")
+	a.resultFlags(c, "the result")
 	return c
 }
 
@@ -40,30 +41,29 @@ func (a *app) read(ctx context.Context, cl *fastmcp.Client, uri string) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", uri, err)
 	}
-	if a.jsonOut {
-		return printJSON(a.stdout, res)
-	}
 	tty := false
-	if f, ok := a.stdout.(*os.File); ok {
+	if f, ok := a.rawStdout.(*os.File); ok && a.outFile == "" {
 		tty = term.IsTerminal(int(f.Fd()))
 	}
-	for _, c := range res.Contents {
-		var err error
-		switch {
-		case c.Blob == nil:
-			text := c.Text
-			if !strings.HasSuffix(text, "\n") {
-				text += "\n"
+	return a.emit(res, false, func(w *humanWriter) error {
+		for _, c := range res.Contents {
+			var err error
+			switch {
+			case c.Blob == nil:
+				text := c.Text
+				if !strings.HasSuffix(text, "\n") {
+					text += "\n"
+				}
+				_, err = io.WriteString(w, text)
+			case tty || len(res.Contents) > 1:
+				_, err = fmt.Fprintf(w, "[%s: %s, %d bytes; redirect stdout to a file or use -o FILE to save it]\n", c.URI, orDash(c.MIMEType), len(c.Blob))
+			default: // the bytes, to a file or a pipe
+				err = w.raw(c.Blob)
 			}
-			_, err = fmt.Fprint(a.stdout, text)
-		case tty || len(res.Contents) > 1:
-			_, err = fmt.Fprintf(a.stdout, "[%s: %s, %d bytes; redirect stdout to a file to save it]\n", c.URI, orDash(c.MIMEType), len(c.Blob))
-		default:
-			_, err = a.stdout.Write(c.Blob)
+			if err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
