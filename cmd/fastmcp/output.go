@@ -121,6 +121,7 @@ type humanWriter struct {
 	exact bool   // write as it is, in full (-o FILE)
 	limit int64  // the most bytes written; 0: no limit
 	hint  string // how to see what is cut: "--json or -o FILE"
+	lead  string // what comes before the note: "\n" (its own line), or " " (on the same line)
 	n     int64  // bytes written
 	cut   int64  // bytes of input not written
 	held  []byte // the start of a character (or a "\r") whose end may be in the next Write
@@ -198,9 +199,9 @@ func (h *humanWriter) end() error {
 		h.cut += int64(len(h.held))
 	}
 	if h.cut > 0 && h.err == nil {
-		lead := ""
-		if h.n > 0 && h.last != '\n' {
-			lead = "\n"
+		lead := h.lead
+		if h.n == 0 || h.last == '\n' {
+			lead = ""
 		}
 		_, h.err = fmt.Fprintf(h.w, "%s[cut at --max-output %s: %s more not shown; %s]\n", lead, byteSize(h.limit), byteSize(h.cut), h.hint)
 	}
@@ -233,14 +234,17 @@ func (h *humanWriter) raw(p []byte) error {
 }
 
 // humanText is s as it is shown to a person (see humanWriter), at most
-// limit bytes long (0: no limit) followed by the note on what was cut,
-// which says hint.
+// limit bytes long (0: no limit) followed, on the same line, by the note
+// on what was cut, which says hint.
 func humanText(s string, limit int64, hint string) string {
 	var b strings.Builder
-	h := &humanWriter{w: &b, limit: limit, hint: hint}
+	h := &humanWriter{w: &b, limit: limit, hint: hint, lead: " "}
 	h.Write([]byte(s))
 	h.end()
-	return strings.TrimSuffix(b.String(), "\n")
+	if h.cut > 0 {
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	return b.String()
 }
 
 // escapeText is s with the characters a terminal would act on escaped,

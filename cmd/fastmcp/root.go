@@ -154,7 +154,7 @@ func (a *app) emit(v any, toStderr bool, human func(w *humanWriter) error) (err 
 	if a.jsonOut {
 		return printJSON(w, v)
 	}
-	h := &humanWriter{w: w, exact: exact, limit: int64(a.maxOutput), hint: seeAll}
+	h := &humanWriter{w: w, exact: exact, limit: int64(a.maxOutput), hint: seeAll, lead: "\n"}
 	if err := human(h); err != nil {
 		return err
 	}
