@@ -19,8 +19,9 @@ func (a *app) callCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "call (URL | -- COMMAND [ARGS...]) TOOL [key=value ...]",
 		Short: "Call a tool",
-		Long: `Call a tool and print its result: text as it is, structured content as JSON,
-the whole result with --json.
+		Long: `Call a tool and print its result: text (control characters escaped, cut at
+--max-output), structured content as JSON; the whole result with --json; the
+result exactly as sent with -o FILE.
 
 Arguments are key=value words typed from the tool's input schema: n=3 is
 the number 3 when the schema says "integer" or "number", ok=yes the boolean

@@ -18,11 +18,13 @@ func (a *app) readCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "read (URL | -- COMMAND [ARGS...]) URI",
 		Short: "Read a resource",
-		Long: `Read a resource and print its contents: text as it is; binary contents
-written as they are when stdout is a file or a pipe, summarized on a
-terminal; every field (binary as base64) with --json.`,
+		Long: `Read a resource and print its contents: text with its control characters
+escaped, cut at --max-output (-o FILE writes it exactly); binary contents
+written as they are when stdout is a file or a pipe (or with -o FILE),
+summarized on a terminal; every field (binary as base64) with --json.`,
 		Example: `  fastmcp read http://127.0.0.1:8080/mcp file:///README.md
   fastmcp read https://example.com/mcp images://logo > logo.png
+  fastmcp read https://example.com/mcp file:///big.log -o big.log
   fastmcp read config://app --json -- ./my-server --stdio`,
 		Args: argsBetween(2, 2),
 		RunE: func(c *cobra.Command, args []string) error {

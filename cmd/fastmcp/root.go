@@ -121,7 +121,7 @@ be started, reached or authorized; 4 the tool ran and reported an error
 // resultFlags adds --json and -o to a command that prints a result.
 func (a *app) resultFlags(c *cobra.Command, what string) {
 	c.Flags().BoolVar(&a.jsonOut, "json", false, "print "+what+" as JSON, for scripts")
-	c.Flags().StringVarP(&a.outFile, "output", "o", "", "write "+what+" to `FILE` exactly as the server sent it, in full (with --json: the JSON)")
+	c.Flags().StringVarP(&a.outFile, "output", "o", "", "write "+what+" to `FILE`, the server's text exactly as sent and in full (with --json: the JSON)")
 }
 
 // seeAll is how to see a result cut by --max-output.
