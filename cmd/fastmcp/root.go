@@ -41,8 +41,8 @@ type app struct {
 	verbose    bool
 	maxOutput  byteSize // --max-output
 	outFile    string   // -o
-	stderrTerm bool // stderr is a terminal: progress bars
-	stdinTerm  bool // stdin is a terminal: the user types answers (echoed otherwise)
+	stderrTerm bool     // stderr is a terminal: progress bars
+	stdinTerm  bool     // stdin is a terminal: the user types answers (echoed otherwise)
 
 	statusOnce sync.Once
 	st         *statusLine // see status
