@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,8 +19,9 @@ func (a *app) callCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "call (URL | -- COMMAND [ARGS...]) TOOL [key=value ...]",
 		Short: "Call a tool",
-		Long: `Call a tool and print its result: text as it is, structured content as JSON,
-the whole result with --json.
+		Long: `Call a tool and print its result: text (control characters escaped, cut at
+--max-output), structured content as JSON; the whole result with --json; the
+result exactly as sent with -o FILE.
 
 Arguments are key=value words typed from the tool's input schema: n=3 is
 the number 3 when the schema says "integer" or "number", ok=yes the boolean
@@ -49,7 +51,7 @@ code 4; an unknown tool or bad arguments exit with code 2.`,
 		},
 	}
 	c.Flags().StringVar(&jsonArgs, "args", "", "the arguments as a JSON `object`")
-	a.jsonFlag(c, "the whole result")
+	a.resultFlags(c, "the result")
 	return c
 }
 
@@ -77,18 +79,11 @@ func (a *app) call(ctx context.Context, cl *fastmcp.Client, name, jsonArgs strin
 	if err != nil {
 		return fmt.Errorf("calling %s: %w", name, err)
 	}
-	if a.jsonOut {
-		if err := printJSON(a.stdout, res); err != nil {
-			return err
-		}
-	} else {
-		w := a.stdout
-		if res.IsError {
-			w = a.stderr
-		}
-		if err := printContent(w, res.Content, res.StructuredContent); err != nil {
-			return err
-		}
+	err = a.emit(res, res.IsError, func(w *humanWriter) error {
+		return printContent(w, res.Content, res.StructuredContent)
+	})
+	if err != nil {
+		return err
 	}
 	if res.IsError {
 		return errToolFailed
@@ -108,7 +103,7 @@ func findTool(ctx context.Context, cl *fastmcp.Client, name string) (*protocol.T
 		if t.Name == name {
 			return t, nil
 		}
-		names = append(names, t.Name)
+		names = append(names, showToolName(t.Name))
 	}
 	return nil, usage(fmt.Errorf("the server has no tool %q; it has: %s", name, someNames(names)))
 }
@@ -117,7 +112,7 @@ func findTool(ctx context.Context, cl *fastmcp.Client, name string) (*protocol.T
 // blocks as a one-line summary, and structured content as indented JSON
 // (in place of the text block that merely repeats it, as servers send for
 // older clients).
-func printContent(w interface{ Write([]byte) (int, error) }, content protocol.ContentList, structured json.RawMessage) error {
+func printContent(w io.Writer, content protocol.ContentList, structured json.RawMessage) error {
 	var b strings.Builder
 	for _, c := range content {
 		if t, ok := c.(*protocol.TextContent); ok && repeats(t.Text, structured) {

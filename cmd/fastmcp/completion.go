@@ -30,11 +30,11 @@ fish. Load it in the current shell, or install it where the shell looks.`,
 			root := c.Root()
 			switch args[0] {
 			case "bash":
-				return root.GenBashCompletionV2(a.stdout, true)
+				return root.GenBashCompletionV2(a.rawStdout, true)
 			case "zsh":
-				return root.GenZshCompletion(a.stdout)
+				return root.GenZshCompletion(a.rawStdout)
 			default:
-				return root.GenFishCompletion(a.stdout, true)
+				return root.GenFishCompletion(a.rawStdout, true)
 			}
 		},
 	}

@@ -92,7 +92,7 @@ func (a *app) devApps(ctx context.Context, cl *fastmcp.Client, addr string, open
 		level = slog.LevelDebug
 	}
 	p := preview.New(cl, &preview.Options{
-		Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level})),
+		Logger: slog.New(slog.NewTextHandler(a.rawStderr, &slog.HandlerOptions{Level: level})),
 	})
 	// The browser opens in the background: xdg-open may wait for the
 	// browser it starts, which needs the page served.
@@ -101,7 +101,7 @@ func (a *app) devApps(ctx context.Context, cl *fastmcp.Client, addr string, open
 	defer opening.Wait()
 	octx, stop := context.WithCancel(sctx)
 	defer stop()
-	out := &urlLine{w: a.stdout, found: func(url string) {
+	out := &urlLine{w: a.rawStdout, found: func(url string) {
 		if !open {
 			return
 		}

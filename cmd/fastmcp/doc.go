@@ -9,12 +9,12 @@
 //
 // Usage:
 //
-//	fastmcp list tools|resources|templates|prompts TARGET [--json]
-//	fastmcp inspect TARGET [--json]
-//	fastmcp call TARGET TOOL [key=value ...] [--args '{json}'] [--json] [--no-input]
-//	fastmcp read TARGET URI [--json]
-//	fastmcp prompt TARGET NAME [key=value ...] [--json]
-//	fastmcp ping TARGET [--json]
+//	fastmcp list tools|resources|templates|prompts TARGET [--json] [-o FILE]
+//	fastmcp inspect TARGET [--json] [-o FILE]
+//	fastmcp call TARGET TOOL [key=value ...] [--args '{json}'] [--json] [-o FILE] [--no-input]
+//	fastmcp read TARGET URI [--json] [-o FILE]
+//	fastmcp prompt TARGET NAME [key=value ...] [--json] [-o FILE]
+//	fastmcp ping TARGET [--json] [-o FILE]
 //	fastmcp dev apps TARGET [--open] [--addr 127.0.0.1:PORT]
 //	fastmcp proxy [--from stdio|ADDRESS] [--to] TARGET [--allowed-hosts H] [--auth-issuer URL]
 //	fastmcp completion bash|zsh|fish
@@ -34,7 +34,20 @@
 // revision; --timeout bounds the whole command (dev apps: connecting
 // only); --no-input never prompts;
 // --log-level sets the least severe server log message shown on stderr;
-// -v logs what the client does.
+// --max-output SIZE bounds what is printed for a person (below); -v logs
+// what the client does.
+//
+// Everything printed for a person (tables, results, inspect, log and
+// progress messages, questions, errors) has the characters a terminal acts
+// on escaped, since the server chooses most of it: C0 controls but newline
+// and tab (a carriage return before a newline is kept), DEL, C1 controls
+// and bidi formatting characters show as \x1b or \u009b, a byte that is
+// not UTF-8 as \xff. A tool name outside the MCP tool-name characters is
+// quoted, as Go quotes strings, and flagged. One result, and each line on
+// stderr, is cut at --max-output (default 256KiB; 0: no limit) with a last
+// line saying how much was cut. --json (JSON, with those characters
+// \u-escaped) and -o FILE (the result as the server sent it, in full) are
+// exact.
 //
 // Tool arguments are key=value words typed from the tool's input schema
 // (n=3 is a number when the schema says so; arrays and objects are written

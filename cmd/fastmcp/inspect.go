@@ -32,7 +32,7 @@ same as one JSON object, for scripts.`,
 			return a.withClient(c, args, 0, a.inspect, a.inputHandlers()...)
 		},
 	}
-	a.jsonFlag(c, "the report")
+	a.resultFlags(c, "the report")
 	return c
 }
 
@@ -65,13 +65,12 @@ func (a *app) inspect(ctx context.Context, cl *fastmcp.Client, _ []string) error
 	if r.Prompts, err = collect(caps.Prompts != nil, cl.Prompts(ctx)); err != nil {
 		return fmt.Errorf("listing the prompts: %w", err)
 	}
-	if a.jsonOut {
-		return printJSON(a.stdout, &r)
-	}
-	var b strings.Builder
-	writeReport(&b, &r)
-	_, err = io.WriteString(a.stdout, b.String())
-	return err
+	return a.emit(&r, false, func(w *humanWriter) error {
+		var b strings.Builder
+		writeReport(&b, &r)
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
 }
 
 // writeReport writes the report for a person.
@@ -88,7 +87,10 @@ func writeReport(b *strings.Builder, r *report) {
 
 	fmt.Fprintf(b, "\nTools (%d)\n", len(r.Tools))
 	for _, t := range r.Tools {
-		fmt.Fprintf(b, "\n  %s", t.Name)
+		fmt.Fprintf(b, "\n  %s", showToolName(t.Name))
+		if !toolNameOK(t.Name) {
+			b.WriteString("  (not an MCP tool name: shown quoted, with escapes)")
+		}
 		if t.Title != "" {
 			fmt.Fprintf(b, " (%s)", t.Title)
 		}

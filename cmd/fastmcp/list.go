@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"strings"
 
@@ -37,7 +38,7 @@ by default, every field as a JSON array with --json.`,
 			}, a.inputHandlers()...)
 		},
 	}
-	a.jsonFlag(c, "the list")
+	a.resultFlags(c, "the list")
 	return c
 }
 
@@ -57,58 +58,72 @@ func (a *app) list(ctx context.Context, cl *fastmcp.Client, kind string) error {
 	switch kind {
 	case "tools":
 		tools, err := collect(caps.Tools != nil, cl.Tools(ctx))
-		if err != nil || a.jsonOut {
-			return a.jsonOr(tools, err)
+		if err != nil {
+			return err
 		}
-		return printTools(a, tools)
+		if err := a.emit(tools, false, func(w *humanWriter) error { return printTools(w, tools) }); err != nil {
+			return err
+		}
+		if n := badToolNames(tools); n > 0 && !a.jsonOut {
+			a.status().line(badNamesNote(n))
+		}
+		return nil
 	case "resources":
 		res, err := collect(caps.Resources != nil, cl.Resources(ctx))
-		if err != nil || a.jsonOut {
-			return a.jsonOr(res, err)
+		if err != nil {
+			return err
 		}
-		t := newTable(a.stdout, "URI", "NAME", "MIME TYPE", "DESCRIPTION")
-		for _, r := range res {
-			t.row(r.URI, r.Name, orDash(r.MIMEType), orDash(r.Description))
-		}
-		return t.flush()
+		return a.emit(res, false, func(w *humanWriter) error {
+			t := newTable(w, "URI", "NAME", "MIME TYPE", "DESCRIPTION")
+			for _, r := range res {
+				t.row(r.URI, r.Name, orDash(r.MIMEType), orDash(r.Description))
+			}
+			return t.flush()
+		})
 	case "templates":
 		res, err := collect(caps.Resources != nil, cl.ResourceTemplates(ctx))
-		if err != nil || a.jsonOut {
-			return a.jsonOr(res, err)
+		if err != nil {
+			return err
 		}
-		t := newTable(a.stdout, "URI TEMPLATE", "NAME", "MIME TYPE", "DESCRIPTION")
-		for _, r := range res {
-			t.row(r.URITemplate, r.Name, orDash(r.MIMEType), orDash(r.Description))
-		}
-		return t.flush()
+		return a.emit(res, false, func(w *humanWriter) error {
+			t := newTable(w, "URI TEMPLATE", "NAME", "MIME TYPE", "DESCRIPTION")
+			for _, r := range res {
+				t.row(r.URITemplate, r.Name, orDash(r.MIMEType), orDash(r.Description))
+			}
+			return t.flush()
+		})
 	default: // prompts
 		ps, err := collect(caps.Prompts != nil, cl.Prompts(ctx))
-		if err != nil || a.jsonOut {
-			return a.jsonOr(ps, err)
+		if err != nil {
+			return err
 		}
-		t := newTable(a.stdout, "NAME", "ARGUMENTS", "DESCRIPTION")
-		for _, p := range ps {
-			t.row(p.Name, orDash(promptArgs(p)), orDash(p.Description))
-		}
-		return t.flush()
+		return a.emit(ps, false, func(w *humanWriter) error {
+			t := newTable(w, "NAME", "ARGUMENTS", "DESCRIPTION")
+			for _, p := range ps {
+				t.row(p.Name, orDash(promptArgs(p)), orDash(p.Description))
+			}
+			return t.flush()
+		})
 	}
 }
 
 // printTools prints the tools as a table.
-func printTools(a *app, tools []*protocol.Tool) error {
-	t := newTable(a.stdout, "NAME", "ARGUMENTS", "DESCRIPTION")
+func printTools(w io.Writer, tools []*protocol.Tool) error {
+	t := newTable(w, "NAME", "ARGUMENTS", "DESCRIPTION")
 	for _, tool := range tools {
-		t.row(tool.Name, orDash(toolArgs(tool)), orDash(tool.Description))
+		t.row(showToolName(tool.Name), orDash(toolArgs(tool)), orDash(tool.Description))
 	}
 	return t.flush()
 }
 
-// jsonOr prints v as JSON, unless err.
-func (a *app) jsonOr(v any, err error) error {
-	if err != nil {
-		return err
+// badNamesNote warns of n tool names outside the MCP tool-name
+// characters, which are shown quoted.
+func badNamesNote(n int) string {
+	s := "s are"
+	if n == 1 {
+		s = " is"
 	}
-	return printJSON(a.stdout, v)
+	return fmt.Sprintf("fastmcp: warning: %d tool name%s not an MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): shown quoted, with escapes", n, s)
 }
 
 // collect gathers every item of a listing; a server without the

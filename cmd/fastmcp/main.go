@@ -29,7 +29,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	code := exitCode(ctx, err)
 	if !silent(err) {
-		fmt.Fprintln(stderr, "fastmcp:", message(err))
+		fmt.Fprintln(stderr, "fastmcp:", app.errorText(err))
 	}
 	return code
 }

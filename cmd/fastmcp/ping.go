@@ -26,7 +26,7 @@ did: 0, or 3 when it could not be reached.`,
 			return a.withClient(c, args, 0, a.ping)
 		},
 	}
-	a.jsonFlag(c, "the answer")
+	a.resultFlags(c, "the answer")
 	return c
 }
 
@@ -38,13 +38,13 @@ func (a *app) ping(ctx context.Context, cl *fastmcp.Client, _ []string) error {
 	}
 	rtt := time.Since(start)
 	info := cl.ServerInfo()
-	if a.jsonOut {
-		return printJSON(a.stdout, map[string]any{
-			"server":          info,
-			"protocolVersion": cl.ProtocolVersion(),
-			"milliseconds":    float64(rtt.Microseconds()) / 1000,
-		})
+	v := map[string]any{
+		"server":          info,
+		"protocolVersion": cl.ProtocolVersion(),
+		"milliseconds":    float64(rtt.Microseconds()) / 1000,
 	}
-	_, err := fmt.Fprintf(a.stdout, "%s %s answered in %s (protocol %s)\n", info.Name, info.Version, rtt.Round(10*time.Microsecond), cl.ProtocolVersion())
-	return err
+	return a.emit(v, false, func(w *humanWriter) error {
+		_, err := fmt.Fprintf(w, "%s %s answered in %s (protocol %s)\n", info.Name, info.Version, rtt.Round(10*time.Microsecond), cl.ProtocolVersion())
+		return err
+	})
 }

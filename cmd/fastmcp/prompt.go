@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -27,7 +28,7 @@ messages, each under its role; --json prints the whole result.`,
 			}, a.inputHandlers()...)
 		},
 	}
-	a.jsonFlag(c, "the whole result")
+	a.resultFlags(c, "the result")
 	return c
 }
 
@@ -65,22 +66,21 @@ func (a *app) prompt(ctx context.Context, cl *fastmcp.Client, name string, words
 	if err != nil {
 		return fmt.Errorf("getting prompt %s: %w", name, err)
 	}
-	if a.jsonOut {
-		return printJSON(a.stdout, res)
-	}
-	var b strings.Builder
-	for i, m := range res.Messages {
-		if i > 0 {
-			b.WriteString("\n")
+	return a.emit(res, false, func(w *humanWriter) error {
+		var b strings.Builder
+		for i, m := range res.Messages {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "[%s]\n", m.Role)
+			b.WriteString(describeContent(m.Content))
+			if !strings.HasSuffix(b.String(), "\n") {
+				b.WriteString("\n")
+			}
 		}
-		fmt.Fprintf(&b, "[%s]\n", m.Role)
-		b.WriteString(describeContent(m.Content))
-		if !strings.HasSuffix(b.String(), "\n") {
-			b.WriteString("\n")
-		}
-	}
-	_, err = fmt.Fprint(a.stdout, b.String())
-	return err
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
 }
 
 // findPrompt returns the prompt called name, or a usage error naming the

@@ -188,7 +188,7 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 	if a.verbose {
 		level = slog.LevelDebug
 	}
-	opts := []fastmcp.Option{fastmcp.Logger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level})))}
+	opts := []fastmcp.Option{fastmcp.Logger(slog.New(slog.NewTextHandler(a.rawStderr, &slog.HandlerOptions{Level: level})))}
 	var served string
 	if listen {
 		served = servedURL(addr, ln.Addr(), path)
@@ -229,7 +229,7 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 		if err := srv.Start(sctx); err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stdout, "Serving: %s\n", served)
+		fmt.Fprintf(a.rawStdout, "Serving: %s\n", served)
 		err = srv.ServeListener(sctx, ln)
 		if errors.Is(err, fastmcp.ErrAllowedHostsRequired) {
 			return errEveryInterface(o.from)

@@ -47,6 +47,24 @@ func TestTerminal(t *testing.T) {
 	})
 }
 
+// TestTerminalHostile: on a terminal, the hostile server's text shows
+// escaped (the only control sequence is the command's own, which clears
+// the progress bar), and a 20 MiB result is cut to --max-output.
+func TestTerminalHostile(t *testing.T) {
+	out := onTerminal(t, "", hostileTarget("call", "echo")...)
+	noRawControl(t, "the terminal", strings.ReplaceAll(out, "\r\x1b[K", ""))
+	if !strings.Contains(out, "text: "+hostileShown) {
+		t.Errorf("the result is not shown escaped:\n%q", out)
+	}
+
+	start := time.Now()
+	out = onTerminal(t, "", hostileTarget("call", "big", "bytes=20971520")...)
+	t.Logf("a 20 MiB result on a terminal: %d bytes shown in %v", len(out), time.Since(start))
+	if len(out) > defaultMaxOutput+4096 || !strings.Contains(out, "[cut at --max-output 256KiB: 19.8MiB more not shown") {
+		t.Errorf("the terminal got %d bytes, ending %q", len(out), out[max(0, len(out)-200):])
+	}
+}
+
 // onTerminal runs the command with stdin, stdout and stderr on a
 // pseudo-terminal, types input, and returns everything the terminal
 // showed.

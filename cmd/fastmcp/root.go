@@ -19,10 +19,15 @@ var version = ""
 
 // app holds what every command shares: the streams, the global flags and
 // whether the streams are terminals.
+//
+// What the server sends reaches the user through emit (a command's
+// result) and status (the lines on stderr), which escape it and bound it
+// (see humanWriter); rawStdout and rawStderr are for the command's own
+// words only.
 type app struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	in             *lineReader // stdin, read a line at a time by the prompts
+	stdin                io.Reader
+	rawStdout, rawStderr io.Writer
+	in                   *lineReader // stdin, read a line at a time by the prompts
 
 	// global flags
 	headers    []string
@@ -34,8 +39,10 @@ type app struct {
 	noInput    bool
 	logLevel   string
 	verbose    bool
-	stderrTerm bool // stderr is a terminal: progress bars
-	stdinTerm  bool // stdin is a terminal: the user types answers (echoed otherwise)
+	maxOutput  byteSize // --max-output
+	outFile    string   // -o
+	stderrTerm bool     // stderr is a terminal: progress bars
+	stdinTerm  bool     // stdin is a terminal: the user types answers (echoed otherwise)
 
 	statusOnce sync.Once
 	st         *statusLine // see status
@@ -43,7 +50,7 @@ type app struct {
 
 // newApp returns the app on the given streams, noting which are terminals.
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, in: newLineReader(stdin)}
+	a := &app{stdin: stdin, rawStdout: stdout, rawStderr: stderr, in: newLineReader(stdin), maxOutput: defaultMaxOutput}
 	if f, ok := stderr.(*os.File); ok {
 		a.stderrTerm = term.IsTerminal(int(f.Fd()))
 	}
@@ -91,8 +98,8 @@ be started, reached or authorized; 4 the tool ran and reported an error
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	root.SetIn(a.stdin)
-	root.SetOut(a.stdout)
-	root.SetErr(a.stderr)
+	root.SetOut(a.rawStdout)
+	root.SetErr(a.rawStderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
 	root.SetVersionTemplate("fastmcp {{.Version}}\n")
 	f := root.PersistentFlags()
@@ -104,15 +111,60 @@ be started, reached or authorized; 4 the tool ran and reported an error
 	f.BoolVar(&a.noInput, "no-input", false, "never prompt: decline the server's elicitation requests, fail where a login is needed")
 	f.StringVar(&a.logLevel, "log-level", "info", "the least severe server log `level` shown on stderr (debug, info, notice, warning, error, ...)")
 	f.BoolVarP(&a.verbose, "verbose", "v", false, "log what the client does (connection, retries) to stderr")
+	f.Var(&a.maxOutput, "max-output", "print at most this much of a result, and of each server message on stderr, then say how much is cut (e.g. 64K, 4MiB; 0: no limit)")
 	for _, c := range a.commands() {
 		root.AddCommand(c)
 	}
 	return root
 }
 
-// jsonFlag adds --json to a command that can print JSON.
-func (a *app) jsonFlag(c *cobra.Command, what string) {
+// resultFlags adds --json and -o to a command that prints a result.
+func (a *app) resultFlags(c *cobra.Command, what string) {
 	c.Flags().BoolVar(&a.jsonOut, "json", false, "print "+what+" as JSON, for scripts")
+	c.Flags().StringVarP(&a.outFile, "output", "o", "", "write "+what+" to `FILE`, the server's text exactly as sent and in full (with --json: the JSON)")
+}
+
+// seeAll is how to see a result cut by --max-output.
+const seeAll = "--max-output 0 shows it all, --json or -o FILE exactly"
+
+// emit prints a command's result: v as JSON with --json, else what human
+// writes for a person. It goes to the file of -o, exactly as it is (the
+// JSON, or the server's text as sent and in full), else to stdout, or to
+// stderr when toStderr (a tool's error result) and not --json; on stdout
+// and stderr, the text for a person is escaped and bounded by
+// --max-output (see humanWriter).
+func (a *app) emit(v any, toStderr bool, human func(w *humanWriter) error) (err error) {
+	w := a.rawStdout
+	if toStderr && !a.jsonOut {
+		w = a.rawStderr
+	}
+	exact := false
+	if a.outFile != "" {
+		f, ferr := os.Create(a.outFile)
+		if ferr != nil {
+			return fmt.Errorf("-o: %w", ferr)
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil && cerr != nil {
+				err = fmt.Errorf("-o: %w", cerr)
+			}
+		}()
+		w, exact = f, true
+	}
+	if a.jsonOut {
+		return printJSON(w, v)
+	}
+	h := &humanWriter{w: w, exact: exact, limit: int64(a.maxOutput), hint: seeAll, lead: "\n"}
+	if err := human(h); err != nil {
+		return err
+	}
+	return h.end()
+}
+
+// errorText is the one line printed for an error that ends the command:
+// escaped, and bounded by --max-output (server error messages are in it).
+func (a *app) errorText(err error) string {
+	return humanText(message(err), int64(a.maxOutput), "--max-output 0 shows it all")
 }
 
 // argsBetween checks that a command has between min and max positional

@@ -13,16 +13,20 @@ import (
 // messages, progress, prompts. On a terminal, progress is one bar redrawn
 // in place, cleared before any other line is written; otherwise every
 // progress notification is a plain line, which logs and pipes keep.
+//
+// Every text given to it is escaped and bounded (see humanWriter): most
+// of it comes from the server.
 type statusLine struct {
-	mu   sync.Mutex
-	w    io.Writer
-	term bool
-	bar  string // the bar on screen, "" if none
+	mu    sync.Mutex
+	w     io.Writer
+	term  bool
+	limit int64  // --max-output, for each text
+	bar   string // the bar on screen, "" if none
 }
 
 // status returns the app's status line (made on first use).
 func (a *app) status() *statusLine {
-	a.statusOnce.Do(func() { a.st = &statusLine{w: a.stderr, term: a.stderrTerm} })
+	a.statusOnce.Do(func() { a.st = &statusLine{w: a.rawStderr, term: a.stderrTerm, limit: int64(a.maxOutput)} })
 	return a.st
 }
 
@@ -31,7 +35,7 @@ func (s *statusLine) line(text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.clearLocked()
-	fmt.Fprintln(s.w, text)
+	fmt.Fprintln(s.w, s.shown(text))
 	s.redrawLocked()
 }
 
@@ -42,7 +46,7 @@ func (s *statusLine) prompt(text string) {
 	defer s.mu.Unlock()
 	s.clearLocked()
 	s.bar = ""
-	fmt.Fprint(s.w, text)
+	fmt.Fprint(s.w, s.shown(text))
 }
 
 // progress shows a progress notification.
@@ -50,11 +54,11 @@ func (s *statusLine) progress(p *protocol.ProgressParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.term {
-		fmt.Fprintln(s.w, progressText(p))
+		fmt.Fprintln(s.w, s.shown(progressText(p)))
 		return
 	}
 	s.clearLocked()
-	s.bar = progressBar(p)
+	s.bar = s.shown(progressBar(p))
 	s.redrawLocked()
 }
 
@@ -64,6 +68,11 @@ func (s *statusLine) done() {
 	defer s.mu.Unlock()
 	s.clearLocked()
 	s.bar = ""
+}
+
+// shown is text as it is written: escaped and bounded.
+func (s *statusLine) shown(text string) string {
+	return humanText(text, s.limit, "--max-output 0 shows it all")
 }
 
 // clearLocked erases the bar from the terminal line (s.mu held).

@@ -66,7 +66,7 @@ func (a *app) dial(ctx context.Context, t target, opts ...fastmcp.ClientOption) 
 	if a.verbose {
 		level = slog.LevelDebug
 	}
-	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(slog.NewTextHandler(a.rawStderr, &slog.HandlerOptions{Level: level}))
 	lvl, err := logLevel(a.logLevel)
 	if err != nil {
 		return nil, nil, err
@@ -106,7 +106,7 @@ func (a *app) dial(ctx context.Context, t target, opts ...fastmcp.ClientOption) 
 		if len(a.headers) > 0 || a.oauth {
 			return nil, nil, usage(errors.New("-H and --oauth apply to a server at a URL, not to one started with --"))
 		}
-		cmd := &fastmcp.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.stderr, GracePeriod: stdioGrace}
+		cmd := &fastmcp.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.rawStderr, GracePeriod: stdioGrace}
 		var p *transport.Process
 		if p, err = cmd.Start(ctx); err == nil {
 			exited = p.Exited()

@@ -4,6 +4,7 @@
 // HTTP:
 //
 //	server -stdio
+//	server -stdio -hostile   # a server whose every text is hostile (hostile.go)
 //	server -http 127.0.0.1:0 [-issuer URL]   # prints "listening on URL" once it listens
 //
 // With -issuer, the server requires OAuth access tokens issued by that
@@ -154,6 +155,7 @@ func newTestServer(opts ...fastmcp.Option) *fastmcp.Server {
 
 func main() {
 	stdio := flag.Bool("stdio", false, "serve over stdin and stdout")
+	hostileFlag := flag.Bool("hostile", false, "with -stdio, serve the hostile server (hostile.go) instead")
 	addr := flag.String("http", "", "serve Streamable HTTP on this address, printing \"listening on URL\"")
 	issuer := flag.String("issuer", "", "require OAuth access tokens from this authorization server (with -http)")
 	flag.Parse()
@@ -161,6 +163,8 @@ func main() {
 	defer stop()
 	var err error
 	switch {
+	case *stdio && *hostileFlag:
+		err = newHostileServer().ServeStdio(ctx)
 	case *stdio:
 		err = newTestServer().ServeStdio(ctx)
 	case *addr != "":
