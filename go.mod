@@ -13,7 +13,6 @@ require (
 	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v4 v4.0.0-rc.2
 	golang.org/x/oauth2 v0.38.0
-	golang.org/x/tools v0.51.0
 )
 
 require (
