@@ -33,8 +33,8 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/store/redisstore/internal/replicaserver"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store/redisstore/internal/replicaserver"
 )
 
 // envReplica makes the program run as a replica.
