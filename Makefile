@@ -3,9 +3,18 @@ GO ?= go
 FUZZTIME ?= 10s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test vet race otel fresh cross bench bench-smoke bench-compare bench-replicas lint fuzz conformance demo
+.PHONY: test vet race modules otel modules-list fresh cross bench bench-smoke bench-compare bench-replicas lint fuzz conformance demo
 
-test: vet race otel
+test: vet race modules
+
+# The nested modules, each with its own go.mod that points at this tree
+# (replace => the root): what they need (OpenTelemetry, go-redis, chromedp,
+# cobra, pty, x/term) stays out of the root module's graph, which is what
+# `go get github.com/fastmcp-go/fastmcp` pulls. cmd/fastmcp requires
+# apps/preview, so it comes after it.
+MODULES = otel store/redisstore apps/preview cmd/fastmcp
+# Modules that only a nested module may have in its graph.
+NESTED_ONLY = go.opentelemetry.io/ github.com/redis/ github.com/chromedp/ github.com/spf13/ github.com/creack/pty
 
 vet:
 	$(GO) vet ./...
@@ -18,13 +27,24 @@ PKGS = ./...
 race:
 	@GO=$(GO) bash scripts/gotest.sh -race -count=1 $(PKGS)
 
-# The OpenTelemetry instrumentation is the nested module otel/ (its own
-# go.mod, so that the root module does not depend on OpenTelemetry): check
-# that the root module's graph stays free of it, vet the module and run its
-# tests with the race detector, against this tree.
+# Checks that the root module's graph stays free of NESTED_ONLY, then vets
+# each nested module and runs its tests with the race detector, against
+# this tree (`make modules MODULES=otel` for one).
+modules:
+	@graph=$$($(GO) mod graph) || exit 1; for m in $(NESTED_ONLY); do \
+		if echo "$$graph" | grep -q " $$m"; then echo "the root module's graph has $$m; only a nested module may"; exit 1; fi; \
+	done
+	@set -e; for m in $(MODULES); do \
+		echo "== $$m"; \
+		(cd $$m && $(GO) vet ./... && GO=$(GO) bash $(CURDIR)/scripts/gotest.sh -race -count=1 ./...); \
+	done
+
 otel:
-	@! $(GO) mod graph | grep -q 'go.opentelemetry.io' || (echo "the root module depends on OpenTelemetry; only otel/ may"; exit 1)
-	cd otel && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+	@$(MAKE) -s modules MODULES=otel
+
+# Prints MODULES, for the scripts (.ci/run, scripts/fresh-clone.sh).
+modules-list:
+	@echo $(MODULES)
 
 # What a newcomer sees: the demo and the schema-dependent tests on a fresh
 # clone of HEAD with no ../shared beside it (CI; commit first).
@@ -39,13 +59,16 @@ cross:
 	@for p in $(CROSS); do \
 		echo "== $$p"; \
 		export GOOS=$${p%/*} GOARCH=$${p#*/}; \
-		$(GO) vet ./... || exit 1; \
-		out=$$($(GO) test -count=1 -exec true ./... 2>&1) || { echo "$$out"; exit 1; }; \
+		for m in . $(MODULES); do \
+			(cd $$m && $(GO) vet ./...) || exit 1; \
+			out=$$(cd $$m && $(GO) test -count=1 -exec true ./... 2>&1) || { echo "$$out"; exit 1; }; \
+		done; \
 	done
 
 # Benchmarks print the hand-written floor beside each fastmcp path.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+	@set -e; for m in $(MODULES); do (cd $$m && $(GO) test -run '^$$' -bench . -benchmem -count=1 ./...); done
 
 # The whole-process comparison with a hand-written floor, the go-sdk and
 # mcp-go (docs/performance.md): a few minutes on 2 cores. It lives in the
@@ -57,30 +80,36 @@ bench-compare:
 # Calls/s and p99 of one process and of replicas on Redis behind a proxy
 # (docs/scale.md); needs redis-server. Flags: make bench-replicas ARGS='-rounds 5'.
 bench-replicas:
-	$(GO) run ./bench/replicas $(ARGS)
+	cd store/redisstore && $(GO) run ./internal/benchreplicas $(ARGS)
 
 # Every benchmark once, as a test that they still run (CI); no timings.
 bench-smoke:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 5m ./...
-	cd otel && $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 5m ./...
+	@set -e; for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 5m ./...); done
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
-	cd otel && $(GO) run $(STATICCHECK) ./...
+	@set -e; for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...); done
 
-# Runs every fuzz target for FUZZTIME each.
+# Runs every fuzz target, of every module, for FUZZTIME each.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
+	@set -e; for m in . $(MODULES); do (cd $$m && for pkg in $$($(GO) list ./...); do \
 		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			echo "== $$pkg $$t"; \
 			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
 		done; \
-	done
+	done); done
 
 conformance:
 	bash scripts/conformance.sh
+
+# Installs the fastmcp command (the nested module cmd/fastmcp) from this
+# tree, built as we ship it: -tags validator_novalidatefn (docs/cli.md).
+.PHONY: cli
+cli:
+	cd cmd/fastmcp && $(GO) install -trimpath -tags validator_novalidatefn .
 
 demo:
 	$(GO) run ./examples/hello

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks what a newcomer sees on a fresh clone with only Go installed and
 # no ../shared beside it (used by `make fresh` and CI): clones HEAD into a
-# temporary directory, runs the demo, and runs make test's race run on the
-# packages whose tests use internal/spectest, directly or through
+# temporary directory, runs the demo, builds the nested modules, and runs
+# make test's race run on the packages whose tests use internal/spectest, directly or through
 # internal/transcript (no other test reads ../shared). They must pass, with the tests that need the MCP schemas
 # skipped cleanly and counted in one summary line.
 set -euo pipefail
@@ -30,6 +30,13 @@ unset FASTMCP_SPEC_DIR
 
 echo "== fresh clone: make demo"
 make -s demo >/dev/null
+
+# The nested modules (make test's MODULES) resolve against the clone
+# through their replace directives, and their go.sum files are complete.
+for m in $(make -s modules-list); do
+	echo "== fresh clone: go build ./... in $m"
+	(cd "$m" && "$GO" build ./...)
+done
 
 echo "== fresh clone: make race PKGS=<the packages using internal/spectest>"
 if ! out=$(make -s race PKGS="$(echo $pkgs)" 2>&1); then

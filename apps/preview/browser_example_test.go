@@ -10,8 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/fastmcp-go/fastmcp/apps/preview/internal/browser"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/internal/browser"
 )
 
 // TestBrowserExampleApps renders the view of our example app server
@@ -29,16 +29,9 @@ import (
 // before the result.
 func TestBrowserExampleApps(t *testing.T) {
 	ctx := browser.Start(t)
-	exe := filepath.Join(t.TempDir(), "apps")
-	if runtime.GOOS == "windows" {
-		exe += ".exe"
-	}
-	if out, err := exec.Command("go", "build", "-o", exe, "../../examples/apps").CombinedOutput(); err != nil {
-		t.Fatalf("building examples/apps: %v\n%s", err, out)
-	}
 	cctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	client, err := fastmcp.ConnectCommand(cctx, &fastmcp.Command{Path: exe}, fastmcp.WithApps())
+	client, err := fastmcp.ConnectCommand(cctx, &fastmcp.Command{Path: buildExampleApps(t)}, fastmcp.WithApps())
 	if err != nil {
 		t.Fatalf("starting examples/apps: %v", err)
 	}
@@ -76,4 +69,18 @@ func TestBrowserExampleApps(t *testing.T) {
 	}
 	hostText(t, ctx, "log", "→ view ui/notifications/host-context-changed")
 	screenshot(t, ctx, "apps-preview-dark.png")
+}
+
+// buildExampleApps builds the example app server (examples/apps, in the
+// root module) for the test and returns its path.
+func buildExampleApps(t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "apps")
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	if out, err := exec.Command("go", "build", "-o", exe, "github.com/fastmcp-go/fastmcp/examples/apps").CombinedOutput(); err != nil {
+		t.Fatalf("building examples/apps: %v\n%s", err, out)
+	}
+	return exe
 }

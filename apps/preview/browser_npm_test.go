@@ -8,8 +8,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/fastmcp-go/fastmcp/apps/preview/internal/browser"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/internal/browser"
 	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/fastmcp-go/fastmcp/apps/preview/internal/browser"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
-	"github.com/fastmcp-go/fastmcp/internal/browser"
 )
 
 // hostText waits until the element id of the host page has the text want.

@@ -8,11 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 )
 
-// A golden transcript is a txtar archive (golang.org/x/tools/txtar): its
+// A golden transcript is a txtar archive (golang.org/x/tools/txtar; see txtar.go): its
 // comment describes it and names the protocol revision spoken in a line
 // "revision: 2025-11-25"; its file "wire" holds the lines of the exchange,
 // "> " for what the client sends and "< " for what the server sends, with
@@ -21,8 +19,8 @@ import (
 
 // golden is a parsed golden transcript.
 type golden struct {
-	ar       *txtar.Archive
-	wire     *txtar.File
+	ar       *archive
+	wire     *archiveFile
 	revision string
 }
 
@@ -32,7 +30,7 @@ func readGolden(file string) (*golden, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &golden{ar: txtar.Parse(data)}
+	g := &golden{ar: parseArchive(data)}
 	for line := range strings.Lines(string(g.ar.Comment)) {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "revision:"); ok {
 			g.revision = strings.TrimSpace(v)
@@ -55,7 +53,7 @@ func (g *golden) write(file, wire string) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(file, txtar.Format(g.ar), 0o644)
+	return os.WriteFile(file, g.ar.format(), 0o644)
 }
 
 // CheckGolden compares the transcript with the golden transcript file (see
@@ -76,9 +74,9 @@ func (tr *Transcript) CheckGolden(t testing.TB, file string, update bool) {
 	tr.mu.Unlock()
 	g, err := readGolden(file)
 	if errors.Is(err, fs.ErrNotExist) && update {
-		g = &golden{ar: &txtar.Archive{
+		g = &golden{ar: &archive{
 			Comment: []byte("Recorded by fastmcptest.\n\nrevision: " + version + "\n"),
-			Files:   []txtar.File{{Name: "wire"}},
+			Files:   []archiveFile{{Name: "wire"}},
 		}}
 		g.wire = &g.ar.Files[0]
 		g.revision = version

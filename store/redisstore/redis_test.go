@@ -13,7 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
 
-	"github.com/fastmcp-go/fastmcp/internal/replicaserver"
+	"github.com/fastmcp-go/fastmcp/store/redisstore/internal/replicaserver"
 )
 
 func TestMain(m *testing.M) {

@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/internal/replicaserver"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store/redisstore/internal/replicaserver"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 

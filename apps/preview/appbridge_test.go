@@ -1,6 +1,7 @@
-package main
+package preview_test
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"net/http"
@@ -11,16 +12,17 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/fastmcp-go/fastmcp/apps/preview/internal/browser"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/internal/browser"
 	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-var screenshot = flag.String("screenshot", "", "write a PNG of the view, as the AppBridge host renders it, to this file (docs/images/apps-view.png)")
+var bridgeScreenshot = flag.String("screenshot", "", "write a PNG of the view, as the AppBridge host renders it, to this file (docs/images/apps-view.png)")
 
 // bridgeImports maps the bare module names the AppBridge's graph imports
 // (app-bridge.js and its dependencies are unbundled ESM written for
@@ -89,22 +91,22 @@ try {
 
 // TestAppBridge renders the example's view with the official host library
 // (AppBridge from @modelcontextprotocol/ext-apps) in headless Chromium,
-// against the example server over Streamable HTTP: the view loads and
+// against the example server (examples/apps, built and run over stdio,
+// as TestBrowserExampleApps runs it): the view loads and
 // initializes, shows the tool's result, and its button calls the app-only
 // forecast tool through the host and shows the answer.
 func TestAppBridge(t *testing.T) {
 	peers := nodepeers.Require(t, "@modelcontextprotocol/ext-apps", "@modelcontextprotocol/client", "zod")
 	ctx := browser.Start(t)
 
-	srv := newServer()
-	mcp := httptest.NewServer(srv)
-	t.Cleanup(mcp.Close)
-	client, err := fastmcp.ConnectHTTP(t.Context(), mcp.URL+"/mcp", fastmcp.WithApps())
+	cctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client, err := fastmcp.ConnectCommand(cctx, &fastmcp.Command{Path: buildExampleApps(t)}, fastmcp.WithApps())
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("starting examples/apps: %v", err)
 	}
 	t.Cleanup(func() { client.Close() })
-	v, err := client.ReadView(t.Context(), view.URI)
+	v, err := client.ReadView(t.Context(), "ui://sales/chart.html") // the example's view
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,12 +200,12 @@ func TestAppBridge(t *testing.T) {
 	if want := "Forecast for Jul: 270 units"; answer != want {
 		t.Errorf("answer = %q, want %q", answer, want)
 	}
-	if *screenshot != "" {
+	if *bridgeScreenshot != "" {
 		png, err := chromedp.Run(ctx, chromedp.Screenshot("#view"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
+		if err := os.WriteFile(*bridgeScreenshot, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,7 +4,7 @@
 // redis-server (which must be installed) and runs itself again as each
 // replica (internal/replicaserver), then prints a Markdown table:
 //
-//	go run ./bench/replicas [-clients 16] [-rounds 3] [-duration 2s]
+//	go run ./internal/benchreplicas [-clients 16] [-rounds 3] [-duration 2s]
 //
 // or make bench-replicas. Every setup is driven by the same fastmcp
 // clients, each calling one tool after another: add (a JSON answer on
@@ -33,8 +33,8 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/internal/replicaserver"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store/redisstore/internal/replicaserver"
 )
 
 // envReplica makes the program run as a replica.

@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/fastmcp-go/fastmcp/internal/replicaserver"
+	"github.com/fastmcp-go/fastmcp/store/redisstore/internal/replicaserver"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
