@@ -35,8 +35,12 @@ type noReissueKey struct{}
 
 // lostInTransit reports whether err says that a request's answer was lost
 // on the way (and the request may be sent again), rather than given by the
-// server or ended by the client.
+// server or ended by the client. An authorization failure is not: it is
+// final for the call (see authFailed).
 func lostInTransit(err error) bool {
+	if authFailed(err) {
+		return false
+	}
 	if errors.Is(err, transport.ErrClosed) || errors.Is(err, transport.ErrSessionExpired) ||
 		errors.Is(err, transport.ErrMessageTooLarge) {
 		return false
