@@ -22,7 +22,9 @@ type OAuthConfig = oauthclient.Config
 // token exchange), tokens are refreshed silently, and a TokenStore that
 // outlives the process (FileTokenStore) lets a restarted client reuse
 // them. A request that cannot be authorized fails with an error matching
-// *oauthclient.Error (errors.As). It wraps the transport of WithHTTPClient,
+// *oauthclient.Error (errors.As), at once: it is not re-issued
+// (WithReissueLimit), and Connect does not fall back to the initialize
+// handshake, so a user who declines is asked once. It wraps the transport of WithHTTPClient,
 // if set.
 func OAuth(cfg OAuthConfig) ClientOption {
 	return clientOption(func(c *clientConfig) { c.oauth = &cfg })

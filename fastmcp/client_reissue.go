@@ -23,8 +23,9 @@ const DefaultReissueLimit = 2
 // run twice on the server; a tool that must not should be idempotent (a
 // client-chosen id in its arguments). Each re-issue waits a little longer
 // (50 ms, 100 ms, ... up to 2 s). Legacy revisions resume the stream with
-// Last-Event-ID instead and are not re-issued. Default
-// DefaultReissueLimit; 0 turns re-issuing off.
+// Last-Event-ID instead and are not re-issued. A request the OAuth
+// option could not authorize is not re-issued either: the failure is
+// final. Default DefaultReissueLimit; 0 turns re-issuing off.
 func WithReissueLimit(n int) ClientOption {
 	return clientOption(func(c *clientConfig) { c.reissues = max(n, 0) })
 }
