@@ -20,8 +20,18 @@ import (
 // Metadata.AuthorizationServers its issuer; Metadata.BearerMethodsSupported
 // is ["header"]; Bearer.Logger is the server's logger. After they run,
 // whatever is still empty is derived from the result: Bearer.ResourceMetadataURL
-// from Metadata.Resource (auth.WellKnownURL), Metadata.ScopesSupported from
-// Bearer.Scopes, and with Bearer.DPoP the DPoP fields of the metadata.
+// from Metadata.Resource (auth.WellKnownURL), and with Bearer.DPoP the DPoP
+// fields of the metadata. Metadata.ScopesSupported, left nil, is served as
+// Bearer.Scopes followed by every scope RequireScopes names on the server's
+// tools, prompts and resources, as registered when the document is asked
+// for, so that clients (which ask for the 401 challenge's scope, else for
+// scopes_supported) ask an authorization server such as an OpenID
+// provider for scopes of this resource.
+//
+// Bearer.Scopes is the base scope: every token needs it, 401 challenges
+// name it (scope="…"), so that clients ask for it first, and 403
+// insufficient_scope answers for a RequireScopes feature name it together
+// with the feature's scopes, so that a client's step-up keeps it.
 type AuthConfig struct {
 	// Metadata is the protected resource metadata document, served at
 	// the well-known path of Metadata.Resource. Resource (the canonical
@@ -123,13 +133,15 @@ type authState struct {
 	paths       []string                        // where the metadata document is served
 	metadata    http.Handler                    // serves it
 	protect     func(http.Handler) http.Handler // the bearer middleware
+	baseScopes  []string                        // Bearer.Scopes: every token needs them
 }
 
 // errAuthConfig prefixes the configuration errors of the Auth option.
 const errAuthConfig = "fastmcp: Auth"
 
-// newAuthState builds the Auth option o with the server's logger.
-func newAuthState(o *authOption, logger *slog.Logger) (*authState, error) {
+// newAuthState builds the Auth option o with the server's logger;
+// required returns the scopes the server's features require (nil: none).
+func newAuthState(o *authOption, logger *slog.Logger, required func() []string) (*authState, error) {
 	if o.verifier == nil {
 		return nil, fmt.Errorf("%s: the token verifier is nil: pass fastmcp.JWTVerifier(issuer, audience) or an auth.TokenVerifier", errAuthConfig)
 	}
@@ -173,7 +185,8 @@ func newAuthState(o *authOption, logger *slog.Logger) (*authState, error) {
 			return nil, fmt.Errorf("%s: AuthConfig.Metadata.Resource: %w", errAuthConfig, err)
 		}
 	}
-	if m.ScopesSupported == nil {
+	derive := m.ScopesSupported == nil
+	if derive {
 		m.ScopesSupported = slices.Clone(cfg.Bearer.Scopes)
 	}
 	if d := cfg.Bearer.DPoP; d != nil {
@@ -189,6 +202,9 @@ func newAuthState(o *authOption, logger *slog.Logger) (*authState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: AuthConfig.Metadata: %w", errAuthConfig, err)
 	}
+	if derive && required != nil {
+		metadata = &scopedMetadata{doc: *m, base: slices.Clone(cfg.Bearer.Scopes), required: required}
+	}
 	protect, err := bearerMiddleware(o.verifier, &cfg.Bearer)
 	if err != nil {
 		return nil, err
@@ -197,7 +213,8 @@ func newAuthState(o *authOption, logger *slog.Logger) (*authState, error) {
 	if path != auth.WellKnownPrefix {
 		paths = append(paths, auth.WellKnownPrefix)
 	}
-	return &authState{metadataURL: cfg.Bearer.ResourceMetadataURL, paths: paths, metadata: metadata, protect: protect}, nil
+	return &authState{metadataURL: cfg.Bearer.ResourceMetadataURL, paths: paths, metadata: metadata, protect: protect,
+		baseScopes: slices.Clone(cfg.Bearer.Scopes)}, nil
 }
 
 // bearerMiddleware is auth.RequireBearerToken, with the panic it reserves

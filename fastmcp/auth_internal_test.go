@@ -64,7 +64,7 @@ func TestAuthMetadataDefaults(t *testing.T) {
 		{"DPoP default algorithms", func(c *AuthConfig) { c.Bearer.DPoP = &auth.DPoPOptions{} },
 			`{"resource":"https://mcp.example.com/mcp","authorization_servers":["https://idp.example.com"],"bearer_methods_supported":["header"],"dpop_signing_alg_values_supported":["` + strings.Join(auth.DefaultAlgorithms, `","`) + `"]}`},
 	} {
-		a, err := newAuthState(&authOption{verifier: JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp"), configure: []func(*AuthConfig){tc.configure}}, slog.New(slog.DiscardHandler))
+		a, err := newAuthState(&authOption{verifier: JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp"), configure: []func(*AuthConfig){tc.configure}}, slog.New(slog.DiscardHandler), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -573,3 +573,56 @@ func TestAuthCORS(t *testing.T) {
 		t.Errorf("POST /mcp from %s with a token = %d %v", local, a.status, a.header)
 	}
 }
+
+// TestAuthScopesSupportedFromFeatures checks that scopes_supported names
+// the base scope (Bearer.Scopes) and every scope RequireScopes names, as
+// the features are when the document is asked for, and that a 403 for a
+// feature names the base scope too, so that a client asking for the
+// challenge's scopes keeps it (issue 29, item 11: a client asked an OpenID
+// provider for no scope of the resource, and was denied).
+func TestAuthScopesSupportedFromFeatures(t *testing.T) {
+	t.Parallel()
+	type none struct{}
+	scopesOf := func(p *protectedServer) any {
+		t.Helper()
+		var doc map[string]any
+		if a := send(t, "GET", p.mdURL, "", nil); json.Unmarshal([]byte(a.body), &doc) != nil {
+			t.Fatalf("metadata %d %q", a.status, a.body)
+		}
+		return doc["scopes_supported"]
+	}
+
+	p := serveProtected(t, func(c *fastmcp.AuthConfig) { c.Bearer.Scopes = []string{"mcp"} })
+	p.s.Tool("admin", func(*fastmcp.Context, none) (string, error) { return "ok", nil }, fastmcp.RequireScopes("admin"))
+	p.s.Prompt("report", func(*fastmcp.Context, none) (string, error) { return "ok", nil }, fastmcp.RequireScopes("reports:read"))
+	if got, want := scopesOf(p), []any{"mcp", "admin", "reports:read"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("scopes_supported = %v, want %v", got, want)
+	}
+	p.s.RemoveTool("admin")
+	p.s.Tool("files", func(*fastmcp.Context, none) (string, error) { return "ok", nil }, fastmcp.RequireScopes("files:write"))
+	if got, want := scopesOf(p), []any{"mcp", "files:write", "reports:read"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after changes, scopes_supported = %v, want %v", got, want)
+	}
+	a := send(t, "POST", p.base+"/mcp", initializeBody, nil)
+	if want := `Bearer scope="mcp", resource_metadata="` + p.mdURL + `"`; a.status != 401 || a.header.Get("WWW-Authenticate") != want {
+		t.Errorf("no token: %d %q, want 401 %q", a.status, a.header.Get("WWW-Authenticate"), want)
+	}
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"files","arguments":{}}}`
+	a = send(t, "POST", p.base+"/mcp", call, bearer(p.token("alice", map[string]any{"scope": "mcp"})))
+	if want := `Bearer error="insufficient_scope", scope="mcp files:write", resource_metadata="` + p.mdURL + `"`; a.status != 403 || a.header.Get("WWW-Authenticate") != want {
+		t.Errorf("files without its scope: %d %q, want 403 %q", a.status, a.header.Get("WWW-Authenticate"), want)
+	}
+
+	// Without a base scope: the features' scopes alone. Set on purpose:
+	// as set.
+	p = serveProtected(t, nil)
+	p.s.Tool("admin", func(*fastmcp.Context, none) (string, error) { return "ok", nil }, fastmcp.RequireScopes("admin"))
+	if got, want := scopesOf(p), []any{"admin"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("without a base scope, scopes_supported = %v, want %v", got, want)
+	}
+	p = serveProtected(t, func(c *fastmcp.AuthConfig) { c.Metadata.ScopesSupported = []string{"custom"} })
+	p.s.Tool("admin", func(*fastmcp.Context, none) (string, error) { return "ok", nil }, fastmcp.RequireScopes("admin"))
+	if got, want := scopesOf(p), []any{"custom"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("set explicitly, scopes_supported = %v, want %v", got, want)
+	}
+}

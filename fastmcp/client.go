@@ -195,7 +195,7 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 	}
 	if err != nil {
 		c.sess.Close()
-		return nil, fmt.Errorf("fastmcp: connecting: %w", err)
+		return nil, connectError(err)
 	}
 	if _, ok := conn.(*transport.StreamableClient); ok && c.modern {
 		c.paramHeaders = true
@@ -325,7 +325,8 @@ func (c *Client) stopListenLocked() {
 // connectAuto probes for a modern server and falls back to the handshake,
 // as the 2026-07-28 backward-compatibility rules describe: a recognised
 // modern error (UnsupportedProtocolVersion) means a modern server; any
-// other failure means a legacy one.
+// other failure means a legacy one, except a failure to authorize, which
+// is final (the handshake would only authorize again).
 func (c *Client) connectAuto(ctx context.Context) error {
 	err := c.probe(ctx, protocol.LatestVersion)
 	if err == nil {
@@ -336,7 +337,7 @@ func (c *Client) connectAuto(ctx context.Context) error {
 			return c.discover(ctx, v)
 		}
 	}
-	if c.sess.Err() != nil || ctx.Err() != nil {
+	if c.sess.Err() != nil || ctx.Err() != nil || authFailed(err) {
 		return err
 	}
 	c.cfg.logger.Debug("server did not answer server/discover as a modern server; using the initialize handshake", "error", err)

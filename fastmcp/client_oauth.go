@@ -2,6 +2,8 @@ package fastmcp
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -20,7 +22,9 @@ type OAuthConfig = oauthclient.Config
 // token exchange), tokens are refreshed silently, and a TokenStore that
 // outlives the process (FileTokenStore) lets a restarted client reuse
 // them. A request that cannot be authorized fails with an error matching
-// *oauthclient.Error (errors.As). It wraps the transport of WithHTTPClient,
+// *oauthclient.Error (errors.As), at once: it is not re-issued
+// (WithReissueLimit), and Connect does not fall back to the initialize
+// handshake, so a user who declines is asked once. It wraps the transport of WithHTTPClient,
 // if set.
 func OAuth(cfg OAuthConfig) ClientOption {
 	return clientOption(func(c *clientConfig) { c.oauth = &cfg })
@@ -71,4 +75,25 @@ func (cfg *clientConfig) oauthHTTPClient(url string) (*http.Client, func(), erro
 	}
 	hc.Transport = t
 	return hc, closeIdle, nil
+}
+
+// authFailed reports whether err is the OAuth transport's failure to
+// authorize the request (an *oauthclient.Error: the user declined, the
+// authorization server refused, the server kept refusing fresh tokens). It
+// reaches the client wrapped in transport.ErrTransport, as any error of the
+// HTTP client does, but it is final for the call: sending the request
+// again, or falling back to the initialize handshake, would only send the
+// user to log in again (issue 29).
+func authFailed(err error) bool {
+	_, ok := errors.AsType[*oauthclient.Error](err)
+	return ok
+}
+
+// connectError is the error Connect returns for err: an authorization
+// failure is said as one, without the transport's wrapping.
+func connectError(err error) error {
+	if oe, ok := errors.AsType[*oauthclient.Error](err); ok {
+		return fmt.Errorf("fastmcp: connecting: not authorized: %w", oe)
+	}
+	return fmt.Errorf("fastmcp: connecting: %w", err)
 }

@@ -23,8 +23,9 @@ const DefaultReissueLimit = 2
 // run twice on the server; a tool that must not should be idempotent (a
 // client-chosen id in its arguments). Each re-issue waits a little longer
 // (50 ms, 100 ms, ... up to 2 s). Legacy revisions resume the stream with
-// Last-Event-ID instead and are not re-issued. Default
-// DefaultReissueLimit; 0 turns re-issuing off.
+// Last-Event-ID instead and are not re-issued. A request the OAuth
+// option could not authorize is not re-issued either: the failure is
+// final. Default DefaultReissueLimit; 0 turns re-issuing off.
 func WithReissueLimit(n int) ClientOption {
 	return clientOption(func(c *clientConfig) { c.reissues = max(n, 0) })
 }
@@ -35,8 +36,12 @@ type noReissueKey struct{}
 
 // lostInTransit reports whether err says that a request's answer was lost
 // on the way (and the request may be sent again), rather than given by the
-// server or ended by the client.
+// server or ended by the client. An authorization failure is not: it is
+// final for the call (see authFailed).
 func lostInTransit(err error) bool {
+	if authFailed(err) {
+		return false
+	}
 	if errors.Is(err, transport.ErrClosed) || errors.Is(err, transport.ErrSessionExpired) ||
 		errors.Is(err, transport.ErrMessageTooLarge) {
 		return false

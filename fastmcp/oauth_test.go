@@ -14,11 +14,13 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // miniAS is a small OAuth authorization server for the end-to-end test:
@@ -29,6 +31,7 @@ type miniAS struct {
 
 	mu     sync.Mutex
 	auths  int
+	deny   bool              // the authorize endpoint answers access_denied
 	codes  map[string]string // code → code_challenge
 	tokens map[string]bool
 }
@@ -60,9 +63,14 @@ func newMiniAS(t *testing.T) *miniAS {
 		as.auths++
 		code := fmt.Sprint("code-", as.auths)
 		as.codes[code] = q.Get("code_challenge")
+		deny := as.deny
 		as.mu.Unlock()
 		back, _ := url.Parse(q.Get("redirect_uri"))
-		back.RawQuery = url.Values{"code": {code}, "state": {q.Get("state")}, "iss": {as.srv.URL}}.Encode()
+		answer := url.Values{"code": {code}, "state": {q.Get("state")}, "iss": {as.srv.URL}}
+		if deny {
+			answer = url.Values{"error": {"access_denied"}, "error_description": {"the user said no"}, "state": {q.Get("state")}, "iss": {as.srv.URL}}
+		}
+		back.RawQuery = answer.Encode()
 		http.Redirect(w, r, back.String(), http.StatusFound)
 	})
 	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
@@ -222,5 +230,69 @@ func TestOAuthWithServerAuth(t *testing.T) {
 	defer as.mu.Unlock()
 	if as.auths != 1 {
 		t.Errorf("%d authorizations, want 1 (the second connection reuses the token)", as.auths)
+	}
+}
+
+// TestOAuthRefusalIsFinal checks that an authorization that fails ends the
+// connection attempt at once (issue 29, item 9): it is not taken for an
+// answer lost in transit (re-issued) nor for a legacy server (initialize,
+// which authorizes again). A user who declines sees one prompt and gets one
+// *oauthclient.Error; a server that refuses every fresh token gets
+// MaxAuthorizations of them in all, in every era.
+func TestOAuthRefusalIsFinal(t *testing.T) {
+	as := newMiniAS(t)
+	s := newServer()
+	t.Cleanup(func() { closeNow(s) })
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	md, err := auth.MetadataHandler(&auth.ProtectedResourceMetadata{Resource: ts.URL, AuthorizationServers: []string{as.srv.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/.well-known/oauth-protected-resource", md)
+	bearer := &auth.BearerOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"}
+	mux.Handle("/", auth.RequireBearerToken(as.verifier(), bearer)(s))
+	refuseAll := auth.VerifierFunc(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
+		return nil, auth.ErrInvalidToken
+	})
+	mux.Handle("/refusing/", auth.RequireBearerToken(refuseAll, bearer)(s))
+
+	for _, era := range []struct {
+		name string
+		opt  fastmcp.ClientOption
+	}{{"auto", fastmcp.WithLogger(quietLogger)}, {"legacy", legacy}, {"modern", eras[1].opt}} {
+		t.Run(era.name+"/denied", func(t *testing.T) {
+			as.mu.Lock()
+			as.deny = true
+			as.mu.Unlock()
+			defer func() { as.mu.Lock(); as.deny = false; as.mu.Unlock() }()
+			var prompts atomic.Int32
+			open := func(ctx context.Context, u string) error { prompts.Add(1); return follow(ctx, u) }
+			_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era.opt, fastmcp.WithLogger(quietLogger),
+				fastmcp.OAuth(fastmcp.OAuthConfig{OpenURL: open, Logger: quietLogger}))
+			if n := prompts.Load(); n != 1 {
+				t.Errorf("%d authorization prompts, want 1", n)
+			}
+			oe, ok := errors.AsType[*oauthclient.Error](err)
+			if !ok || oe.Code != "access_denied" || !errors.Is(err, oauthclient.ErrAuthorizationDenied) {
+				t.Fatalf("error %v; want an *oauthclient.Error with access_denied", err)
+			}
+			if errors.Is(err, transport.ErrTransport) || !strings.Contains(err.Error(), "not authorized") {
+				t.Errorf("error %q; want it said as an authorization failure, not a transport one", err)
+			}
+		})
+		t.Run(era.name+"/refusing", func(t *testing.T) {
+			var prompts atomic.Int32
+			open := func(ctx context.Context, u string) error { prompts.Add(1); return follow(ctx, u) }
+			_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/refusing/mcp", era.opt, fastmcp.WithLogger(quietLogger),
+				fastmcp.OAuth(fastmcp.OAuthConfig{OpenURL: open, Logger: quietLogger, MaxAuthorizations: 2}))
+			if n := prompts.Load(); n != 2 {
+				t.Errorf("%d authorization prompts, want 2 (MaxAuthorizations)", n)
+			}
+			if !errors.Is(err, oauthclient.ErrRetryLimit) {
+				t.Fatalf("error %v; want one matching oauthclient.ErrRetryLimit", err)
+			}
+		})
 	}
 }

@@ -290,12 +290,24 @@ func (s *Server) scopeGate(next http.Handler, maxBody int64, readTimeout time.Du
 				required = s.bodyScopes(w, r, maxBody, readTimeout)
 			}
 			if required != nil && s.lacking(auth.TokenInfoFrom(r.Context()), required) != nil {
-				auth.WriteInsufficientScopeFor(w, r, s.resourceMetadataURL(), required...)
+				auth.WriteInsufficientScopeFor(w, r, s.resourceMetadataURL(), s.withBaseScopes(required)...)
 				return
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// withBaseScopes returns the scopes a 403 insufficient_scope challenge for
+// a feature requiring required names: the Auth option's base scopes
+// (Bearer.Scopes, which every token needs) followed by required, so that a
+// client asking for the challenge's scopes keeps the base ones (RFC 6750
+// §3.1: the scope necessary to access the resource).
+func (s *Server) withBaseScopes(required []string) []string {
+	if s.auth == nil || len(s.auth.baseScopes) == 0 {
+		return required
+	}
+	return appendScopes(slices.Clone(s.auth.baseScopes), required)
 }
 
 // anyScoped reports whether some tool, prompt or resource requires scopes.

@@ -44,6 +44,16 @@ type Config struct {
 	// servers that do not accept ClientMetadataURL. Nil means register
 	// dynamically (RFC 7591) when the authorization server allows it.
 	Client *Registration
+	// NoConsentPrompt leaves prompt=consent out of authorization requests.
+	// By default a request that asks an OpenID provider (its metadata says
+	// so) for offline_access carries prompt=consent, as OpenID Connect Core
+	// §11 requires for the refresh token: without it a provider such as
+	// node-oidc-provider drops offline_access and issues no refresh token.
+	// The user then sees the consent screen at every authorization; set
+	// this where consent cannot be given per user (a Microsoft Entra tenant
+	// that allows admin consent only) or the provider issues refresh tokens
+	// without it.
+	NoConsentPrompt bool
 	// DPoP binds tokens to a key of the client's (RFC 9449) when the
 	// authorization server accepts DPoP proofs signed with ES256: every
 	// token request and every request with a DPoP token carries a fresh

@@ -32,7 +32,12 @@ type serverMetadata struct {
 	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
 	IssParameterSupported             bool     `json:"authorization_response_iss_parameter_supported"`
 	DPoPSigningAlgValuesSupported     []string `json:"dpop_signing_alg_values_supported"`
+	// OpenID Connect Discovery members, which tell an OpenID provider.
+	IDTokenSigningAlgValuesSupported []string `json:"id_token_signing_alg_values_supported"`
+	PromptValuesSupported            []string `json:"prompt_values_supported"`
 
+	// openID: found at an openid-configuration URL.
+	openID bool
 	// legacy: found (or made up) by the 2025-03-26 rules, without
 	// protected resource metadata; its issuer is not checked.
 	legacy bool
@@ -126,6 +131,7 @@ func (t *Transport) discoverServer(ctx context.Context, issuer string) (*serverM
 		if err := m.check(); err != nil {
 			return nil, fail("discover authorization server", c, err)
 		}
+		m.openID = strings.Contains(c, "/.well-known/openid-configuration")
 		return &m, nil
 	}
 	return nil, fail("discover authorization server", issuer, ErrNoMetadata)
@@ -180,4 +186,20 @@ func (m *serverMetadata) check() error {
 // "Authorization Code Protection"), except a 2025-03-26 one.
 func (m *serverMetadata) supportsPKCE() bool {
 	return slices.Contains(m.CodeChallengeMethodsSupported, "S256") || (m.legacy && len(m.CodeChallengeMethodsSupported) == 0)
+}
+
+// isOpenIDProvider reports whether the metadata is an OpenID provider's:
+// found at an openid-configuration URL, or with members only OpenID
+// Connect Discovery defines (the openid scope, ID token algorithms).
+func (m *serverMetadata) isOpenIDProvider() bool {
+	return m.openID || slices.Contains(m.ScopesSupported, "openid") || len(m.IDTokenSigningAlgValuesSupported) > 0
+}
+
+// consentPrompt reports whether an authorization request for scopes should
+// carry prompt=consent: it asks for offline_access from an OpenID provider
+// that accepts the prompt, which OpenID Connect Core §11 requires for a
+// refresh token (without it a provider may drop the scope).
+func (m *serverMetadata) consentPrompt(scopes []string) bool {
+	return slices.Contains(scopes, "offline_access") && m.isOpenIDProvider() &&
+		(m.PromptValuesSupported == nil || slices.Contains(m.PromptValuesSupported, "consent"))
 }

@@ -113,7 +113,11 @@ func (t *Transport) authorizationCode(ctx context.Context, as *serverMetadata, r
 	conf := oauthConfig(as, reg, cb.url, scopes)
 	verifier := oauth2.GenerateVerifier()
 	state := randomString()
-	authURL := conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", resource))
+	params := []oauth2.AuthCodeOption{oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", resource)}
+	if !t.cfg.NoConsentPrompt && as.consentPrompt(scopes) {
+		params = append(params, oauth2.SetAuthURLParam("prompt", "consent"))
+	}
+	authURL := conf.AuthCodeURL(state, params...)
 	t.logger.Info("oauthclient: authorization needed; opening the authorization page", "issuer", as.Issuer, "scopes", scopes)
 	if err := t.cfg.OpenURL(ctx, authURL); err != nil {
 		return nil, fail("authorize", as.AuthorizationEndpoint, fmt.Errorf("oauthclient: OpenURL: %w", err))

@@ -291,6 +291,43 @@ func TestScopeSelection(t *testing.T) {
 	}
 }
 
+// TestConsentPrompt checks that a request for offline_access to an OpenID
+// provider carries prompt=consent (OpenID Connect Core §11; issue 29,
+// item 10), and no other request does.
+func TestConsentPrompt(t *testing.T) {
+	offline := []string{"mcp:basic", "offline_access"}
+	tests := []struct {
+		name string
+		as   func(*testAS)
+		cfg  oauthclient.Config
+		want string // the prompt parameter; "" means none
+	}{
+		{name: "OpenID provider", as: func(as *testAS) { as.metadataAt, as.scopes = "oidc", offline }, want: "consent"},
+		{name: "openid in scopes_supported", as: func(as *testAS) { as.scopes = append([]string{"openid"}, offline...) }, want: "consent"},
+		{name: "consent among prompt_values_supported", as: func(as *testAS) {
+			as.metadataAt, as.scopes, as.promptValues = "oidc", offline, []string{"none", "login", "consent"}
+		}, want: "consent"},
+		{name: "turned off", as: func(as *testAS) { as.metadataAt, as.scopes = "oidc", offline }, cfg: oauthclient.Config{NoConsentPrompt: true}},
+		{name: "plain OAuth server", as: func(as *testAS) { as.scopes = offline }},
+		{name: "no offline_access", as: func(as *testAS) { as.metadataAt, as.scopes = "oidc", []string{"openid", "mcp:basic"} }},
+		{name: "consent not among prompt_values_supported", as: func(as *testAS) {
+			as.metadataAt, as.scopes, as.promptValues = "oidc", offline, []string{"none", "login"}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			as := newTestAS(t, tt.as)
+			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
+			c, _ := newClient(t, rs, tt.cfg)
+			mustCall(t, c, rs, false)
+			q := as.lastAuth()
+			if q.Get("prompt") != tt.want || (tt.want == "" && q.Has("prompt")) {
+				t.Errorf("prompt %q (present: %v), want %q", q.Get("prompt"), q.Has("prompt"), tt.want)
+			}
+		})
+	}
+}
+
 func TestStepUp(t *testing.T) {
 	as := newTestAS(t, nil)
 	rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {

@@ -50,6 +50,7 @@ type testAS struct {
 	assertion     string           // the JWT bearer assertion accepted
 	dpop          bool             // advertise DPoP and bind tokens to proofs
 	dpopNonce     string           // nonce token requests' proofs must carry
+	promptValues  []string         // prompt_values_supported
 
 	mu            sync.Mutex
 	authRequests  []url.Values
@@ -155,6 +156,9 @@ func (as *testAS) metadata(w http.ResponseWriter) {
 	}
 	if as.dpop {
 		m["dpop_signing_alg_values_supported"] = []string{"ES256"}
+	}
+	if as.promptValues != nil {
+		m["prompt_values_supported"] = as.promptValues
 	}
 	writeJSON(w, http.StatusOK, m)
 }

@@ -179,7 +179,7 @@ main() {
 	# HTTP+SSE under the endpoint ("": no SSE cases).
 	local PROTECTED=(
 		"goauth|./interop/goauth|mcp|mcp admin|/sse"   # the standalone auth package
-		"auth-server|./examples/auth-server||admin|/sse" # fastmcp.Auth
+		"auth-server|./examples/auth-server|mcp|mcp admin|/sse" # fastmcp.Auth (-scope mcp)
 	)
 	say "interop: building fastmcp's programs"
 	go build -o "$WORK/everything" ./examples/conformance/server &&

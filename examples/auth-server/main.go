@@ -14,9 +14,16 @@
 //	                 (https, or http on a loopback host)
 //	-audience URL    the resource: the "aud" tokens must carry, and the
 //	                 endpoint's URL (default http://<addr>/mcp)
+//	-scope SCOPE     the base scope every token needs, named in the 401
+//	                 challenge so that clients ask for it (default "mcp";
+//	                 "" for none)
 //
 // Tools: whoami returns the token's subject, client and scopes; admin
-// needs the scope "admin".
+// needs the scope "admin" as well. The metadata lists both scopes
+// (scopes_supported) and a 403 for admin names both, so a client asks the
+// authorization server for "mcp" first and for "mcp admin" to use admin.
+// Configure the authorization server to issue tokens for the audience
+// with these scopes (docs/auth.md shows it for common providers).
 package main
 
 import (
@@ -34,7 +41,7 @@ import (
 
 // config is what the flags set.
 type config struct {
-	addr, issuer, audience string
+	addr, issuer, audience, scope string
 }
 
 // parseFlags reads the command line (without the program name); usage and
@@ -46,6 +53,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8000", "`HOST:PORT` to listen on")
 	fs.StringVar(&c.issuer, "issuer", "", "`URL` of the OAuth/OIDC issuer whose metadata names a jwks_uri (required)")
 	fs.StringVar(&c.audience, "audience", "", "`URL` of this resource, the audience of its tokens (default http://<addr>/mcp)")
+	fs.StringVar(&c.scope, "scope", "mcp", "the base `SCOPE` every token needs, named in 401 challenges (\"\" for none)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -92,6 +100,9 @@ func newServer(c config) *fastmcp.Server {
 	s := fastmcp.New("auth-server", "1.0.0",
 		fastmcp.Auth(fastmcp.JWTVerifier(c.issuer, c.audience), func(a *fastmcp.AuthConfig) {
 			a.Metadata.ResourceName = "fastmcp auth-server example"
+			if c.scope != "" {
+				a.Bearer.Scopes = []string{c.scope}
+			}
 		}))
 	s.Tool("whoami", whoami, fastmcp.Description("Say who the access token stands for: subject, client and scopes"), fastmcp.ReadOnly())
 	s.Tool("admin", admin, fastmcp.Description("An administrative operation; needs the scope \"admin\""), fastmcp.RequireScopes(adminScope))

@@ -40,10 +40,12 @@ func TestFlags(t *testing.T) {
 		want config
 		err  string
 	}{
-		{[]string{"-issuer", "https://idp.example.com"}, config{"127.0.0.1:8000", "https://idp.example.com", "http://127.0.0.1:8000/mcp"}, ""},
+		{[]string{"-issuer", "https://idp.example.com"}, config{"127.0.0.1:8000", "https://idp.example.com", "http://127.0.0.1:8000/mcp", "mcp"}, ""},
 		{[]string{"-addr", "127.0.0.1:9001", "-issuer", "http://127.0.0.1:9000", "-audience", "http://127.0.0.1:9001/mcp"},
-			config{"127.0.0.1:9001", "http://127.0.0.1:9000", "http://127.0.0.1:9001/mcp"}, ""},
-		{[]string{"-addr", "localhost:7000", "-issuer", "https://idp.example.com"}, config{"localhost:7000", "https://idp.example.com", "http://localhost:7000/mcp"}, ""},
+			config{"127.0.0.1:9001", "http://127.0.0.1:9000", "http://127.0.0.1:9001/mcp", "mcp"}, ""},
+		{[]string{"-issuer", "https://idp.example.com", "-scope", "files"}, config{"127.0.0.1:8000", "https://idp.example.com", "http://127.0.0.1:8000/mcp", "files"}, ""},
+		{[]string{"-issuer", "https://idp.example.com", "-scope", ""}, config{"127.0.0.1:8000", "https://idp.example.com", "http://127.0.0.1:8000/mcp", ""}, ""},
+		{[]string{"-addr", "localhost:7000", "-issuer", "https://idp.example.com"}, config{"localhost:7000", "https://idp.example.com", "http://localhost:7000/mcp", "mcp"}, ""},
 		{nil, config{}, "-issuer is required"},
 		{[]string{"-issuer", "https://idp.example.com", "extra"}, config{}, "unexpected arguments"},
 		{[]string{"-port", "1"}, config{}, "flag provided but not defined"},
@@ -113,12 +115,12 @@ func TestTools(t *testing.T) {
 		}
 	}()
 	url := "http://" + c.addr + "/mcp"
-	user := is.MustToken(t, tok("alice", c.audience, map[string]any{"client_id": "cli", "scope": "files:read"}))
-	root := is.MustToken(t, tok("root", c.audience, map[string]any{"scope": "admin"}))
+	user := is.MustToken(t, tok("alice", c.audience, map[string]any{"client_id": "cli", "scope": "mcp files:read"}))
+	root := is.MustToken(t, tok("root", c.audience, map[string]any{"scope": "mcp admin"}))
 
 	res := call(t, ctx, url, user, "whoami")
 	var id Identity
-	if err := json.Unmarshal(res.StructuredContent, &id); err != nil || !reflect.DeepEqual(id, Identity{"alice", "cli", []string{"files:read"}}) {
+	if err := json.Unmarshal(res.StructuredContent, &id); err != nil || !reflect.DeepEqual(id, Identity{"alice", "cli", []string{"mcp", "files:read"}}) {
 		t.Errorf("whoami = %s (%v)", res.StructuredContent, err)
 	}
 	// Refused before the tool runs: 403 with a step-up challenge
@@ -133,7 +135,7 @@ func TestTools(t *testing.T) {
 		he, isHTTP := errors.AsType[*transport.HTTPError](err)
 		pe, isRPC := errors.AsType[*protocol.Error](err)
 		switch {
-		case isHTTP && he.StatusCode == http.StatusForbidden && strings.Contains(he.Header.Get("WWW-Authenticate"), `error="insufficient_scope", scope="admin"`):
+		case isHTTP && he.StatusCode == http.StatusForbidden && strings.Contains(he.Header.Get("WWW-Authenticate"), `error="insufficient_scope", scope="mcp admin"`):
 		case isRPC && strings.HasPrefix(pe.Message, "Insufficient scope"):
 		default:
 			t.Errorf("%s: admin without the scope: %v, want 403 insufficient_scope or the JSON-RPC error", version, err)
@@ -144,6 +146,12 @@ func TestTools(t *testing.T) {
 	}
 	if _, err := connect(ctx, url, ""); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("connect without a token: %v", err)
+	}
+	// A token without the base scope is refused with a challenge naming it.
+	_, err = connect(ctx, url, is.MustToken(t, tok("eve", c.audience, nil)))
+	if he, ok := errors.AsType[*transport.HTTPError](err); !ok || he.StatusCode != http.StatusForbidden ||
+		!strings.Contains(he.Header.Get("WWW-Authenticate"), `error="insufficient_scope", scope="mcp"`) {
+		t.Errorf("connect without the base scope: %v, want 403 insufficient_scope naming mcp", err)
 	}
 	if _, err := connect(ctx, url, is.MustToken(t, tok("alice", "http://127.0.0.1:1/mcp", nil))); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("connect with a token for another resource: %v", err)
@@ -210,10 +218,19 @@ func TestCommandLine(t *testing.T) {
 	var md map[string]any
 	err = json.NewDecoder(resp.Body).Decode(&md)
 	resp.Body.Close()
-	if err != nil || md["resource"] != audience || !reflect.DeepEqual(md["authorization_servers"], []any{is.URL()}) {
-		t.Errorf("metadata = %v (%v)", md, err)
+	if err != nil || md["resource"] != audience || !reflect.DeepEqual(md["authorization_servers"], []any{is.URL()}) ||
+		!reflect.DeepEqual(md["scopes_supported"], []any{"mcp", "admin"}) {
+		t.Errorf("metadata = %v (%v), want scopes_supported mcp admin", md, err)
 	}
-	res := call(t, ctx, audience, is.MustToken(t, tok("bob", audience, nil)), "whoami")
+	resp, err = http.Post(audience, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if ch := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != http.StatusUnauthorized || !strings.Contains(ch, `scope="mcp"`) {
+		t.Errorf("no token: %d %q, want 401 naming scope mcp", resp.StatusCode, ch)
+	}
+	res := call(t, ctx, audience, is.MustToken(t, tok("bob", audience, map[string]any{"scope": "mcp"})), "whoami")
 	if !strings.Contains(string(res.StructuredContent), `"subject":"bob"`) {
 		t.Errorf("whoami = %s", res.StructuredContent)
 	}

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
+	"github.com/fastmcp-go/fastmcp/oauthclient"
+)
+
+// oidcProvider is interop/oidc/provider.mjs running: panva's oidc-provider
+// set up for one resource, with a headless user.
+type oidcProvider struct {
+	issuer string
+	mu     sync.Mutex
+	log    strings.Builder // its stdout after the ready line, and stderr
+}
+
+// startOIDCProvider starts the provider for resource; it stops when the
+// test ends.
+func startOIDCProvider(t *testing.T, resource string) *oidcProvider {
+	t.Helper()
+	peers := nodepeers.Require(t, "oidc-provider")
+	src, err := os.ReadFile(filepath.Join("..", "..", "interop", "oidc", "provider.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Run from inside the peers' directory, so that it resolves
+	// oidc-provider there (as scripts/interop.sh runs interop/js).
+	dir, err := os.MkdirTemp(peers.Dir, "oidc-test.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	script := filepath.Join(dir, "provider.mjs")
+	if err := os.WriteFile(script, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := &oidcProvider{}
+	cmd := exec.Command(peers.Node, script, "--resource", resource)
+	stdin, err := cmd.StdinPipe() // closing it stops the provider
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = p
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan string, 1)
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			var line struct{ Issuer string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Issuer != "" {
+				ready <- line.Issuer
+				continue
+			}
+			p.Write(append(sc.Bytes(), '\n'))
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan struct{})
+		go func() {
+			<-copied
+			cmd.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			t.Logf("oidc-provider's output:\n%s", p.output())
+		}
+	})
+	select {
+	case p.issuer = <-ready:
+	case <-copied:
+		t.Fatalf("oidc-provider exited before it was ready:\n%s", p.output())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("oidc-provider was not ready after a minute:\n%s", p.output())
+	}
+	return p
+}
+
+func (p *oidcProvider) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.Write(b)
+}
+
+func (p *oidcProvider) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.String()
+}
+
+// headlessBrowser plays the user's browser for OAuthConfig.OpenURL: it
+// follows the authorization page's redirects (keeping cookies, as a
+// browser does) through the provider's interaction page, adding
+// answer=deny there when deny is set, back to the client's loopback
+// redirect URI. It counts the prompts.
+type headlessBrowser struct {
+	jar     http.CookieJar
+	deny    bool
+	prompts atomic.Int32
+}
+
+func newHeadlessBrowser(t *testing.T, deny bool) *headlessBrowser {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &headlessBrowser{jar: jar, deny: deny}
+}
+
+func (b *headlessBrowser) open(ctx context.Context, authURL string) error {
+	b.prompts.Add(1)
+	c := &http.Client{
+		Jar:       b.jar,
+		Transport: &http.Transport{DisableKeepAlives: true},
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > 20 {
+				return errors.New("too many redirects")
+			}
+			if b.deny && strings.HasPrefix(req.URL.Path, "/interaction/") {
+				q := req.URL.Query()
+				q.Set("answer", "deny")
+				req.URL.RawQuery = q.Encode()
+			}
+			return nil
+		},
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.Body.Close()
+}
+
+// TestOIDCProvider runs the example against a real, certified OpenID
+// provider (oidc-provider, npm) with a fastmcp client through the whole
+// flow, unchanged (issue 29): the client registers, asks for the scope
+// the server's 401 names and gets a JWT for the resource (item 11), with
+// a refresh token, since it asks for offline_access with prompt=consent
+// (item 10), which a later client uses instead of a new login; the admin
+// tool takes a step-up for its scope (item 11); and a user who declines
+// sees one prompt and gets one clear error (item 9).
+func TestOIDCProvider(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	audience := "http://" + ln.Addr().String() + "/mcp"
+	op := startOIDCProvider(t, audience)
+	c, err := parseFlags([]string{"-addr", ln.Addr().String(), "-issuer", op.issuer}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	sctx, stop := context.WithCancel(ctx)
+	go func() { served <- newServer(c).ServeListener(sctx, ln) }()
+	defer func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("ServeListener: %v", err)
+		}
+	}()
+	quiet := slog.New(slog.DiscardHandler)
+	connectAs := func(b *headlessBrowser, store oauthclient.TokenStore, noConsent bool) (*fastmcp.Client, error) {
+		return fastmcp.ConnectHTTP(ctx, audience, fastmcp.WithLogger(quiet), fastmcp.OAuth(fastmcp.OAuthConfig{
+			ClientName: "fastmcp oidc test", Store: store, OpenURL: b.open, Logger: quiet, NoConsentPrompt: noConsent,
+		}))
+	}
+	whoami := func(cl *fastmcp.Client) Identity {
+		t.Helper()
+		res, err := cl.CallTool(ctx, "whoami", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var id Identity
+		if err := json.Unmarshal(res.StructuredContent, &id); err != nil {
+			t.Fatalf("whoami = %s: %v", res.StructuredContent, err)
+		}
+		return id
+	}
+
+	t.Run("login, refresh token, step-up", func(t *testing.T) {
+		b := newHeadlessBrowser(t, false)
+		store := oauthclient.NewMemoryStore()
+		cl, err := connectAs(b, store, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		if id := whoami(cl); id.Subject != "oidc-user" || !slices.Contains(id.Scopes, "mcp") {
+			t.Errorf("whoami = %+v, want subject oidc-user with scope mcp", id)
+		}
+		rec, err := store.Load(ctx, audience)
+		if err != nil || rec == nil || rec.Token == nil {
+			t.Fatalf("stored record %+v, %v", rec, err)
+		}
+		if rec.Token.RefreshToken == "" {
+			t.Error("no refresh token: the provider dropped offline_access")
+		}
+		res, err := cl.CallTool(ctx, "admin", nil)
+		if err != nil || res.IsError || res.Text() != "admin access granted to oidc-user" {
+			t.Fatalf("admin = %v, %v", res, err)
+		}
+		if n := b.prompts.Load(); n != 2 {
+			t.Errorf("%d prompts, want 2 (the login, the step-up for admin)", n)
+		}
+
+		// A restarted client whose access token expired refreshes it.
+		rec, _ = store.Load(ctx, audience)
+		rec.Token.Expiry = time.Now().Add(-time.Minute)
+		if err := store.Save(ctx, audience, rec); err != nil {
+			t.Fatal(err)
+		}
+		again, err := connectAs(b, store, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer again.Close()
+		if id := whoami(again); !slices.Contains(id.Scopes, "admin") {
+			t.Errorf("after the refresh, whoami = %+v, want the admin scope kept", id)
+		}
+		if n := b.prompts.Load(); n != 2 {
+			t.Errorf("%d prompts after the refresh, want still 2", n)
+		}
+	})
+
+	t.Run("without prompt=consent, no refresh token", func(t *testing.T) {
+		// What NoConsentPrompt costs with this provider (and what every
+		// client got before issue 29).
+		store := oauthclient.NewMemoryStore()
+		cl, err := connectAs(newHeadlessBrowser(t, false), store, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl.Close()
+		rec, err := store.Load(ctx, audience)
+		if err != nil || rec == nil || rec.Token == nil {
+			t.Fatalf("stored record %+v, %v", rec, err)
+		}
+		if rec.Token.RefreshToken != "" {
+			t.Error("a refresh token without prompt=consent: the provider's policy changed; revisit NoConsentPrompt's doc")
+		}
+	})
+
+	t.Run("denied", func(t *testing.T) {
+		b := newHeadlessBrowser(t, true)
+		cl, err := connectAs(b, oauthclient.NewMemoryStore(), false)
+		if err == nil {
+			cl.Close()
+			t.Fatal("connected, though the user declined")
+		}
+		if n := b.prompts.Load(); n != 1 {
+			t.Errorf("%d prompts, want 1", n)
+		}
+		oe, ok := errors.AsType[*oauthclient.Error](err)
+		if !ok || oe.Code != "access_denied" || !errors.Is(err, oauthclient.ErrAuthorizationDenied) {
+			t.Errorf("error %v; want an *oauthclient.Error with access_denied", err)
+		}
+	})
+}
