@@ -184,15 +184,7 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 		CallTimeout: cfg.callTimeout,
 	})
 	c.sender = c.buildSender()
-	var err error
-	switch v := cfg.version; {
-	case v == "":
-		err = c.connectAuto(ctx)
-	case protocol.IsModern(v):
-		err = c.discoverRetry(ctx, v)
-	default:
-		err = c.initialize(ctx, v)
-	}
+	err := c.handshake(ctx)
 	if err != nil {
 		c.sess.Close()
 		return nil, connectError(err)
@@ -204,6 +196,34 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 		c.relisten(ctx)
 	}
 	return c, nil
+}
+
+// handshake connects at the configured version, or probes for one. A
+// server that is starting or stopping (503 with Retry-After, as a replica
+// in a rolling deploy answers) is asked again after the wait it names (see
+// startingWait), for at most DefaultStartingWait in all, bounded by ctx.
+func (c *Client) handshake(ctx context.Context) error {
+	var waited time.Duration
+	for {
+		var err error
+		switch v := c.cfg.version; {
+		case v == "":
+			err = c.connectAuto(ctx)
+		case protocol.IsModern(v):
+			err = c.discoverRetry(ctx, v)
+		default:
+			err = c.initialize(ctx, v)
+		}
+		d, ok := startingWait(err)
+		if !ok || waited+d > DefaultStartingWait || c.sess.Err() != nil {
+			return err
+		}
+		c.cfg.logger.Debug("server is starting or stopping; connecting again", "after", d, "error", err)
+		if err := sleepCtx(ctx, d); err != nil {
+			return err
+		}
+		waited += d
+	}
 }
 
 // relisten (re)starts the subscriptions/listen call of a modern client with
@@ -326,7 +346,8 @@ func (c *Client) stopListenLocked() {
 // as the 2026-07-28 backward-compatibility rules describe: a recognised
 // modern error (UnsupportedProtocolVersion) means a modern server; any
 // other failure means a legacy one, except a failure to authorize, which
-// is final (the handshake would only authorize again).
+// is final (the handshake would only authorize again), and a server that
+// says it is starting (503 with Retry-After), which handshake asks again.
 func (c *Client) connectAuto(ctx context.Context) error {
 	err := c.probe(ctx, protocol.LatestVersion)
 	if err == nil {
@@ -337,7 +358,7 @@ func (c *Client) connectAuto(ctx context.Context) error {
 			return c.discover(ctx, v)
 		}
 	}
-	if c.sess.Err() != nil || ctx.Err() != nil || authFailed(err) {
+	if _, starting := startingWait(err); starting || c.sess.Err() != nil || ctx.Err() != nil || authFailed(err) {
 		return err
 	}
 	c.cfg.logger.Debug("server did not answer server/discover as a modern server; using the initialize handshake", "error", err)

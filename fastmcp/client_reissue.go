@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -56,6 +58,40 @@ func lostInTransit(err error) bool {
 		}
 	}
 	return false
+}
+
+// DefaultStartingWait bounds how long Connect keeps asking a server that
+// answers its handshake with 503 Service Unavailable and a Retry-After
+// header (a server, or a replica behind a load balancer, that is starting
+// or stopping): each wait is the one Retry-After names, at most
+// maxStartingWait, and the sum of the waits at most DefaultStartingWait.
+// A 503 without Retry-After fails the handshake at once.
+const DefaultStartingWait = 10 * time.Second
+
+// maxStartingWait caps one Retry-After wait while connecting.
+const maxStartingWait = 2 * time.Second
+
+// startingWait reports whether err is a 503 answer with a Retry-After
+// header, and how long to wait before asking again: the header's delay
+// (seconds or an HTTP date), at least 50 ms and at most maxStartingWait.
+func startingWait(err error) (time.Duration, bool) {
+	he, ok := errors.AsType[*transport.HTTPError](err)
+	if !ok || he.StatusCode != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	v := strings.TrimSpace(he.Header.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	var d time.Duration
+	if secs, err := strconv.Atoi(v); err == nil {
+		d = time.Duration(secs) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = time.Until(t)
+	} else {
+		return 0, false
+	}
+	return min(max(d, 50*time.Millisecond), maxStartingWait), true
 }
 
 // reissueDelay is the wait before re-issue n (1, 2, ...).

@@ -382,8 +382,9 @@ func (s *Server) frontDoor(mcp *httpEndpoints) (*http.ServeMux, error) {
 		mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			if !s.Ready() {
+				w.Header().Set("Retry-After", "1")
 				w.WriteHeader(http.StatusServiceUnavailable)
-				fmt.Fprintln(w, "starting")
+				fmt.Fprintln(w, s.readiness())
 				return
 			}
 			fmt.Fprintln(w, "ok")
@@ -484,12 +485,18 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 		s.abandonStores()
 		return err
 	}
+	// Logged once Ready: the stores are open and the Lifespan ran, so a
+	// request sent on seeing this line is served.
 	s.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", set.Path)
 	var serveErr error
 	select {
 	case <-ctx.Done():
 	case serveErr = <-errc:
 	}
+	// From here /healthz says 503 and new MCP requests get 503 with
+	// Retry-After: a load balancer stops sending, a client asks another
+	// replica.
+	s.drain()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), set.ShutdownTimeout)
 	defer cancel()
 	// The MCP handler ends its streams and drains its calls first: long

@@ -72,6 +72,7 @@ func State[T any](ctx *Context) T {
 type lifespan struct {
 	mu       sync.Mutex
 	started  bool
+	draining bool // a serving method is shutting down: new requests get 503
 	stopped  bool
 	value    any
 	cleanup  func(context.Context) error
@@ -152,12 +153,33 @@ func (s *Server) Start(ctx context.Context) error {
 	return nil
 }
 
-// Ready reports whether the server has started (its Lifespan ran) and has
-// not shut down.
+// Ready reports whether the server serves: it has started (its stores
+// are open, its bus subscribed, its Lifespan ran) and is not shutting
+// down. While it is false, /healthz answers 503 and the MCP endpoints 503
+// with Retry-After, which clients of this package wait for while
+// connecting (see DefaultStartingWait).
 func (s *Server) Ready() bool {
 	s.life.mu.Lock()
 	defer s.life.mu.Unlock()
-	return s.life.started && !s.life.stopped
+	return s.life.started && !s.life.draining && !s.life.stopped
+}
+
+// drain marks the server as shutting down (Ready is false from now on),
+// before the serving method drains its endpoints.
+func (s *Server) drain() {
+	s.life.mu.Lock()
+	s.life.draining = true
+	s.life.mu.Unlock()
+}
+
+// readiness is what /healthz says while the server is not Ready.
+func (s *Server) readiness() string {
+	s.life.mu.Lock()
+	defer s.life.mu.Unlock()
+	if s.life.started {
+		return "stopping"
+	}
+	return "starting"
 }
 
 // Shutdown ends the server's life: the MCP endpoints mounted with

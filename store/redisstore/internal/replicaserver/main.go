@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -32,8 +33,8 @@ const ListeningPrefix = "listening on "
 
 // Main runs one replica as a process: the server of New on the Redis stores
 // when FASTMCP_REDIS_URL is set, serving HTTP on a free loopback port. It
-// prints ListeningPrefix and the endpoint's URL on stdout once it accepts
-// connections, and serves until SIGINT or SIGTERM. It returns the process's
+// prints ListeningPrefix and the endpoint's URL on stdout once it serves
+// (Server.Ready), and serves until SIGINT or SIGTERM. It returns the process's
 // exit code.
 func Main() int {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -61,8 +62,30 @@ func Main() int {
 		logger.Error("replica: listening", "error", err)
 		return 1
 	}
-	fmt.Printf("%shttp://%s/mcp\n", ListeningPrefix, ln.Addr())
-	if err := s.ServeListener(ctx, ln); err != nil {
+	// The endpoint is announced once the server serves (Ready: its stores
+	// open, its bus subscribed), not when the socket opens: a client that
+	// connects on seeing the line would otherwise get 503.
+	var announce sync.WaitGroup
+	served := make(chan struct{})
+	announce.Go(func() {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-served:
+				return
+			case <-tick.C:
+				if s.Ready() {
+					fmt.Printf("%shttp://%s/mcp\n", ListeningPrefix, ln.Addr())
+					return
+				}
+			}
+		}
+	})
+	err = s.ServeListener(ctx, ln)
+	close(served)
+	announce.Wait()
+	if err != nil {
 		logger.Error("replica: serving", "error", err)
 		return 1
 	}
