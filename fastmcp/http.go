@@ -21,7 +21,7 @@ import (
 // value serves Streamable HTTP at the Path setting (HTTPPath, /mcp) and
 // the legacy HTTP+SSE transport at /sse and /message (with the Auth
 // option, under the Path: /mcp/sse and /mcp/message), with the server's Settings (Stateless, JSONResponse,
-// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout,
+// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout, WriteTimeout,
 // SessionIdleTimeout and the limits) applied. Change it with the
 // HTTPEndpoints option.
 type HTTPConfig struct {
@@ -256,6 +256,9 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	if so.ReadBodyTimeout == 0 {
 		so.ReadBodyTimeout = set.ReadBodyTimeout // negative: no limit, as in the transport
 	}
+	if so.WriteTimeout == 0 {
+		so.WriteTimeout = set.WriteTimeout // negative: no limit, as in the transport
+	}
 	if so.Principal == nil {
 		so.Principal = s.cfg.httpPrincipal
 	}
@@ -295,6 +298,7 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 			MessagePath:      cfg.MessagePath,
 			MaxBodyBytes:     so.MaxBodyBytes,
 			ReadBodyTimeout:  so.ReadBodyTimeout,
+			WriteTimeout:     so.WriteTimeout,
 			AllowedHosts:     so.AllowedHosts,
 			AllowedOrigins:   so.AllowedOrigins,
 			DisableHostCheck: so.DisableHostCheck,

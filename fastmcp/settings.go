@@ -30,6 +30,7 @@ import (
 //	ShutdownTimeout  ShutdownTimeout   -shutdown-timeout  FASTMCP_SHUTDOWN_TIMEOUT   10s
 //	ReadHeaderTimeout  (same name)     -read-header-timeout  FASTMCP_READ_HEADER_TIMEOUT  10s
 //	ReadBodyTimeout    (same name)     -read-body-timeout    FASTMCP_READ_BODY_TIMEOUT    30s
+//	WriteTimeout       (same name)     -write-timeout        FASTMCP_WRITE_TIMEOUT        30s
 //	IdleConnTimeout    (same name)     -idle-conn-timeout    FASTMCP_IDLE_CONN_TIMEOUT    2m
 //	MaxHeaderBytes     (same name)     -max-header-bytes     FASTMCP_MAX_HEADER_BYTES     65536 (64 KiB)
 //	MaxBodyBytes       (same name)     -max-body-bytes       FASTMCP_MAX_BODY_BYTES       4194304 (4 MiB)
@@ -82,6 +83,13 @@ type Settings struct {
 	// and its connection closed. Negative: no limit. It applies to the
 	// Server mounted as an http.Handler too.
 	ReadBodyTimeout time.Duration
+	// WriteTimeout bounds how long an HTTP client may take none of an
+	// answer's bytes: a response stream that makes no progress for this
+	// long is dropped, with the memory its unread answers held (its stored
+	// events keep it resumable). A slow reader that keeps reading is never
+	// cut. Negative: no limit. It applies to the Server mounted as an
+	// http.Handler too.
+	WriteTimeout time.Duration
 	// IdleConnTimeout is how long a keep-alive HTTP connection may wait
 	// for its next request before the server closes it. Negative: no
 	// limit.
@@ -123,6 +131,7 @@ type Settings struct {
 const (
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultReadBodyTimeout   = transport.DefaultReadBodyTimeout
+	DefaultWriteTimeout      = transport.DefaultWriteTimeout
 	DefaultIdleConnTimeout   = 2 * time.Minute
 	DefaultMaxHeaderBytes    = 64 << 10
 	DefaultMaxBodyBytes      = transport.DefaultMaxMessageSize
@@ -131,7 +140,7 @@ const (
 // settingsSet records which settings were given explicitly.
 type settingsSet struct {
 	transport, addr, path, logLevel, stateless, jsonResponse, hosts, origins, shutdown bool
-	readHeader, readBody, idleConn, maxHeader, maxBody, redisURL                       bool
+	readHeader, readBody, write, idleConn, maxHeader, maxBody, redisURL                bool
 	idleTimeout, maxSessions, maxStreams, maxListens                                   bool
 }
 
@@ -211,6 +220,17 @@ func ReadHeaderTimeout(d time.Duration) Option {
 // 0 leaves the setting to the flag, the environment or the default.
 func ReadBodyTimeout(d time.Duration) Option {
 	return serverOption(func(c *serverConfig) { c.settings.ReadBodyTimeout, c.set.readBody = d, d != 0 })
+}
+
+// WriteTimeout bounds how long an HTTP client may take none of an answer's
+// bytes: a response stream whose writes make no progress for this long is
+// dropped, and the memory its unread answers held with it (a client that
+// stops reading cannot pin them); its stored events keep it resumable with
+// Last-Event-ID. A slow reader that keeps taking bytes is never cut.
+// Default 30 seconds; a negative d means no limit, 0 leaves the setting to
+// the flag, the environment or the default.
+func WriteTimeout(d time.Duration) Option {
+	return serverOption(func(c *serverConfig) { c.settings.WriteTimeout, c.set.write = d, d != 0 })
 }
 
 // IdleConnTimeout is how long a keep-alive HTTP connection may wait for
@@ -293,6 +313,7 @@ func (s *Server) Flags(fs *flag.FlagSet) {
 	fs.String("shutdown-timeout", "", "how long in-flight requests may take at shutdown, e.g. 10s (env FASTMCP_SHUTDOWN_TIMEOUT)")
 	fs.String("read-header-timeout", "", "how long an HTTP client may take to send its headers; or none (env FASTMCP_READ_HEADER_TIMEOUT, default 10s)")
 	fs.String("read-body-timeout", "", "how long an HTTP client may take to send a POST body; or none (env FASTMCP_READ_BODY_TIMEOUT, default 30s)")
+	fs.String("write-timeout", "", "how long an HTTP client may take none of an answer's bytes before its stream is dropped; or none (env FASTMCP_WRITE_TIMEOUT, default 30s)")
 	fs.String("idle-conn-timeout", "", "how long an idle keep-alive HTTP connection stays open; or none (env FASTMCP_IDLE_CONN_TIMEOUT, default 2m)")
 	fs.String("max-header-bytes", "", "largest HTTP request headers accepted, in bytes (env FASTMCP_MAX_HEADER_BYTES, default 65536)")
 	fs.String("max-body-bytes", "", "largest POST body accepted, in bytes (env FASTMCP_MAX_BODY_BYTES, default 4194304)")
@@ -353,6 +374,7 @@ var settingNames = map[string]settingSource{
 
 	"read-header-timeout":     {"read-header-timeout", "FASTMCP_READ_HEADER_TIMEOUT"},
 	"read-body-timeout":       {"read-body-timeout", "FASTMCP_READ_BODY_TIMEOUT"},
+	"write-timeout":           {"write-timeout", "FASTMCP_WRITE_TIMEOUT"},
 	"idle-conn-timeout":       {"idle-conn-timeout", "FASTMCP_IDLE_CONN_TIMEOUT"},
 	"max-header-bytes":        {"max-header-bytes", "FASTMCP_MAX_HEADER_BYTES"},
 	"max-body-bytes":          {"max-body-bytes", "FASTMCP_MAX_BODY_BYTES"},
@@ -474,6 +496,7 @@ func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup fun
 	}
 	duration("read-header-timeout", &out.ReadHeaderTimeout, set.readHeader, DefaultReadHeaderTimeout)
 	duration("read-body-timeout", &out.ReadBodyTimeout, set.readBody, DefaultReadBodyTimeout)
+	duration("write-timeout", &out.WriteTimeout, set.write, DefaultWriteTimeout)
 	duration("idle-conn-timeout", &out.IdleConnTimeout, set.idleConn, DefaultIdleConnTimeout)
 	duration("session-idle-timeout", &out.SessionIdleTimeout, set.idleTimeout, transport.DefaultSessionIdleTimeout)
 	count("max-sessions", &out.MaxSessions, set.maxSessions, transport.DefaultMaxSessions)

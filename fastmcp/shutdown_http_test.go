@@ -186,3 +186,54 @@ func (ls *listenStream) checkFinalResult(t *testing.T) {
 		t.Errorf("_meta subscriptionId = %s, want 7 (result %s)", id, last.Result)
 	}
 }
+
+// TestShutdownCutsTrickledBody: a POST whose body arrives a byte at a time
+// does not hold a graceful shutdown for the ShutdownTimeout (20 s here):
+// its request had not started, so shutdown cuts its body short and
+// answers it 503 with Retry-After, over a real socket.
+func TestShutdownCutsTrickledBody(t *testing.T) {
+	t.Parallel()
+	s := newServer(fastmcp.ShutdownTimeout(20 * time.Second))
+	sv := serveLoopback(t, s)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(sv.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: %s\r\nContent-Length: %d\r\n\r\n%s",
+		strings.TrimPrefix(sv.base, "http://"), protocol.LatestVersion, len(body), body[:1])
+	stopTrickle := make(chan struct{})
+	trickled := make(chan struct{})
+	go func() { // one more byte every 100 ms, never the whole body
+		defer close(trickled)
+		for i := 1; i < len(body)-1; i++ {
+			select {
+			case <-stopTrickle:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			if _, err := conn.Write([]byte{body[i]}); err != nil {
+				return
+			}
+		}
+	}()
+	defer func() { close(stopTrickle); <-trickled }()
+	time.Sleep(300 * time.Millisecond) // the body is arriving
+	took := sv.stop(t)
+	if took > 5*time.Second {
+		t.Errorf("shutdown took %v with a trickled body; want well under the 20s ShutdownTimeout", took)
+	}
+	if sv.err != nil {
+		t.Errorf("ServeListener: %v", sv.err)
+	}
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("reading the answer to the trickled request: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("trickled request answered %d (Retry-After %q), want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}

@@ -50,6 +50,13 @@ type HTTPOptions struct {
 	// read, so the answer's stream may last as long as it needs. Zero
 	// means DefaultReadBodyTimeout; negative means no limit.
 	ReadBodyTimeout time.Duration
+	// WriteTimeout bounds how long a client may take no bytes of an
+	// answer: a response stream whose writes make no progress for this
+	// long is dropped, with the memory its unread answers held (its stored
+	// events keep it resumable with Last-Event-ID). A slow reader that
+	// keeps taking bytes is never cut. Zero means DefaultWriteTimeout;
+	// negative means no limit.
+	WriteTimeout time.Duration
 	// AllowedHosts and AllowedOrigins configure the DNS-rebinding
 	// protection (see HostPolicy, whose defaults apply when they are
 	// empty). Requests failing it get 403.
@@ -215,9 +222,10 @@ type StreamableHandler struct {
 	policy  HostPolicy
 	logger  *slog.Logger
 
-	calls   atomic.Int64 // requests being served (for Shutdown)
-	drainMu sync.Mutex
-	drained chan struct{} // closed when calls drops to 0 while shutting down
+	calls    atomic.Int64 // requests being served (for Shutdown)
+	arrivals arrivals     // POST bodies still arriving (Shutdown cuts them)
+	drainMu  sync.Mutex
+	drained  chan struct{} // closed when calls drops to 0 while shutting down
 
 	listens  atomic.Int64 // subscriptions/listen streams open (MaxListens)
 	limitLog limitWarner
@@ -254,6 +262,9 @@ func NewStreamableHandler(connect func(Conn, ConnInfo), opts *HTTPOptions) *Stre
 	}
 	if o.ReadBodyTimeout == 0 {
 		o.ReadBodyTimeout = DefaultReadBodyTimeout
+	}
+	if o.WriteTimeout == 0 {
+		o.WriteTimeout = DefaultWriteTimeout
 	}
 	if o.RetryInterval <= 0 {
 		o.RetryInterval = time.Second
@@ -300,9 +311,10 @@ func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.opts.DisableHostCheck && !h.policy.admit(w, r) {
 		return
 	}
+	w, end := withWriteTimeout(w, h.opts.WriteTimeout)
+	defer end()
 	switch r.Method {
 	case http.MethodPost:
-		limitBodyTime(w, r, h.opts.ReadBodyTimeout)
 		h.servePost(w, r)
 	case http.MethodGet:
 		h.serveGet(w, r)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -40,17 +41,25 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) (*[]byte, error
 }
 
 // readMessage checks that r carries JSON, reads its body (at most max
-// bytes) and decodes the one message in it. On failure it has written the
-// error response and returns false.
-func readMessage(w http.ResponseWriter, r *http.Request, max int64) (protocol.Message, bool) {
+// bytes, within the read deadline timeout, tracked in a: see
+// arrivals.begin) and decodes the one message in it. On failure it has
+// written the error response and returns false.
+func readMessage(w http.ResponseWriter, r *http.Request, max int64, timeout time.Duration, a *arrivals) (protocol.Message, bool) {
 	if mediaType(r.Header.Get("Content-Type")) != mediaJSON {
 		writeJSONError(w, http.StatusUnsupportedMediaType, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Unsupported Media Type: Content-Type must be application/json"))
 		return nil, false
 	}
+	end := a.begin(w, r, timeout)
 	buf, err := readBody(w, r, max)
+	end()
 	if err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) { // see limitBodyTime
+		if errors.Is(err, os.ErrDeadlineExceeded) { // see arrivals.begin
 			w.Header().Set("Connection", "close")
+			if a.shuttingDown() {
+				w.Header().Set("Retry-After", "1")
+				writeJSONError(w, http.StatusServiceUnavailable, protocol.ID{}, protocol.NewError(protocol.CodeInternalError, "Service unavailable: the server is shutting down and the request body had not arrived"))
+				return nil, false
+			}
 			writeJSONError(w, http.StatusRequestTimeout, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Request Timeout: the request body did not arrive in time"))
 			return nil, false
 		}
@@ -83,7 +92,7 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusNotAcceptable, protocol.ID{}, protocol.NewError(protocol.CodeInvalidRequest, "Not Acceptable: the client must accept both application/json and text/event-stream"))
 		return
 	}
-	msg, ok := readMessage(w, r, h.opts.MaxBodyBytes)
+	msg, ok := readMessage(w, r, h.opts.MaxBodyBytes, h.opts.ReadBodyTimeout, &h.arrivals)
 	if !ok {
 		return
 	}

@@ -22,7 +22,10 @@ func (h *StreamableHandler) callEnded() {
 
 // Shutdown stops the handler gracefully: new sessions and new requests are
 // refused with 503 (notifications and responses for existing sessions are
-// still accepted, so calls in flight can finish), then once every request
+// still accepted, so calls in flight can finish; a body that starts
+// arriving from now on has a second to arrive), request bodies still
+// arriving are cut short and answered 503 (their request had not
+// started; a trickled body no longer holds the shutdown), then once every request
 // in flight has been answered, or ctx is done, every session is closed as
 // by Close. It returns ctx's error if ctx ended first.
 //
@@ -32,6 +35,7 @@ func (h *StreamableHandler) Shutdown(ctx context.Context) error {
 	h.mu.Lock()
 	h.closing.Store(true)
 	h.mu.Unlock()
+	h.arrivals.cutAll()
 	h.drainMu.Lock()
 	var wait chan struct{}
 	if h.calls.Load() > 0 {
@@ -57,6 +61,7 @@ func (h *StreamableHandler) Shutdown(ctx context.Context) error {
 // Conns and SSE streams) and every stateless request in flight, and stops
 // the expiry timer. Later requests get 503 (or 404 for a session id).
 func (h *StreamableHandler) Close() error {
+	h.arrivals.cutAll()
 	h.mu.Lock()
 	h.closing.Store(true)
 	h.closed = true

@@ -28,6 +28,10 @@ type SSEOptions struct {
 	// in HTTPOptions. Zero means DefaultReadBodyTimeout; negative means no
 	// limit.
 	ReadBodyTimeout time.Duration
+	// WriteTimeout bounds how long the client may take none of the
+	// stream's bytes, as in HTTPOptions. Zero means DefaultWriteTimeout;
+	// negative means no limit.
+	WriteTimeout time.Duration
 	// AllowedHosts, AllowedOrigins and DisableHostCheck configure the
 	// DNS-rebinding protection, as in HTTPOptions.
 	AllowedHosts, AllowedOrigins []string
@@ -71,8 +75,10 @@ type SSEOptions struct {
 type SSEHandler struct {
 	connect func(Conn, ConnInfo)
 	opts    SSEOptions
-	policy  HostPolicy
-	logger  *slog.Logger
+	// arrivals holds the POST bodies still arriving (Close cuts them).
+	arrivals arrivals
+	policy   HostPolicy
+	logger   *slog.Logger
 
 	mu       sync.Mutex
 	sessions map[string]*sseSession
@@ -94,6 +100,9 @@ func NewSSEHandler(connect func(Conn, ConnInfo), opts *SSEOptions) *SSEHandler {
 	}
 	if h.opts.MaxBodyBytes <= 0 {
 		h.opts.MaxBodyBytes = DefaultMaxMessageSize
+	}
+	if h.opts.WriteTimeout == 0 {
+		h.opts.WriteTimeout = DefaultWriteTimeout
 	}
 	if h.opts.ReadBodyTimeout == 0 {
 		h.opts.ReadBodyTimeout = DefaultReadBodyTimeout
@@ -179,11 +188,12 @@ func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.opts.DisableHostCheck && !h.policy.admit(w, r) {
 		return
 	}
+	w, end := withWriteTimeout(w, h.opts.WriteTimeout)
+	defer end()
 	switch r.Method {
 	case http.MethodGet:
 		h.serveStream(w, r)
 	case http.MethodPost:
-		limitBodyTime(w, r, h.opts.ReadBodyTimeout)
 		h.serveMessage(w, r)
 	default:
 		w.Header().Set("Allow", "GET, POST")
@@ -282,7 +292,7 @@ func (h *SSEHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return
 	}
-	msg, ok := readMessage(w, r, h.opts.MaxBodyBytes)
+	msg, ok := readMessage(w, r, h.opts.MaxBodyBytes, h.opts.ReadBodyTimeout, &h.arrivals)
 	if !ok {
 		return
 	}
@@ -296,8 +306,10 @@ func (h *SSEHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Close ends every session (their streams and Conns). Later GETs get 503.
+// Close ends every session (their streams and Conns) and cuts short the
+// message bodies still arriving (503). Later GETs get 503.
 func (h *SSEHandler) Close() error {
+	h.arrivals.cutAll()
 	h.mu.Lock()
 	h.closed = true
 	list := make([]*sseSession, 0, len(h.sessions))
