@@ -63,7 +63,20 @@ type MemoryEventStoreOptions struct {
 	// events are discarded first (the newest event is always kept). Zero
 	// means 8 MiB.
 	MaxBytes int
+	// MaxTotalBytes bounds the bytes of event data kept across all
+	// sessions: past it the oldest events of any session are discarded
+	// first (a later resumption from before them gets ErrEventsLost), so
+	// that many sessions cannot together hold more. Zero means
+	// DefaultMaxTotalEventBytes; negative means no bound but the
+	// per-session ones.
+	MaxTotalBytes int64
 }
+
+// DefaultMaxTotalEventBytes is the MemoryEventStore's default bound on the
+// event data it keeps across all sessions (256 MiB): without it, 8 MiB a
+// session times 1,000 sessions would let one client make a server hold
+// 8 GiB.
+const DefaultMaxTotalEventBytes = 256 << 20
 
 // MemoryEventStore is an EventStore that keeps events in memory, bounded
 // per session. It is the Streamable HTTP handler's default. It starts no
@@ -77,9 +90,28 @@ type MemoryEventStoreOptions struct {
 type MemoryEventStore struct {
 	maxEvents int
 	maxBytes  int
+	maxTotal  int64 // <= 0: no global bound
 
 	mu       sync.RWMutex
 	sessions map[string]*memSession
+
+	// The global bound: every event held, in append order across
+	// sessions. Lock order: a session's mu, then gmu; gmu is never held
+	// while taking a session's mu.
+	gmu   sync.Mutex
+	fifo  []*eventRecord // oldest first from fhead; dropped ones wait their turn
+	fhead int
+	dead  int   // dropped records in fifo[fhead:]
+	total int64 // bytes of the records not dropped
+}
+
+// eventRecord is the global view of one event: its session and size, and
+// whether its bytes still count (dropped: discarded, or about to be).
+// Guarded by MemoryEventStore.gmu.
+type eventRecord struct {
+	ms      *memSession
+	size    int
+	dropped bool
 }
 
 type memSession struct {
@@ -106,6 +138,7 @@ type memEvent struct {
 	stream string
 	seq    int64
 	data   []byte
+	rec    *eventRecord // nil in memLost.order
 }
 
 // NewMemoryEventStore returns an empty store. opts may be nil.
@@ -118,6 +151,10 @@ func NewMemoryEventStore(opts *MemoryEventStoreOptions) *MemoryEventStore {
 		if opts.MaxBytes > 0 {
 			s.maxBytes = opts.MaxBytes
 		}
+	}
+	s.maxTotal = DefaultMaxTotalEventBytes
+	if opts != nil && opts.MaxTotalBytes != 0 {
+		s.maxTotal = opts.MaxTotalBytes
 	}
 	return s
 }
@@ -144,8 +181,9 @@ var _ SequencedEventStore = (*MemoryEventStore)(nil)
 func (s *MemoryEventStore) Append(_ context.Context, session, stream string, seq int64, data []byte) error {
 	ms := s.session(session, true)
 	ms.mu.Lock()
-	defer ms.mu.Unlock()
 	s.appendLocked(ms, stream, seq, data)
+	ms.mu.Unlock()
+	s.trimGlobal()
 	return nil
 }
 
@@ -153,29 +191,116 @@ func (s *MemoryEventStore) Append(_ context.Context, session, stream string, seq
 func (s *MemoryEventStore) AppendNext(_ context.Context, session, stream string, data []byte) (int64, error) {
 	ms := s.session(session, true)
 	ms.mu.Lock()
-	defer ms.mu.Unlock()
 	if ms.last == nil {
 		ms.last = map[string]int64{}
 	}
 	seq := ms.last[stream] + 1
 	ms.last[stream] = seq
 	s.appendLocked(ms, stream, seq, data)
+	ms.mu.Unlock()
+	s.trimGlobal()
 	return seq, nil
 }
 
 // appendLocked adds an event to ms, discarding the oldest past the
 // bounds; ms.mu held.
 func (s *MemoryEventStore) appendLocked(ms *memSession, stream string, seq int64, data []byte) {
-	ms.events = append(ms.events, memEvent{stream: stream, seq: seq, data: append([]byte(nil), data...)})
+	rec := &eventRecord{ms: ms, size: len(data)}
+	ms.events = append(ms.events, memEvent{stream: stream, seq: seq, data: append([]byte(nil), data...), rec: rec})
 	ms.bytes += len(data)
+	s.gmu.Lock()
+	s.fifo = append(s.fifo, rec)
+	s.total += int64(rec.size)
+	s.gmu.Unlock()
 	for live := len(ms.events) - ms.head; live > 1 && (live > s.maxEvents || ms.bytes > s.maxBytes); live-- {
-		e := &ms.events[ms.head]
-		ms.noteEvicted(e.stream, e.seq, s.maxEvents)
-		ms.bytes -= len(e.data)
-		*e = memEvent{}
-		ms.head++
+		s.evictHead(ms)
 	}
-	// Compact once the dead prefix is as long as the live part.
+	ms.compact()
+}
+
+// evictHead discards ms's oldest live event; ms.mu held.
+func (s *MemoryEventStore) evictHead(ms *memSession) {
+	e := &ms.events[ms.head]
+	ms.noteEvicted(e.stream, e.seq, s.maxEvents)
+	ms.bytes -= len(e.data)
+	s.gmu.Lock()
+	s.dropLocked(e.rec)
+	s.gmu.Unlock()
+	*e = memEvent{}
+	ms.head++
+}
+
+// dropLocked stops counting rec's bytes; s.gmu held.
+func (s *MemoryEventStore) dropLocked(rec *eventRecord) {
+	if rec == nil || rec.dropped {
+		return
+	}
+	rec.dropped = true
+	s.total -= int64(rec.size)
+	s.dead++
+}
+
+// trimGlobal discards the oldest events of any session while the store
+// holds more than its global bound. It takes the victims under gmu, then
+// each victim's session lock (never both at once the other way round).
+func (s *MemoryEventStore) trimGlobal() {
+	s.gmu.Lock()
+	var victims []*memSession
+	for s.maxTotal > 0 && s.total > s.maxTotal && s.fhead < len(s.fifo) {
+		rec := s.fifo[s.fhead]
+		s.fifo[s.fhead] = nil
+		s.fhead++
+		if rec.dropped {
+			s.dead--
+			continue
+		}
+		s.dropLocked(rec)
+		s.dead-- // dropped and already out of the queue
+		victims = append(victims, rec.ms)
+	}
+	// Forget records dropped by their session (per-session bounds,
+	// deleted sessions) once they are as many as the live ones.
+	if s.dead > 0 && s.dead >= len(s.fifo)-s.fhead-s.dead {
+		live := s.fifo[:0]
+		for _, rec := range s.fifo[s.fhead:] {
+			if !rec.dropped {
+				live = append(live, rec)
+			}
+		}
+		clear(s.fifo[len(live):])
+		s.fifo, s.fhead, s.dead = live, 0, 0
+	} else if s.fhead > 0 && s.fhead >= len(s.fifo)-s.fhead {
+		n := copy(s.fifo, s.fifo[s.fhead:])
+		clear(s.fifo[n:])
+		s.fifo, s.fhead = s.fifo[:n], 0
+	}
+	s.gmu.Unlock()
+	for _, ms := range victims {
+		ms.mu.Lock()
+		// A session's events enter the queue in its own order, so the
+		// dropped ones are its oldest.
+		for ms.head < len(ms.events) && s.isDropped(ms.events[ms.head].rec) {
+			e := &ms.events[ms.head]
+			ms.noteEvicted(e.stream, e.seq, s.maxEvents)
+			ms.bytes -= len(e.data)
+			*e = memEvent{}
+			ms.head++
+		}
+		ms.compact()
+		ms.mu.Unlock()
+	}
+}
+
+// isDropped reads rec.dropped under gmu.
+func (s *MemoryEventStore) isDropped(rec *eventRecord) bool {
+	s.gmu.Lock()
+	defer s.gmu.Unlock()
+	return rec != nil && rec.dropped
+}
+
+// compact drops the dead prefix of ms.events once it is as long as the
+// live part; ms.mu held.
+func (ms *memSession) compact() {
 	if ms.head > 0 && ms.head >= len(ms.events)-ms.head {
 		n := copy(ms.events, ms.events[ms.head:])
 		clear(ms.events[n:])
@@ -246,9 +371,28 @@ func (s *MemoryEventStore) Replay(_ context.Context, session, stream string, aft
 // DeleteSession implements EventStore.
 func (s *MemoryEventStore) DeleteSession(_ context.Context, session string) error {
 	s.mu.Lock()
+	ms := s.sessions[session]
 	delete(s.sessions, session)
 	s.mu.Unlock()
+	if ms != nil {
+		ms.mu.Lock()
+		s.gmu.Lock()
+		for _, e := range ms.events[ms.head:] {
+			s.dropLocked(e.rec)
+		}
+		s.gmu.Unlock()
+		ms.mu.Unlock()
+		s.trimGlobal() // forgets the dropped records when they are many
+	}
 	return nil
+}
+
+// totalBytes reports the event bytes counted against the global bound,
+// for tests.
+func (s *MemoryEventStore) totalBytes() int64 {
+	s.gmu.Lock()
+	defer s.gmu.Unlock()
+	return s.total
 }
 
 // evictionRecords reports how many streams session has discard records
