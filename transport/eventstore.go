@@ -280,11 +280,7 @@ func (s *MemoryEventStore) trimGlobal() {
 		// A session's events enter the queue in its own order, so the
 		// dropped ones are its oldest.
 		for ms.head < len(ms.events) && s.isDropped(ms.events[ms.head].rec) {
-			e := &ms.events[ms.head]
-			ms.noteEvicted(e.stream, e.seq, s.maxEvents)
-			ms.bytes -= len(e.data)
-			*e = memEvent{}
-			ms.head++
+			s.evictHead(ms)
 		}
 		ms.compact()
 		ms.mu.Unlock()
