@@ -48,8 +48,8 @@ var (
 	// reflect.Value.MethodByName, so the linker keeps every exported method
 	// of every reachable type, and all code those methods reach.
 	stillLinkedDefault = map[string]string{
-		"auth":        "New → newAuthState → bearerMiddleware → auth.RequireBearerToken (E7)",
-		"go-jose":     "auth.RequireBearerToken → parseDPoPProof → jose.parseSignedCompact (E7)",
+		"auth":        "package init only: package fastmcp imports auth (Auth, Context.Auth)",
+		"go-jose":     "package init only: package auth imports it",
 		"oauthclient": "exported methods kept by validator's MethodByName (client_oauth)",
 		"x/oauth2":    "exported methods kept by validator's MethodByName (oauth2.Token.Extra)",
 		"yaml":        "package fastmcp imports it (skill frontmatter): its init",
@@ -64,8 +64,8 @@ var (
 	// -tags validator_novalidatefn: no MethodByName; what is left is linked
 	// through real references (or package init).
 	stillLinkedNoValidateFn = map[string]string{
-		"auth":        "New → newAuthState → bearerMiddleware → auth.RequireBearerToken (E7)",
-		"go-jose":     "auth.RequireBearerToken → parseDPoPProof → jose.parseSignedCompact (E7)",
+		"auth":        "package init only: package fastmcp imports auth (Auth, Context.Auth)",
+		"go-jose":     "its init (package auth imports it), and JSONWebKey's methods: oauthclient.dpop, kept by linked client code, holds one",
 		"oauthclient": "errors.AsType[*oauthclient.Error] in client_oauth.go keeps (*Error).Error",
 		"yaml":        "package fastmcp imports it (skill frontmatter): its init",
 		"mimetype":    "imported by validator/v10 (its image rule); Tool → addView → readResource → toContents → mimetype.Detect",
