@@ -5,12 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"sync/atomic"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/apps"
-	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -21,6 +17,47 @@ type appConfig struct {
 	viewSet   bool // App was given (perhaps with nil)
 	appOnly   bool
 	modelOnly bool
+	code      *appsCode // set by the options: the code that serves them
+}
+
+// appsCode is the MCP Apps code of package fastmcp. The options that use
+// the extension carry it, so that a program that uses none of them does
+// not link it (nor package apps's).
+type appsCode struct {
+	toolMeta       func(a *appConfig, name string, meta protocol.Meta) (apps.ToolMeta, bool, error)
+	finish         func(t *tool, def *protocol.Tool, a *appConfig, meta protocol.Meta, m apps.ToolMeta) error
+	add            func(s *Server, t *tool) error // checkView, then addView; s.mu held
+	drop           func(s *Server, uri string)    // dropViewIfUnused; s.mu held
+	clientSupports func(*protocol.ClientCapabilities) bool
+}
+
+var appsImpl = &appsCode{
+	toolMeta: (*appConfig).toolMeta,
+	finish:   finishAppTool,
+	add: func(s *Server, t *tool) error {
+		registered, err := s.checkView(t.view)
+		if err == nil && !registered {
+			s.addView(t.view, t.viewRes)
+		}
+		return err
+	},
+	drop:           (*Server).dropViewIfUnused,
+	clientSupports: apps.ClientSupports,
+}
+
+// finishAppTool sets _meta.ui m in def, and, for App, the tool's copy of
+// the view and the resource serving it.
+func finishAppTool(t *tool, def *protocol.Tool, a *appConfig, meta protocol.Meta, m apps.ToolMeta) (err error) {
+	def.Meta = withToolMeta(meta, m)
+	if a.viewSet {
+		if t.view, err = cloneView(a.view); err != nil {
+			return fmt.Errorf("fastmcp: tool %q: App: %w", def.Name, err)
+		}
+		if t.viewRes, err = newViewResource(t.view); err != nil {
+			return fmt.Errorf("fastmcp: tool %q: App: %w", def.Name, err)
+		}
+	}
+	return nil
 }
 
 // App gives a tool an interactive view (the MCP Apps extension): hosts that
@@ -37,26 +74,20 @@ type appConfig struct {
 // another view, or a resource that is not a view, has its URI, or when the
 // tool's Meta already has a "ui" key.
 func App(view *apps.View) ToolOption {
-	return toolOption(func(c *toolConfig) { c.app.view, c.app.viewSet = view, true })
+	return toolOption(func(c *toolConfig) { c.app.view, c.app.viewSet, c.app.code = view, true, appsImpl })
 }
 
 // AppOnly makes a tool callable by views only (visibility ["app"]): hosts
 // leave it out of the model's tool list, and clients that do not render
 // views neither see nor call it. Use it for what a view's buttons do.
 func AppOnly() ToolOption {
-	return toolOption(func(c *toolConfig) { c.app.appOnly = true })
+	return toolOption(func(c *toolConfig) { c.app.appOnly, c.app.code = true, appsImpl })
 }
 
 // ModelOnly makes a tool callable by the model but not by views
 // (visibility ["model"]); hosts refuse a view's call to it.
 func ModelOnly() ToolOption {
-	return toolOption(func(c *toolConfig) { c.app.modelOnly = true })
-}
-
-// appState is the views registered with tools; s.mu guards views.
-type appState struct {
-	views map[string]*apps.View // by URI: a copy of what was registered
-	any   atomic.Bool           // some tool has _meta.ui: lists depend on the client
+	return toolOption(func(c *toolConfig) { c.app.modelOnly, c.app.code = true, appsImpl })
 }
 
 // toolMeta builds a tool's _meta.ui from its options; ok is false when the
@@ -187,39 +218,3 @@ func (s *Server) dropViewIfUnused(uri string) {
 	s.resources.static.update(func(m map[string]*resource) { delete(m, uri) })
 	s.notifyListChanged(protocol.NotificationResourcesListChanged)
 }
-
-// rendersViews reports whether the client of req renders views; when no
-// tool has _meta.ui it does not matter, and the answer is true (lists are
-// served as registered).
-func (s *Server) rendersViews(req *lowlevel.Request) bool {
-	return !s.apps.any.Load() || apps.ClientSupports(req.ClientCapabilities())
-}
-
-// appsFilter returns the filter of a list that depends on whether the
-// client renders views: fallback for one that does not; for one that does,
-// the list as registered, but private, since a cache shared with other
-// clients must not hand it to one that does not.
-func appsFilter[T entry](s *Server, req *lowlevel.Request, fallback listFilter[T]) listFilter[T] {
-	switch {
-	case !s.apps.any.Load():
-		return listFilter[T]{}
-	case apps.ClientSupports(req.ClientCapabilities()):
-		return listFilter[T]{private: true}
-	}
-	return fallback
-}
-
-// fallbackTools is the tools/list a client that does not render views
-// gets: no app-only tools, and the others without _meta.ui.
-var fallbackTools = listFilter[*tool]{
-	keep: func(t *tool) bool { return !t.appOnly },
-	enc: func(t *tool) jsontext.Value {
-		if t.plain != nil {
-			return t.plain
-		}
-		return t.enc
-	},
-}
-
-// fallbackResources is the resources/list such a client gets: no views.
-var fallbackResources = listFilter[*resource]{keep: func(r *resource) bool { return !r.view }}

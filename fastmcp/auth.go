@@ -76,14 +76,17 @@ type AuthConfig struct {
 // not apply: the option is ignored there, with one log line.
 func Auth(v auth.TokenVerifier, configure ...func(*AuthConfig)) Option {
 	return serverOption(func(c *serverConfig) {
-		c.auth = &authOption{verifier: v, configure: configure}
+		c.auth = &authOption{verifier: v, configure: configure, build: newAuthState}
 	})
 }
 
-// authOption is the Auth option as given to New.
+// authOption is the Auth option as given to New. It carries its builder, so
+// that only a program that uses Auth links the bearer middleware (and the
+// JOSE code of DPoP behind it).
 type authOption struct {
 	verifier  auth.TokenVerifier
 	configure []func(*AuthConfig)
+	build     func(o *authOption, logger *slog.Logger, required func() []string) (*authState, error)
 }
 
 // JWTVerifier returns a verifier of JWT access tokens (RFC 9068) issued

@@ -231,7 +231,7 @@ func (l *mountLink) resync(kinds listKinds, quiet bool) {
 				// An MCP Apps tool: clients without views get it without
 				// _meta.ui, as from the mounted server.
 				if nt.plain, err = withMember(t.plain, "name", name); err == nil {
-					p.apps.any.Store(true)
+					p.apps.use(c.apps.clientSupports) // set in c when its tool got plain
 				}
 			}
 			next[name] = nt

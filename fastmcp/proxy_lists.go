@@ -179,7 +179,7 @@ func (p *proxyBackend) appTool(t *tool) {
 	}
 	t.plain = plain
 	t.appOnly = m.VisibleTo(apps.VisibilityApp) && !m.VisibleTo(apps.VisibilityModel)
-	p.srv.apps.any.Store(true)
+	p.srv.apps.use(apps.ClientSupports)
 }
 
 // changed tells of a list change: the proxy's clients, unless this is the

@@ -96,7 +96,7 @@ func New(name, version string, opts ...Option) *Server {
 	s.tasks.subscribeControl = s.subscribeTaskControl
 	s.tasks.logger = logger
 	if cfg.auth != nil {
-		s.auth, s.authErr = newAuthState(cfg.auth, logger, s.requiredScopes)
+		s.auth, s.authErr = cfg.auth.build(cfg.auth, logger, s.requiredScopes)
 	}
 	s.life.ready = make(chan struct{})
 	s.ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) { c.Logging = &protocol.Capability{} })

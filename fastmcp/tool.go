@@ -34,6 +34,7 @@ type tool struct {
 	appOnly bool           // AppOnly: hidden from clients that render no views
 	view    *apps.View     // App: the view registered with the tool
 	viewRes *resource      // the resource serving view
+	apps    *appsCode      // the MCP Apps code, when an option of the extension was given
 }
 
 func (t *tool) key() string             { return t.def.Name }
@@ -78,16 +79,12 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 		return fmt.Errorf("fastmcp: tool %q is already registered: choose another name or call RemoveTool first", name)
 	}
 	if t.view != nil {
-		registered, err := s.checkView(t.view)
-		if err != nil {
+		if err := t.apps.add(s, t); err != nil {
 			return fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
-		}
-		if !registered {
-			s.addView(t.view, t.viewRes)
 		}
 	}
 	if t.plain != nil {
-		s.apps.any.Store(true)
+		s.apps.use(t.apps.clientSupports)
 	}
 	first := s.tools.count() == 0
 	s.tools.update(func(m map[string]*tool) { m[name] = t })
@@ -114,7 +111,7 @@ func (s *Server) RemoveTool(name string) bool {
 	s.tools.update(func(m map[string]*tool) { delete(m, name) })
 	s.notifyListChanged(protocol.NotificationToolsListChanged)
 	if t.view != nil {
-		s.dropViewIfUnused(t.view.URI)
+		t.apps.drop(s, t.view.URI)
 	}
 	return true
 }
@@ -174,11 +171,14 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		keepRefs = *cfg.keepRefs
 	}
 	sopts := schema.Options{Strict: strict, KeepRefs: keepRefs}
-	uiMeta, hasUI, err := cfg.app.toolMeta(name, cfg.meta)
-	if err != nil {
-		return nil, err
+	var uiMeta apps.ToolMeta
+	hasUI := false
+	if cfg.app.code != nil {
+		if uiMeta, hasUI, err = cfg.app.code.toolMeta(&cfg.app, name, cfg.meta); err != nil {
+			return nil, err
+		}
 	}
-	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, appOnly: cfg.app.appOnly}
+	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, appOnly: cfg.app.appOnly, apps: cfg.app.code}
 	def := &protocol.Tool{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
@@ -218,14 +218,8 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		if t.plain, err = protocol.Marshal(def); err != nil {
 			return nil, fmt.Errorf("fastmcp: tool %q: encoding its definition: %w", name, err)
 		}
-		def.Meta = withToolMeta(cfg.meta, uiMeta)
-		if cfg.app.viewSet {
-			if t.view, err = cloneView(cfg.app.view); err != nil {
-				return nil, fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
-			}
-			if t.viewRes, err = newViewResource(t.view); err != nil {
-				return nil, fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
-			}
+		if err := cfg.app.code.finish(t, def, &cfg.app, cfg.meta, uiMeta); err != nil {
+			return nil, err
 		}
 	}
 	t.def = def
