@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -691,14 +692,14 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 // members, and state, the requestState exactly as the server wrote it, are
 // copied byte for byte.
 func retryParams(params json.RawMessage, answers protocol.InputResponses, state jsontext.Value) (json.RawMessage, error) {
-	members, err := objectMembers(params)
+	members, err := jsonobj.Parse(params)
 	if err != nil {
 		return nil, fmt.Errorf("fastmcp: request params: %w", err)
 	}
 	b := []byte{'{'}
 	for _, m := range members {
-		if m.key != "requestState" && m.key != "inputResponses" {
-			b = appendMember(b, m.key, m.val)
+		if m.Name != "requestState" && m.Name != "inputResponses" {
+			b = jsonobj.AppendMember(b, m.Name, m.Value)
 		}
 	}
 	if len(answers) > 0 {
@@ -706,10 +707,10 @@ func retryParams(params json.RawMessage, answers protocol.InputResponses, state 
 		if err != nil {
 			return nil, err
 		}
-		b = appendMember(b, "inputResponses", enc)
+		b = jsonobj.AppendMember(b, "inputResponses", enc)
 	}
 	if len(state) > 0 && state.Kind() != 'n' {
-		b = appendMember(b, "requestState", state)
+		b = jsonobj.AppendMember(b, "requestState", state)
 	}
 	return append(b, '}'), nil
 }
