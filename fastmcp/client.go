@@ -15,6 +15,8 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/callopt"
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -712,14 +714,14 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 // members, and state, the requestState exactly as the server wrote it, are
 // copied byte for byte.
 func retryParams(params json.RawMessage, answers protocol.InputResponses, state jsontext.Value) (json.RawMessage, error) {
-	members, err := objectMembers(params)
+	members, err := jsonobj.Parse(params)
 	if err != nil {
 		return nil, fmt.Errorf("fastmcp: request params: %w", err)
 	}
 	b := []byte{'{'}
 	for _, m := range members {
-		if m.key != "requestState" && m.key != "inputResponses" {
-			b = appendMember(b, m.key, m.val)
+		if m.Name != "requestState" && m.Name != "inputResponses" {
+			b = jsonobj.AppendMember(b, m.Name, m.Value)
 		}
 	}
 	if len(answers) > 0 {
@@ -727,10 +729,10 @@ func retryParams(params json.RawMessage, answers protocol.InputResponses, state 
 		if err != nil {
 			return nil, err
 		}
-		b = appendMember(b, "inputResponses", enc)
+		b = jsonobj.AppendMember(b, "inputResponses", enc)
 	}
 	if len(state) > 0 && state.Kind() != 'n' {
-		b = appendMember(b, "requestState", state)
+		b = jsonobj.AppendMember(b, "requestState", state)
 	}
 	return append(b, '}'), nil
 }
@@ -824,28 +826,30 @@ func paginate[T any](ctx context.Context, page func(context.Context, string) ([]
 	}
 }
 
-// A CallOption configures one tool call. A call's deadline is its
-// context's: bound a call with context.WithTimeout (WithCallTimeout bounds
-// every call of a client).
-type CallOption func(*callConfig)
-
-type callConfig struct {
-	progress func(*protocol.ProgressParams)
-	meta     protocol.Meta
-	onTask   func(*protocol.TaskCreatedResult) // WithTaskStarted
-}
+// A CallOption configures one tool call. It is session.CallOption, so
+// the session's options work here too: session.WithTimeout bounds each
+// request the call sends. A call's deadline is otherwise its context's:
+// bound a call with context.WithTimeout (WithCallTimeout bounds every call
+// of a client).
+type CallOption = session.CallOption
 
 // WithProgress asks the server for progress notifications on the call and
 // passes each to fn. fn runs on the connection's reading goroutine, in
-// order, before the call returns: it must not block.
+// order, before the call returns: it must not block. It is
+// session.WithProgress.
 func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
-	return func(c *callConfig) { c.progress = fn }
+	return session.WithProgress(fn)
 }
 
-// WithMeta adds entries to the request's _meta.
+// WithMeta adds entries to the request's _meta, replacing what an earlier
+// WithMeta gave.
 func WithMeta(meta protocol.Meta) CallOption {
-	return func(c *callConfig) { c.meta = meta }
+	return func(c *callopt.Config) { c.Meta = meta }
 }
+
+// withoutMeta drops WithMeta's entries from the options passed on to the
+// session, once they are in the request's params.
+func withoutMeta(c *callopt.Config) { c.Meta = nil }
 
 // CallTool calls the tool name with args (a struct or map, encoded by
 // encoding/json as the arguments object, so a struct's omitempty drops its
@@ -869,10 +873,7 @@ func WithMeta(meta protocol.Meta) CallOption {
 // the definitions may be stale: CallTool lists the tools again and retries
 // once.
 func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*ToolResult, error) {
-	var cfg callConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := callopt.Apply(callopt.Config{}, opts)
 	var rawArgs json.RawMessage
 	if args != nil {
 		// The arguments are the user's value, often the tool's own argument
@@ -884,16 +885,16 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 		}
 		rawArgs = b
 	}
-	params, err := protocol.Marshal(&protocol.CallToolParams{Name: name, Arguments: rawArgs, Meta: cfg.meta})
+	params, err := protocol.Marshal(&protocol.CallToolParams{Name: name, Arguments: rawArgs, Meta: cfg.Meta})
 	if err != nil {
 		return nil, err
 	}
 	var sopts []session.CallOption
-	if cfg.progress != nil {
-		sopts = append(sopts, session.WithProgress(cfg.progress))
+	if len(opts) > 0 {
+		sopts = append(opts[:len(opts):len(opts)], withoutMeta)
 	}
-	if cfg.onTask != nil {
-		ctx = context.WithValue(ctx, taskStartedKey{}, cfg.onTask)
+	if cfg.OnTask != nil {
+		ctx = context.WithValue(ctx, taskStartedKey{}, cfg.OnTask)
 	}
 	var res ToolResult
 	if err := c.callTool(ctx, name, jsontext.Value(params), rawArgs, &res, sopts); err != nil {

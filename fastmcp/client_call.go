@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -20,7 +21,7 @@ func withoutProtocolMembers(res json.RawMessage) json.RawMessage {
 	if !bytes.Contains(res, []byte(`"resultType"`)) && !bytes.Contains(res, []byte(`"_meta"`)) {
 		return res
 	}
-	ms, err := objectMembers(res)
+	ms, err := jsonobj.Parse(res)
 	if err != nil {
 		return res
 	}
@@ -29,21 +30,21 @@ func withoutProtocolMembers(res json.RawMessage) json.RawMessage {
 	changed := false
 	for _, m := range ms {
 		switch {
-		case m.key == "resultType" && string(m.val) == `"`+protocol.ResultTypeComplete+`"`:
+		case m.Name == "resultType" && string(m.Value) == `"`+protocol.ResultTypeComplete+`"`:
 			changed = true
 			continue
-		case m.key == "_meta":
-			meta, dropped := withoutServerInfo(m.val)
+		case m.Name == "_meta":
+			meta, dropped := withoutServerInfo(m.Value)
 			if dropped {
 				changed = true
 				if meta == nil {
 					continue
 				}
 			}
-			b = appendMember(b, m.key, meta)
+			b = jsonobj.AppendMember(b, m.Name, meta)
 			continue
 		}
-		b = appendMember(b, m.key, m.val)
+		b = jsonobj.AppendMember(b, m.Name, m.Value)
 	}
 	if !changed {
 		return res
@@ -55,17 +56,17 @@ func withoutProtocolMembers(res json.RawMessage) json.RawMessage {
 // meta. dropped says whether it was there; the result is nil when nothing
 // else is left.
 func withoutServerInfo(meta jsontext.Value) (_ []byte, dropped bool) {
-	ms, err := objectMembers(meta)
+	ms, err := jsonobj.Parse(meta)
 	if err != nil {
 		return meta, false
 	}
 	b := []byte{'{'}
 	for _, m := range ms {
-		if m.key == protocol.MetaServerInfo {
+		if m.Name == protocol.MetaServerInfo {
 			dropped = true
 			continue
 		}
-		b = appendMember(b, m.key, m.val)
+		b = jsonobj.AppendMember(b, m.Name, m.Value)
 	}
 	switch {
 	case !dropped:
@@ -74,18 +75,6 @@ func withoutServerInfo(meta jsontext.Value) (_ []byte, dropped bool) {
 		return nil, true
 	}
 	return append(b, '}'), true
-}
-
-// appendMember appends the member key: val to b, a JSON object being
-// written ("{" and the members so far), with the comma it needs. val must
-// be a valid JSON value; key is quoted (invalid UTF-8 replaced).
-func appendMember(b []byte, key string, val []byte) []byte {
-	if len(b) > 1 {
-		b = append(b, ',')
-	}
-	b, _ = jsontext.AppendQuote(b, key)
-	b = append(b, ':')
-	return append(b, val...)
 }
 
 // resultTypeOf returns the ResultType of a decoded result (a pointer to one

@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
@@ -168,7 +169,7 @@ func (c *Client) serveRequest(ctx context.Context, v, method string, params []by
 			return nil, fmt.Errorf("%w: this client does not support sampling", protocol.ErrMethodNotFound)
 		}
 		var p SamplingRequest
-		if err := protocol.Unmarshal(orEmptyObject(params), &p); err != nil {
+		if err := protocol.Unmarshal(jsonobj.OrEmpty(params), &p); err != nil {
 			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
 		}
 		return h.sampling(ctx, &p)
@@ -177,7 +178,7 @@ func (c *Client) serveRequest(ctx context.Context, v, method string, params []by
 			return nil, fmt.Errorf("%w: %s (protocol %s has no elicitation)", protocol.ErrMethodNotFound, method, v)
 		}
 		var p ElicitRequest
-		if err := protocol.Unmarshal(orEmptyObject(params), &p); err != nil {
+		if err := protocol.Unmarshal(jsonobj.OrEmpty(params), &p); err != nil {
 			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
 		}
 		fn := h.elicitForm

@@ -1,7 +1,6 @@
 package fastmcp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -173,11 +173,11 @@ func toolParamHeaders(schema []byte) ([]paramHeader, error) {
 		if v.Kind() != '{' {
 			return nil
 		}
-		s, err := objectMembers(v)
+		s, err := jsonobj.Parse(v)
 		if err != nil {
 			return fmt.Errorf("schema at %s: %v", where, err)
 		}
-		if hv, ok := s.get("x-mcp-header"); ok {
+		if hv, ok := s.Get("x-mcp-header"); ok {
 			var name string
 			if err := protocol.Unmarshal(hv, &name); err != nil {
 				return fmt.Errorf("x-mcp-header at %s is not a string", where)
@@ -189,7 +189,7 @@ func toolParamHeaders(schema []byte) ([]paramHeader, error) {
 				return fmt.Errorf("x-mcp-header %q at %s %v", name, where, err)
 			}
 			var typ string
-			t, _ := s.get("type")
+			t, _ := s.Get("type")
 			_ = protocol.Unmarshal(t, &typ)
 			switch typ {
 			case "string", "integer", "boolean":
@@ -204,15 +204,15 @@ func toolParamHeaders(schema []byte) ([]paramHeader, error) {
 			out = append(out, paramHeader{name: name, path: append([]string(nil), chain...)})
 		}
 		for _, m := range s {
-			kw, sub := m.key, m.val
+			kw, sub := m.Name, m.Value
 			switch {
 			case slices.Contains(schemaMapKeywords, kw) && sub.Kind() == '{':
-				members, err := objectMembers(sub)
+				members, err := jsonobj.Parse(sub)
 				if err != nil {
 					return fmt.Errorf("schema at %s/%s: %v", where, kw, err)
 				}
 				for _, p := range members {
-					if err := walk(p.val, static && kw == "properties", append(chain[:len(chain):len(chain)], p.key), where+"/"+kw+"/"+p.key); err != nil {
+					if err := walk(p.Value, static && kw == "properties", append(chain[:len(chain):len(chain)], p.Name), where+"/"+kw+"/"+p.Name); err != nil {
 						return err
 					}
 				}
@@ -254,42 +254,4 @@ func checkHeaderToken(name string) error {
 		return fmt.Errorf("contains %q, which an HTTP header name cannot", r)
 	}
 	return nil
-}
-
-type member struct {
-	key string
-	val jsontext.Value
-}
-
-type members []member
-
-func (ms members) get(key string) (jsontext.Value, bool) {
-	for _, m := range ms {
-		if m.key == key {
-			return m.val, true
-		}
-	}
-	return nil, false
-}
-
-// objectMembers returns the members of a JSON object in document order.
-func objectMembers(v []byte) (members, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(v))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	var out members
-	for dec.PeekKind() != '}' {
-		name, err := dec.ReadToken()
-		if err != nil {
-			return nil, err
-		}
-		key := name.String()
-		val, err := dec.ReadValue()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, member{key: key, val: val.Clone()})
-	}
-	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/callopt"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
@@ -22,9 +23,11 @@ const taskPollFloor = 10 * time.Millisecond
 // WithTaskStarted calls fn when the server answers the call with a task,
 // before CallTool follows it: a host can show the task (its id, status and
 // suggested polling interval) and call GetTask or CancelTask meanwhile. fn
-// runs on the calling goroutine and must not block.
+// runs on the calling goroutine and must not block. Only the Client's
+// tool calls (CallTool, StartTool) act on it; session.Session.Call ignores
+// it.
 func WithTaskStarted(fn func(*protocol.TaskCreatedResult)) CallOption {
-	return func(c *callConfig) { c.onTask = fn }
+	return func(c *callopt.Config) { c.OnTask = fn }
 }
 
 // taskStartedKey carries the WithTaskStarted function of a call to awaitTask.

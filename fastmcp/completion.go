@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -176,7 +177,7 @@ func (s *Server) installCompletionHandler() {
 // complete serves completion/complete.
 func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p protocol.CompleteParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: completion/complete: %v", protocol.ErrInvalidParams, err)
 	}
 	arg := p.Argument.Name

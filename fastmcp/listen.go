@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -211,7 +212,7 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 		return nil, fmt.Errorf("%w: subscriptions/listen is part of protocol 2026-07-28; legacy sessions get change notifications on the session", protocol.ErrMethodNotFound)
 	}
 	var p protocol.SubscriptionsListenParams
-	err := protocol.Unmarshal(orEmptyObject(req.Params), &p)
+	err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p)
 	if err != nil {
 		return nil, fmt.Errorf("%w: subscriptions/listen: %v", protocol.ErrInvalidParams, err)
 	}

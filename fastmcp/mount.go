@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -337,7 +338,7 @@ func replaceMounted[T mountable](p *Server, r *registry[T], l *mountLink, next m
 // withMember returns the JSON object obj with the string member key set
 // to value, the other members kept byte for byte.
 func withMember(obj jsontext.Value, key, value string) (jsontext.Value, error) {
-	ms, err := objectMembers(obj)
+	ms, err := jsonobj.Parse(obj)
 	if err != nil {
 		return nil, err
 	}
@@ -348,11 +349,11 @@ func withMember(obj jsontext.Value, key, value string) (jsontext.Value, error) {
 	b := make([]byte, 0, len(obj)+len(value))
 	b = append(b, '{')
 	for _, m := range ms {
-		if m.key == key {
-			b = appendMember(b, key, v)
+		if m.Name == key {
+			b = jsonobj.AppendMember(b, key, v)
 			continue
 		}
-		b = appendMember(b, m.key, m.val)
+		b = jsonobj.AppendMember(b, m.Name, m.Value)
 	}
 	return append(b, '}'), nil
 }
@@ -360,7 +361,7 @@ func withMember(obj jsontext.Value, key, value string) (jsontext.Value, error) {
 // renamed returns a copy of req whose params have the member key set to
 // the string value: the request as the mounted server must see it.
 func renamed(req *lowlevel.Request, key, value string) (*lowlevel.Request, error) {
-	params, err := withMember(jsontext.Value(orEmptyObject(req.Params)), key, value)
+	params, err := withMember(jsontext.Value(jsonobj.OrEmpty(req.Params)), key, value)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: params must be a JSON object", protocol.ErrInvalidParams, req.Method)
 	}

@@ -2,103 +2,21 @@ package fastmcp_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
-
-// miniAS is a small OAuth authorization server for the end-to-end test:
-// metadata, dynamic registration, an authorization endpoint that approves
-// at once, and a token endpoint checking PKCE.
-type miniAS struct {
-	srv *httptest.Server
-
-	mu     sync.Mutex
-	auths  int
-	deny   bool              // the authorize endpoint answers access_denied
-	codes  map[string]string // code → code_challenge
-	tokens map[string]bool
-}
-
-func newMiniAS(t *testing.T) *miniAS {
-	as := &miniAS{codes: map[string]string{}, tokens: map[string]bool{}}
-	mux := http.NewServeMux()
-	as.srv = httptest.NewServer(mux)
-	t.Cleanup(as.srv.Close)
-	reply := func(w http.ResponseWriter, status int, v any) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		json.NewEncoder(w).Encode(v)
-	}
-	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, _ *http.Request) {
-		u := as.srv.URL
-		reply(w, 200, map[string]any{
-			"issuer": u, "authorization_endpoint": u + "/authorize", "token_endpoint": u + "/token",
-			"registration_endpoint": u + "/register", "code_challenge_methods_supported": []string{"S256"},
-			"token_endpoint_auth_methods_supported": []string{"none"}, "response_types_supported": []string{"code"},
-		})
-	})
-	mux.HandleFunc("POST /register", func(w http.ResponseWriter, _ *http.Request) {
-		reply(w, 201, map[string]any{"client_id": "e2e-client", "token_endpoint_auth_method": "none"})
-	})
-	mux.HandleFunc("GET /authorize", func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		as.mu.Lock()
-		as.auths++
-		code := fmt.Sprint("code-", as.auths)
-		as.codes[code] = q.Get("code_challenge")
-		deny := as.deny
-		as.mu.Unlock()
-		back, _ := url.Parse(q.Get("redirect_uri"))
-		answer := url.Values{"code": {code}, "state": {q.Get("state")}, "iss": {as.srv.URL}}
-		if deny {
-			answer = url.Values{"error": {"access_denied"}, "error_description": {"the user said no"}, "state": {q.Get("state")}, "iss": {as.srv.URL}}
-		}
-		back.RawQuery = answer.Encode()
-		http.Redirect(w, r, back.String(), http.StatusFound)
-	})
-	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
-		r.ParseForm()
-		sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
-		as.mu.Lock()
-		defer as.mu.Unlock()
-		if as.codes[r.PostForm.Get("code")] != base64.RawURLEncoding.EncodeToString(sum[:]) {
-			reply(w, 400, map[string]string{"error": "invalid_grant"})
-			return
-		}
-		tok := "e2e-token-" + r.PostForm.Get("code")
-		as.tokens[tok] = true
-		reply(w, 200, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600})
-	})
-	return as
-}
-
-func (as *miniAS) verifier() auth.TokenVerifier {
-	return auth.VerifierFunc(func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		as.mu.Lock()
-		defer as.mu.Unlock()
-		if !as.tokens[token] {
-			return nil, auth.ErrInvalidToken
-		}
-		return &auth.TokenInfo{Subject: "user-" + token}, nil
-	})
-}
 
 // follow plays the browser: it follows the authorization page's redirect
 // back to the client's loopback listener.
@@ -120,7 +38,7 @@ func follow(ctx context.Context, authURL string) error {
 // connection authorizes (registration, the browser, the token), the others
 // reuse the stored token.
 func TestOAuth(t *testing.T) {
-	as := newMiniAS(t)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	s := newServer()
 	type none struct{}
 	s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) { return ctx.Auth().Subject, nil })
@@ -128,12 +46,12 @@ func TestOAuth(t *testing.T) {
 	mux := http.NewServeMux()
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
-	md, err := auth.MetadataHandler(&auth.ProtectedResourceMetadata{Resource: ts.URL, AuthorizationServers: []string{as.srv.URL}})
+	md, err := auth.MetadataHandler(&auth.ProtectedResourceMetadata{Resource: ts.URL, AuthorizationServers: []string{as.URL()}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mux.Handle("/.well-known/oauth-protected-resource", md)
-	mux.Handle("/", auth.RequireBearerToken(as.verifier(), &auth.BearerOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"})(s))
+	mux.Handle("/", auth.RequireBearerToken(fastmcp.JWTVerifier(as.URL(), ts.URL), &auth.BearerOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"})(s))
 
 	store := oauthclient.NewMemoryStore()
 	cfg := fastmcp.OAuthConfig{ClientName: "e2e", Store: store, OpenURL: follow, Logger: quietLogger}
@@ -155,14 +73,12 @@ func TestOAuth(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := textOf(t, res); !strings.HasPrefix(got, "user-e2e-token-") {
-				t.Errorf("whoami = %q", got)
+			if got := textOf(t, res); got != oauthtest.DefaultSubject {
+				t.Errorf("whoami = %q, want %q", got, oauthtest.DefaultSubject)
 			}
 		})
 	}
-	as.mu.Lock()
-	auths := as.auths
-	as.mu.Unlock()
+	auths := as.Authorizations()
 	// The store is keyed by the server URL: /mcp and /sse authorize once each.
 	if auths != 2 {
 		t.Errorf("%d authorizations, want 2 (one per endpoint URL)", auths)
@@ -190,16 +106,13 @@ func TestOAuth(t *testing.T) {
 // by fastmcp.Auth: the client finds the metadata the server publishes,
 // logs in, and the tool sees the token's subject, in both eras.
 func TestOAuthWithServerAuth(t *testing.T) {
-	as := newMiniAS(t)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	s := newServer(fastmcp.Auth(as.verifier(), func(c *fastmcp.AuthConfig) {
-		c.Metadata.Resource = base + "/mcp"
-		c.Metadata.AuthorizationServers = []string{as.srv.URL}
-	}))
+	s := newServer(fastmcp.Auth(fastmcp.JWTVerifier(as.URL(), base+"/mcp")))
 	type none struct{}
 	s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) { return ctx.Auth().Subject, nil })
 	if err := s.Start(ctxT(t)); err != nil {
@@ -222,14 +135,12 @@ func TestOAuthWithServerAuth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := textOf(t, res); !strings.HasPrefix(got, "user-e2e-token-") {
-			t.Errorf("whoami = %q", got)
+		if got := textOf(t, res); got != oauthtest.DefaultSubject {
+			t.Errorf("whoami = %q, want %q", got, oauthtest.DefaultSubject)
 		}
 	}
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	if as.auths != 1 {
-		t.Errorf("%d authorizations, want 1 (the second connection reuses the token)", as.auths)
+	if n := as.Authorizations(); n != 1 {
+		t.Errorf("%d authorizations, want 1 (the second connection reuses the token)", n)
 	}
 }
 
@@ -240,19 +151,19 @@ func TestOAuthWithServerAuth(t *testing.T) {
 // *oauthclient.Error; a server that refuses every fresh token gets
 // MaxAuthorizations of them in all, in every era.
 func TestOAuthRefusalIsFinal(t *testing.T) {
-	as := newMiniAS(t)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	s := newServer()
 	t.Cleanup(func() { closeNow(s) })
 	mux := http.NewServeMux()
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
-	md, err := auth.MetadataHandler(&auth.ProtectedResourceMetadata{Resource: ts.URL, AuthorizationServers: []string{as.srv.URL}})
+	md, err := auth.MetadataHandler(&auth.ProtectedResourceMetadata{Resource: ts.URL, AuthorizationServers: []string{as.URL()}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mux.Handle("/.well-known/oauth-protected-resource", md)
 	bearer := &auth.BearerOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"}
-	mux.Handle("/", auth.RequireBearerToken(as.verifier(), bearer)(s))
+	mux.Handle("/", auth.RequireBearerToken(fastmcp.JWTVerifier(as.URL(), ts.URL), bearer)(s))
 	refuseAll := auth.VerifierFunc(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
 		return nil, auth.ErrInvalidToken
 	})
@@ -263,10 +174,8 @@ func TestOAuthRefusalIsFinal(t *testing.T) {
 		opt  fastmcp.ClientOption
 	}{{"auto", fastmcp.WithLogger(quietLogger)}, {"legacy", legacy}, {"modern", eras[1].opt}} {
 		t.Run(era.name+"/denied", func(t *testing.T) {
-			as.mu.Lock()
-			as.deny = true
-			as.mu.Unlock()
-			defer func() { as.mu.Lock(); as.deny = false; as.mu.Unlock() }()
+			as.SetDeny(true)
+			defer as.SetDeny(false)
 			var prompts atomic.Int32
 			open := func(ctx context.Context, u string) error { prompts.Add(1); return follow(ctx, u) }
 			_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era.opt, fastmcp.WithLogger(quietLogger),

@@ -3,6 +3,7 @@ package fastmcp_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
 )
 
 type optInner struct {
@@ -144,6 +146,22 @@ func TestWithMeta(t *testing.T) {
 			t.Fatalf("tool saw _meta entry %s, want \"abc\"", got)
 		}
 	})
+}
+
+// TestCallToolSessionOption: fastmcp.CallOption is session.CallOption, and
+// CallTool passes the session's options on: session.WithTimeout bounds the
+// call, which ends with session.ErrTimeout.
+func TestCallToolSessionOption(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	s.Tool("wait", func(c *fastmcp.Context) error {
+		<-c.Done()
+		return c.Err()
+	})
+	_, err := connect(t, s).CallTool(ctxT(t), "wait", nil, session.WithTimeout(50*time.Millisecond))
+	if !errors.Is(err, session.ErrTimeout) {
+		t.Fatalf("err = %v, want session.ErrTimeout", err)
+	}
 }
 
 // TestClientNotify: Notify sends any notification, NotifyRootsChanged the

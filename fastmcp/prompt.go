@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
@@ -288,7 +289,7 @@ func (s *Server) listPrompts(ctx context.Context, req *lowlevel.Request) (any, e
 // getPrompt serves prompts/get.
 func (s *Server) getPrompt(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p callParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: prompts/get: %v", protocol.ErrInvalidParams, err)
 	}
 	pr, ok := s.prompts.reg.get(p.Name)

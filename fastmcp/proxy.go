@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -390,14 +391,14 @@ func forwardParams(req *lowlevel.Request) (json.RawMessage, error) {
 	case protocol.MethodToolsCall, protocol.MethodPromptsGet, protocol.MethodResourcesRead:
 		own = true
 	}
-	ms, err := objectMembers(orEmptyObject(req.Params))
+	ms, err := jsonobj.Parse(jsonobj.OrEmpty(req.Params))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: params must be a JSON object", protocol.ErrInvalidParams, req.Method)
 	}
 	b := make([]byte, 0, len(req.Params)+16)
 	b = append(b, '{')
 	for _, m := range ms {
-		switch m.key {
+		switch m.Name {
 		case "_meta":
 			continue
 		case "inputResponses", "requestState":
@@ -405,14 +406,14 @@ func forwardParams(req *lowlevel.Request) (json.RawMessage, error) {
 				continue
 			}
 		}
-		b = appendMember(b, m.key, m.val)
+		b = jsonobj.AppendMember(b, m.Name, m.Value)
 	}
 	if len(req.Meta.Other) > 0 {
 		meta, err := protocol.Marshal(req.Meta.Other)
 		if err != nil {
 			return nil, err
 		}
-		b = appendMember(b, "_meta", meta)
+		b = jsonobj.AppendMember(b, "_meta", meta)
 	}
 	return append(b, '}'), nil
 }
@@ -420,7 +421,7 @@ func forwardParams(req *lowlevel.Request) (json.RawMessage, error) {
 // callTool forwards tools/call.
 func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var cp callParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &cp); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &cp); err != nil {
 		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
 	}
 	t, ok := p.srv.tools.get(cp.Name)
@@ -457,7 +458,7 @@ func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any
 // getPrompt forwards prompts/get.
 func (p *proxyBackend) getPrompt(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var cp callParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &cp); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &cp); err != nil {
 		return nil, fmt.Errorf("%w: prompts/get: %v", protocol.ErrInvalidParams, err)
 	}
 	if pr, ok := p.srv.prompts.reg.get(cp.Name); ok && pr.mount != nil {
@@ -473,7 +474,7 @@ func (p *proxyBackend) getPrompt(ctx context.Context, req *lowlevel.Request) (an
 // readResource forwards resources/read.
 func (p *proxyBackend) readResource(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var rp readParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &rp); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &rp); err != nil {
 		return nil, fmt.Errorf("%w: resources/read: %v", protocol.ErrInvalidParams, err)
 	}
 	if l, _ := p.srv.mountFor(rp.URI); l != nil {
@@ -518,7 +519,7 @@ func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, er
 		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
 	}
 	var tp protocol.TaskParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &tp); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &tp); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", protocol.ErrInvalidParams, req.Method, err)
 	}
 	c := newContext(ctx, p.srv, req, "task", "")
@@ -773,7 +774,7 @@ func (p *proxyBackend) serveRequest(ctx context.Context, method string, params [
 	c := pc.c
 	caps := c.ClientCapabilities()
 	var kind string
-	var ask any = json.RawMessage(orEmptyObject(params))
+	var ask any = json.RawMessage(jsonobj.OrEmpty(params))
 	switch method {
 	case protocol.MethodSamplingCreateMessage:
 		kind = "sample"
@@ -781,7 +782,7 @@ func (p *proxyBackend) serveRequest(ctx context.Context, method string, params [
 			Tools      jsontext.Value `json:"tools"`
 			ToolChoice jsontext.Value `json:"toolChoice"`
 		}
-		if err := protocol.Unmarshal(orEmptyObject(params), &sp); err != nil {
+		if err := protocol.Unmarshal(jsonobj.OrEmpty(params), &sp); err != nil {
 			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err), true
 		}
 		switch {
@@ -793,7 +794,7 @@ func (p *proxyBackend) serveRequest(ctx context.Context, method string, params [
 	case protocol.MethodElicitationCreate:
 		kind = "elicit"
 		var ep protocol.ElicitParams
-		if err := protocol.Unmarshal(orEmptyObject(params), &ep); err != nil {
+		if err := protocol.Unmarshal(jsonobj.OrEmpty(params), &ep); err != nil {
 			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err), true
 		}
 		switch {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime/debug"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
@@ -23,7 +24,7 @@ type readParams struct {
 // readResourceRequest serves resources/read.
 func (s *Server) readResourceRequest(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p readParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: resources/read: %v", protocol.ErrInvalidParams, err)
 	}
 	if p.URI == "" {

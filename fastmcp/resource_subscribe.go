@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -203,7 +204,7 @@ func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 // static resource or match a template.
 func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p protocol.SubscribeParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: resources/subscribe: %v", protocol.ErrInvalidParams, err)
 	}
 	if p.URI == "" {
@@ -258,7 +259,7 @@ func (s *Server) sessionStoreFailed(method string, err error) error {
 // a URI that was not subscribed to is not an error.
 func (s *Server) unsubscribe(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p protocol.UnsubscribeParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: resources/unsubscribe: %v", protocol.ErrInvalidParams, err)
 	}
 	if p.URI == "" {

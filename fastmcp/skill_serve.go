@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -124,7 +125,7 @@ func (s *Server) listSkills(ctx context.Context, req *lowlevel.Request) (any, er
 // is given; an unknown URI is invalid params.
 func (s *Server) getSkill(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p protocol.GetSkillParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: skills/get: %v", protocol.ErrInvalidParams, err)
 	}
 	k, ok := s.skills.get(p.URI)
@@ -156,7 +157,7 @@ type directoryParams struct {
 // (MaxSkillFiles), so the children come in one page.
 func (s *Server) readDirectory(ctx context.Context, req *lowlevel.Request) (any, error) {
 	var p directoryParams
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), &p); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: resources/directory/read: %v", protocol.ErrInvalidParams, err)
 	}
 	uri := strings.TrimSuffix(p.URI, "/")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -44,7 +45,7 @@ func (s *Server) lookupTask(ctx context.Context, req *lowlevel.Request, params a
 	if !declaresTasks(req.ClientCapabilities()) {
 		return nil, missingTasksExtension(req.Method + " needs it")
 	}
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), params); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), params); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", protocol.ErrInvalidParams, req.Method, err)
 	}
 	var id string

@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
@@ -290,7 +291,7 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 		ctx    Context
 	})
 	p := &call.params
-	if err := protocol.Unmarshal(orEmptyObject(req.Params), p); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), p); err != nil {
 		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
 	}
 	t, ok := s.tools.get(p.Name)
@@ -382,11 +383,4 @@ func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolRes
 		return errorResult(herr.Error()), nil
 	}
 	return toolResult(t.result, out)
-}
-
-func orEmptyObject(v []byte) []byte {
-	if len(v) == 0 {
-		return jsontext.Value("{}")
-	}
-	return v
 }

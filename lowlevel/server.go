@@ -2,7 +2,6 @@ package lowlevel
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -14,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -262,7 +262,7 @@ func (s *Server) discover(req *Request) *protocol.DiscoverResult {
 
 func (s *Server) setLevel(req *Request) (any, error) {
 	var p protocol.SetLevelParams
-	if err := protocol.Unmarshal(orEmpty(req.Params), &p); err != nil {
+	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
 	}
 	if !p.Level.IsValid() {
@@ -307,7 +307,7 @@ func (s *Server) decorate(method string, res any) (any, error) {
 		}
 	}
 	if len(front) > 0 {
-		raw = insertMember(raw, strings.Join(front, ","))
+		raw = jsonobj.InsertFirst(raw, strings.Join(front, ","))
 	}
 	if !s.opts.NoServerInfo {
 		if raw, err = protocol.SetMeta(raw, protocol.MetaServerInfo, s.info); err != nil {
@@ -326,38 +326,6 @@ var cacheable = map[string]bool{
 	protocol.MethodResourcesList:          true,
 	protocol.MethodResourcesTemplatesList: true,
 	protocol.MethodResourcesRead:          true,
-}
-
-// insertMember inserts the member text ("name":value) first in the object.
-func insertMember(obj json.RawMessage, member string) json.RawMessage {
-	i := 0
-	for i < len(obj) && obj[i] != '{' {
-		i++
-	}
-	out := make(json.RawMessage, 0, len(obj)+len(member)+1)
-	out = append(out, obj[:i+1]...)
-	out = append(out, member...)
-	rest := obj[i+1:]
-	if j := firstNonSpace(rest); j < len(rest) && rest[j] != '}' {
-		out = append(out, ',')
-	}
-	return append(out, rest...)
-}
-
-func firstNonSpace(b []byte) int {
-	for i, c := range b {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return i
-		}
-	}
-	return len(b)
-}
-
-func orEmpty(v json.RawMessage) json.RawMessage {
-	if len(v) == 0 {
-		return json.RawMessage("{}")
-	}
-	return v
 }
 
 // NewSession starts serving conn in a new session and returns it. The

@@ -1,10 +1,10 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"iter"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -26,20 +26,8 @@ func Member(obj json.RawMessage, name string) (json.RawMessage, bool) {
 // well-formed object: callers that need obj checked decode it.
 func Members(obj json.RawMessage) iter.Seq2[string, json.RawMessage] {
 	return func(yield func(string, json.RawMessage) bool) {
-		dec := jsontext.NewDecoder(bytes.NewReader(obj))
-		if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-			return
-		}
-		for dec.PeekKind() == '"' {
-			tok, err := dec.ReadToken()
-			if err != nil {
-				return
-			}
-			key := tok.String() // before the next read voids tok
-			v, err := dec.ReadValue()
-			if err != nil || !yield(key, json.RawMessage(v)) {
-				return
-			}
-		}
+		_ = jsonobj.Range(obj, func(name string, v jsontext.Value) bool {
+			return yield(name, json.RawMessage(v))
+		})
 	}
 }

@@ -8,46 +8,34 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/callopt"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-// A CallOption configures one outgoing call.
-type CallOption func(*callConfig)
-
-type callConfig struct {
-	progress func(*protocol.ProgressParams)
-	timeout  time.Duration
-	onID     func(protocol.ID)
-}
+// A CallOption configures one outgoing call. It is the same type as
+// fastmcp.CallOption, so the options of either package work with both:
+// WithMeta, for one, is declared in fastmcp and honoured here, and
+// fastmcp.Client.CallTool takes WithTimeout.
+type CallOption = callopt.Option
 
 // WithProgress asks the peer for progress notifications: the call's params
 // get a _meta.progressToken, and fn receives each notifications/progress
 // carrying it. fn runs on the session's reading goroutine, in arrival order,
 // before the call returns; it must not block.
 func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
-	return func(c *callConfig) { c.progress = fn }
+	return func(c *callopt.Config) { c.Progress = fn }
 }
 
 // WithTimeout bounds this call, overriding Options.CallTimeout.
 func WithTimeout(d time.Duration) CallOption {
-	return func(c *callConfig) { c.timeout = d }
+	return func(c *callopt.Config) { c.Timeout = d }
 }
 
 // WithIDReport has fn told the id the call's request is sent with, once
 // the session has numbered it and before it is written: for telemetry
 // (jsonrpc.request.id). fn runs on the calling goroutine.
 func WithIDReport(fn func(protocol.ID)) CallOption {
-	return func(c *callConfig) { c.onID = fn }
-}
-
-// applyCallOptions applies opts to cfg. It is apart from Call so that only
-// calls with options pay for cfg escaping to the heap.
-func applyCallOptions(cfg callConfig, opts []CallOption) callConfig {
-	c := &cfg
-	for _, o := range opts {
-		o(c)
-	}
-	return *c
+	return func(c *callopt.Config) { c.OnID = fn }
 }
 
 // Call sends a request and waits for its response, decoding the result into
@@ -68,19 +56,24 @@ func applyCallOptions(cfg callConfig, opts []CallOption) callConfig {
 // A ctx carrying a related request (a handler's ctx) sends the request on
 // that request's stream.
 func (s *Session) Call(ctx context.Context, method string, params, result any, opts ...CallOption) error {
-	cfg := callConfig{timeout: s.timeout}
+	cfg := callopt.Config{Timeout: s.timeout}
 	if len(opts) > 0 {
-		cfg = applyCallOptions(cfg, opts)
+		cfg = callopt.Apply(cfg, opts)
 	}
 	raw, err := EncodeParams(params)
 	if err != nil {
 		return fmt.Errorf("session: encoding %s params: %w", method, err)
 	}
-	id := s.newID()
-	if cfg.onID != nil {
-		cfg.onID(id)
+	if len(cfg.Meta) > 0 {
+		if raw, err = protocol.MergeMeta(raw, cfg.Meta); err != nil {
+			return fmt.Errorf("session: %s: %w", method, err)
+		}
 	}
-	if cfg.progress != nil {
+	id := s.newID()
+	if cfg.OnID != nil {
+		cfg.OnID(id)
+	}
+	if cfg.Progress != nil {
 		if raw, err = protocol.SetMeta(raw, protocol.MetaProgressToken, id); err != nil {
 			return fmt.Errorf("session: %s: %w", method, err)
 		}
@@ -93,8 +86,8 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		return s.closedError()
 	}
 	s.pending[id] = c
-	if cfg.progress != nil {
-		s.progress[id] = cfg.progress
+	if cfg.Progress != nil {
+		s.progress[id] = cfg.Progress
 	}
 	s.mu.Unlock()
 	defer func() {
@@ -108,8 +101,8 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		return s.sendFailed(ctx, err, method, func(reason string) { s.cancelCall(ctx, id, reason) })
 	}
 	var timer <-chan time.Time
-	if cfg.timeout > 0 {
-		t := time.NewTimer(cfg.timeout)
+	if cfg.Timeout > 0 {
+		t := time.NewTimer(cfg.Timeout)
 		defer t.Stop()
 		timer = t.C
 	}
@@ -121,7 +114,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any, o
 		return ctx.Err()
 	case <-timer:
 		s.cancelCall(ctx, id, "timeout")
-		return fmt.Errorf("%w: %s after %v: %w", ErrTimeout, method, cfg.timeout, context.DeadlineExceeded)
+		return fmt.Errorf("%w: %s after %v: %w", ErrTimeout, method, cfg.Timeout, context.DeadlineExceeded)
 	case <-s.done:
 		return s.callEnded(c, result)
 	case <-s.readerDone:

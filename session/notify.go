@@ -3,6 +3,7 @@ package session
 import (
 	"runtime/debug"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -11,7 +12,7 @@ func (s *Session) notification(m *protocol.Request) {
 	switch m.Method {
 	case protocol.NotificationCancelled:
 		var p protocol.CancelledParams
-		if err := protocol.Unmarshal(orEmpty(m.Params), &p); err != nil {
+		if err := protocol.Unmarshal(jsonobj.OrEmpty(m.Params), &p); err != nil {
 			s.logger.Warn("bad notifications/cancelled", "error", err)
 			return
 		}
@@ -24,7 +25,7 @@ func (s *Session) notification(m *protocol.Request) {
 		return
 	case protocol.NotificationProgress:
 		var p protocol.ProgressParams
-		if err := protocol.Unmarshal(orEmpty(m.Params), &p); err == nil {
+		if err := protocol.Unmarshal(jsonobj.OrEmpty(m.Params), &p); err == nil {
 			s.mu.Lock()
 			fn := s.progress[p.ProgressToken]
 			s.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -105,7 +106,7 @@ func (s *Session) admit(req *Request) *protocol.Error {
 			return protocol.NewError(protocol.CodeInvalidRequest, "Invalid Request: the session is already initialized")
 		}
 		var p protocol.InitializeParams
-		if err := protocol.Unmarshal(orEmpty(req.Params), &p); err != nil {
+		if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 			return protocol.Errorf(protocol.CodeInvalidParams, "Invalid params: initialize: %v", err)
 		}
 		if p.ProtocolVersion == "" {
@@ -132,13 +133,6 @@ func (s *Session) admit(req *Request) *protocol.Error {
 func unsupportedVersion(v string) *protocol.Error {
 	return protocol.NewError(protocol.CodeUnsupportedProtocolVersion, "Unsupported protocol version").
 		WithData(map[string]any{"supported": protocol.SupportedVersions(), "requested": v})
-}
-
-func orEmpty(v json.RawMessage) json.RawMessage {
-	if len(v) == 0 {
-		return emptyObject
-	}
-	return v
 }
 
 // serve runs the handler for one call and answers it.

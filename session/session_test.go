@@ -17,6 +17,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -635,4 +636,31 @@ func TestShutdownWritesHeldResponses(t *testing.T) {
 	}
 	inW.Close()
 	outR.Close()
+}
+
+// TestCallMeta: session.CallOption is fastmcp.CallOption, and Call honours
+// fastmcp.WithMeta: its entries reach the peer in params._meta, beside the
+// progress token WithProgress adds.
+func TestCallMeta(t *testing.T) {
+	t.Parallel()
+	saw := session.HandlerFunc(func(ctx context.Context, req *session.Request) (any, error) {
+		meta, _ := protocol.Member(req.Params, "_meta")
+		return map[string]json.RawMessage{"meta": meta}, nil
+	})
+	_, cli := pair(t, saw, nil)
+	var res struct {
+		Meta map[string]json.RawMessage `json:"meta"`
+	}
+	err := cli.Call(context.Background(), "saw", map[string]int{"n": 1}, &res,
+		fastmcp.WithMeta(protocol.Meta{"com.example/trace": "abc"}),
+		session.WithProgress(func(*protocol.ProgressParams) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(res.Meta["com.example/trace"]); got != `"abc"` {
+		t.Errorf(`_meta["com.example/trace"] = %s, want "abc" (all of _meta: %v)`, got, res.Meta)
+	}
+	if _, ok := res.Meta[protocol.MetaProgressToken]; !ok {
+		t.Errorf("_meta has no progress token: %v", res.Meta)
+	}
 }

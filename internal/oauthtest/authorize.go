@@ -84,6 +84,10 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		fail("invalid_target", "each resource must be an absolute URI without a fragment (RFC 8707)")
 		return
 	}
+	if s.deny.Load() {
+		fail("access_denied", "the user declined")
+		return
+	}
 	subject := q.Get("login_hint")
 	if subject == "" {
 		subject = s.opts.Subject
@@ -97,6 +101,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		redirectURI: redirectURI,
 		challenge:   challenge,
 	}, time.Now().Add(codeLifetime))
+	s.authorized.Add(1)
 	answer.Set("code", code)
 	redirect()
 }

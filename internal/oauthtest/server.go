@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -66,10 +67,23 @@ type Server struct {
 	issuer  string
 	clients map[string]*Client
 
+	deny       atomic.Bool  // SetDeny
+	authorized atomic.Int64 // Authorizations
+
 	srv       *http.Server
 	served    chan error
 	closeOnce sync.Once
 }
+
+// SetDeny makes the user decline every authorization request from now on
+// (deny true), or approve them again (false): a declined request is sent
+// back to the client with error access_denied.
+func (s *Server) SetDeny(deny bool) { s.deny.Store(deny) }
+
+// Authorizations returns how many authorization requests the server has
+// approved (each with a code), for tests that count how often a client
+// sent its user to the authorization page.
+func (s *Server) Authorizations() int { return int(s.authorized.Load()) }
 
 // New returns a Server with a freshly generated signing key. It does not
 // listen: call Start, or mount it and call SetBaseURL.

@@ -255,6 +255,30 @@ func TestAuthorizeErrors(t *testing.T) {
 	}
 }
 
+// TestDenyAndCount: SetDeny makes the user decline (access_denied, no
+// code) until it is unset; Authorizations counts the approvals only.
+func TestDenyAndCount(t *testing.T) {
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	conf := config(t, as, "none")
+	ask := func() url.Values {
+		return authorize(t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())))
+	}
+	if back := ask(); back.Get("code") == "" || as.Authorizations() != 1 {
+		t.Fatalf("approved: back %v, %d authorizations; want a code and 1", back, as.Authorizations())
+	}
+	as.SetDeny(true)
+	if back := ask(); back.Get("error") != "access_denied" || back.Get("code") != "" || back.Get("state") != "s" {
+		t.Fatalf("denied: back %v; want error access_denied, state s, no code", back)
+	}
+	if n := as.Authorizations(); n != 1 {
+		t.Errorf("%d authorizations after a denial, want 1", n)
+	}
+	as.SetDeny(false)
+	if back := ask(); back.Get("code") == "" || as.Authorizations() != 2 {
+		t.Fatalf("approved again: back %v, %d authorizations; want a code and 2", back, as.Authorizations())
+	}
+}
+
 // TestTokenErrors: the token endpoint checks the PKCE verifier, the
 // redirect URI, the client and the resource.
 func TestTokenErrors(t *testing.T) {
