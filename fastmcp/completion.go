@@ -139,6 +139,7 @@ func (s *Server) Complete(ref protocol.CompleteReference, arg string, c Complete
 		}
 		np := *p
 		np.completers = withCompleter(maps.Clone(p.completers), arg, c)
+		np.pipe = promptPipeline(&np) // its run names the prompt it serves
 		s.prompts.reg.update(func(m map[string]*prompt) { m[ref.Name] = &np })
 	case protocol.RefResource:
 		t, ok := s.resources.templates.get(ref.URI)

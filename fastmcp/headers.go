@@ -118,3 +118,14 @@ func pathString(path []string) string {
 	}
 	return s
 }
+
+// matchParamHeaders is the step of a tool with x-mcp-header parameters: see
+// checkParamHeaders.
+func matchParamHeaders(headers []schema.Header) callStep {
+	return func(cl *call, next runFunc) (any, error) {
+		if err := checkParamHeaders(cl.req(), headers, cl.params.Arguments); err != nil {
+			return nil, err
+		}
+		return next(cl)
+	}
+}

@@ -235,6 +235,7 @@ func (l *mountLink) resync(kinds listKinds, quiet bool) {
 					p.apps.use(c.apps.clientSupports) // set in c when its tool got plain
 				}
 			}
+			nt.pipe = toolPipeline(nt)
 			next[name] = nt
 		}
 		if replaceMounted(p, &p.tools, l, next, "tool") {
@@ -252,7 +253,9 @@ func (l *mountLink) resync(kinds listKinds, quiet bool) {
 				p.logger.Error("Mount: a prompt of the mounted server is left out", "prefix", l.prefix, "prompt", pr.def.Name, "error", err)
 				continue
 			}
-			next[name] = &prompt{def: &def, enc: enc, scopes: pr.scopes, mount: l, orig: pr.def.Name}
+			np := &prompt{def: &def, enc: enc, scopes: pr.scopes, mount: l, orig: pr.def.Name}
+			np.pipe = promptPipeline(np)
+			next[name] = np
 		}
 		if replaceMounted(p, &p.prompts.reg, l, next, "prompt") {
 			notify(protocol.NotificationPromptsListChanged)

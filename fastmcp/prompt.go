@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
@@ -102,6 +101,7 @@ type prompt struct {
 	scopes     []string             // RequireScopes
 	mount      *mountLink           // the mount it comes from (Mount); nil for the server's own
 	orig       string               // its name on the mounted server
+	pipe       *pipeline            // what a prompts/get of it runs (promptPipeline)
 }
 
 func (p *prompt) key() string             { return p.def.Name }
@@ -271,6 +271,7 @@ func newPrompt(name string, fn any, opts []PromptOption) (*prompt, error) {
 	if p.enc, err = protocol.Marshal(p.def); err != nil {
 		return nil, fmt.Errorf("fastmcp: prompt %q: encoding its definition: %w", name, err)
 	}
+	p.pipe = promptPipeline(p)
 	return p, nil
 }
 
@@ -286,53 +287,55 @@ func (s *Server) listPrompts(ctx context.Context, req *lowlevel.Request) (any, e
 	return page, nil
 }
 
+// promptCalls is how prompts/get finds its prompt.
+var promptCalls = &callKind{method: protocol.MethodPromptsGet, kind: "prompt", find: findPrompt}
+
 // getPrompt serves prompts/get.
 func (s *Server) getPrompt(ctx context.Context, req *lowlevel.Request) (any, error) {
-	var p callParams
-	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
-		return nil, fmt.Errorf("%w: prompts/get: %v", protocol.ErrInvalidParams, err)
-	}
+	return s.serveCall(ctx, req, promptCalls)
+}
+
+// findPrompt finds the prompt a prompts/get names.
+func findPrompt(s *Server, _ *lowlevel.Request, p *callParams) (*pipeline, string, error) {
 	pr, ok := s.prompts.reg.get(p.Name)
 	if !ok {
 		if p.Name == "" {
-			return nil, fmt.Errorf("%w: prompts/get: missing prompt name", protocol.ErrInvalidParams)
+			return nil, "", fmt.Errorf("%w: prompts/get: missing prompt name", protocol.ErrInvalidParams)
 		}
-		return nil, fmt.Errorf("%w: unknown prompt %q", protocol.ErrInvalidParams, p.Name)
+		return nil, "", fmt.Errorf("%w: unknown prompt %q", protocol.ErrInvalidParams, p.Name)
 	}
-	if err := s.authorize(req, pr.scopes); err != nil {
-		return nil, err
+	return pr.pipe, p.Name, nil
+}
+
+// promptPipeline builds the steps of a prompts/get of p: the scopes it
+// requires; then forwarding to the mounted server it comes from, or the
+// multi round-trip inputs and the run.
+func promptPipeline(p *prompt) *pipeline {
+	var steps []callStep
+	if len(p.scopes) > 0 {
+		steps = append(steps, requireScopes(p.scopes))
 	}
-	if pr.mount != nil {
-		r, err := renamed(req, "name", pr.orig)
+	if p.mount != nil {
+		return newPipeline(forwardTo(p.mount, "name", p.orig, nil, (*Server).serveGetPrompt), steps...)
+	}
+	steps = append(steps, withInputs(protocol.MethodPromptsGet))
+	return newPipeline(func(cl *call) (any, error) {
+		var args map[string]string
+		if a := cl.params.Arguments; len(a) > 0 && a.Kind() != 'n' {
+			if err := protocol.Unmarshal(a, &args); err != nil {
+				return nil, fmt.Errorf("%w: prompts/get %s: arguments must be an object of strings: %v", protocol.ErrInvalidParams, cl.target(), err)
+			}
+		}
+		c := &cl.ctx
+		res, err := c.srv.runPrompt(c, p, args)
 		if err != nil {
+			if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Modern {
+				return nil, cerr.protocolError()
+			}
 			return nil, err
 		}
-		return pr.mount.child.serveGetPrompt(ctx, r)
-	}
-	var args map[string]string
-	if len(p.Arguments) > 0 && p.Arguments.Kind() != 'n' {
-		if err := protocol.Unmarshal(p.Arguments, &args); err != nil {
-			return nil, fmt.Errorf("%w: prompts/get %s: arguments must be an object of strings: %v", protocol.ErrInvalidParams, p.Name, err)
-		}
-	}
-	c := newContext(ctx, s, req, "prompt", p.Name)
-	if err := c.startInputs(protocol.MethodPromptsGet, p.Name, p.Arguments, p.InputResponses, p.RequestState); err != nil {
-		return nil, err
-	}
-	res, err := s.runPrompt(c, pr, args)
-	if ir, ierr := c.inputRequired(); ir != nil || ierr != nil {
-		if ierr != nil {
-			return nil, ierr
-		}
-		return ir, nil
-	}
-	if err != nil {
-		if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Modern {
-			return nil, cerr.protocolError()
-		}
-		return nil, err
-	}
-	return res, nil
+		return res, nil
+	}, steps...)
 }
 
 // runPrompt binds the arguments, calls the handler and converts its result.

@@ -473,7 +473,7 @@ func (p *proxyBackend) getPrompt(ctx context.Context, req *lowlevel.Request) (an
 
 // readResource forwards resources/read.
 func (p *proxyBackend) readResource(ctx context.Context, req *lowlevel.Request) (any, error) {
-	var rp readParams
+	var rp callParams
 	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &rp); err != nil {
 		return nil, fmt.Errorf("%w: resources/read: %v", protocol.ErrInvalidParams, err)
 	}

@@ -7,54 +7,72 @@ import (
 	"io/fs"
 	"reflect"
 	"runtime/debug"
+	"sync"
 
-	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
 
-// readParams is the part of resources/read params the server reads.
-type readParams struct {
-	URI            string                  `json:"uri"`
-	InputResponses protocol.InputResponses `json:"inputResponses"`
-	RequestState   string                  `json:"requestState"`
-}
+// resourceReads is how resources/read finds what it reads: every read
+// runs the one resourcePipeline, which finds the resource (static, a
+// template's, a skill file's, or a mounted server's) by its URI.
+var resourceReads = &callKind{method: protocol.MethodResourcesRead, kind: "resource", find: findResource}
 
 // readResourceRequest serves resources/read.
 func (s *Server) readResourceRequest(ctx context.Context, req *lowlevel.Request) (any, error) {
-	var p readParams
-	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
-		return nil, fmt.Errorf("%w: resources/read: %v", protocol.ErrInvalidParams, err)
-	}
+	resourcePipelineOnce.Do(buildResourcePipeline)
+	return s.serveCall(ctx, req, resourceReads)
+}
+
+// findResource checks that a resources/read names a URI. Which resource
+// serves it is decided by the pipeline's run, since a template's match
+// binds the URI's variables.
+func findResource(_ *Server, _ *lowlevel.Request, p *callParams) (*pipeline, string, error) {
 	if p.URI == "" {
-		return nil, fmt.Errorf("%w: resources/read: missing uri", protocol.ErrInvalidParams)
+		return nil, "", fmt.Errorf("%w: resources/read: missing uri", protocol.ErrInvalidParams)
 	}
-	if l, rest := s.mountFor(p.URI); l != nil {
-		r, err := renamed(req, "uri", rest)
-		if err != nil {
-			return nil, err
-		}
-		return l.child.serveReadResource(ctx, r)
+	p.Arguments = nil // a read has no arguments: its URI is its target
+	return resourcePipeline, p.URI, nil
+}
+
+// resourcePipeline is the steps of every resources/read: forwarding to a
+// mounted server whose prefix the URI has, or the multi round-trip inputs
+// and the read (which checks the scopes of what it finds).
+//
+// It is built on the first read, not in its declaration: forwarding reaches
+// readResourceRequest, which reaches it (an initialization cycle), and an
+// init function would link the read path into servers that serve no
+// resources.
+var (
+	resourcePipeline     *pipeline
+	resourcePipelineOnce sync.Once
+)
+
+func buildResourcePipeline() {
+	resourcePipeline = newPipeline(readResourceRun, forwardMountedRead, withInputs(protocol.MethodResourcesRead))
+}
+
+// forwardMountedRead forwards a read of a mounted server's URI to it.
+func forwardMountedRead(cl *call, next runFunc) (any, error) {
+	l, rest := cl.ctx.srv.mountFor(cl.target())
+	if l == nil {
+		return next(cl)
 	}
-	c := newContext(ctx, s, req, "resource", p.URI)
-	if err := c.startInputs(protocol.MethodResourcesRead, p.URI, nil, p.InputResponses, p.RequestState); err != nil {
-		return nil, err
-	}
-	contents, err := s.readResource(c, p.URI)
-	if ir, ierr := c.inputRequired(); ir != nil || ierr != nil {
-		if ierr != nil {
-			return nil, ierr
-		}
-		return ir, nil
-	}
+	return forwardTo(l, "uri", rest, nil, (*Server).serveReadResource)(cl)
+}
+
+// readResourceRun reads the resource and gives the result its cache hints.
+func readResourceRun(cl *call) (any, error) {
+	c, s, uri := &cl.ctx, cl.ctx.srv, cl.target()
+	contents, err := s.readResource(c, uri)
 	if err != nil {
-		return nil, readError(c, p.URI, err)
+		return nil, readError(c, uri, err)
 	}
 	res := &protocol.ReadResourceResult{Contents: contents}
-	if req.Modern {
-		applyCacheHint(res, s.cacheHintFor(p.URI))
-		if s.resourceScopes(p.URI) != nil {
+	if c.req.Modern {
+		applyCacheHint(res, s.cacheHintFor(uri))
+		if s.resourceScopes(uri) != nil {
 			res.CacheScope = protocol.CacheScopePrivate // only for callers with the scopes
 		}
 	}

@@ -126,6 +126,18 @@ type callOutcome struct {
 
 // callAsTask serves a tools/call of a tool registered with Task. handled is
 // false when the call runs as a plain call (the client did not declare the
+// step is the step of a tool registered with Task: a call whose client
+// declared the tasks extension may become a task; the others run as plain
+// calls (or are refused when the task is required).
+func (o *TaskOption) step(t *tool) callStep {
+	return func(cl *call, next runFunc) (any, error) {
+		if res, err, handled := cl.ctx.srv.callAsTask(&cl.ctx, t, cl.params.Arguments); handled {
+			return res, err
+		}
+		return next(cl)
+	}
+}
+
 // extension and the tool does not require it).
 func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, err error, handled bool) {
 	if !c.req.Modern || !declaresTasks(c.req.ClientCapabilities()) {

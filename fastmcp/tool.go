@@ -11,7 +11,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/apps"
-	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
@@ -29,6 +28,7 @@ type tool struct {
 	task    *TaskOption     // Task: the call may run as a task
 	mount   *mountLink      // the mount it comes from (Mount); nil for the server's own
 	orig    string          // its name on the mounted server
+	pipe    *pipeline       // what a call of it runs (toolPipeline)
 
 	// MCP Apps (App, AppOnly, ModelOnly).
 	plain   jsontext.Value // the definition without _meta.ui, for clients that render no views; nil when it has none
@@ -227,6 +227,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 	if t.enc, err = protocol.Marshal(def); err != nil {
 		return nil, fmt.Errorf("fastmcp: tool %q: encoding its definition: %w", name, err)
 	}
+	t.pipe = toolPipeline(t)
 	return t, nil
 }
 
@@ -273,77 +274,65 @@ func (s *Server) listTools(ctx context.Context, req *lowlevel.Request) (any, err
 	return page, nil
 }
 
-// callParams is the part of tools/call and prompts/get params the server
-// reads (the name of the tool or prompt, its arguments, and the answers of
-// a multi round-trip request); _meta was already parsed by the session.
-type callParams struct {
-	Name           string                  `json:"name"`
-	Arguments      jsontext.Value          `json:"arguments"`
-	InputResponses protocol.InputResponses `json:"inputResponses"`
-	RequestState   string                  `json:"requestState"`
-}
+// toolCalls is how tools/call finds its tool.
+var toolCalls = &callKind{method: protocol.MethodToolsCall, kind: "tool", find: findTool}
 
 // callTool serves tools/call.
 func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, error) {
-	// The params and the handler's Context in one allocation.
-	call := new(struct {
-		params callParams
-		ctx    Context
-	})
-	p := &call.params
-	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), p); err != nil {
-		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
-	}
+	return s.serveCall(ctx, req, toolCalls)
+}
+
+// findTool finds the tool a tools/call names. An AppOnly tool is hidden,
+// as if unknown, from clients that render no views.
+func findTool(s *Server, req *lowlevel.Request, p *callParams) (*pipeline, string, error) {
 	t, ok := s.tools.get(p.Name)
 	if ok && t.appOnly && !s.rendersViews(req) {
-		ok = false // hidden from clients that render no views: as if unknown
+		ok = false
 	}
 	if !ok {
 		if p.Name == "" {
-			return nil, fmt.Errorf("%w: tools/call: missing tool name", protocol.ErrInvalidParams)
+			return nil, "", fmt.Errorf("%w: tools/call: missing tool name", protocol.ErrInvalidParams)
 		}
-		return nil, fmt.Errorf("%w: unknown tool %q", protocol.ErrInvalidParams, p.Name)
+		return nil, "", fmt.Errorf("%w: unknown tool %q", protocol.ErrInvalidParams, p.Name)
 	}
-	if err := s.authorize(req, t.scopes); err != nil {
-		return nil, err
+	return t.pipe, p.Name, nil
+}
+
+// toolPipeline builds the steps of a call of t, in this order: the scopes
+// it requires (RequireScopes); then, for a tool of a mounted server,
+// forwarding to that server; for the server's own, the arguments must be an
+// object, the Mcp-Param-* headers must match them, the multi round-trip
+// inputs, the task (Task), and the run.
+func toolPipeline(t *tool) *pipeline {
+	var steps []callStep
+	if len(t.scopes) > 0 {
+		steps = append(steps, requireScopes(t.scopes))
 	}
 	if t.mount != nil {
-		r, err := renamed(req, "name", t.orig)
-		if err != nil {
-			return nil, err
-		}
 		// Its tasks would live on the mounted server (or a mounted
 		// Proxy's backend), which the caller cannot reach: the parent
 		// forwards no tasks/* there. The call runs as a plain one.
-		r = withoutTasksExtension(r)
-		return t.mount.child.serveCallTool(ctx, r)
+		return newPipeline(forwardTo(t.mount, "name", t.orig, withoutTasksExtension, (*Server).serveCallTool), steps...)
 	}
-	if k := p.Arguments.Kind(); len(p.Arguments) > 0 && k != '{' && k != 'n' {
-		return nil, fmt.Errorf("%w: tools/call %s: arguments must be a JSON object", protocol.ErrInvalidParams, p.Name)
+	steps = append(steps, argumentsObject)
+	if len(t.headers) > 0 {
+		steps = append(steps, matchParamHeaders(t.headers))
 	}
-	if t.input != nil {
-		if err := checkParamHeaders(req, t.headers, p.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	c := &call.ctx
-	*c = Context{Context: ctx, srv: s, req: req, kind: "tool", name: p.Name}
-	if err := c.startInputs(protocol.MethodToolsCall, p.Name, p.Arguments, p.InputResponses, p.RequestState); err != nil {
-		return nil, err
-	}
+	steps = append(steps, withInputs(protocol.MethodToolsCall))
 	if t.task != nil {
-		if res, err, handled := s.callAsTask(c, t, p.Arguments); handled {
-			return res, err
-		}
+		steps = append(steps, t.task.step(t))
 	}
-	res, err := s.runTool(c, t, p.Arguments)
-	if ir, ierr := c.inputRequired(); ir != nil || ierr != nil {
-		if ierr != nil {
-			return nil, ierr
-		}
-		return ir, nil
+	return newPipeline(func(cl *call) (any, error) {
+		return cl.ctx.srv.runTool(&cl.ctx, t, cl.params.Arguments)
+	}, steps...)
+}
+
+// argumentsObject refuses tool arguments that are not a JSON object.
+func argumentsObject(cl *call, next runFunc) (any, error) {
+	if a := cl.params.Arguments; len(a) > 0 && a.Kind() != '{' && a.Kind() != 'n' {
+		return nil, fmt.Errorf("%w: tools/call %s: arguments must be a JSON object", protocol.ErrInvalidParams, cl.target())
 	}
-	return res, err
+	return next(cl)
 }
 
 // runTool binds the arguments, calls the handler and converts its result.
