@@ -87,6 +87,10 @@ func (w *testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// gateKey is the Redis key the test sets once it killed r1 (see
+// replicaserver.WorkArgs.Gate).
+const gateKey = "replicas-test:killed"
+
 // The test's shape.
 const (
 	numClients = 100 // half legacy (2025-11-25), half 2026-07-28
@@ -95,7 +99,8 @@ const (
 	numBumps   = 4   // resource updates announced, bump://1 to bump://numBumps
 
 	// legacyAttempt guards a legacy call's attempt: far above its normal
-	// duration (at most 800 ms) and the time a resumed stream of a request
+	// duration (at most 800 ms, plus, for the call amid which the replica
+	// is killed, the wait for the kill) and the time a resumed stream of a request
 	// whose replica died takes to fail (410 Gone after ProbeTimeout, 2 s).
 	// A call that reaches it hung: the test fails.
 	legacyAttempt = 30 * time.Second
@@ -228,6 +233,10 @@ func TestReplicas(t *testing.T) {
 	ready.Add(numClients)
 	var killOnce sync.Once
 	firstHalf := make(chan struct{}) // every client has the bumps announced before the kill
+	// The calls amid which r1 is killed wait after their step 2 until the
+	// gate opens, after the kill: the kill cuts those through r1 however
+	// slowly the 100 clients get there on a loaded machine.
+	rdb := srv.client(t)
 	kill := func() {
 		killOnce.Do(func() {
 			select {
@@ -238,6 +247,9 @@ func TestReplicas(t *testing.T) {
 				t.Error(err)
 			}
 			close(killed)
+			if err := rdb.Set(context.WithoutCancel(ctx), gateKey, "open", 0).Err(); err != nil {
+				t.Errorf("opening the gate: %v", err)
+			}
 		})
 	}
 	snapshots := make([][]int64, numBumps+1) // bump n → each client's gen before it was announced
@@ -450,6 +462,7 @@ func (w *watcher) work(ctx context.Context, url, id string, midstream func()) er
 	args := replicaserver.WorkArgs{ID: id, Steps: workSteps, DelayMs: 3}
 	if midstream != nil {
 		args.DelayMs = 200
+		args.Gate, args.GateAfter = gateKey, 2 // held there until the kill
 	}
 	for attempt := 0; ; attempt++ {
 		actx, cancel := ctx, context.CancelFunc(func() {})

@@ -28,7 +28,17 @@ type WorkArgs struct {
 	Steps int `json:"steps" validate:"min=0,max=1000"`
 	// DelayMs is the pause after each step.
 	DelayMs int `json:"delayMs" validate:"min=0,max=10000"`
+	// Gate, with Redis, is a key the tool waits for after step GateAfter
+	// (checking every GatePoll) before it goes on: the multi-replica test
+	// holds its calls amid their streams until it has killed a replica,
+	// so that the kill cuts them however loaded the machine. Empty: no
+	// wait.
+	Gate      string `json:"gate,omitempty"`
+	GateAfter int    `json:"gateAfter,omitempty" validate:"min=0,max=1000"`
 }
+
+// GatePoll is how often a work call held at its Gate checks the key.
+const GatePoll = 20 * time.Millisecond
 
 // WorkResult is the result of the work tool.
 type WorkResult struct {
@@ -77,6 +87,11 @@ func New(name string, rdb redis.UniversalClient, opts ...fastmcp.Option) *fastmc
 				return WorkResult{}, err
 			}
 			ctx.Info("step", "id", in.ID, "step", i)
+			if i == in.GateAfter && in.Gate != "" && rdb != nil {
+				if err := awaitKey(ctx, rdb, in.Gate); err != nil {
+					return WorkResult{}, err
+				}
+			}
 			if in.DelayMs > 0 {
 				select {
 				case <-time.After(time.Duration(in.DelayMs) * time.Millisecond):
@@ -119,4 +134,21 @@ func New(name string, rdb redis.UniversalClient, opts ...fastmcp.Option) *fastmc
 		return in.N
 	}, fastmcp.Description("The resource the bump tool announces updates of"))
 	return s
+}
+
+// awaitKey waits until key exists in Redis, or ctx is done.
+func awaitKey(ctx context.Context, rdb redis.UniversalClient, key string) error {
+	t := time.NewTicker(GatePoll)
+	defer t.Stop()
+	for {
+		n, err := rdb.Exists(ctx, key).Result()
+		if err == nil && n > 0 {
+			return nil
+		}
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
