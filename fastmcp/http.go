@@ -223,6 +223,19 @@ func (s *Server) shutdownMounted(ctx context.Context) error {
 	return errors.Join(err, h.close())
 }
 
+// endpointConfig applies the HTTPEndpoints options to cfg and gives its
+// Streamable HTTP options the server's shared stores: the one place both
+// the endpoints and the subscription index (sharedOptions) take them from.
+func (s *Server) endpointConfig(cfg *HTTPConfig) {
+	s.mu.Lock()
+	configure := slices.Clone(s.cfg.http.endpoints)
+	s.mu.Unlock()
+	for _, fn := range configure {
+		fn(cfg)
+	}
+	s.sharedHTTP(&cfg.Streamable)
+}
+
 // httpHandler builds the MCP endpoints with set and the HTTPEndpoints
 // options applied.
 func (s *Server) httpHandler(set Settings) *httpEndpoints {
@@ -231,14 +244,8 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 		base := strings.TrimSuffix(set.Path, "/")
 		cfg.SSEPath, cfg.MessagePath = base+"/sse", base+"/message"
 	}
-	s.mu.Lock()
-	configure := slices.Clone(s.cfg.http.endpoints)
-	s.mu.Unlock()
-	for _, fn := range configure {
-		fn(&cfg)
-	}
+	s.endpointConfig(&cfg)
 	so := cfg.Streamable
-	s.sharedHTTP(&so)
 	so.Stateless = so.Stateless || set.Stateless
 	so.JSONResponse = so.JSONResponse || set.JSONResponse
 	if so.AllowedHosts == nil {

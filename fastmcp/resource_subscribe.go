@@ -84,14 +84,8 @@ func (s *Server) notifyShared(ctx context.Context, uri string) error {
 // HTTPEndpoints options, or of its shared stores.
 func (s *Server) sharedOptions() transport.HTTPOptions {
 	var cfg HTTPConfig
-	s.mu.Lock()
-	configure := slices.Clone(s.cfg.http.endpoints)
-	s.mu.Unlock()
-	for _, fn := range configure {
-		fn(&cfg)
-	}
+	s.endpointConfig(&cfg)
 	so := cfg.Streamable
-	s.sharedHTTP(&so)
 	so.Logger = s.logger
 	return so
 }
