@@ -1,4 +1,4 @@
-package fastmcp_test
+package skills_test
 
 import (
 	"crypto/sha256"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +14,9 @@ import (
 	"testing/fstest"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/skills"
 )
 
 const pdfSkill = `---
@@ -54,21 +55,14 @@ func digest(b []byte) string {
 // skillsHTTP serves s over a real socket and connects a client in era.
 func skillsHTTP(t *testing.T, s *fastmcp.Server, era fastmcp.ClientOption) *fastmcp.Client {
 	t.Helper()
-	ts := httptest.NewServer(s)
-	t.Cleanup(func() { closeNow(s); ts.Close() })
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era, fastmcp.WithLogger(quietLogger))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return fastmcptest.NewHTTPClient(t, s, era, fastmcp.WithLogger(quietLogger))
 }
 
 func TestSkillsEndToEnd(t *testing.T) {
 	t.Parallel()
 	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
 		s := newServer()
-		s.Skills(skillsFS())
+		mustAddFS(t, s, skillsFS())
 		c := skillsHTTP(t, s, era)
 		ctx := ctxT(t)
 
@@ -78,7 +72,7 @@ func TestSkillsEndToEnd(t *testing.T) {
 		if c.ServerCapabilities().Resources == nil {
 			t.Fatal("the server declares skills without resources")
 		}
-		page, err := c.ListSkills(ctx, "")
+		page, err := skills.List(ctx, c, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,18 +103,18 @@ func TestSkillsEndToEnd(t *testing.T) {
 			t.Errorf("files = %v", files)
 		}
 
-		got, err := c.GetSkill(ctx, pdf.URI)
+		got, err := skills.Get(ctx, c, pdf.URI)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got.URI != pdf.URI || len(got.Resources.Files) != 3 {
 			t.Errorf("skills/get = %+v", got)
 		}
-		if _, err := c.GetSkill(ctx, "skill://nope/SKILL.md"); !errors.Is(err, protocol.ErrInvalidParams) {
+		if _, err := skills.Get(ctx, c, "skill://nope/SKILL.md"); !errors.Is(err, protocol.ErrInvalidParams) {
 			t.Errorf("skills/get of an unknown skill: %v, want invalid params", err)
 		}
 
-		loaded, err := c.LoadSkill(ctx, pdf)
+		loaded, err := skills.Load(ctx, c, pdf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,19 +125,19 @@ func TestSkillsEndToEnd(t *testing.T) {
 			"skill://pdf-processing/references/FORMS.md": formsDoc,
 			"skill://pdf-processing/assets/logo.bin":     "\xff\x00\xfe",
 		} {
-			b, err := c.ReadSkillFile(ctx, pdf, uri)
+			b, err := skills.ReadFile(ctx, c, pdf, uri)
 			if err != nil || string(b) != want {
 				t.Errorf("ReadSkillFile(%s) = %q, %v", uri, b, err)
 			}
 		}
-		notes, err := c.GetSkill(ctx, "skill://writing/release-notes/SKILL.md")
+		notes, err := skills.Get(ctx, c, "skill://writing/release-notes/SKILL.md")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b, err := c.ReadSkillFile(ctx, notes, "skill://writing/release-notes/my%20template.txt"); err != nil || string(b) != "spaces in the name\n" {
+		if b, err := skills.ReadFile(ctx, c, notes, "skill://writing/release-notes/my%20template.txt"); err != nil || string(b) != "spaces in the name\n" {
 			t.Errorf("escaped file name: %q, %v", b, err)
 		}
-		if kids, err := c.ReadSkillDirectory(ctx, "skill://writing/release-notes"); err != nil || !slices.ContainsFunc(kids, func(r *protocol.Resource) bool { return r.Name == "my template.txt" }) {
+		if kids, err := skills.ReadDir(ctx, c, "skill://writing/release-notes"); err != nil || !slices.ContainsFunc(kids, func(r *protocol.Resource) bool { return r.Name == "my template.txt" }) {
 			t.Errorf("directory names are unescaped: %v, %v", kids, err)
 		}
 
@@ -161,7 +155,7 @@ func TestSkillsEndToEnd(t *testing.T) {
 			t.Errorf("listed SKILL.md = %+v", listed)
 		}
 
-		children, err := c.ReadSkillDirectory(ctx, "skill://pdf-processing")
+		children, err := skills.ReadDir(ctx, c, "skill://pdf-processing")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,13 +166,13 @@ func TestSkillsEndToEnd(t *testing.T) {
 		if kinds["skill://pdf-processing/references"] != protocol.MIMETypeDirectory || kinds[pdf.URI] != "text/markdown" || len(kinds) != 3 {
 			t.Errorf("directory read = %v", kinds)
 		}
-		if sub, err := c.ReadSkillDirectory(ctx, "skill://pdf-processing/references"); err != nil || len(sub) != 1 || sub[0].Name != "FORMS.md" {
+		if sub, err := skills.ReadDir(ctx, c, "skill://pdf-processing/references"); err != nil || len(sub) != 1 || sub[0].Name != "FORMS.md" {
 			t.Errorf("subdirectory read = %v, %v", sub, err)
 		}
-		if _, err := c.ReadSkillDirectory(ctx, pdf.URI); !errors.Is(err, protocol.ErrInvalidParams) {
+		if _, err := skills.ReadDir(ctx, c, pdf.URI); !errors.Is(err, protocol.ErrInvalidParams) {
 			t.Errorf("directory read of a file: %v, want invalid params", err)
 		}
-		if l, err := c.LoadSkillURI(ctx, "skill://writing/release-notes/SKILL.md"); err != nil || l.Description() != "Write release notes from a changelog" {
+		if l, err := skills.LoadURI(ctx, c, "skill://writing/release-notes/SKILL.md"); err != nil || l.Description() != "Write release notes from a changelog" {
 			t.Errorf("LoadSkillURI = %+v, %v", l, err)
 		}
 	})
@@ -188,22 +182,22 @@ func TestSkillSingle(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	sub := fstest.MapFS{"SKILL.md": {Data: []byte(pdfSkill)}, "references/FORMS.md": {Data: []byte(formsDoc)}}
-	s.Skill("pdf-processing", sub)
+	mustAdd(t, s, "pdf-processing", sub)
 	c := connect(t, s)
-	e, err := c.GetSkill(ctxT(t), "skill://pdf-processing/SKILL.md")
+	e, err := skills.Get(ctxT(t), c, "skill://pdf-processing/SKILL.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.LoadSkill(ctxT(t), e); err != nil {
+	if _, err := skills.Load(ctxT(t), c, e); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddSkill("pdf-processing", sub); err == nil || !strings.Contains(err.Error(), "already registered") {
+	if err := skills.Add(s, "pdf-processing", sub); err == nil || !strings.Contains(err.Error(), "already registered") {
 		t.Errorf("second AddSkill: %v", err)
 	}
-	if !s.RemoveSkill("pdf-processing") || s.RemoveSkill("pdf-processing") {
+	if !skills.Remove(s, "pdf-processing") || skills.Remove(s, "pdf-processing") {
 		t.Error("RemoveSkill did not remove exactly once")
 	}
-	if _, err := c.GetSkill(ctxT(t), "skill://pdf-processing/SKILL.md"); !errors.Is(err, protocol.ErrInvalidParams) {
+	if _, err := skills.Get(ctxT(t), c, "skill://pdf-processing/SKILL.md"); !errors.Is(err, protocol.ErrInvalidParams) {
 		t.Errorf("after RemoveSkill: %v", err)
 	}
 }
@@ -212,7 +206,7 @@ func TestSkillRegistrationErrors(t *testing.T) {
 	t.Parallel()
 	manifest := func(fm string) *fstest.MapFile { return &fstest.MapFile{Data: []byte("---\n" + fm + "---\nbody\n")} }
 	many := fstest.MapFS{"big/SKILL.md": manifest("name: big\ndescription: d\n")}
-	for i := range fastmcp.MaxSkillFiles {
+	for i := range skills.MaxFiles {
 		many[fmt.Sprintf("big/f%03d.txt", i)] = &fstest.MapFile{Data: []byte("x")}
 	}
 	for _, tc := range []struct {
@@ -234,11 +228,11 @@ func TestSkillRegistrationErrors(t *testing.T) {
 		{"name differs from dir", fstest.MapFS{"a/SKILL.md": manifest("name: b\ndescription: d\n")}, "rename the directory"},
 		{"bad directory name", fstest.MapFS{"a b/c/SKILL.md": manifest("name: c\ndescription: d\n")}, "not usable in a skill:// URI"},
 		{"too many files", many, "more than 512 files"},
-		{"too many bytes", fstest.MapFS{"a/SKILL.md": manifest("name: a\ndescription: d\n"), "a/big.bin": {Data: make([]byte, fastmcp.MaxSkillBytes)}}, "16 MiB"},
+		{"too many bytes", fstest.MapFS{"a/SKILL.md": manifest("name: a\ndescription: d\n"), "a/big.bin": {Data: make([]byte, skills.MaxBytes)}}, "16 MiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newServer()
-			err := s.AddSkills(tc.fsys)
+			err := skills.AddFS(s, tc.fsys)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("AddSkills = %v, want an error containing %q", err, tc.want)
 			}
@@ -265,7 +259,7 @@ func TestSkillSymlinkRefused(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "a", "link")); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
-	err := newServer().AddSkills(os.DirFS(dir))
+	err := skills.AddFS(newServer(), os.DirFS(dir))
 	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("AddSkills with a symlink = %v", err)
 	}
@@ -276,7 +270,7 @@ func TestSkillSymlinkRefused(t *testing.T) {
 func TestSkillsNested(t *testing.T) {
 	t.Parallel()
 	s := newServer()
-	s.Skills(fstest.MapFS{
+	mustAddFS(t, s, fstest.MapFS{
 		"outer/SKILL.md":             {Data: []byte("---\nname: outer\ndescription: o\n---\n")},
 		"outer/inner/SKILL.md":       {Data: []byte("---\nname: inner\ndescription: i\n---\n")},
 		"outer/inner/notes/guide.md": {Data: []byte("guide\n")},
@@ -284,30 +278,30 @@ func TestSkillsNested(t *testing.T) {
 	})
 	c := connect(t, s)
 	ctx := ctxT(t)
-	outer, err := c.GetSkill(ctx, "skill://outer/SKILL.md")
+	outer, err := skills.Get(ctx, c, "skill://outer/SKILL.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	inner, err := c.GetSkill(ctx, "skill://outer/inner/SKILL.md")
+	inner, err := skills.Get(ctx, c, "skill://outer/inner/SKILL.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(outer.Resources.Files) != 3 || len(inner.Resources.Files) != 2 {
 		t.Errorf("outer files %v, inner files %v", outer.Resources.Files, inner.Resources.Files)
 	}
-	if _, err := c.ReadSkillFile(ctx, outer, "skill://outer/inner/notes/guide.md"); err != nil {
+	if _, err := skills.ReadFile(ctx, c, outer, "skill://outer/inner/notes/guide.md"); err != nil {
 		t.Error(err)
 	}
-	if empty, err := c.ReadSkillDirectory(ctx, "skill://outer/empty"); err != nil || len(empty) != 0 {
+	if empty, err := skills.ReadDir(ctx, c, "skill://outer/empty"); err != nil || len(empty) != 0 {
 		t.Errorf("empty directory = %v, %v", empty, err)
 	}
-	if kids, err := c.ReadSkillDirectory(ctx, "skill://outer/inner"); err != nil || len(kids) != 2 {
+	if kids, err := skills.ReadDir(ctx, c, "skill://outer/inner"); err != nil || len(kids) != 2 {
 		t.Errorf("nested skill's root = %v, %v", kids, err)
 	}
-	if !s.RemoveSkill("outer") {
+	if !skills.Remove(s, "outer") {
 		t.Fatal("RemoveSkill(outer) removed nothing")
 	}
-	if _, err := c.ReadSkillFile(ctx, inner, "skill://outer/inner/notes/guide.md"); err != nil {
+	if _, err := skills.ReadFile(ctx, c, inner, "skill://outer/inner/notes/guide.md"); err != nil {
 		t.Errorf("the nested skill after removing the enclosing one: %v", err)
 	}
 	if _, err := c.ReadResource(ctx, "skill://outer/SKILL.md"); err == nil {
@@ -319,12 +313,12 @@ func TestSkillsNested(t *testing.T) {
 func TestSkillWithPrefix(t *testing.T) {
 	t.Parallel()
 	s := newServer()
-	s.Skill("acme/billing/refunds", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: refunds\ndescription: r\n---\n")}})
+	mustAdd(t, s, "acme/billing/refunds", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: refunds\ndescription: r\n---\n")}})
 	c := connect(t, s)
-	if l, err := c.LoadSkillURI(ctxT(t), "skill://acme/billing/refunds/SKILL.md"); err != nil || l.Name() != "refunds" {
+	if l, err := skills.LoadURI(ctxT(t), c, "skill://acme/billing/refunds/SKILL.md"); err != nil || l.Name() != "refunds" {
 		t.Fatalf("LoadSkillURI = %v, %v", l, err)
 	}
-	if err := newServer().AddSkill("acme/Refunds", fstest.MapFS{}); err == nil || !strings.Contains(err.Error(), "naming rule") {
+	if err := skills.Add(newServer(), "acme/Refunds", fstest.MapFS{}); err == nil || !strings.Contains(err.Error(), "naming rule") {
 		t.Errorf("bad name: %v", err)
 	}
 }
@@ -334,7 +328,7 @@ func TestReadSkillDirectoryNeedsDeclaration(t *testing.T) {
 	s := newServer()
 	s.Resource("file:///a.txt", func() string { return "a" })
 	c := connect(t, s)
-	if _, err := c.ReadSkillDirectory(ctxT(t), "skill://x"); !errors.Is(err, fastmcp.ErrNoDirectoryRead) {
+	if _, err := skills.ReadDir(ctxT(t), c, "skill://x"); !errors.Is(err, skills.ErrNoDirectoryRead) {
 		t.Errorf("err = %v, want ErrNoDirectoryRead", err)
 	}
 }
