@@ -33,7 +33,9 @@ var optionalFeatures = []feature{
 	{name: "mimetype", pkgs: []string{"github.com/gabriel-vasile/mimetype"}},
 	{name: "apps", pkgs: []string{"github.com/fastmcp-go/fastmcp/apps"}, files: []string{"apps.go", "client_apps.go"}},
 	{name: "pubsub", pkgs: []string{"github.com/fastmcp-go/fastmcp/pubsub"}, files: []string{"bus.go", "task_bus.go"}},
-	{name: "skills", pkgs: []string{"github.com/fastmcp-go/fastmcp/skills"}},
+	// skills lives in its own package; the file prefix keeps it from
+	// creeping back into package fastmcp.
+	{name: "skills", pkgs: []string{"github.com/fastmcp-go/fastmcp/skills"}, files: []string{"skill"}},
 	{name: "client", files: []string{"client"}},
 	{name: "proxy", files: []string{"proxy"}},
 	{name: "tasks", files: []string{"task"}},

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
@@ -330,5 +331,47 @@ func TestReadSkillDirectoryNeedsDeclaration(t *testing.T) {
 	c := connect(t, s)
 	if _, err := skills.ReadDir(ctxT(t), c, "skill://x"); !errors.Is(err, skills.ErrNoDirectoryRead) {
 		t.Errorf("err = %v, want ErrNoDirectoryRead", err)
+	}
+}
+
+// TestListPages: skills/list pages by the server's PageSize, with cursors
+// that survive a skill added between two pages, and a 2026-07-28 page
+// carries the server's CacheHint.
+func TestListPages(t *testing.T) {
+	t.Parallel()
+	s := newServer(fastmcp.PageSize(1), fastmcp.CacheHint(time.Minute, protocol.CacheScopePublic))
+	mustAddFS(t, s, skillsFS())
+	c := connect(t, s, fastmcp.WithProtocolVersion(fastmcptest.Modern))
+	ctx := ctxT(t)
+	first, err := skills.List(ctx, c, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Skills) != 1 || first.Skills[0].URI != "skill://pdf-processing/SKILL.md" || first.NextCursor == "" {
+		t.Fatalf("first page = %+v", first)
+	}
+	if first.TTLMs == nil || *first.TTLMs != 60000 || first.CacheScope != protocol.CacheScopePublic {
+		t.Errorf("first page cache attributes: ttlMs %v, cacheScope %q", first.TTLMs, first.CacheScope)
+	}
+	mustAdd(t, s, "aaa", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: aaa\ndescription: sorts first\n---\n")}})
+	second, err := skills.List(ctx, c, first.NextCursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(second.Skills) != 1 || second.Skills[0].URI != "skill://writing/release-notes/SKILL.md" || second.NextCursor != "" {
+		t.Fatalf("second page = %+v", second)
+	}
+	var all []string
+	for e, err := range skills.All(ctx, c) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, e.URI)
+	}
+	if len(all) != 3 || all[0] != "skill://aaa/SKILL.md" {
+		t.Errorf("All = %v", all)
+	}
+	if _, err := skills.List(ctx, c, "not a cursor"); !errors.Is(err, protocol.ErrInvalidParams) {
+		t.Errorf("bad cursor: %v, want invalid params", err)
 	}
 }
