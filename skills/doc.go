@@ -30,6 +30,10 @@
 // directory. A file that does not match its entry is a *VerificationError,
 // and the skill must not be used.
 //
+// Every function is safe for concurrent use, also while the server is
+// serving; clients are told of added and removed skills with
+// notifications/resources/list_changed.
+//
 // A server that registers no skill links none of this package: it is a
 // separate package so that the YAML parser and the extension's code are paid
 // for only by the servers and clients that use them.

@@ -375,3 +375,63 @@ func TestListPages(t *testing.T) {
 		t.Errorf("bad cursor: %v, want invalid params", err)
 	}
 }
+
+// TestServersAreIndependent: each server keeps its own skills, and
+// registrations on several servers at once are safe (run with -race).
+func TestServersAreIndependent(t *testing.T) {
+	t.Parallel()
+	a, b := newServer(), newServer()
+	done := make(chan error, 4)
+	for i, s := range []*fastmcp.Server{a, b, a, b} {
+		name := fmt.Sprintf("s%d", i)
+		go func() {
+			done <- skills.Add(s, name, fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: " + name + "\ndescription: d\n---\n")}})
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for s, want := range map[*fastmcp.Server]string{a: "skill://s0/SKILL.md skill://s2/SKILL.md", b: "skill://s1/SKILL.md skill://s3/SKILL.md"} {
+		var got []string
+		for e, err := range skills.All(ctxT(t), connect(t, s)) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, e.URI)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("listed %v, want %s", got, want)
+		}
+	}
+	if skills.Remove(b, "s0") || !skills.Remove(a, "s0") {
+		t.Error("Remove crossed servers")
+	}
+}
+
+// TestRegistrationIsAllOrNone: when one skill's SKILL.md URI is already a
+// resource, no skill of the call is registered, listed or served.
+func TestRegistrationIsAllOrNone(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	s.Resource("skill://writing/release-notes/SKILL.md", func() string { return "mine" })
+	err := skills.AddFS(s, skillsFS())
+	if err == nil || !strings.Contains(err.Error(), "already registered") {
+		t.Fatalf("AddFS = %v, want already registered", err)
+	}
+	if s.Lowlevel().Handles(protocol.MethodSkillsList) {
+		t.Error("a failed registration installed skills/list")
+	}
+	c := connect(t, s)
+	var listed []string
+	for r, err := range c.Resources(ctxT(t)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed = append(listed, r.URI)
+	}
+	if strings.Join(listed, " ") != "skill://writing/release-notes/SKILL.md" {
+		t.Errorf("listed %v: the other skill's SKILL.md must not stay", listed)
+	}
+}
