@@ -21,11 +21,12 @@ type resourceState struct {
 	templates registry[*resourceTemplate]
 	// ordered holds the templates in registration order, in which
 	// resources/read tries them; the registry keeps them sorted for lists.
-	ordered atomic.Pointer[[]*resourceTemplate]
-	// readers are the functions AddResourceReader added, in order.
-	readers   atomic.Pointer[[]func(uri string) (ResourceContents, bool)]
+	ordered   atomic.Pointer[[]*resourceTemplate]
 	installed bool // the handlers are in the low-level table; s.mu guards it
 	subs      subscriptions
+
+	// readers are the functions AddResourceReader added, in order.
+	readers atomic.Pointer[[]func(uri string) (ResourceContents, bool)]
 }
 
 // resource is a registered static resource.
