@@ -1,6 +1,7 @@
 package fastmcp
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -86,4 +87,14 @@ func cacheScope(h *cacheHint) protocol.CacheScope {
 		return ""
 	}
 	return h.scope
+}
+
+// cacheAttrs is the ttlMs and cacheScope members (`"ttlMs":N,"cacheScope":"..."`)
+// of the server's CacheHint, else 0 and private.
+func (s *Server) cacheAttrs() string {
+	scope := cacheScope(s.cfg.cache)
+	if scope == "" {
+		scope = protocol.CacheScopePrivate
+	}
+	return `"ttlMs":` + strconv.FormatInt(max(cacheTTL(s.cfg.cache).Milliseconds(), 0), 10) + `,"cacheScope":"` + string(scope) + `"`
 }

@@ -1,8 +1,6 @@
 package fastmcp
 
 import (
-	"encoding/base64"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -11,7 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/internal/cursor"
 )
 
 // entry is something a list method publishes: a tool, prompt, resource or
@@ -139,10 +137,10 @@ func (r *registry[T]) page(field, cursor string, size int) (jsontext.Value, erro
 // holds (all of them when visible is nil), and whether a visible entry
 // follows them. Cursors name the last key listed, so entries hidden from
 // one caller never shift another's pages.
-func (s *snapshot[T]) slice(cursor string, size int, visible func(T) bool) (items []T, more bool, err error) {
+func (s *snapshot[T]) slice(cur string, size int, visible func(T) bool) (items []T, more bool, err error) {
 	start := 0
-	if cursor != "" {
-		after, err := decodeCursor(cursor)
+	if cur != "" {
+		after, err := cursor.Decode(cur)
 		if err != nil {
 			return nil, false, err
 		}
@@ -196,7 +194,7 @@ func encodePage[T entry](field string, items []T, more bool, extra string, enc f
 	b = append(b, ']')
 	if more && len(items) > 0 {
 		b = append(b, `,"nextCursor":"`...)
-		b = append(b, encodeCursor(items[len(items)-1].key())...)
+		b = append(b, cursor.Encode(items[len(items)-1].key())...)
 		b = append(b, '"')
 	}
 	if extra != "" {
@@ -204,18 +202,4 @@ func encodePage[T entry](field string, items []T, more bool, extra string, enc f
 		b = append(b, extra...)
 	}
 	return slices.Clip(append(b, '}')) // shared: an append must not write into it
-}
-
-const cursorPrefix = "after:"
-
-func encodeCursor(key string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + key))
-}
-
-func decodeCursor(c string) (string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
-		return "", fmt.Errorf("%w: invalid cursor %q", protocol.ErrInvalidParams, c)
-	}
-	return strings.TrimPrefix(string(b), cursorPrefix), nil
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/internal/cursor"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -119,12 +120,12 @@ func TestRegistryFilteredPages(t *testing.T) {
 		})
 		visible := func(tl *tool) bool { return !hidden[tl.key()] }
 		var got []string
-		cursor := ""
+		cur := ""
 		for page := 0; ; page++ {
 			if page > n+1 {
 				t.Fatalf("round %d: pages never end", round)
 			}
-			items, more, err := r.load().slice(cursor, size, visible)
+			items, more, err := r.load().slice(cur, size, visible)
 			if err != nil {
 				t.Fatalf("round %d: %v", round, err)
 			}
@@ -137,7 +138,7 @@ func TestRegistryFilteredPages(t *testing.T) {
 			if !more {
 				break
 			}
-			cursor = encodeCursor(items[len(items)-1].key())
+			cur = cursor.Encode(items[len(items)-1].key())
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("round %d: listed %v, want %v", round, got, want)

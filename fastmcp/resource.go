@@ -24,6 +24,9 @@ type resourceState struct {
 	ordered   atomic.Pointer[[]*resourceTemplate]
 	installed bool // the handlers are in the low-level table; s.mu guards it
 	subs      subscriptions
+
+	// readers are the functions AddResourceReader added, in order.
+	readers atomic.Pointer[[]func(uri string) (ResourceContents, bool)]
 }
 
 // resource is a registered static resource.
@@ -165,6 +168,29 @@ func (s *Server) RemoveResource(uri string) bool {
 	}
 	s.notifyListChanged(protocol.NotificationResourcesListChanged)
 	return true
+}
+
+// AddResourceReader makes s serve resources it does not list: read
+// returns the contents of uri, or false when it holds no resource there.
+// resources/read (and Context.ReadResource) asks the readers, in the order
+// added, before the resources registered with Resource, so a reader
+// answers for the URIs it holds. It suits a feature that keeps its files in
+// memory and announces them its own way, as the skills package serves a
+// skill's files. read is called concurrently and must not block. It
+// declares the resources capability, as Resource does.
+func (s *Server) AddResourceReader(read func(uri string) (ResourceContents, bool)) {
+	if read == nil {
+		panic("fastmcp: AddResourceReader(nil)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.installResourceHandlers()
+	var readers []func(string) (ResourceContents, bool)
+	if p := s.resources.readers.Load(); p != nil {
+		readers = slices.Clone(*p)
+	}
+	readers = append(readers, read)
+	s.resources.readers.Store(&readers)
 }
 
 // installResourceHandlers adds the resources methods to the low-level

@@ -112,8 +112,12 @@ func errNotFound(uri string) error {
 // the wrong type, a ".." segment) is skipped; when no template binds, the
 // first such problem is reported as invalid params.
 func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error) {
-	if f := s.skillFileAt(uri); f != nil {
-		return []ResourceContents{f.contents()}, nil
+	if p := s.resources.readers.Load(); p != nil {
+		for _, read := range *p {
+			if c, ok := read(uri); ok {
+				return []ResourceContents{c}, nil
+			}
+		}
 	}
 	if l, rest := s.mountFor(uri); l != nil {
 		if l.child.proxy != nil {

@@ -32,7 +32,6 @@ type Server struct {
 	tools     registry[*tool]
 	resources resourceState
 	prompts   promptState
-	skills    skillState
 	apps      appState // views registered with App
 
 	listen      listeners
@@ -110,6 +109,11 @@ func (s *Server) Lowlevel() *lowlevel.Server { return s.ll }
 
 // Logger returns the server's logger.
 func (s *Server) Logger() *slog.Logger { return s.logger }
+
+// PageSize returns how many items a list result carries per page (the
+// PageSize option; default 1000), for a feature that serves a list method
+// of its own, such as the skills package's skills/list.
+func (s *Server) PageSize() int { return s.cfg.pageSize }
 
 // principal identifies the client a modern request comes from, so that a
 // requestState cannot be replayed by another client.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
@@ -112,5 +113,58 @@ func TestLegacyResultsAreNotDecorated(t *testing.T) {
 	}
 	if string(raw) != "{}" {
 		t.Fatalf("setLevel result = %s, want {}", raw)
+	}
+}
+
+// TestLookup: Lookup returns the handler as registered, middleware aside,
+// so a feature that keeps its state in its handler finds it again.
+func TestLookup(t *testing.T) {
+	t.Parallel()
+	srv := newServer()
+	srv.Use(func(next lowlevel.Handler) lowlevel.Handler { return next })
+	if _, ok := srv.Lookup("x/state"); ok {
+		t.Fatal("Lookup found a handler before Handle")
+	}
+	want := &countingHandler{}
+	srv.Handle("x/state", want)
+	h, ok := srv.Lookup("x/state")
+	if got, _ := h.(*countingHandler); !ok || got != want {
+		t.Fatalf("Lookup = %v, %v, want the registered handler", h, ok)
+	}
+	srv.Remove("x/state")
+	if _, ok := srv.Lookup("x/state"); ok {
+		t.Fatal("Lookup found a removed handler")
+	}
+}
+
+type countingHandler struct{ n int }
+
+func (h *countingHandler) Handle(context.Context, *lowlevel.Request) (any, error) {
+	h.n++
+	return nil, nil
+}
+
+// TestSkillsResultsAreCacheable: the skills extension's skills/list and
+// skills/get are cacheable results in 2026-07-28, so a handler's result
+// gets the server's ttlMs and cacheScope like the core lists.
+func TestSkillsResultsAreCacheable(t *testing.T) {
+	t.Parallel()
+	srv := lowlevel.NewServer(protocol.Implementation{Name: "t", Version: "1"}, &lowlevel.Options{CacheTTL: 90 * time.Second, CacheScope: protocol.CacheScopePublic})
+	for _, m := range []string{protocol.MethodSkillsList, protocol.MethodSkillsGet, "x/other"} {
+		srv.HandleFunc(m, func(ctx context.Context, req *lowlevel.Request) (any, error) {
+			return json.RawMessage(`{"skills":[]}`), nil
+		})
+	}
+	cli := connect(t, srv, true)
+	params := json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)
+	for m, want := range map[string]bool{protocol.MethodSkillsList: true, protocol.MethodSkillsGet: true, "x/other": false} {
+		var raw json.RawMessage
+		if err := cli.Call(context.Background(), m, params, &raw); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(string(raw), `"ttlMs":90000,"cacheScope":"public"`)
+		if got != want {
+			t.Errorf("%s result %s: cache attributes %v, want %v", m, raw, got, want)
+		}
 	}
 }

@@ -48,7 +48,8 @@ type Options struct {
 	CallTimeout time.Duration
 	// CacheTTL and CacheScope are the cache hints (ttlMs, cacheScope) given
 	// to modern results of cacheable methods (server/discover, the list
-	// methods, resources/read) whose handler set none. Defaults: 0 (the
+	// methods, resources/read, and the skills extension's skills/list and
+	// skills/get) whose handler set none. Defaults: 0 (the
 	// client should consider the result immediately stale) and "private"
 	// (the scope that is always safe).
 	CacheTTL   time.Duration
@@ -158,6 +159,14 @@ func (s *Server) Remove(method string) {
 func (s *Server) Handles(method string) bool {
 	_, ok := (*s.routes.Load())[method]
 	return ok
+}
+
+// Lookup returns the request handler registered for method, as it was
+// given to Handle (without the middleware). A feature that keeps its state
+// in its handler finds it again this way, as the skills package does.
+func (s *Server) Lookup(method string) (Handler, bool) {
+	h, ok := (*s.routes.Load())[method]
+	return h, ok
 }
 
 // Use appends middleware. The first middleware registered is the outermost:
@@ -326,6 +335,8 @@ var cacheable = map[string]bool{
 	protocol.MethodResourcesList:          true,
 	protocol.MethodResourcesTemplatesList: true,
 	protocol.MethodResourcesRead:          true,
+	protocol.MethodSkillsList:             true, // the skills extension (SEP-2640)
+	protocol.MethodSkillsGet:              true,
 }
 
 // NewSession starts serving conn in a new session and returns it. The

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/skills"
 )
 
 // The client scenarios of the skills extension (SEP-2640): a host lists
@@ -49,8 +50,8 @@ func skillsLoad(ctx context.Context, r *run) error {
 		return errors.New("the server lists no skills")
 	}
 	entry := entries[0]
-	skill, err := c.LoadSkill(ctx, entry)
-	if verr, ok := errors.AsType[*fastmcp.SkillVerificationError](err); ok {
+	skill, err := skills.Load(ctx, c, entry)
+	if verr, ok := errors.AsType[*skills.VerificationError](err); ok {
 		r.logger.Info("skill refused", "uri", verr.URI, "mismatch", verr.Mismatch, "field", verr.Field, "error", verr)
 		return nil
 	}
@@ -62,7 +63,7 @@ func skillsLoad(ctx context.Context, r *run) error {
 		if f.URI == entry.URI {
 			continue
 		}
-		if _, err := c.ReadSkillFile(ctx, entry, f.URI); err != nil {
+		if _, err := skills.ReadFile(ctx, c, entry, f.URI); err != nil {
 			return fmt.Errorf("reading %s: %w", f.URI, err)
 		}
 	}
@@ -71,7 +72,7 @@ func skillsLoad(ctx context.Context, r *run) error {
 
 func listSkills(ctx context.Context, r *run, c *fastmcp.Client) ([]*protocol.SkillEntry, error) {
 	var entries []*protocol.SkillEntry
-	for e, err := range c.Skills(ctx) {
+	for e, err := range skills.All(ctx, c) {
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/skills"
 )
 
 // skillFiles holds the skills the sep-2640-skills-* scenarios read: one
@@ -21,5 +22,7 @@ func registerSkills(s *fastmcp.Server) {
 	if err != nil {
 		panic(err)
 	}
-	s.Skills(sub)
+	if err := skills.AddFS(s, sub); err != nil {
+		panic(err)
+	}
 }

@@ -1,4 +1,4 @@
-package fastmcp
+package skills
 
 import (
 	"bytes"
@@ -16,25 +16,25 @@ import (
 // YAML frontmatter block delimited by "---" lines.
 var ErrNoFrontmatter = errors.New("SKILL.md does not begin with a --- delimited YAML frontmatter block")
 
-// skillNameRule is the Agent Skills naming rule: 1 to 64 characters,
+// nameRule is the Agent Skills naming rule: 1 to 64 characters,
 // lowercase letters, digits and hyphens, no hyphen first, last or twice in a
 // row.
-var skillNameRule = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
+var nameRule = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
 
-// maxSkillDescription is the Agent Skills limit on description.
-const maxSkillDescription = 1024
+// maxDescription is the Agent Skills limit on description.
+const maxDescription = 1024
 
 // reservedMetadataPrefix prefixes frontmatter metadata keys reserved for MCP
 // extensions; the skills extension defines none.
 const reservedMetadataPrefix = "io.modelcontextprotocol/"
 
-// ParseSkillFrontmatter parses the YAML frontmatter at the start of a
+// ParseFrontmatter parses the YAML frontmatter at the start of a
 // SKILL.md (after an optional byte order mark, between a "---" line and the
 // next "---" line) and returns it as a JSON-compatible object: maps with
 // string keys, slices, strings, float64 numbers, booleans and nil;
 // timestamps stay strings.
-// It does not check the fields; see ValidateSkillFrontmatter.
-func ParseSkillFrontmatter(doc []byte) (map[string]any, error) {
+// It does not check the fields; see ValidateFrontmatter.
+func ParseFrontmatter(doc []byte) (map[string]any, error) {
 	block, ok := frontmatterBlock(doc)
 	if !ok {
 		return nil, ErrNoFrontmatter
@@ -178,25 +178,25 @@ func orTop(path string) string {
 	return path
 }
 
-// ValidateSkillFrontmatter checks a parsed frontmatter against the Agent
+// ValidateFrontmatter checks a parsed frontmatter against the Agent
 // Skills rules the skills extension relies on: name follows the naming
 // rule, description is a non-empty string of at most 1024 characters, and
 // metadata (when present) is an object with no io.modelcontextprotocol/
 // keys (reserved for MCP extensions).
-func ValidateSkillFrontmatter(fm map[string]any) error {
+func ValidateFrontmatter(fm map[string]any) error {
 	name, ok := fm["name"].(string)
 	switch {
 	case !ok || name == "":
 		return errors.New(`SKILL.md frontmatter has no "name": add name: <skill-name>`)
-	case !skillNameRule.MatchString(name) || strings.Contains(name, "--"):
+	case !nameRule.MatchString(name) || strings.Contains(name, "--"):
 		return fmt.Errorf("SKILL.md name %q breaks the naming rule: use 1-64 lowercase letters, digits and hyphens, with no hyphen first, last or twice in a row", name)
 	}
 	desc, ok := fm["description"].(string)
 	switch {
 	case !ok || strings.TrimSpace(desc) == "":
 		return fmt.Errorf(`SKILL.md of %q has no "description": say what the skill does and when to use it`, name)
-	case utf8.RuneCountInString(desc) > maxSkillDescription:
-		return fmt.Errorf("SKILL.md of %q: the description has %d characters: keep it to %d", name, utf8.RuneCountInString(desc), maxSkillDescription)
+	case utf8.RuneCountInString(desc) > maxDescription:
+		return fmt.Errorf("SKILL.md of %q: the description has %d characters: keep it to %d", name, utf8.RuneCountInString(desc), maxDescription)
 	}
 	if md, present := fm["metadata"]; present && md != nil {
 		m, ok := md.(map[string]any)

@@ -1,11 +1,11 @@
-package fastmcp_test
+package skills_test
 
 import (
 	"errors"
 	"testing"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/skills"
 )
 
 func TestParseSkillFrontmatter(t *testing.T) {
@@ -29,7 +29,7 @@ func TestParseSkillFrontmatter(t *testing.T) {
 		{"invalid yaml", "---\nname: [a\n---\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fm, err := fastmcp.ParseSkillFrontmatter([]byte(tc.doc))
+			fm, err := skills.ParseFrontmatter([]byte(tc.doc))
 			if tc.want == "" {
 				if err == nil {
 					t.Fatalf("parsed %v, want an error", fm)
@@ -45,7 +45,7 @@ func TestParseSkillFrontmatter(t *testing.T) {
 			}
 		})
 	}
-	if _, err := fastmcp.ParseSkillFrontmatter([]byte("# x")); !errors.Is(err, fastmcp.ErrNoFrontmatter) {
+	if _, err := skills.ParseFrontmatter([]byte("# x")); !errors.Is(err, skills.ErrNoFrontmatter) {
 		t.Errorf("no frontmatter: %v", err)
 	}
 }
@@ -65,7 +65,7 @@ func FuzzParseSkillFrontmatter(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		fm, err := fastmcp.ParseSkillFrontmatter(doc)
+		fm, err := skills.ParseFrontmatter(doc)
 		if err != nil {
 			return
 		}
@@ -75,6 +75,6 @@ func FuzzParseSkillFrontmatter(f *testing.F) {
 		if _, err := protocol.Marshal(fm); err != nil {
 			t.Fatalf("accepted frontmatter does not encode as JSON: %v", err)
 		}
-		_ = fastmcp.ValidateSkillFrontmatter(fm)
+		_ = skills.ValidateFrontmatter(fm)
 	})
 }
