@@ -114,8 +114,8 @@ func errNotFound(uri string) error {
 func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error) {
 	if p := s.resources.readers.Load(); p != nil {
 		for _, read := range *p {
-			if c, ok := read(uri); ok {
-				return []ResourceContents{c}, nil
+			if rc, ok := read(uri); ok {
+				return []ResourceContents{rc}, nil
 			}
 		}
 	}
