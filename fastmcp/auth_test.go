@@ -206,7 +206,7 @@ func TestAuthChallenges(t *testing.T) {
 	}
 }
 
-// TestAuthScopes checks the challenges when AuthConfig.Bearer.Scopes are
+// TestAuthScopes checks the challenges when ProtectOptions.Bearer.Scopes are
 // required of every request: scope in the 401, and 403 insufficient_scope
 // for a valid token without them; and that the metadata advertises them.
 func TestAuthScopes(t *testing.T) {
