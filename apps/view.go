@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A View is an HTML document a host renders for a tool: the resource at
@@ -97,15 +98,24 @@ func (v *View) Validate() error {
 	return nil
 }
 
-var (
-	scriptSrc  = regexp.MustCompile(`(?is)<script\b([^>]*?)\bsrc\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)([^>]*)>\s*</script\s*>`)
-	styleLink  = regexp.MustCompile(`(?is)<link\b[^>]*>`)
-	relIsStyle = regexp.MustCompile(`(?is)\brel\s*=\s*("stylesheet"|'stylesheet'|stylesheet\b)`)
-	linkHref   = regexp.MustCompile(`(?is)\bhref\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)`)
-	closeTag   = regexp.MustCompile(`(?i)</(script|style)`)
-	attribute  = regexp.MustCompile(`(?s)([^\s=/>]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?`)
-	bodyEnd    = regexp.MustCompile(`(?i)</body\s*>`)
-)
+// htmlPatterns are the patterns ViewFromFile and ViewFromFS inline with.
+type htmlPatterns struct {
+	scriptSrc, styleLink, relIsStyle, linkHref, closeTag, attribute, bodyEnd *regexp.Regexp
+}
+
+// patterns compiles them on first use, not at package init: every server
+// that links this package would pay for them at start-up.
+var patterns = sync.OnceValue(func() *htmlPatterns {
+	return &htmlPatterns{
+		scriptSrc:  regexp.MustCompile(`(?is)<script\b([^>]*?)\bsrc\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)([^>]*)>\s*</script\s*>`),
+		styleLink:  regexp.MustCompile(`(?is)<link\b[^>]*>`),
+		relIsStyle: regexp.MustCompile(`(?is)\brel\s*=\s*("stylesheet"|'stylesheet'|stylesheet\b)`),
+		linkHref:   regexp.MustCompile(`(?is)\bhref\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)`),
+		closeTag:   regexp.MustCompile(`(?i)</(script|style)`),
+		attribute:  regexp.MustCompile(`(?s)([^\s=/>]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?`),
+		bodyEnd:    regexp.MustCompile(`(?i)</body\s*>`),
+	}
+})
 
 // attr is one attribute of a tag: its name (lower case) and its text as
 // written.
@@ -115,7 +125,7 @@ type attr struct{ name, text string }
 // end).
 func attrs(s string) []attr {
 	var out []attr
-	for _, m := range attribute.FindAllStringSubmatch(s, -1) {
+	for _, m := range patterns().attribute.FindAllStringSubmatch(s, -1) {
 		out = append(out, attr{strings.ToLower(m[1]), m[0]})
 	}
 	return out
@@ -171,7 +181,7 @@ func inline(html string, fsys fs.FS, dir string) (string, error) {
 			firstErr = fmt.Errorf("inlining %s: %w", ref, err)
 		}
 		// Text ending an inline element early would break the page.
-		return closeTag.ReplaceAllString(string(b), `<\/$1`), err == nil
+		return patterns().closeTag.ReplaceAllString(string(b), `<\/$1`), err == nil
 	}
 	// An inline classic script ignores defer: the deferred ones move to
 	// the end of the body, in their order, so that they still run after
@@ -179,8 +189,8 @@ func inline(html string, fsys fs.FS, dir string) (string, error) {
 	// left external move with them (without defer, so that the order
 	// holds between the two kinds).
 	var deferred []string
-	html = scriptSrc.ReplaceAllStringFunc(html, func(tag string) string {
-		m := scriptSrc.FindStringSubmatch(tag)
+	html = patterns().scriptSrc.ReplaceAllStringFunc(html, func(tag string) string {
+		m := patterns().scriptSrc.FindStringSubmatch(tag)
 		body, ok := read(m[2])
 		as := attrs(m[1] + " " + m[3])
 		if deferredClassic(as) {
@@ -197,16 +207,16 @@ func inline(html string, fsys fs.FS, dir string) (string, error) {
 	})
 	if len(deferred) > 0 {
 		moved := strings.Join(deferred, "\n") + "\n"
-		if loc := bodyEnd.FindAllStringIndex(html, -1); loc != nil {
+		if loc := patterns().bodyEnd.FindAllStringIndex(html, -1); loc != nil {
 			at := loc[len(loc)-1][0]
 			html = html[:at] + moved + html[at:]
 		} else {
 			html += moved
 		}
 	}
-	html = styleLink.ReplaceAllStringFunc(html, func(tag string) string {
-		href := linkHref.FindStringSubmatch(tag)
-		if !relIsStyle.MatchString(tag) || href == nil {
+	html = patterns().styleLink.ReplaceAllStringFunc(html, func(tag string) string {
+		href := patterns().linkHref.FindStringSubmatch(tag)
+		if !patterns().relIsStyle.MatchString(tag) || href == nil {
 			return tag
 		}
 		body, ok := read(href[1])

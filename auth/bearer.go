@@ -1,13 +1,14 @@
 package auth
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/authinfo"
 )
 
 // DefaultClockSkew is the clock difference tolerated between this server
@@ -103,8 +104,8 @@ func RequireBearerToken(v TokenVerifier, opts *BearerOptions) func(http.Handler)
 			if !ok {
 				return
 			}
-			ctx := ContextWithTokenInfo(r.Context(), info)
-			ctx = context.WithValue(ctx, challengeKey{}, b.challengeParams()) // for WriteInsufficientScopeFor
+			ctx := authinfo.NewContext(r.Context(), info)
+			ctx = authinfo.WithChallenge(ctx, b.challengeParams()) // for WriteInsufficientScopeFor
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
@@ -129,7 +130,7 @@ type bearer struct {
 // answered w and returns false.
 func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool) {
 	if strings.Contains(r.URL.RawQuery, "access_token") && r.URL.Query().Has("access_token") {
-		b.refuse(w, r, http.StatusBadRequest, false, challenge{code: errCodeInvalidRequest, desc: "access tokens are not accepted in the query string"}, nil)
+		b.refuse(w, r, http.StatusBadRequest, false, authinfo.Challenge{Error: errCodeInvalidRequest, Description: "access tokens are not accepted in the query string"}, nil)
 		return nil, false
 	}
 	scheme, token, err := parseAuthorization(r.Header)
@@ -137,15 +138,15 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 	useBearer := scheme == "bearer" && (b.dpop == nil || !b.dpop.required)
 	switch {
 	case errors.Is(err, errMultipleHeaders):
-		b.refuse(w, r, http.StatusBadRequest, false, challenge{code: errCodeInvalidRequest}, err)
+		b.refuse(w, r, http.StatusBadRequest, false, authinfo.Challenge{Error: errCodeInvalidRequest}, err)
 		return nil, false
 	case !useBearer && !useDPoP:
 		// No credentials of an accepted scheme: a challenge without an
 		// error code (RFC 6750 §3.1).
-		b.refuse(w, r, http.StatusUnauthorized, false, challenge{scopes: b.scopes}, err)
+		b.refuse(w, r, http.StatusUnauthorized, false, authinfo.Challenge{Scopes: b.scopes}, err)
 		return nil, false
 	case err != nil:
-		b.refuse(w, r, http.StatusUnauthorized, useDPoP, challenge{code: errCodeInvalidToken, scopes: b.scopes}, err)
+		b.refuse(w, r, http.StatusUnauthorized, useDPoP, authinfo.Challenge{Error: errCodeInvalidToken, Scopes: b.scopes}, err)
 		return nil, false
 	}
 	var proof *dpopProof
@@ -156,7 +157,7 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 			if code == errCodeUseDPoPNonce {
 				w.Header().Set("DPoP-Nonce", b.dpop.newNonce())
 			}
-			b.refuse(w, r, http.StatusUnauthorized, true, challenge{code: code, scopes: b.scopes}, err)
+			b.refuse(w, r, http.StatusUnauthorized, true, authinfo.Challenge{Error: code, Scopes: b.scopes}, err)
 			return nil, false
 		}
 	}
@@ -177,7 +178,7 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 			http.Error(w, "DPoP replay cache full, retry later", http.StatusServiceUnavailable)
 			return nil, false
 		} else if err != nil {
-			b.refuse(w, r, http.StatusUnauthorized, true, challenge{code: errCodeInvalidDPoPProof, scopes: b.scopes}, err)
+			b.refuse(w, r, http.StatusUnauthorized, true, authinfo.Challenge{Error: errCodeInvalidDPoPProof, Scopes: b.scopes}, err)
 			return nil, false
 		}
 	}
@@ -192,12 +193,12 @@ func (b *bearer) check(w http.ResponseWriter, r *http.Request) (*TokenInfo, bool
 		http.Error(w, "authorization server unavailable", http.StatusServiceUnavailable)
 		return nil, false
 	case errors.Is(err, ErrInsufficientScope):
-		b.refuse(w, r, http.StatusForbidden, useDPoP, challenge{code: errCodeInsufficientScope, scopes: b.scopes}, err)
+		b.refuse(w, r, http.StatusForbidden, useDPoP, authinfo.Challenge{Error: errCodeInsufficientScope, Scopes: b.scopes}, err)
 		return nil, false
 	default:
-		c := challenge{code: errCodeInvalidToken, scopes: b.scopes}
+		c := authinfo.Challenge{Error: errCodeInvalidToken, Scopes: b.scopes}
 		if errors.Is(err, ErrNoSubject) {
-			c.desc = "the access token has no subject (sub)"
+			c.Description = "the access token has no subject (sub)"
 		}
 		b.refuse(w, r, http.StatusUnauthorized, useDPoP, c, err)
 		return nil, false
@@ -233,23 +234,23 @@ func (b *bearer) checkInfo(info *TokenInfo, proof *dpopProof) error {
 // client used (DPoP when usedDPoP) and, when DPoP is on, a DPoP challenge
 // naming the accepted algorithms; the Bearer one is left out when DPoP is
 // required.
-func (b *bearer) refuse(w http.ResponseWriter, r *http.Request, status int, usedDPoP bool, c challenge, why error) {
+func (b *bearer) refuse(w http.ResponseWriter, r *http.Request, status int, usedDPoP bool, c authinfo.Challenge, why error) {
 	if why != nil {
 		b.log.DebugContext(r.Context(), "auth: request refused", "status", status, "err", why)
 	}
-	c.metadata = b.metadata
+	c.ResourceMetadata = b.metadata
 	h := w.Header()
 	switch {
 	case b.dpop == nil:
 		h.Add("WWW-Authenticate", c.String())
 	case usedDPoP:
-		c.scheme, c.algs = "DPoP", b.dpop.algNames
+		c.Scheme, c.Algs = "DPoP", b.dpop.algNames
 		h.Add("WWW-Authenticate", c.String())
 	default:
 		if !b.dpop.required {
 			h.Add("WWW-Authenticate", c.String())
 		}
-		h.Add("WWW-Authenticate", challenge{scheme: "DPoP", algs: b.dpop.algNames, scopes: b.scopes, metadata: b.metadata}.String())
+		h.Add("WWW-Authenticate", authinfo.Challenge{Scheme: "DPoP", Algs: b.dpop.algNames, Scopes: b.scopes, ResourceMetadata: b.metadata}.String())
 	}
 	http.Error(w, http.StatusText(status), status)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+
+	"github.com/fastmcp-go/fastmcp/authinfo"
 )
 
 // RFC 6750 §3.1 error codes.
@@ -12,56 +14,6 @@ const (
 	errCodeInvalidToken      = "invalid_token"
 	errCodeInsufficientScope = "insufficient_scope"
 )
-
-// challenge is one WWW-Authenticate challenge (RFC 6750 §3, RFC 9728 §5.1).
-type challenge struct {
-	scheme   string   // "Bearer" when empty, or "DPoP"
-	algs     []string // algs (DPoP only)
-	code     string   // error; empty when the request had no credentials
-	desc     string   // error_description
-	scopes   []string // scope
-	metadata string   // resource_metadata
-}
-
-// String renders the challenge with its parameters in a fixed order:
-// error, error_description, scope, resource_metadata, algs.
-func (c challenge) String() string {
-	var b strings.Builder
-	if c.scheme == "" {
-		c.scheme = "Bearer"
-	}
-	b.WriteString(c.scheme)
-	sep := " "
-	param := func(name, value string) {
-		b.WriteString(sep)
-		sep = ", "
-		b.WriteString(name)
-		b.WriteString(`="`)
-		for _, r := range value {
-			if r == '"' || r == '\\' {
-				b.WriteByte('\\')
-			}
-			b.WriteRune(r)
-		}
-		b.WriteByte('"')
-	}
-	if c.code != "" {
-		param("error", c.code)
-	}
-	if c.desc != "" {
-		param("error_description", c.desc)
-	}
-	if len(c.scopes) > 0 {
-		param("scope", strings.Join(c.scopes, " "))
-	}
-	if c.metadata != "" {
-		param("resource_metadata", c.metadata)
-	}
-	if len(c.algs) > 0 {
-		param("algs", strings.Join(c.algs, " "))
-	}
-	return b.String()
-}
 
 // InsufficientScopeChallenge returns the WWW-Authenticate value of a 403
 // step-up answer (RFC 6750 §3.1, MCP's scope challenge): error
@@ -73,7 +25,7 @@ func (c challenge) String() string {
 // Name every scope the operation needs, not only the missing ones, so the
 // client asks for all of them at once.
 func InsufficientScopeChallenge(resourceMetadataURL string, scopes ...string) string {
-	return challenge{code: errCodeInsufficientScope, scopes: scopes, metadata: resourceMetadataURL}.String()
+	return authinfo.Challenge{Error: errCodeInsufficientScope, Scopes: scopes, ResourceMetadata: resourceMetadataURL}.String()
 }
 
 // WriteInsufficientScope answers w with 403 Forbidden and the challenge of

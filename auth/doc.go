@@ -24,6 +24,12 @@
 //     not pass. A request that passes reaches the handler with its
 //     TokenInfo in the context: TokenInfoFrom(r.Context()).
 //
+// For a fastmcp server, Protect puts the three together, with the metadata
+// derived from the verifier and the server's scopes:
+// fastmcp.Auth(auth.Protect(auth.JWT(issuer, resource))). TokenInfo and
+// its context live in package authinfo (standard library only), so that
+// package fastmcp reads the token without importing this package.
+//
 // # Audience
 //
 // A token must be issued for this resource: the verifiers refuse a token

@@ -15,6 +15,9 @@ import (
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
 
+// Protection is what fastmcp.Auth takes.
+var _ fastmcp.HTTPAuth = (*auth.Protection)(nil)
+
 // TestPrincipalBindsSessions: with the transport's principal taken from
 // the verified token (PrincipalFromRequest), a session opened with
 // alice's token answers alice's next token (refreshed) but is 404 with

@@ -1,24 +1,21 @@
 package auth
 
-import "net/http"
+import (
+	"net/http"
 
-// challengeKey marks, in the context of a request RequireBearerToken let
-// through, what its challenges name: a challengeParams.
-type challengeKey struct{}
+	"github.com/fastmcp-go/fastmcp/authinfo"
+)
 
 // challengeParams are what the middleware's challenges name besides the
-// error: the metadata URL, and the DPoP proof algorithms when DPoP is on.
-type challengeParams struct {
-	metadata string
-	algs     []string
-}
-
-func (b *bearer) challengeParams() challengeParams {
-	p := challengeParams{metadata: b.metadata}
+// error, recorded in the context of each request it lets through (for
+// WriteInsufficientScopeFor): the scopes every token needs, the metadata
+// URL, and the DPoP proof algorithms when DPoP is on.
+func (b *bearer) challengeParams() authinfo.Challenge {
+	c := authinfo.Challenge{Scopes: b.scopes, ResourceMetadata: b.metadata}
 	if b.dpop != nil {
-		p.algs = b.dpop.algNames
+		c.Algs = b.dpop.algNames
 	}
-	return p
+	return c
 }
 
 // WriteInsufficientScopeFor is WriteInsufficientScope for a request that
@@ -31,18 +28,11 @@ func (b *bearer) challengeParams() challengeParams {
 //	DPoP error="insufficient_scope", scope="files:write", resource_metadata="…", algs="ES256"
 //
 // and a Bearer challenge otherwise, a request without a token included.
-// An empty resourceMetadataURL names the middleware's
-// BearerOptions.ResourceMetadataURL (none when the request did not pass
-// RequireBearerToken).
+// The scope parameter names the middleware's BearerOptions.Scopes, which
+// every token needs, followed by scopes, so that a client asking for them
+// keeps the base ones. An empty resourceMetadataURL names the
+// middleware's BearerOptions.ResourceMetadataURL (none when the request
+// did not pass RequireBearerToken). It is authinfo.WriteInsufficientScope.
 func WriteInsufficientScopeFor(w http.ResponseWriter, r *http.Request, resourceMetadataURL string, scopes ...string) {
-	p, _ := r.Context().Value(challengeKey{}).(challengeParams)
-	c := challenge{code: errCodeInsufficientScope, scopes: scopes, metadata: resourceMetadataURL}
-	if c.metadata == "" {
-		c.metadata = p.metadata
-	}
-	if info := TokenInfoFrom(r.Context()); info != nil && info.ConfirmationJKT != "" {
-		c.scheme, c.algs = "DPoP", p.algs
-	}
-	w.Header().Set("WWW-Authenticate", c.String())
-	http.Error(w, "insufficient scope", http.StatusForbidden)
+	authinfo.WriteInsufficientScope(w, r, resourceMetadataURL, scopes...)
 }

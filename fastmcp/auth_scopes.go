@@ -1,16 +1,9 @@
 package fastmcp
 
-import (
-	"net/http"
-	"slices"
-	"strings"
-	"sync"
+import "slices"
 
-	"github.com/fastmcp-go/fastmcp/auth"
-)
-
-// This file holds the scopes the Auth option advertises: scopes_supported
-// derived from Bearer.Scopes and the scopes RequireScopes names, kept
+// This file holds the scopes the Auth option is told of (HTTPAuth's
+// requiredScopes: auth.Protect derives scopes_supported from them), kept
 // current as features come and go.
 
 // requiredScopes returns every scope some tool, prompt, resource or
@@ -44,38 +37,4 @@ func collect[T entry](snap *snapshot[T], add func([]string)) {
 	for _, e := range snap.sorted {
 		add(e.requiredScopes())
 	}
-}
-
-// scopedMetadata serves the protected resource metadata with
-// scopes_supported made of the base scopes (Bearer.Scopes) and those
-// required returns, as they are when the document is asked for: features
-// registered after New, or removed, show in the next answer.
-type scopedMetadata struct {
-	doc      auth.ProtectedResourceMetadata // without the derived scopes
-	base     []string
-	required func() []string
-
-	mu   sync.Mutex
-	key  string       // the scopes h serves, space-separated
-	h    http.Handler // nil until the first request
-	herr error
-}
-
-func (m *scopedMetadata) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	scopes := appendScopes(slices.Clone(m.base), m.required())
-	key := strings.Join(scopes, " ")
-	m.mu.Lock()
-	if m.h == nil || m.key != key {
-		doc := m.doc
-		doc.ScopesSupported = scopes
-		m.h, m.herr = auth.MetadataHandler(&doc)
-		m.key = key
-	}
-	h, err := m.h, m.herr
-	m.mu.Unlock()
-	if err != nil { // checked in newAuthState: not expected
-		http.Error(w, "protected resource metadata unavailable", http.StatusInternalServerError)
-		return
-	}
-	h.ServeHTTP(w, r)
 }

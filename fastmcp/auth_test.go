@@ -35,15 +35,15 @@ type protectedServer struct {
 	base, resource, mdURL string
 }
 
-func newProtectedServer(t *testing.T, addr net.Addr, configure func(*fastmcp.AuthConfig), opts ...fastmcp.Option) *protectedServer {
+func newProtectedServer(t *testing.T, addr net.Addr, configure func(*auth.ProtectOptions), opts ...fastmcp.Option) *protectedServer {
 	t.Helper()
 	p := &protectedServer{t: t, is: oauthtest.NewServer(t, oauthtest.Options{}), base: "http://" + addr.String()}
 	p.resource = p.base + "/mcp"
 	p.mdURL = p.base + "/.well-known/oauth-protected-resource/mcp"
 	if configure == nil {
-		configure = func(*fastmcp.AuthConfig) {}
+		configure = func(*auth.ProtectOptions) {}
 	}
-	opts = append([]fastmcp.Option{fastmcp.Auth(fastmcp.JWTVerifier(p.is.URL(), p.resource), configure)}, opts...)
+	opts = append([]fastmcp.Option{fastmcp.Auth(auth.Protect(auth.JWT(p.is.URL(), p.resource), configure))}, opts...)
 	p.s = newServer(opts...)
 	type none struct{}
 	p.s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) {
@@ -64,7 +64,7 @@ func newProtectedServer(t *testing.T, addr net.Addr, configure func(*fastmcp.Aut
 }
 
 // serveProtected serves a protectedServer with ServeListener on 127.0.0.1.
-func serveProtected(t *testing.T, configure func(*fastmcp.AuthConfig), opts ...fastmcp.Option) *protectedServer {
+func serveProtected(t *testing.T, configure func(*auth.ProtectOptions), opts ...fastmcp.Option) *protectedServer {
 	t.Helper()
 	ln := listenLoopback(t)
 	p := newProtectedServer(t, ln.Addr(), configure, opts...)
@@ -83,7 +83,7 @@ func listenLoopback(t *testing.T) net.Listener {
 
 // mountProtected serves a protectedServer mounted at "/" of an
 // httptest.Server.
-func mountProtected(t *testing.T, configure func(*fastmcp.AuthConfig), opts ...fastmcp.Option) *protectedServer {
+func mountProtected(t *testing.T, configure func(*auth.ProtectOptions), opts ...fastmcp.Option) *protectedServer {
 	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
 	p := newProtectedServer(t, ts.Listener.Addr(), configure, opts...)
@@ -206,12 +206,12 @@ func TestAuthChallenges(t *testing.T) {
 	}
 }
 
-// TestAuthScopes checks the challenges when AuthConfig.Bearer.Scopes are
+// TestAuthScopes checks the challenges when ProtectOptions.Bearer.Scopes are
 // required of every request: scope in the 401, and 403 insufficient_scope
 // for a valid token without them; and that the metadata advertises them.
 func TestAuthScopes(t *testing.T) {
 	t.Parallel()
-	p := serveProtected(t, func(c *fastmcp.AuthConfig) { c.Bearer.Scopes = []string{"files:read", "files:write"} })
+	p := serveProtected(t, func(c *auth.ProtectOptions) { c.Bearer.Scopes = []string{"files:read", "files:write"} })
 	is, resource, md := p.is, p.resource, p.mdURL
 	for _, tc := range []struct {
 		name, token, challenge string
@@ -248,11 +248,11 @@ func TestAuthMetadata(t *testing.T) {
 	t.Parallel()
 	for _, serve := range []struct {
 		name string
-		fn   func(*testing.T, func(*fastmcp.AuthConfig), ...fastmcp.Option) *protectedServer
+		fn   func(*testing.T, func(*auth.ProtectOptions), ...fastmcp.Option) *protectedServer
 	}{{"ServeListener", serveProtected}, {"mounted", mountProtected}} {
 		t.Run(serve.name, func(t *testing.T) {
 			t.Parallel()
-			p := serve.fn(t, func(c *fastmcp.AuthConfig) { c.Metadata.ResourceName = "Files" })
+			p := serve.fn(t, func(c *auth.ProtectOptions) { c.Metadata.ResourceName = "Files" })
 			want := map[string]any{
 				"resource":                 p.resource,
 				"authorization_servers":    []any{p.is.URL()},
@@ -316,7 +316,7 @@ func TestAuthContextThroughOption(t *testing.T) {
 	t.Parallel()
 	for _, serve := range []struct {
 		name string
-		fn   func(*testing.T, func(*fastmcp.AuthConfig), ...fastmcp.Option) *protectedServer
+		fn   func(*testing.T, func(*auth.ProtectOptions), ...fastmcp.Option) *protectedServer
 	}{{"ServeListener", serveProtected}, {"mounted", mountProtected}} {
 		t.Run(serve.name, func(t *testing.T) {
 			t.Parallel()
@@ -443,21 +443,22 @@ func TestAuthConfigErrors(t *testing.T) {
 		opt  fastmcp.Option
 		want string
 	}{
-		{"nil verifier", fastmcp.Auth(nil), "fastmcp: Auth: the token verifier is nil"},
-		{"issuer not https", fastmcp.Auth(fastmcp.JWTVerifier("http://idp.example.com", "https://mcp.example.com/mcp")), "fastmcp: JWTVerifier: "},
-		{"no audience", fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "")), "fastmcp: JWTVerifier: "},
-		{"custom verifier without resource", fastmcp.Auth(custom), "AuthConfig.Metadata.Resource is empty: set it"},
-		{"custom verifier without authorization servers", fastmcp.Auth(custom, func(c *fastmcp.AuthConfig) {
+		{"nil HTTPAuth", fastmcp.Auth(nil), "fastmcp: Auth: nil HTTPAuth"},
+		{"nil verifier", fastmcp.Auth(auth.Protect(nil)), "fastmcp: Auth: auth: Protect: the token verifier is nil"},
+		{"issuer not https", fastmcp.Auth(auth.Protect(auth.JWT("http://idp.example.com", "https://mcp.example.com/mcp"))), "fastmcp: Auth: auth: JWT: "},
+		{"no audience", fastmcp.Auth(auth.Protect(auth.JWT("https://idp.example.com", ""))), "fastmcp: Auth: auth: JWT: "},
+		{"custom verifier without resource", fastmcp.Auth(auth.Protect(custom)), "ProtectOptions.Metadata.Resource is empty: set it"},
+		{"custom verifier without authorization servers", fastmcp.Auth(auth.Protect(custom, func(c *auth.ProtectOptions) {
 			c.Metadata.Resource = "https://mcp.example.com/mcp"
-		}), "AuthConfig.Metadata.AuthorizationServers is empty"},
-		{"audience not a URL", fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "api://files")),
-			"AuthConfig.Metadata.Resource, the JWTVerifier's audience by default: auth: resource"},
-		{"invalid resource", fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp"), func(c *fastmcp.AuthConfig) {
+		})), "ProtectOptions.Metadata.AuthorizationServers is empty"},
+		{"audience not a URL", fastmcp.Auth(auth.Protect(auth.JWT("https://idp.example.com", "api://files"))),
+			"ProtectOptions.Metadata.Resource, the JWT verifier's audience by default: auth: resource"},
+		{"invalid resource", fastmcp.Auth(auth.Protect(auth.JWT("https://idp.example.com", "https://mcp.example.com/mcp"), func(c *auth.ProtectOptions) {
 			c.Metadata.Resource = "mcp.example.com/mcp"
-		}), "AuthConfig.Metadata.Resource: auth: resource"},
-		{"HMAC DPoP", fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp"), func(c *fastmcp.AuthConfig) {
+		})), "ProtectOptions.Metadata.Resource: auth: resource"},
+		{"HMAC DPoP", fastmcp.Auth(auth.Protect(auth.JWT("https://idp.example.com", "https://mcp.example.com/mcp"), func(c *auth.ProtectOptions) {
 			c.Bearer.DPoP = &auth.DPoPOptions{Algorithms: []string{"HS256"}}
-		}), "fastmcp: Auth: AuthConfig.Bearer: "},
+		})), "fastmcp: Auth: auth: Protect: ProtectOptions.Bearer: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -592,7 +593,7 @@ func TestAuthScopesSupportedFromFeatures(t *testing.T) {
 		return doc["scopes_supported"]
 	}
 
-	p := serveProtected(t, func(c *fastmcp.AuthConfig) { c.Bearer.Scopes = []string{"mcp"} })
+	p := serveProtected(t, func(c *auth.ProtectOptions) { c.Bearer.Scopes = []string{"mcp"} })
 	p.s.Tool("admin", func(*fastmcp.Context, none) (string, error) { return "ok", nil }, fastmcp.RequireScopes("admin"))
 	p.s.Prompt("report", func(*fastmcp.Context, none) (string, error) { return "ok", nil }, fastmcp.RequireScopes("reports:read"))
 	if got, want := scopesOf(p), []any{"mcp", "admin", "reports:read"}; !reflect.DeepEqual(got, want) {
@@ -620,7 +621,7 @@ func TestAuthScopesSupportedFromFeatures(t *testing.T) {
 	if got, want := scopesOf(p), []any{"admin"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("without a base scope, scopes_supported = %v, want %v", got, want)
 	}
-	p = serveProtected(t, func(c *fastmcp.AuthConfig) { c.Metadata.ScopesSupported = []string{"custom"} })
+	p = serveProtected(t, func(c *auth.ProtectOptions) { c.Metadata.ScopesSupported = []string{"custom"} })
 	p.s.Tool("admin", func(*fastmcp.Context, none) (string, error) { return "ok", nil }, fastmcp.RequireScopes("admin"))
 	if got, want := scopesOf(p), []any{"custom"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("set explicitly, scopes_supported = %v, want %v", got, want)

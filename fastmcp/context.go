@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/authinfo"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -63,11 +63,11 @@ func (c *Context) HTTPRequest() *transport.HTTPRequestInfo { return c.req.HTTP }
 // server does not verify tokens (see the Auth option), and for requests
 // that did not come over HTTP, such as stdio, where authorization does not
 // apply.
-func (c *Context) Auth() *auth.TokenInfo {
+func (c *Context) Auth() *authinfo.TokenInfo {
 	if c.req.HTTP == nil || c.req.HTTP.Context == nil {
 		return nil
 	}
-	return auth.TokenInfoFrom(c.req.HTTP.Context)
+	return authinfo.FromContext(c.req.HTTP.Context)
 }
 
 // ProtocolVersion returns the protocol revision the request is served under.

@@ -30,7 +30,7 @@ func account(ctx *fastmcp.Context) (string, error) {
 // where to get one.
 func ExampleAuth() {
 	s := fastmcp.New("files", "1.0.0",
-		fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp")),
+		fastmcp.Auth(auth.Protect(auth.JWT("https://idp.example.com", "https://mcp.example.com/mcp"))),
 		fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("account", account)
 
@@ -69,11 +69,11 @@ func ExampleAuth_config() {
 		return nil, auth.ErrInvalidToken
 	})
 	s := fastmcp.New("files", "1.0.0",
-		fastmcp.Auth(lookup, func(c *fastmcp.AuthConfig) {
+		fastmcp.Auth(auth.Protect(lookup, func(c *auth.ProtectOptions) {
 			c.Metadata.Resource = "https://mcp.example.com/mcp"
 			c.Metadata.AuthorizationServers = []string{"https://idp.example.com"}
 			c.Bearer.Scopes = []string{"files:read"} // every request needs it
-		}),
+		})),
 		fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("account", account)
 

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/authinfo"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -270,7 +270,7 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 		so.Principal = s.cfg.httpPrincipal
 	}
 	if so.Principal == nil && s.auth != nil {
-		so.Principal = auth.PrincipalFromRequest // the token's issuer, subject and client
+		so.Principal = authinfo.PrincipalFromRequest // the token's issuer, subject and client
 	}
 	if so.SessionIdleTimeout == 0 {
 		so.SessionIdleTimeout = set.SessionIdleTimeout
@@ -318,7 +318,7 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 		h.mux.Handle(cfg.MessagePath, protect(h.sse))
 	}
 	if s.auth != nil {
-		s.auth.handleMetadata(h.mux, s.logger)
+		s.auth.serve(h.mux, s.logger)
 	}
 	return h
 }
@@ -387,7 +387,7 @@ func (s *Server) frontDoor(mcp *httpEndpoints) (*http.ServeMux, error) {
 	}
 	if s.auth != nil {
 		// After the routes: one of them on the same path wins.
-		s.auth.handleMetadata(mux, s.logger)
+		s.auth.serve(mux, s.logger)
 	}
 	if healthz {
 		mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {

@@ -50,8 +50,8 @@ var (
 	// reflect.Value.MethodByName, so the linker keeps every exported method
 	// of every reachable type, and all code those methods reach.
 	stillLinkedDefault = map[string]string{
-		"auth":        "package init: package fastmcp imports auth (Auth, Context.Auth)",
-		"go-jose":     "package init (package auth imports it), and methods kept as below",
+		"auth":        "internal/oauthmeta, through oauthclient's methods kept as below (package fastmcp no longer imports auth)",
+		"go-jose":     "package init (package oauthclient imports it for DPoP), and methods kept as below",
 		"oauthclient": "exported methods kept by validator's MethodByName (client_oauth.go)",
 		"x/oauth2":    "exported methods kept by validator's MethodByName (oauth2.Token.Extra)",
 		"yaml":        "package init: invopop/jsonschema imports pb33f/ordered-map/v2, which imports it (OrderedMap's YAML methods); package fastmcp does not",
@@ -65,8 +65,7 @@ var (
 	// -tags validator_novalidatefn: no MethodByName; what is left is linked
 	// through real references (or package init).
 	stillLinkedNoValidateFn = map[string]string{
-		"auth":        "package init: package fastmcp imports auth (Auth, Context.Auth)",
-		"go-jose":     "package init (package auth imports it), and JSONWebKey's methods: oauthclient.dpop, kept by linked client code, holds one",
+		"go-jose":     "package init (package oauthclient imports it for DPoP), and JSONWebKey's methods: oauthclient.dpop, kept by linked client code, holds one",
 		"oauthclient": "errors.AsType[*oauthclient.Error] in client_oauth.go keeps (*Error).Error",
 		"yaml":        "package init: invopop/jsonschema imports pb33f/ordered-map/v2, which imports it (OrderedMap's YAML methods); package fastmcp does not",
 		"mimetype":    "imported by validator/v10 (its image rule: DetectReader)",
@@ -132,6 +131,35 @@ func TestMinimalServerLinks(t *testing.T) {
 	for name := range stillLinkedDefault {
 		if !slices.ContainsFunc(optionalFeatures, func(f feature) bool { return f.name == name }) {
 			t.Errorf("stillLinkedDefault names unknown feature %q", name)
+		}
+	}
+}
+
+// notImported are packages a minimal server must not even import: their
+// package init would run in every server, and the linker keeps whatever
+// their reachable types' methods reach.
+var notImported = []string{
+	"github.com/fastmcp-go/fastmcp/auth", // fastmcp.Auth takes an HTTPAuth; auth.Protect is one
+}
+
+// TestMinimalServerImports checks with go list -deps that testdata/minimal
+// imports none of notImported, and says which package imports each.
+func TestMinimalServerImports(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	t.Parallel()
+	out := runGo(t, goTool, "list", "-deps", "-f", "{{.ImportPath}}: {{join .Imports \" \"}}", "./testdata/minimal")
+	for _, line := range strings.Split(string(out), "\n") {
+		pkg, imports, ok := strings.Cut(line, ": ")
+		if !ok {
+			continue
+		}
+		for _, imp := range strings.Fields(imports) {
+			if slices.Contains(notImported, imp) {
+				t.Errorf("a minimal server imports %s (through %s)", imp, pkg)
+			}
 		}
 	}
 }

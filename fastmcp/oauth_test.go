@@ -51,7 +51,7 @@ func TestOAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	mux.Handle("/.well-known/oauth-protected-resource", md)
-	mux.Handle("/", auth.RequireBearerToken(fastmcp.JWTVerifier(as.URL(), ts.URL), &auth.BearerOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"})(s))
+	mux.Handle("/", auth.RequireBearerToken(auth.JWT(as.URL(), ts.URL), &auth.BearerOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"})(s))
 
 	store := oauthclient.NewMemoryStore()
 	cfg := fastmcp.OAuthConfig{ClientName: "e2e", Store: store, OpenURL: follow, Logger: quietLogger}
@@ -112,7 +112,7 @@ func TestOAuthWithServerAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	s := newServer(fastmcp.Auth(fastmcp.JWTVerifier(as.URL(), base+"/mcp")))
+	s := newServer(fastmcp.Auth(auth.Protect(auth.JWT(as.URL(), base+"/mcp"))))
 	type none struct{}
 	s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) { return ctx.Auth().Subject, nil })
 	if err := s.Start(ctxT(t)); err != nil {
@@ -163,7 +163,7 @@ func TestOAuthRefusalIsFinal(t *testing.T) {
 	}
 	mux.Handle("/.well-known/oauth-protected-resource", md)
 	bearer := &auth.BearerOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"}
-	mux.Handle("/", auth.RequireBearerToken(fastmcp.JWTVerifier(as.URL(), ts.URL), bearer)(s))
+	mux.Handle("/", auth.RequireBearerToken(auth.JWT(as.URL(), ts.URL), bearer)(s))
 	refuseAll := auth.VerifierFunc(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
 		return nil, auth.ErrInvalidToken
 	})

@@ -11,7 +11,7 @@ import (
 // request for a session with another principal gets 404, as if the session
 // did not exist. The same principal seals the requestState of multi
 // round-trip requests (protocol 2026-07-28), unless RequestStatePrincipal
-// says otherwise. Default: with the Auth option, auth.PrincipalFromRequest
+// says otherwise. Default: with the Auth option, authinfo.PrincipalFromRequest
 // (the verified token's issuer, subject and client, so a client keeps its
 // session when it refreshes its token); without it,
 // transport.DefaultPrincipal, a digest of the Authorization header

@@ -12,7 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/authinfo"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -145,16 +145,16 @@ func (s *Server) missingScopes(req *session.Request, required []string) []string
 	if len(required) == 0 || req == nil || req.HTTP == nil {
 		return nil
 	}
-	var info *auth.TokenInfo
+	var info *authinfo.TokenInfo
 	if req.HTTP.Context != nil {
-		info = auth.TokenInfoFrom(req.HTTP.Context)
+		info = authinfo.FromContext(req.HTTP.Context)
 	}
 	return s.lacking(info, required)
 }
 
 // lacking returns those of required that info does not grant; all of them
 // when there is no token.
-func (s *Server) lacking(info *auth.TokenInfo, required []string) []string {
+func (s *Server) lacking(info *authinfo.TokenInfo, required []string) []string {
 	if len(required) == 0 {
 		return nil
 	}
@@ -289,25 +289,15 @@ func (s *Server) scopeGate(next http.Handler, maxBody int64, readTimeout time.Du
 			} else {
 				required = s.bodyScopes(w, r, maxBody, readTimeout)
 			}
-			if required != nil && s.lacking(auth.TokenInfoFrom(r.Context()), required) != nil {
-				auth.WriteInsufficientScopeFor(w, r, s.resourceMetadataURL(), s.withBaseScopes(required)...)
+			if required != nil && s.lacking(authinfo.FromContext(r.Context()), required) != nil {
+				// Named with the base scopes and metadata URL the bearer
+				// middleware recorded (authinfo.WithChallenge).
+				authinfo.WriteInsufficientScope(w, r, "", required...)
 				return
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// withBaseScopes returns the scopes a 403 insufficient_scope challenge for
-// a feature requiring required names: the Auth option's base scopes
-// (Bearer.Scopes, which every token needs) followed by required, so that a
-// client asking for the challenge's scopes keeps the base ones (RFC 6750
-// §3.1: the scope necessary to access the resource).
-func (s *Server) withBaseScopes(required []string) []string {
-	if s.auth == nil || len(s.auth.baseScopes) == 0 {
-		return required
-	}
-	return appendScopes(slices.Clone(s.auth.baseScopes), required)
 }
 
 // anyScoped reports whether some tool, prompt or resource requires scopes.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -39,7 +40,7 @@ type SlowArgs struct {
 func runStdioServer(mode string) int {
 	var opts []fastmcp.Option
 	if mode == "auth" {
-		opts = append(opts, fastmcp.Auth(fastmcp.JWTVerifier("https://idp.example.com", "https://mcp.example.com/mcp")))
+		opts = append(opts, fastmcp.Auth(auth.Protect(auth.JWT("https://idp.example.com", "https://mcp.example.com/mcp"))))
 		mode = "run"
 	}
 	s := fastmcp.New("stdio-test", "1.0.0", opts...)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -201,7 +202,7 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 			if audience == "" {
 				audience = served
 			}
-			opts = append(opts, fastmcp.Auth(fastmcp.JWTVerifier(o.authIssuer, audience)))
+			opts = append(opts, fastmcp.Auth(auth.Protect(auth.JWT(o.authIssuer, audience))))
 		}
 	}
 	srv := fastmcp.Proxy(client, opts...)

@@ -36,6 +36,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -98,12 +99,12 @@ func admin(ctx *fastmcp.Context) (string, error) {
 // newServer returns the protected server of c.
 func newServer(c config) *fastmcp.Server {
 	s := fastmcp.New("auth-server", "1.0.0",
-		fastmcp.Auth(fastmcp.JWTVerifier(c.issuer, c.audience), func(a *fastmcp.AuthConfig) {
+		fastmcp.Auth(auth.Protect(auth.JWT(c.issuer, c.audience), func(a *auth.ProtectOptions) {
 			a.Metadata.ResourceName = "fastmcp auth-server example"
 			if c.scope != "" {
 				a.Bearer.Scopes = []string{c.scope}
 			}
-		}))
+		})))
 	s.Tool("whoami", whoami, fastmcp.Description("Say who the access token stands for: subject, client and scopes"), fastmcp.ReadOnly())
 	s.Tool("admin", admin, fastmcp.Description("An administrative operation; needs the scope \"admin\""), fastmcp.RequireScopes(adminScope))
 	return s

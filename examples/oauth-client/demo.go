@@ -37,10 +37,10 @@ func runDemo(ctx context.Context, out io.Writer, openURL func(context.Context, s
 		return err
 	}
 	mcpURL := "http://" + ln.Addr().String()
-	s := fastmcp.New("demo", "1.0.0", fastmcp.Auth(as, func(c *fastmcp.AuthConfig) {
+	s := fastmcp.New("demo", "1.0.0", fastmcp.Auth(auth.Protect(as, func(c *auth.ProtectOptions) {
 		c.Metadata.Resource = mcpURL + "/mcp"
 		c.Metadata.AuthorizationServers = []string{asURL}
-	}))
+	})))
 	type none struct{}
 	s.Tool("whoami", func(ctx *fastmcp.Context, _ none) (string, error) { return ctx.Auth().Subject, nil },
 		fastmcp.Description("Say whose token the call came with"))

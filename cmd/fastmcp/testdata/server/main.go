@@ -24,6 +24,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -186,7 +187,7 @@ func serveHTTP(ctx context.Context, addr, issuer string) error {
 	url := "http://" + ln.Addr().String() + "/mcp"
 	var opts []fastmcp.Option
 	if issuer != "" {
-		opts = append(opts, fastmcp.Auth(fastmcp.JWTVerifier(issuer, url), func(*fastmcp.AuthConfig) {}))
+		opts = append(opts, fastmcp.Auth(auth.Protect(auth.JWT(issuer, url), func(*auth.ProtectOptions) {})))
 	}
 	s := newTestServer(opts...)
 	if issuer != "" {

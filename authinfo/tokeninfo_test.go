@@ -1,4 +1,4 @@
-package auth
+package authinfo
 
 import (
 	"context"
@@ -27,11 +27,11 @@ func TestTokenInfo(t *testing.T) {
 			t.Errorf("%+v has alice's principal", other)
 		}
 	}
-	if TokenInfoFrom(context.Background()) != nil {
-		t.Error("TokenInfoFrom of an empty context")
+	if FromContext(context.Background()) != nil {
+		t.Error("FromContext of an empty context")
 	}
-	ctx := ContextWithTokenInfo(context.Background(), a)
-	if TokenInfoFrom(ctx) != a {
-		t.Error("TokenInfoFrom")
+	ctx := NewContext(context.Background(), a)
+	if FromContext(ctx) != a {
+		t.Error("FromContext")
 	}
 }
