@@ -45,11 +45,20 @@ func TestHandlerShapes(t *testing.T) {
 	s.Tool("lone_result", func(in AddArgs) int { return in.A + in.B })
 	s.Tool("lone_error", func(ctx *fastmcp.Context, in AddArgs) error { return nil })
 	s.Tool("no_params", func() string { return "hi" })
+	// A context.Context handler is given the request's *fastmcp.Context.
+	s.Tool("std_ctx_is_fastmcp", func(ctx context.Context) (string, error) {
+		fc, ok := ctx.(*fastmcp.Context)
+		if !ok || !fc.RequestID().IsValid() {
+			return "", fmt.Errorf("handler got %T, want the request's *fastmcp.Context", ctx)
+		}
+		return "fastmcp context", nil
+	})
 	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
 		c := connect(t, s, era)
 		for _, tc := range []struct{ tool, want string }{
 			{"ctx_args", "5"}, {"std_ctx_args", "5"}, {"args_only", "5"}, {"ptr_args", "5"},
 			{"ctx_only", "no args"}, {"lone_result", "5"}, {"lone_error", ""}, {"no_params", "hi"},
+			{"std_ctx_is_fastmcp", "fastmcp context"},
 		} {
 			t.Run(tc.tool, func(t *testing.T) {
 				res, err := c.CallTool(ctxT(t), tc.tool, map[string]int{"a": 2, "b": 3})

@@ -14,8 +14,10 @@
 // # Serving
 //
 // Incoming requests are served concurrently, each on its own goroutine, up
-// to Options.MaxConcurrency at a time; the reading goroutine never waits
-// for a handler, so responses and cancellations keep flowing. A handler's
+// to Options.MaxConcurrency at a time; reading waits for a handler about
+// 100 µs at most (a fast call is served by the worker that read it, which then
+// reads on; behind a slower one another worker reads on), so responses and
+// cancellations keep flowing. A handler's
 // context is cancelled when the peer cancels the request (cause
 // ErrCancelledByPeer, and no response is sent) or the session ends. A
 // panicking handler is answered with an internal error, logged with its

@@ -60,7 +60,7 @@ type Options struct {
 	// Logger receives the session's diagnostics. Nil means slog.Default().
 	Logger *slog.Logger
 	// MaxConcurrency bounds how many incoming requests are served at once;
-	// others wait their turn (the reading goroutine never waits, so responses
+	// others wait their turn (reading never waits for a turn, so responses
 	// and cancellations keep flowing while handlers are busy). Zero means 64.
 	MaxConcurrency int
 	// MaxQueued bounds how many incoming requests may wait for a turn; beyond
@@ -111,9 +111,11 @@ const DefaultDrainTimeout = 10 * time.Second
 // served by worker goroutines the session starts as requests arrive, up to
 // MaxConcurrency of them, on every transport alike. The reading is itself
 // done by a worker, which, on reading a call that can be served at once,
-// hands the reading to an idle worker and serves the call itself, so that
-// its response does not wait for a goroutine to wake up; a slow handler
-// never holds up the reading. A worker that finds no request waiting
+// serves the call itself, so that its response does not wait for a
+// goroutine to wake up, and then reads on; if the call still runs 100 µs
+// after it was read, an idle worker is woken to read on instead, so a slow
+// handler holds up the reading of the next message by 100 µs (plus the
+// time to wake a worker) at most. A worker that finds no request waiting
 // stays parked for the next one, so that a busy session does not pay for
 // a new goroutine (and its stack growth) per request; parked workers exit when the session has served no request for
 // a second, and at most 16 stay parked. Close stops reading, cancels every

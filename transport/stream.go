@@ -247,6 +247,18 @@ func (s *Stream) Write(ctx context.Context, msg protocol.Message) error {
 
 // maxHeld bounds the output held back while the reader has input
 // buffered.
+//
+// 512 B instead (performance-2.md E9: writing early so that the peer works
+// while the server still serves the burst; +12% with 16 calls in flight on
+// a quiet machine) was measured again on top of the deferred read hand-off
+// (session/pool.go) and lost (issue 30; bench/compare's server, 16 calls in
+// flight over OS pipes, interleaved A/B against 32 KiB with an identical
+// binary as control, 11-15 rounds, median paired calls/s ratio: 0.75, 0.75,
+// 0.91, 0.88, control 0.95, 0.88, 1.04; server CPU a call 1.07-1.29x;
+// write calls 0.07 -> 0.24 a call; 2 KiB 0.99, 8 KiB 1.06; load average
+// 11-19 on 2 cores). With no idle core the earlier writes are only more
+// system calls and wake-ups, so 32 KiB stays until a quieter measurement
+// shows otherwise.
 const maxHeld = 32 << 10
 
 // maxSpare is the largest flush buffer kept for reuse; a larger one (left
