@@ -102,3 +102,6 @@ func leaveOutReplaced(v any) {
 	}
 	walkSubschemas(s, func(sub any, _, _ string, _ int) { leaveOutReplaced(sub) })
 }
+
+// Builds returns how many schemas For and Elicitation have built.
+func Builds() int64 { return builds.Load() }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -90,8 +91,12 @@ type Field struct {
 }
 
 // Schema returns the JSON Schema (draft 2020-12, "type":"object"). The bytes
-// are computed once and shared: callers must not modify them.
-func (t *Type) Schema() json.RawMessage { return json.RawMessage(t.schema) }
+// are computed once and shared by every caller (For returns one Type per
+// type and options): they must not be modified. Appending to the slice
+// copies it, since its capacity ends at its length.
+func (t *Type) Schema() json.RawMessage {
+	return json.RawMessage(t.schema[:len(t.schema):len(t.schema)])
+}
 
 // GoType returns the type Bind produces: the type given to For, or
 // map[string]any for FromJSON.
@@ -121,13 +126,40 @@ func (t *Type) Fields() []Field {
 func (t *Type) Headers() []Header { return slices.Clone(t.headers) }
 
 // For builds the schema of the argument type t, a struct or a pointer to a
-// struct, and prepares Bind. It is meant to run once, at registration; its
-// errors say how to fix the type.
+// struct, and prepares Bind. Its errors say how to fix the type.
+//
+// Each (type, Options) pair is built once per process: later calls return
+// the same *Type, so a hundred tools that share an argument type pay for one
+// schema. A Type is immutable, which makes the sharing safe. The memo holds
+// one entry per pair asked for (the types of a program are finite); errors
+// are not kept.
 func For(t reflect.Type, opts Options) (*Type, error) {
-	return build(t, opts, false)
+	key := forKey{t, opts}
+	if ty, ok := forCache.Load(key); ok {
+		return ty.(*Type), nil
+	}
+	ty, err := build(t, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	got, _ := forCache.LoadOrStore(key, ty)
+	return got.(*Type), nil
 }
 
+// forKey identifies one result of For.
+type forKey struct {
+	t    reflect.Type
+	opts Options
+}
+
+// forCache maps a forKey to its *Type.
+var forCache sync.Map
+
+// builds counts the schemas build made, for tests.
+var builds atomic.Int64
+
 func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
+	builds.Add(1)
 	if t == nil {
 		return nil, fmt.Errorf("schema: nil type: pass reflect.TypeFor[YourArgs]()")
 	}
