@@ -105,3 +105,40 @@ func leaveOutReplaced(v any) {
 
 // Builds returns how many schemas For and Elicitation have built.
 func Builds() int64 { return builds.Load() }
+
+// CheckBoth checks doc against the whole generated schema of t twice: with
+// the rule list Bind uses, and with the full engine (which must be linked).
+// It returns the issues each check gives, as ValidationError text ("" for
+// none), and whether t is checked by the rule list at all.
+func CheckBoth(t *Type, doc []byte) (rules, engine string, native bool, err error) {
+	rc, native := t.checker.(*ruleChecker)
+	if !native {
+		return "", "", false, nil
+	}
+	full, ok := engines[t]
+	if !ok {
+		if full, err = fullEngine(encodeTree(rc.root)); err != nil {
+			return "", "", true, err
+		}
+		engines[t] = full
+	}
+	inst, err := decodeInstance(doc)
+	if err != nil {
+		return "", "", true, err
+	}
+	text := func(c schemaChecker) string {
+		var is issues
+		if f := c.check(inst); f != nil {
+			is.addFindings(f, inst, nil, t.plan)
+		}
+		if err := is.err(); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	return text(rc), text(full), true, nil
+}
+
+// engines holds CheckBoth's compiled schemas (tests call it from one
+// goroutine).
+var engines = map[*Type]schemaChecker{}

@@ -8,13 +8,11 @@ import (
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // rawSchema is the state of a Type made by FromJSON.
 type rawSchema struct {
-	compiled *jsonschemav6.Schema
+	compiled schemaChecker
 	strict   bool
 	known    map[string]bool // top-level property names
 	defaults []rawDefault    // top-level defaults, in schema order
@@ -59,7 +57,10 @@ func FromJSON(schema []byte, opts Options) (*Type, error) {
 	if typ != "object" {
 		return nil, fmt.Errorf("schema: FromJSON: top-level \"type\" is %s, but tool arguments are an object: set \"type\":\"object\"", encodeTree(typ))
 	}
-	compiled, err := compileSchema(schema, true)
+	if fullEngine == nil {
+		return nil, fmt.Errorf("schema: FromJSON: a hand-written schema is checked by a full JSON Schema engine, which is not linked: add import _ %q", jsonValidatePkg)
+	}
+	compiled, err := fullEngine(schema)
 	if err != nil {
 		return nil, fmt.Errorf("schema: FromJSON: the schema does not compile: %v", err)
 	}
@@ -144,8 +145,8 @@ func (t *Type) bindRaw(args jsontext.Value) (reflect.Value, error) {
 			}
 		}
 	}
-	if verr := rs.compiled.Validate(inst); verr != nil {
-		is.addSchemaIssues(verr, inst, nil, nil)
+	if f := rs.compiled.check(inst); f != nil {
+		is.addFindings(f, inst, nil, nil)
 	}
 	if !is.empty() {
 		return reflect.Value{}, is.err()

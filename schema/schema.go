@@ -2,15 +2,15 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Options configures For. The zero value inlines definitions and ignores
@@ -52,22 +52,50 @@ type Type struct {
 	// rootPrefix is the struct name the validator puts first in namespaces.
 	rootPrefix string
 
-	full       jsontext.Value // the schema before restrictForElicitation (For and Elicitation)
-	fieldsOnce sync.Once      // works out fields from schema (For and Elicitation)
+	fieldsOnce sync.Once // works out fields from schema (For and Elicitation)
 
-	compileOnce sync.Once
-	compiledSch *jsonschemav6.Schema // full, compiled by compiled
-	compileErr  error
+	// checker checks arguments against the schema before
+	// restrictForElicitation: the rule list for generated schemas, the
+	// full engine for FromJSON (and for generated schemas that need it).
+	checker schemaChecker
 
 	raw      *rawSchema // set by FromJSON
 	scanners sync.Pool  // *scanner
 }
 
-// compiled returns the full schema of a Type made by For or Elicitation,
-// compiled once.
-func (t *Type) compiled() (*jsonschemav6.Schema, error) {
-	t.compileOnce.Do(func() { t.compiledSch, t.compileErr = compileSchema(t.full, true) })
-	return t.compiledSch, t.compileErr
+// schemaChecker checks instances (decodeInstance's form) against one
+// schema and returns the failures, or nil.
+type schemaChecker interface {
+	check(inst any) *finding
+}
+
+// fullEngine compiles a schema document with a full JSON Schema engine
+// (draft 2020-12 unless "$schema" names another draft, formats asserted,
+// external references refused). It is nil unless the engine is linked.
+var fullEngine func(doc []byte) (schemaChecker, error)
+
+// JSONValidatePkg is the import path of the package that links the full
+// engine.
+const jsonValidatePkg = "github.com/fastmcp-go/fastmcp/schema/jsonvalidate"
+
+// generatedChecker returns the checker of a generated schema: the rule
+// list, or the full engine when the schema needs it and it is linked.
+func generatedChecker(tree *object, full []byte) (schemaChecker, error) {
+	rc, err := newRuleChecker(tree)
+	if err == nil {
+		return rc, nil
+	}
+	if fullEngine != nil {
+		c, cerr := fullEngine(full)
+		if cerr != nil {
+			return nil, fmt.Errorf("the generated schema does not compile: %v: check pattern= and format= tags", cerr)
+		}
+		return c, nil
+	}
+	if errors.Is(err, errNeedsEngine) {
+		return nil, fmt.Errorf("its schema uses %v, which fastmcp's own checks do not enforce: add import _ %q to check it with a full JSON Schema engine", strings.TrimPrefix(err.Error(), errNeedsEngine.Error()+": "), jsonValidatePkg)
+	}
+	return nil, fmt.Errorf("the generated schema does not compile: %v: check pattern= and format= tags", err)
 }
 
 // Field describes one top-level property of a Type.
@@ -198,7 +226,15 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	boundHeaderIntegers(tree, headers)
 	canonicalize(tree)
 	full := encodeTree(tree)
-	safe := compileCannotFail(tree) // else compile now: an error must surface here
+	checkTree := tree
+	if elicit { // restrictForElicitation changes tree; arguments are checked against full
+		parsed, _ := parseTree(full)
+		checkTree = parsed.(*object)
+	}
+	checker, err := generatedChecker(checkTree, full)
+	if err != nil {
+		return nil, fmt.Errorf("schema: type %s: %w", t, err)
+	}
 	published := full
 	if elicit {
 		if err := restrictForElicitation(tree, root); err != nil {
@@ -215,15 +251,10 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 		plan:        root,
 		schemaCheck: a.schemaCheck || hasIntegerHeader(tree, headers),
 		extraCheck:  root.needsExtra,
+		checker:     checker,
 	}
 	if st.Name() != "" {
 		ty.rootPrefix = st.Name() + "."
-	}
-	ty.full = full
-	if !safe {
-		if _, err := ty.compiled(); err != nil {
-			return nil, fmt.Errorf("schema: type %s: the generated schema does not compile: %v: check pattern= and format= tags", t, err)
-		}
 	}
 	return ty, nil
 }
