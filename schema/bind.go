@@ -156,7 +156,7 @@ func (t *Type) checkSchema(data []byte, skip map[string]bool, is *issues) {
 	if err != nil {
 		return // the decoder accepted it; nothing more to say
 	}
-	if f := t.checker.check(inst); f != nil {
+	if f := t.checker.Check(inst); f != nil {
 		is.addFindings(f, inst, skip, t.plan)
 	}
 }

@@ -1,9 +1,14 @@
 package schema
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/fastmcp-go/fastmcp/schema/internal/check"
 )
 
 // This file turns the failures of a schema check into issues.
@@ -77,53 +82,53 @@ func instancePath(loc []string, inst any) path {
 }
 
 // addFindings adds the failures found by a schema check (the rule list,
-// or for FromJSON the engine). skip, if not nil, drops issues at paths
-// already reported by faster checks. root, if not nil, is the plan of the
+// or the full engine). skip, if not nil, drops issues at paths already
+// reported by faster checks. root, if not nil, is the plan of the
 // arguments: an optional member sent as null counts as absent, as in the
 // fast path, so the schema's complaint about it is dropped.
-func (is *issues) addFindings(f *finding, inst any, skip map[string]bool, root *plan) {
+func (is *issues) addFindings(f *check.Finding, inst any, skip map[string]bool, root *plan) {
 	add := func(p path, rule, msg string) {
 		if skip != nil && covered(p.String(), skip) {
 			return
 		}
 		is.add(p, rule, msg)
 	}
-	var walk func(f *finding)
-	walk = func(f *finding) {
-		at := instancePath(f.loc, inst)
-		switch f.kind {
-		case fGroup:
-			for _, c := range f.causes {
+	var walk func(f *check.Finding)
+	walk = func(f *check.Finding) {
+		at := instancePath(f.Loc, inst)
+		switch f.Kind {
+		case check.Group:
+			for _, c := range f.Causes {
 				walk(c)
 			}
 			return
-		case fAnyOf, fOneOf:
+		case check.AnyOf, check.OneOf:
 			var alts []string
-			for _, c := range f.causes {
+			for _, c := range f.Causes {
 				alts = append(alts, strings.TrimPrefix(describeFinding(c), "must "))
 			}
 			msg := "must match one of the allowed forms"
 			if len(alts) > 0 {
 				msg = "must " + strings.Join(alts, ", or ")
 			}
-			add(at, f.rule, msg)
+			add(at, f.Rule, msg)
 			return
-		case fRequired:
-			for _, m := range f.names {
+		case check.Required:
+			for _, m := range f.Names {
 				add(at.member(m), "required", msgRequired)
 			}
 			return
-		case fUnknown:
-			for _, m := range f.names {
+		case check.Unknown:
+			for _, m := range f.Names {
 				add(at.member(m), "unknown", msgUnknown)
 			}
 			return
-		case fType:
-			if root != nil && optionalNull(f.loc, inst, root) {
+		case check.Type:
+			if root != nil && optionalNull(f.Loc, inst, root) {
 				return
 			}
 		}
-		rule := f.rule
+		rule := f.Rule
 		if rule == "" {
 			rule = "schema"
 		}
@@ -133,22 +138,86 @@ func (is *issues) addFindings(f *finding, inst any, skip map[string]bool, root *
 }
 
 // describeFinding words one failure the way validator messages read.
-func describeFinding(f *finding) string {
-	switch f.kind {
-	case fLeaf, fType, fRequired, fUnknown:
-		return f.msg
+func describeFinding(f *check.Finding) string {
+	switch f.Kind {
+	case check.Type:
+		want, _ := f.Want.([]string)
+		return fmt.Sprintf("must be %s, got %s", strings.Join(want, " or "), f.Got)
+	case check.Required:
+		return "is missing " + strings.Join(f.Names, ", ")
+	case check.Leaf, check.Unknown:
+		if msg := describeLeaf(f.Keyword, f.Want); msg != "" {
+			return msg
+		}
+		if kw := cmp.Or(f.Keyword, f.Rule); kw != "" {
+			return msgRule(kw)
+		}
+		return "is invalid"
 	}
-	var parts []string
-	for _, c := range f.causes {
+	var parts []string // a group, anyOf or oneOf: what failed inside
+	for _, c := range f.Causes {
 		parts = append(parts, describeFinding(c))
 	}
 	if len(parts) > 0 {
 		return strings.Join(parts, " and ")
 	}
-	if f.rule != "" {
-		return msgRule(f.rule)
+	if f.Rule != "" {
+		return msgRule(f.Rule)
 	}
 	return "is invalid"
+}
+
+// describeLeaf words a failed keyword whose value is want, or returns "".
+func describeLeaf(keyword string, want any) string {
+	rat, _ := want.(*big.Rat)
+	n, _ := want.(int)
+	str, _ := want.(string)
+	switch keyword {
+	case "minimum":
+		return msgCompare(">=", ratText(rat))
+	case "maximum":
+		return msgCompare("<=", ratText(rat))
+	case "exclusiveMinimum":
+		return msgCompare(">", ratText(rat))
+	case "exclusiveMaximum":
+		return msgCompare("<", ratText(rat))
+	case "multipleOf":
+		return "must be a multiple of " + ratText(rat)
+	case "minLength":
+		return msgAtLeast(countInt(n, unitCharacter))
+	case "maxLength":
+		return msgAtMost(countInt(n, unitCharacter))
+	case "minItems":
+		return msgAtLeast(countInt(n, unitItem))
+	case "maxItems":
+		return msgAtMost(countInt(n, unitItem))
+	case "minProperties":
+		return msgAtLeast(countInt(n, unitEntry))
+	case "maxProperties":
+		return msgAtMost(countInt(n, unitEntry))
+	case "uniqueItems":
+		return msgUnique
+	case "pattern":
+		return msgPattern(str)
+	case "format":
+		return "must be a valid " + str
+	case "enum":
+		list, _ := want.([]any)
+		vals := make([]string, len(list))
+		for i, v := range list {
+			b, _ := json.Marshal(v) // encoding a value for the message
+			vals[i] = string(b)
+		}
+		return msgOneOf(vals)
+	case "const":
+		b, _ := json.Marshal(want)
+		return "must be " + string(b)
+	case "not":
+		return "must not match the excluded value"
+	case "false":
+		return "is not allowed"
+	}
+	return ""
 }
 
 // optionalNull reports whether the value at loc is a null sent for an

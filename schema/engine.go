@@ -8,8 +8,9 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
+
+	"github.com/fastmcp-go/fastmcp/schema/internal/check"
 )
 
 // The rule list: the checker Bind runs on the schemas For and Elicitation
@@ -25,31 +26,6 @@ import (
 // naming that import, when it is not linked. Its findings, and the issues
 // Bind makes of them, are those santhosh-tekuri/jsonschema gives for the
 // same schema and value: TestRulesAgreeWithEngine checks it.
-
-// finding is one failure of a value against a schema, in the shape
-// addFindings reads: a tree whose inner nodes group the failures of
-// subschemas.
-type finding struct {
-	loc     []string // instance location
-	kind    findingKind
-	rule    string   // the keyword, for leaves ("" for kinds without one)
-	msg     string   // describes a leaf
-	names   []string // missing members (required) or unknown ones
-	causes  []*finding
-	isUnion bool // anyOf or oneOf: causes are the alternatives
-}
-
-type findingKind uint8
-
-const (
-	fLeaf     findingKind = iota
-	fGroup                // several failures of one schema, or a $ref, allOf, the root
-	fAnyOf                // no alternative matched
-	fOneOf                // none matched, or (no causes) more than one did
-	fRequired             // names lists the missing members
-	fUnknown              // names lists the members additionalProperties:false refuses
-	fType                 // a leaf whose rule is "type"
-)
 
 // ruleChecker validates instances (decodeInstance's form) against one
 // generated schema tree.
@@ -153,7 +129,7 @@ func (rc *ruleChecker) prepare(v any, depth int) error {
 			}
 		case "$ref":
 			ref, ok := m.val.(string)
-			if !ok || (ref != "#" && !keywordSafe(m.key, m.val, rc.defs, depth)) {
+			if !ok || (ref != "#" && !keywordSafe(m.key, m.val, rc.defs)) {
 				return fmt.Errorf("%w: $ref %v", errNeedsEngine, encodeTree(m.val))
 			}
 		case "type", "required", "enum", "const", "minimum", "maximum", "exclusiveMinimum",
@@ -161,7 +137,7 @@ func (rc *ruleChecker) prepare(v any, depth int) error {
 			"minProperties", "maxProperties", "uniqueItems",
 			"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
 			"$comment", "contentEncoding", "contentMediaType":
-			bad = !keywordSafe(m.key, m.val, rc.defs, depth)
+			bad = !keywordSafe(m.key, m.val, rc.defs)
 		default:
 			if engineKeywords[m.key] {
 				return fmt.Errorf("%w: keyword %q", errNeedsEngine, m.key)
@@ -188,61 +164,52 @@ var engineKeywords = map[string]bool{
 	"minContains": true, "maxContains": true, "contentSchema": true,
 }
 
-// check validates inst and returns its failures, or nil.
-func (rc *ruleChecker) check(inst any) *finding {
-	f := rc.validate(rc.root, inst, nil)
-	if f == nil {
-		return nil
-	}
-	if f.kind == fGroup && f.rule == "" {
-		return &finding{kind: fGroup, causes: f.causes}
-	}
-	return &finding{kind: fGroup, causes: []*finding{f}}
+// Check validates inst and returns its failures, or nil.
+func (rc *ruleChecker) Check(inst any) *check.Finding {
+	return rc.validate(rc.root, inst, nil)
 }
 
 // validate checks one value against one schema. Like the engine, it stops
 // at the first failure of type, const, enum or format, and otherwise
 // reports every failure.
-func (rc *ruleChecker) validate(v any, inst any, loc []string) *finding {
+func (rc *ruleChecker) validate(v any, inst any, loc []string) *check.Finding {
 	if b, ok := v.(bool); ok {
 		if b {
 			return nil
 		}
-		return &finding{loc: loc, rule: "", msg: "is not allowed"}
+		return &check.Finding{Loc: loc, Keyword: "false"}
 	}
 	s := v.(*object)
-	leaf := func(rule, msg string) *finding { return &finding{loc: loc, rule: rule, msg: msg} }
+	leaf := func(kw string, want any) *check.Finding {
+		return &check.Finding{Loc: loc, Rule: kw, Keyword: kw, Want: want}
+	}
 	if t, ok := s.get("type"); ok && !typeMatches(t, inst) {
-		want := wantTypes(t)
-		return &finding{loc: loc, kind: fType, rule: "type", msg: fmt.Sprintf("must be %s, got %s", strings.Join(want, " or "), jsonTypeOf(inst))}
+		return &check.Finding{Loc: loc, Kind: check.Type, Rule: "type", Keyword: "type", Want: wantTypes(t), Got: jsonTypeOf(inst)}
 	}
 	if c, ok := s.get("const"); ok && !instEqual(inst, instanceOf(c)) {
-		b, _ := json.Marshal(instanceOf(c))
-		return leaf("const", "must be "+string(b))
+		return leaf("const", instanceOf(c))
 	}
 	if e, ok := s.get("enum"); ok {
 		list := e.([]any)
 		found := false
-		vals := make([]string, len(list))
+		vals := make([]any, len(list))
 		for i, w := range list {
-			wi := instanceOf(w)
-			found = found || instEqual(inst, wi)
-			b, _ := json.Marshal(wi)
-			vals[i] = string(b)
+			vals[i] = instanceOf(w)
+			found = found || instEqual(inst, vals[i])
 		}
 		if !found {
-			return leaf("enum", msgOneOf(vals))
+			return leaf("enum", vals)
 		}
 	}
 	if f := s.getString("format"); f != "" {
 		if str, ok := inst.(string); ok {
 			if ok := nativeFormats[f]; ok != nil && !ok(str) {
-				return leaf("format", "must be a valid "+f)
+				return leaf("format", f)
 			}
 		}
 	}
-	var out []*finding
-	add := func(f *finding) {
+	var out []*check.Finding
+	add := func(f *check.Finding) {
 		if f != nil {
 			out = append(out, f)
 		}
@@ -253,11 +220,11 @@ func (rc *ruleChecker) validate(v any, inst any, loc []string) *finding {
 			target, _ = rc.defs.get(ref[len("#/$defs/"):])
 		}
 		if f := rc.validate(target, inst, loc); f != nil {
-			if f.kind == fGroup && f.rule == "" {
-				add(&finding{loc: loc, kind: fGroup, rule: "$ref", causes: f.causes})
-			} else {
-				add(&finding{loc: loc, kind: fGroup, rule: "$ref", causes: []*finding{f}})
+			causes := []*check.Finding{f}
+			if f.Kind == check.Group && f.Rule == "" {
+				causes = f.Causes
 			}
+			add(&check.Finding{Loc: loc, Kind: check.Group, Rule: "$ref", Keyword: "$ref", Causes: causes})
 		}
 	}
 	switch x := inst.(type) {
@@ -277,15 +244,14 @@ func (rc *ruleChecker) validate(v any, inst any, loc []string) *finding {
 	case 1:
 		return out[0]
 	}
-	return &finding{loc: loc, kind: fGroup, causes: out}
+	return &check.Finding{Loc: loc, Kind: check.Group, Causes: out}
 }
 
-func (rc *ruleChecker) checkObject(s *object, obj map[string]any, loc []string, add func(*finding)) {
-	if n, ok := countOf(s, "minProperties"); ok && len(obj) < n {
-		add(&finding{loc: loc, rule: "minProperties", msg: msgAtLeast(countInt(n, unitEntry))})
-	}
-	if n, ok := countOf(s, "maxProperties"); ok && len(obj) > n {
-		add(&finding{loc: loc, rule: "maxProperties", msg: msgAtMost(countInt(n, unitEntry))})
+func (rc *ruleChecker) checkObject(s *object, obj map[string]any, loc []string, add func(*check.Finding)) {
+	for _, key := range []string{"minProperties", "maxProperties"} {
+		if n, ok := countOf(s, key); ok && (len(obj) < n) == (key == "minProperties") && len(obj) != n {
+			add(&check.Finding{Loc: loc, Rule: key, Keyword: key, Want: n})
+		}
 	}
 	if req, ok := s.get("required"); ok {
 		var missing []string
@@ -295,7 +261,7 @@ func (rc *ruleChecker) checkObject(s *object, obj map[string]any, loc []string, 
 			}
 		}
 		if missing != nil {
-			add(&finding{loc: loc, kind: fRequired, rule: "required", msg: "is missing " + strings.Join(missing, ", "), names: missing})
+			add(&check.Finding{Loc: loc, Kind: check.Required, Rule: "required", Keyword: "required", Names: missing})
 		}
 	}
 	props := s.getObject("properties")
@@ -332,30 +298,29 @@ func (rc *ruleChecker) checkObject(s *object, obj map[string]any, loc []string, 
 		add(rc.validate(addl, val, at))
 	}
 	if unknown != nil {
-		add(&finding{loc: loc, kind: fUnknown, rule: "additionalProperties", msg: msgRule("additionalProperties"), names: unknown})
+		add(&check.Finding{Loc: loc, Kind: check.Unknown, Rule: "additionalProperties", Keyword: "additionalProperties", Names: unknown})
 	}
 	if pn, ok := s.get("propertyNames"); ok {
 		for _, name := range sortedMembers(obj) {
 			if f := rc.validate(pn, name, nil); f != nil {
-				add(&finding{loc: loc, rule: "propertyNames", msg: msgRule("propertyNames"), causes: []*finding{f}})
+				add(&check.Finding{Loc: loc, Rule: "propertyNames", Keyword: "propertyNames", Causes: []*check.Finding{f}})
 			}
 		}
 	}
 }
 
-func (rc *ruleChecker) checkArray(s *object, arr []any, loc []string, add func(*finding)) {
-	if n, ok := countOf(s, "minItems"); ok && len(arr) < n {
-		add(&finding{loc: loc, rule: "minItems", msg: msgAtLeast(countInt(n, unitItem))})
-	}
-	if n, ok := countOf(s, "maxItems"); ok && len(arr) > n {
-		add(&finding{loc: loc, rule: "maxItems", msg: msgAtMost(countInt(n, unitItem))})
+func (rc *ruleChecker) checkArray(s *object, arr []any, loc []string, add func(*check.Finding)) {
+	for _, key := range []string{"minItems", "maxItems"} {
+		if n, ok := countOf(s, key); ok && (len(arr) < n) == (key == "minItems") && len(arr) != n {
+			add(&check.Finding{Loc: loc, Rule: key, Keyword: key, Want: n})
+		}
 	}
 	if u, _ := s.get("uniqueItems"); u == true && len(arr) > 1 {
 	dup:
 		for i := 1; i < len(arr); i++ {
 			for j := range i {
 				if instEqual(arr[i], arr[j]) {
-					add(&finding{loc: loc, rule: "uniqueItems", msg: msgUnique})
+					add(&check.Finding{Loc: loc, Rule: "uniqueItems", Keyword: "uniqueItems"})
 					break dup
 				}
 			}
@@ -376,64 +341,63 @@ func (rc *ruleChecker) checkArray(s *object, arr []any, loc []string, add func(*
 	}
 }
 
-func (rc *ruleChecker) checkString(s *object, str string, loc []string, add func(*finding)) {
+func (rc *ruleChecker) checkString(s *object, str string, loc []string, add func(*check.Finding)) {
 	n := -1
 	if s.has("minLength") || s.has("maxLength") {
 		n = utf8.RuneCountInString(str)
 	}
-	if want, ok := countOf(s, "minLength"); ok && n < want {
-		add(&finding{loc: loc, rule: "minLength", msg: msgAtLeast(countInt(want, unitCharacter))})
-	}
-	if want, ok := countOf(s, "maxLength"); ok && n > want {
-		add(&finding{loc: loc, rule: "maxLength", msg: msgAtMost(countInt(want, unitCharacter))})
+	for _, key := range []string{"minLength", "maxLength"} {
+		if want, ok := countOf(s, key); ok && (n < want) == (key == "minLength") && n != want {
+			add(&check.Finding{Loc: loc, Rule: key, Keyword: key, Want: want})
+		}
 	}
 	if src := s.getString("pattern"); src != "" || s.has("pattern") {
 		if !rc.regexes[src].MatchString(str) {
-			add(&finding{loc: loc, rule: "pattern", msg: msgPattern(src)})
+			add(&check.Finding{Loc: loc, Rule: "pattern", Keyword: "pattern", Want: src})
 		}
 	}
 }
 
-func checkNumber(s *object, n json.Number, loc []string, add func(*finding)) {
+func checkNumber(s *object, n json.Number, loc []string, add func(*check.Finding)) {
 	v, ok := new(big.Rat).SetString(string(n))
 	if !ok {
 		return
 	}
 	for _, c := range []struct {
-		key, op string
-		fails   func(cmp int) bool
+		key   string
+		fails func(cmp int) bool
 	}{
-		{"minimum", ">=", func(c int) bool { return c < 0 }},
-		{"maximum", "<=", func(c int) bool { return c > 0 }},
-		{"exclusiveMinimum", ">", func(c int) bool { return c <= 0 }},
-		{"exclusiveMaximum", "<", func(c int) bool { return c >= 0 }},
+		{"minimum", func(c int) bool { return c < 0 }},
+		{"maximum", func(c int) bool { return c > 0 }},
+		{"exclusiveMinimum", func(c int) bool { return c <= 0 }},
+		{"exclusiveMaximum", func(c int) bool { return c >= 0 }},
 	} {
 		if b, ok := ratOf(s, c.key); ok && c.fails(v.Cmp(b)) {
-			add(&finding{loc: loc, rule: c.key, msg: msgCompare(c.op, ratText(b))})
+			add(&check.Finding{Loc: loc, Rule: c.key, Keyword: c.key, Want: b})
 		}
 	}
 	if m, ok := ratOf(s, "multipleOf"); ok && !new(big.Rat).Quo(v, m).IsInt() {
-		add(&finding{loc: loc, rule: "multipleOf", msg: "must be a multiple of " + ratText(m)})
+		add(&check.Finding{Loc: loc, Rule: "multipleOf", Keyword: "multipleOf", Want: m})
 	}
 }
 
-func (rc *ruleChecker) checkCombinators(s *object, inst any, loc []string, add func(*finding)) {
+func (rc *ruleChecker) checkCombinators(s *object, inst any, loc []string, add func(*check.Finding)) {
 	if n, ok := s.get("not"); ok && rc.validate(n, inst, loc) == nil {
-		add(&finding{loc: loc, rule: "", msg: "must not match the excluded value"})
+		add(&check.Finding{Loc: loc, Keyword: "not"})
 	}
 	if l, ok := s.get("allOf"); ok {
-		var errs []*finding
+		var errs []*check.Finding
 		for _, sub := range l.([]any) {
 			if f := rc.validate(sub, inst, loc); f != nil {
 				errs = append(errs, f)
 			}
 		}
 		if errs != nil {
-			add(&finding{loc: loc, kind: fGroup, rule: "allOf", causes: errs})
+			add(&check.Finding{Loc: loc, Kind: check.Group, Rule: "allOf", Keyword: "allOf", Causes: errs})
 		}
 	}
 	if l, ok := s.get("anyOf"); ok {
-		var errs []*finding
+		var errs []*check.Finding
 		matched := false
 		for _, sub := range l.([]any) {
 			f := rc.validate(sub, inst, loc)
@@ -444,11 +408,11 @@ func (rc *ruleChecker) checkCombinators(s *object, inst any, loc []string, add f
 			errs = append(errs, f)
 		}
 		if !matched {
-			add(&finding{loc: loc, kind: fAnyOf, rule: "anyOf", causes: errs, isUnion: true})
+			add(&check.Finding{Loc: loc, Kind: check.AnyOf, Rule: "anyOf", Keyword: "anyOf", Causes: errs})
 		}
 	}
 	if l, ok := s.get("oneOf"); ok {
-		var errs []*finding
+		var errs []*check.Finding
 		matched := -1
 		for _, sub := range l.([]any) {
 			f := rc.validate(sub, inst, loc)
@@ -462,11 +426,11 @@ func (rc *ruleChecker) checkCombinators(s *object, inst any, loc []string, add f
 				matched = 0
 				continue
 			}
-			add(&finding{loc: loc, kind: fOneOf, rule: "oneOf", isUnion: true}) // two matched
+			add(&check.Finding{Loc: loc, Kind: check.OneOf, Rule: "oneOf", Keyword: "oneOf"}) // two matched
 			break
 		}
 		if matched < 0 {
-			add(&finding{loc: loc, kind: fOneOf, rule: "oneOf", causes: errs, isUnion: true})
+			add(&check.Finding{Loc: loc, Kind: check.OneOf, Rule: "oneOf", Keyword: "oneOf", Causes: errs})
 		}
 	}
 	if cond, ok := s.get("if"); ok {

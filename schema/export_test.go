@@ -6,6 +6,9 @@ import (
 	"slices"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/fastmcp-go/fastmcp/schema/internal/check"
+	_ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate" // FromJSON, and the differential tests
 )
 
 // MirroredRules exposes the list of mirrored validate rules to the
@@ -117,7 +120,8 @@ func CheckBoth(t *Type, doc []byte) (rules, engine string, native bool, err erro
 	}
 	full, ok := engines[t]
 	if !ok {
-		if full, err = fullEngine(encodeTree(rc.root)); err != nil {
+		doc, _ := decodeInstance(encodeTree(rc.root))
+		if full, err = check.Full(doc); err != nil {
 			return "", "", true, err
 		}
 		engines[t] = full
@@ -126,9 +130,9 @@ func CheckBoth(t *Type, doc []byte) (rules, engine string, native bool, err erro
 	if err != nil {
 		return "", "", true, err
 	}
-	text := func(c schemaChecker) string {
+	text := func(c check.Checker) string {
 		var is issues
-		if f := c.check(inst); f != nil {
+		if f := c.Check(inst); f != nil {
 			is.addFindings(f, inst, nil, t.plan)
 		}
 		if err := is.err(); err != nil {
@@ -141,4 +145,4 @@ func CheckBoth(t *Type, doc []byte) (rules, engine string, native bool, err erro
 
 // engines holds CheckBoth's compiled schemas (tests call it from one
 // goroutine).
-var engines = map[*Type]schemaChecker{}
+var engines = map[*Type]check.Checker{}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/fastmcp-go/fastmcp/schema/internal/check"
 )
 
 // Options configures For. The zero value inlines definitions and ignores
@@ -57,36 +59,26 @@ type Type struct {
 	// checker checks arguments against the schema before
 	// restrictForElicitation: the rule list for generated schemas, the
 	// full engine for FromJSON (and for generated schemas that need it).
-	checker schemaChecker
+	checker check.Checker
 
 	raw      *rawSchema // set by FromJSON
 	scanners sync.Pool  // *scanner
 }
 
-// schemaChecker checks instances (decodeInstance's form) against one
-// schema and returns the failures, or nil.
-type schemaChecker interface {
-	check(inst any) *finding
-}
-
-// fullEngine compiles a schema document with a full JSON Schema engine
-// (draft 2020-12 unless "$schema" names another draft, formats asserted,
-// external references refused). It is nil unless the engine is linked.
-var fullEngine func(doc []byte) (schemaChecker, error)
-
-// JSONValidatePkg is the import path of the package that links the full
+// jsonValidatePkg is the import path of the package that links the full
 // engine.
 const jsonValidatePkg = "github.com/fastmcp-go/fastmcp/schema/jsonvalidate"
 
 // generatedChecker returns the checker of a generated schema: the rule
 // list, or the full engine when the schema needs it and it is linked.
-func generatedChecker(tree *object, full []byte) (schemaChecker, error) {
+func generatedChecker(tree *object, full []byte) (check.Checker, error) {
 	rc, err := newRuleChecker(tree)
 	if err == nil {
 		return rc, nil
 	}
-	if fullEngine != nil {
-		c, cerr := fullEngine(full)
+	if check.Full != nil {
+		doc, _ := decodeInstance(full)
+		c, cerr := check.Full(doc)
 		if cerr != nil {
 			return nil, fmt.Errorf("the generated schema does not compile: %v: check pattern= and format= tags", cerr)
 		}
