@@ -75,78 +75,86 @@ func (rc *ruleChecker) prepare(v any, depth int) error {
 		return fmt.Errorf("%w: schemas nested deeper than 64", errNeedsEngine)
 	}
 	for _, m := range s.members {
-		bad := false
-		switch m.key {
-		case "properties", "$defs", "patternProperties":
-			obj, ok := m.val.(*object)
-			if !ok {
-				bad = true
-				break
-			}
-			for _, p := range obj.members {
-				if m.key == "patternProperties" {
-					re, err := regexp.Compile(p.key)
-					if err != nil {
-						return fmt.Errorf("patternProperties %q: %v", p.key, err)
-					}
-					rc.regexes[p.key] = re
+		if err := rc.prepareMember(m, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prepareMember prepares one keyword of a schema.
+func (rc *ruleChecker) prepareMember(m member, depth int) error {
+	bad := false
+	switch m.key {
+	case "properties", "$defs", "patternProperties":
+		obj, ok := m.val.(*object)
+		if !ok {
+			bad = true
+			break
+		}
+		for _, p := range obj.members {
+			if m.key == "patternProperties" {
+				re, err := regexp.Compile(p.key)
+				if err != nil {
+					return fmt.Errorf("patternProperties %q: %v", p.key, err)
 				}
-				if err := rc.prepare(p.val, depth+1); err != nil {
-					return err
-				}
+				rc.regexes[p.key] = re
 			}
-		case "items", "additionalProperties", "propertyNames", "not", "if", "then", "else":
-			if err := rc.prepare(m.val, depth+1); err != nil {
+			if err := rc.prepare(p.val, depth+1); err != nil {
 				return err
 			}
-		case "anyOf", "oneOf", "allOf", "prefixItems":
-			list, ok := m.val.([]any)
-			if !ok || len(list) == 0 {
-				bad = true
-				break
-			}
-			for _, e := range list {
-				if err := rc.prepare(e, depth+1); err != nil {
-					return err
-				}
-			}
-		case "pattern":
-			src, ok := m.val.(string)
-			if !ok {
-				bad = true
-				break
-			}
-			re, err := regexp.Compile(src)
-			if err != nil {
-				return fmt.Errorf("pattern %q: %v", src, err)
-			}
-			rc.regexes[src] = re
-		case "format":
-			f, ok := m.val.(string)
-			bad = !ok
-			if slices.Contains(engineFormats, f) {
-				return fmt.Errorf("%w: format %q", errNeedsEngine, f)
-			}
-		case "$ref":
-			ref, ok := m.val.(string)
-			if !ok || (ref != "#" && !keywordSafe(m.key, m.val, rc.defs)) {
-				return fmt.Errorf("%w: $ref %v", errNeedsEngine, encodeTree(m.val))
-			}
-		case "type", "required", "enum", "const", "minimum", "maximum", "exclusiveMinimum",
-			"exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
-			"minProperties", "maxProperties", "uniqueItems",
-			"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
-			"$comment", "contentEncoding", "contentMediaType":
-			bad = !keywordSafe(m.key, m.val, rc.defs)
-		default:
-			if engineKeywords[m.key] {
-				return fmt.Errorf("%w: keyword %q", errNeedsEngine, m.key)
-			}
-			// not a keyword of draft 2020-12: it constrains nothing
 		}
-		if bad {
-			return fmt.Errorf("%q: %s is not a value draft 2020-12 allows", m.key, encodeTree(m.val))
+	case "items", "additionalProperties", "propertyNames", "not", "if", "then", "else":
+		if err := rc.prepare(m.val, depth+1); err != nil {
+			return err
 		}
+	case "anyOf", "oneOf", "allOf", "prefixItems":
+		list, ok := m.val.([]any)
+		if !ok || len(list) == 0 {
+			bad = true
+			break
+		}
+		for _, e := range list {
+			if err := rc.prepare(e, depth+1); err != nil {
+				return err
+			}
+		}
+	case "pattern":
+		src, ok := m.val.(string)
+		if !ok {
+			bad = true
+			break
+		}
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return fmt.Errorf("pattern %q: %v", src, err)
+		}
+		rc.regexes[src] = re
+	case "format":
+		f, ok := m.val.(string)
+		bad = !ok
+		if slices.Contains(engineFormats, f) {
+			return fmt.Errorf("%w: format %q", errNeedsEngine, f)
+		}
+	case "$ref":
+		ref, ok := m.val.(string)
+		if !ok || (ref != "#" && !keywordSafe(m.key, m.val, rc.defs)) {
+			return fmt.Errorf("%w: $ref %v", errNeedsEngine, encodeTree(m.val))
+		}
+	case "type", "required", "enum", "const", "minimum", "maximum", "exclusiveMinimum",
+		"exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
+		"minProperties", "maxProperties", "uniqueItems",
+		"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+		"$comment", "contentEncoding", "contentMediaType":
+		bad = !keywordSafe(m.key, m.val, rc.defs)
+	default:
+		if engineKeywords[m.key] {
+			return fmt.Errorf("%w: keyword %q", errNeedsEngine, m.key)
+		}
+		// not a keyword of draft 2020-12: it constrains nothing
+	}
+	if bad {
+		return fmt.Errorf("%q: %s is not a value draft 2020-12 allows", m.key, encodeTree(m.val))
 	}
 	return nil
 }
