@@ -39,6 +39,11 @@ var optionalFeatures = []feature{
 	{name: "client", files: []string{"client"}},
 	{name: "proxy", files: []string{"proxy"}},
 	{name: "tasks", files: []string{"task"}},
+	// The full JSON Schema engine: its package init compiles five drafts'
+	// metaschemas. Generated schemas are checked by package schema's own
+	// rule list; hand-written ones (InputSchema) need import _
+	// "github.com/fastmcp-go/fastmcp/schema/jsonvalidate".
+	{name: "santhosh", pkgs: []string{"github.com/santhosh-tekuri/jsonschema/v6", "github.com/fastmcp-go/fastmcp/schema/jsonvalidate"}},
 }
 
 // What a minimal server (testdata/minimal: New, one Tool with validate tags,

@@ -178,6 +178,13 @@ func OutputSchema(schema []byte) ToolOption {
 // InputSchema publishes schema (a JSON Schema object, kept byte for byte) as
 // the tool's inputSchema, and validates arguments against it. The handler's
 // argument type must then be map[string]any (or the handler takes none).
+// The arguments are checked by a full JSON Schema engine, which the program
+// links by importing it:
+//
+//	import _ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate"
+//
+// Without that import the tool's registration fails with an error that
+// says so (see schema.FromJSON).
 func InputSchema(schema []byte) ToolOption {
 	return toolOption(func(c *toolConfig) { c.inputSchema = jsontext.Value(schema) })
 }

@@ -51,8 +51,8 @@ func (p *proxyBackend) syncTools(ctx context.Context, told bool) {
 		if len(def.InputSchema) > 0 {
 			// The arguments mirrored in Mcp-Param headers, which the
 			// proxy checks as the backend would.
-			if st, err := schema.FromJSON(def.InputSchema, schema.Options{}); err == nil {
-				t.headers = st.Headers()
+			if hs, err := schema.HeadersOf(def.InputSchema); err == nil {
+				t.headers = hs
 			}
 		}
 		next[def.Name] = t

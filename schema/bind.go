@@ -150,19 +150,14 @@ func covered(p string, skip map[string]bool) bool {
 	return false
 }
 
-// checkSchema validates data against the compiled schema.
+// checkSchema checks data against the whole schema.
 func (t *Type) checkSchema(data []byte, skip map[string]bool, is *issues) {
-	sch, err := t.compiled()
-	if err != nil {
-		is.add(nil, "schema", err.Error())
-		return
-	}
 	inst, err := decodeInstance(data)
 	if err != nil {
 		return // the decoder accepted it; nothing more to say
 	}
-	if verr := sch.Validate(inst); verr != nil {
-		is.addSchemaIssues(verr, inst, skip, t.plan)
+	if f := t.checker.Check(inst); f != nil {
+		is.addFindings(f, inst, skip, t.plan)
 	}
 }
 
@@ -170,13 +165,7 @@ func (t *Type) checkSchema(data []byte, skip map[string]bool, is *issues) {
 // if it finds none, the decoder's own error is reported.
 func (t *Type) slowPath(data []byte, derr error, is *issues) {
 	before := len(is.list)
-	if sch, err := t.compiled(); err == nil {
-		if inst, err := decodeInstance(data); err == nil {
-			if verr := sch.Validate(inst); verr != nil {
-				is.addSchemaIssues(verr, inst, nil, t.plan)
-			}
-		}
-	}
+	t.checkSchema(data, nil, is)
 	if len(is.list) > before {
 		return
 	}

@@ -1,66 +1,17 @@
 package schema
 
 import (
+	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
 
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/fastmcp-go/fastmcp/schema/internal/check"
 )
 
-// This file checks JSON values against a schema with
-// santhosh-tekuri/jsonschema and turns its findings
-// into issues.
-//
-// Why this engine: it reports every failure with the instance location
-// (so "list[1].x: must be >= 3; name: is required" comes in one answer),
-// its findings are typed (kind.*), so the messages above are worded here
-// rather than parsed from text, it asserts "format", rejects a malformed
-// schema at compile time against the metaschema of its draft, and reads
-// drafts 4 to 2020-12. Its cost is its package init, which compiles the
-// metaschemas of five drafts: about 4 ms and 1.7 MB allocated per process;
-// with 100 tools, start to initialize answered takes 21 ms against 15 ms
-// with that init removed (medians of 30 paired whole-process runs) and
-// peak RSS 16.6 against 14.4 MiB. google/jsonschema-go (go-sdk's engine,
-// 0.35 ms init, about 0.5 MB smaller) was weighed and left: it stops at the
-// first failure, names the schema location instead of the instance's
-// (no array index), gives its findings as text only, does not assert
-// "format", accepts "type":"strin" and "minLength":-1, and refuses drafts
-// 4, 6 and 2019-09 when validating rather than when compiling.
-// kaptinlin/jsonschema adds about 9 MB to a binary.
-
-const schemaURL = "mem://fastmcp/schema.json"
-
-// noLoader refuses every external reference: a schema may only refer to
-// itself, never to files or the network.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external reference %q is not allowed: put the definition under $defs", url)
-}
-
-// compileSchema compiles a schema document (draft 2020-12 unless it says
-// otherwise in $schema).
-func compileSchema(doc []byte, assertFormat bool) (*jsonschemav6.Schema, error) {
-	v, err := decodeInstance(doc)
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschemav6.NewCompiler()
-	c.DefaultDraft(jsonschemav6.Draft2020)
-	c.UseLoader(noLoader{})
-	if assertFormat {
-		c.AssertFormat()
-	}
-	if err := c.AddResource(schemaURL, v); err != nil {
-		return nil, err
-	}
-	return c.Compile(schemaURL)
-}
+// This file turns the failures of a schema check into issues.
 
 // decodeInstance decodes JSON strictly (case and duplicates as in the rest
 // of the package) into map[string]any, []any, string, json.Number, bool
@@ -130,141 +81,143 @@ func instancePath(loc []string, inst any) path {
 	return p
 }
 
-// addSchemaIssues adds the findings of the schema validator. skip, if not
-// nil, drops issues at paths already reported by faster checks. root, if not
-// nil, is the plan of the arguments: an optional member sent as null counts
-// as absent, as in the fast path, so the schema's complaint about it is
-// dropped.
-func (is *issues) addSchemaIssues(verr error, inst any, skip map[string]bool, root *plan) {
-	var ve *jsonschemav6.ValidationError
-	if !errors.As(verr, &ve) {
-		is.add(nil, "schema", verr.Error())
-		return
-	}
+// addFindings adds the failures found by a schema check (the rule list,
+// or the full engine). skip, if not nil, drops issues at paths already
+// reported by faster checks. root, if not nil, is the plan of the
+// arguments: an optional member sent as null counts as absent, as in the
+// fast path, so the schema's complaint about it is dropped.
+func (is *issues) addFindings(f *check.Finding, inst any, skip map[string]bool, root *plan) {
 	add := func(p path, rule, msg string) {
 		if skip != nil && covered(p.String(), skip) {
 			return
 		}
 		is.add(p, rule, msg)
 	}
-	var walk func(e *jsonschemav6.ValidationError)
-	walk = func(e *jsonschemav6.ValidationError) {
-		at := instancePath(e.InstanceLocation, inst)
-		switch k := e.ErrorKind.(type) {
-		case *kind.Group, *kind.Schema, *kind.Reference, *kind.AllOf:
-			for _, c := range e.Causes {
+	var walk func(f *check.Finding)
+	walk = func(f *check.Finding) {
+		at := instancePath(f.Loc, inst)
+		switch f.Kind {
+		case check.Group:
+			for _, c := range f.Causes {
 				walk(c)
 			}
 			return
-		case *kind.AnyOf, *kind.OneOf:
+		case check.AnyOf, check.OneOf:
 			var alts []string
-			for _, c := range e.Causes {
-				alts = append(alts, strings.TrimPrefix(describe(c), "must "))
-			}
-			rule := "anyOf"
-			if _, ok := k.(*kind.OneOf); ok {
-				rule = "oneOf"
+			for _, c := range f.Causes {
+				alts = append(alts, strings.TrimPrefix(describeFinding(c), "must "))
 			}
 			msg := "must match one of the allowed forms"
 			if len(alts) > 0 {
 				msg = "must " + strings.Join(alts, ", or ")
 			}
-			add(at, rule, msg)
+			add(at, f.Rule, msg)
 			return
-		case *kind.Required:
-			for _, m := range k.Missing {
+		case check.Required:
+			for _, m := range f.Names {
 				add(at.member(m), "required", msgRequired)
 			}
 			return
-		case *kind.AdditionalProperties:
-			for _, m := range k.Properties {
+		case check.Unknown:
+			for _, m := range f.Names {
 				add(at.member(m), "unknown", msgUnknown)
 			}
 			return
-		case *kind.Type:
-			if root != nil && optionalNull(e.InstanceLocation, inst, root) {
+		case check.Type:
+			if root != nil && optionalNull(f.Loc, inst, root) {
 				return
 			}
 		}
-		kw := e.ErrorKind.KeywordPath()
-		rule := "schema"
-		if len(kw) > 0 {
-			rule = kw[len(kw)-1]
+		rule := f.Rule
+		if rule == "" {
+			rule = "schema"
 		}
-		add(at, rule, describe(e))
+		add(at, rule, describeFinding(f))
 	}
-	walk(ve)
+	walk(f)
 }
 
-// describe words one schema finding the way validator messages read.
-func describe(e *jsonschemav6.ValidationError) string {
-	rat := func(r *big.Rat) string {
-		if r.IsInt() {
-			return r.Num().String()
+// describeFinding words one failure the way validator messages read.
+func describeFinding(f *check.Finding) string {
+	switch f.Kind {
+	case check.Type:
+		want, _ := f.Want.([]string)
+		return fmt.Sprintf("must be %s, got %s", strings.Join(want, " or "), f.Got)
+	case check.Required:
+		return "is missing " + strings.Join(f.Names, ", ")
+	case check.Leaf, check.Unknown:
+		if msg := describeLeaf(f.Keyword, f.Want); msg != "" {
+			return msg
 		}
-		f, _ := r.Float64()
-		return strconv.FormatFloat(f, 'g', -1, 64)
+		if kw := cmp.Or(f.Keyword, f.Rule); kw != "" {
+			return msgRule(kw)
+		}
+		return "is invalid"
 	}
-	switch k := e.ErrorKind.(type) {
-	case *kind.Type:
-		return fmt.Sprintf("must be %s, got %s", strings.Join(k.Want, " or "), k.Got)
-	case *kind.Minimum:
-		return msgCompare(">=", rat(k.Want))
-	case *kind.Maximum:
-		return msgCompare("<=", rat(k.Want))
-	case *kind.ExclusiveMinimum:
-		return msgCompare(">", rat(k.Want))
-	case *kind.ExclusiveMaximum:
-		return msgCompare("<", rat(k.Want))
-	case *kind.MultipleOf:
-		return "must be a multiple of " + rat(k.Want)
-	case *kind.MinLength:
-		return msgAtLeast(countInt(k.Want, unitCharacter))
-	case *kind.MaxLength:
-		return msgAtMost(countInt(k.Want, unitCharacter))
-	case *kind.MinItems:
-		return msgAtLeast(countInt(k.Want, unitItem))
-	case *kind.MaxItems:
-		return msgAtMost(countInt(k.Want, unitItem))
-	case *kind.MinProperties:
-		return msgAtLeast(countInt(k.Want, unitEntry))
-	case *kind.MaxProperties:
-		return msgAtMost(countInt(k.Want, unitEntry))
-	case *kind.UniqueItems:
+	var parts []string // a group, anyOf or oneOf: what failed inside
+	for _, c := range f.Causes {
+		parts = append(parts, describeFinding(c))
+	}
+	if len(parts) > 0 {
+		return strings.Join(parts, " and ")
+	}
+	if f.Rule != "" {
+		return msgRule(f.Rule)
+	}
+	return "is invalid"
+}
+
+// describeLeaf words a failed keyword whose value is want, or returns "".
+func describeLeaf(keyword string, want any) string {
+	rat, _ := want.(*big.Rat)
+	n, _ := want.(int)
+	str, _ := want.(string)
+	switch keyword {
+	case "minimum":
+		return msgCompare(">=", ratText(rat))
+	case "maximum":
+		return msgCompare("<=", ratText(rat))
+	case "exclusiveMinimum":
+		return msgCompare(">", ratText(rat))
+	case "exclusiveMaximum":
+		return msgCompare("<", ratText(rat))
+	case "multipleOf":
+		return "must be a multiple of " + ratText(rat)
+	case "minLength":
+		return msgAtLeast(countInt(n, unitCharacter))
+	case "maxLength":
+		return msgAtMost(countInt(n, unitCharacter))
+	case "minItems":
+		return msgAtLeast(countInt(n, unitItem))
+	case "maxItems":
+		return msgAtMost(countInt(n, unitItem))
+	case "minProperties":
+		return msgAtLeast(countInt(n, unitEntry))
+	case "maxProperties":
+		return msgAtMost(countInt(n, unitEntry))
+	case "uniqueItems":
 		return msgUnique
-	case *kind.Pattern:
-		return msgPattern(k.Want)
-	case *kind.Format:
-		return "must be a valid " + k.Want
-	case *kind.Enum:
-		vals := make([]string, len(k.Want))
-		for i, v := range k.Want {
+	case "pattern":
+		return msgPattern(str)
+	case "format":
+		return "must be a valid " + str
+	case "enum":
+		list, _ := want.([]any)
+		vals := make([]string, len(list))
+		for i, v := range list {
 			b, _ := json.Marshal(v) // encoding a value for the message
 			vals[i] = string(b)
 		}
 		return msgOneOf(vals)
-	case *kind.Const:
-		b, _ := json.Marshal(k.Want)
+	case "const":
+		b, _ := json.Marshal(want)
 		return "must be " + string(b)
-	case *kind.Not:
+	case "not":
 		return "must not match the excluded value"
-	case *kind.FalseSchema:
+	case "false":
 		return "is not allowed"
-	case *kind.Required:
-		return "is missing " + strings.Join(k.Missing, ", ")
-	case *kind.AnyOf, *kind.OneOf, *kind.AllOf, *kind.Group, *kind.Reference, *kind.Schema:
-		var parts []string
-		for _, c := range e.Causes {
-			parts = append(parts, describe(c))
-		}
-		if len(parts) > 0 {
-			return strings.Join(parts, " and ")
-		}
 	}
-	if kw := e.ErrorKind.KeywordPath(); len(kw) > 0 {
-		return msgRule(strings.Join(kw, "/"))
-	}
-	return "is invalid"
+	return ""
 }
 
 // optionalNull reports whether the value at loc is a null sent for an

@@ -40,24 +40,12 @@ func TestDifferential(t *testing.T) {
 			t.Fatalf("%s: For: %v", c.name, err)
 		}
 		sch := compiles(t, ty.Schema())
-		root := parseJSON(t, ty.Schema())
-		base := parseJSON(t, []byte(c.valid))
 		if _, err := ty.Bind([]byte(c.valid)); err != nil || !schemaAccepts(t, sch, []byte(c.valid)) {
 			t.Fatalf("%s: the baseline %s must be valid: Bind: %v; schema accepts: %v", c.name, c.valid, err, schemaAccepts(t, sch, []byte(c.valid)))
 		}
-		g := &generator{root: root.(map[string]any)}
-		g.walk(root.(map[string]any), base, nil, 0)
-		seen := map[string]bool{}
-		for _, v := range g.out {
-			inst := applyVariant(t, base, v)
-			doc, err := json.Marshal(inst)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if seen[string(doc)] {
-				continue
-			}
-			seen[string(doc)] = true
+		g, docs := zooInstances(t, ty.Schema(), c.valid)
+		for _, d := range docs {
+			doc, v := d.doc, d.v
 			total++
 			_, berr := ty.Bind(doc)
 			bindOK := berr == nil
@@ -86,6 +74,35 @@ func TestDifferential(t *testing.T) {
 	if total < 1000 {
 		t.Errorf("only %d instances: the generator lost its reach", total)
 	}
+}
+
+// zooDoc is one generated instance and the variant it came from.
+type zooDoc struct {
+	doc []byte
+	v   variant
+}
+
+// zooInstances derives the instances of the differential tests from a
+// schema and a valid baseline, each once, in a fixed order.
+func zooInstances(t *testing.T, schemaJSON []byte, valid string) (*generator, []zooDoc) {
+	t.Helper()
+	root := parseJSON(t, schemaJSON)
+	base := parseJSON(t, []byte(valid))
+	g := &generator{root: root.(map[string]any)}
+	g.walk(root.(map[string]any), base, nil, 0)
+	seen := map[string]bool{}
+	var out []zooDoc
+	for _, v := range append(g.out, variant{}) {
+		doc, err := json.Marshal(applyVariant(t, base, v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !seen[string(doc)] {
+			seen[string(doc)] = true
+			out = append(out, zooDoc{doc, v})
+		}
+	}
+	return g, out
 }
 
 // diffZoo is the test zoo, each type with arguments both judge valid.

@@ -34,6 +34,23 @@
 // map[string]any), and [Elicitation] builds the restricted flat schema of an
 // elicitation form.
 //
+// # What checks what
+//
+// The schemas For and Elicitation generate are enforced by this package
+// alone: the validator for validate tags, and for the jsonschema-tag
+// constraints and the explanation of a failed decoding, a rule list that
+// reads the published schema itself (engine.go), with no JSON Schema
+// engine and nothing compiled at package init. Hand-written schemas
+// (FromJSON, and fastmcp.InputSchema) are checked by a full JSON Schema
+// engine, santhosh-tekuri/jsonschema, which a program links by importing
+// package schema/jsonvalidate for its side effect; so is a generated
+// schema that uses a keyword the rule list does not know (one a type's
+// JSONSchema or JSONSchemaExtend method adds, such as
+// unevaluatedProperties, or a format such as "duration"). Without that
+// import, FromJSON and such a For fail with an error naming it. The rule
+// list and the engine give the same issues for the same schema and value
+// (TestRulesAgreeWithEngine, FuzzRulesAgreeWithEngine).
+//
 // # Decoding
 //
 // Arguments are decoded with github.com/go-json-experiment/json, never with

@@ -6,6 +6,9 @@ import (
 	"slices"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/fastmcp-go/fastmcp/schema/internal/check"
+	_ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate" // FromJSON, and the differential tests
 )
 
 // MirroredRules exposes the list of mirrored validate rules to the
@@ -102,3 +105,44 @@ func leaveOutReplaced(v any) {
 	}
 	walkSubschemas(s, func(sub any, _, _ string, _ int) { leaveOutReplaced(sub) })
 }
+
+// Builds returns how many schemas For and Elicitation have built.
+func Builds() int64 { return builds.Load() }
+
+// CheckBoth checks doc against the whole generated schema of t twice: with
+// the rule list Bind uses, and with the full engine (which must be linked).
+// It returns the issues each check gives, as ValidationError text ("" for
+// none), and whether t is checked by the rule list at all.
+func CheckBoth(t *Type, doc []byte) (rules, engine string, native bool, err error) {
+	rc, native := t.checker.(*ruleChecker)
+	if !native {
+		return "", "", false, nil
+	}
+	full, ok := engines[t]
+	if !ok {
+		doc, _ := decodeInstance(encodeTree(rc.root))
+		if full, err = check.Full(doc); err != nil {
+			return "", "", true, err
+		}
+		engines[t] = full
+	}
+	inst, err := decodeInstance(doc)
+	if err != nil {
+		return "", "", true, err
+	}
+	text := func(c check.Checker) string {
+		var is issues
+		if f := c.Check(inst); f != nil {
+			is.addFindings(f, inst, nil, t.plan)
+		}
+		if err := is.err(); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	return text(rc), text(full), true, nil
+}
+
+// engines holds CheckBoth's compiled schemas (tests call it from one
+// goroutine).
+var engines = map[*Type]check.Checker{}

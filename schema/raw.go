@@ -9,12 +9,12 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/fastmcp-go/fastmcp/schema/internal/check"
 )
 
 // rawSchema is the state of a Type made by FromJSON.
 type rawSchema struct {
-	compiled *jsonschemav6.Schema
+	compiled check.Checker
 	strict   bool
 	known    map[string]bool // top-level property names
 	defaults []rawDefault    // top-level defaults, in schema order
@@ -33,10 +33,15 @@ var (
 
 // FromJSON wraps a hand-written JSON Schema. Schema returns the bytes
 // exactly as given (nothing is added or stripped). The schema must be an
-// object with "type":"object"; it is compiled with
-// santhosh-tekuri/jsonschema (draft 2020-12 unless "$schema" names another
-// draft), every "$ref" must resolve inside the document, and external
-// references are refused. Formats ("email", "uri", ...) are asserted.
+// object with "type":"object"; it is compiled with the full JSON Schema
+// engine, santhosh-tekuri/jsonschema (draft 2020-12 unless "$schema" names
+// another draft), every "$ref" must resolve inside the document, and
+// external references are refused. Formats ("email", "uri", ...) are
+// asserted. The engine is linked by importing package
+// schema/jsonvalidate (import _ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate");
+// without it FromJSON returns an error that says so. Package schema does
+// not import it itself, because its package init costs every program about
+// 2.5 ms and 1.7 MB at start; schemas For generates do not need it.
 //
 // Bind decodes the arguments strictly into a map[string]any (numbers are
 // float64), fills in the "default" of missing top-level properties, and
@@ -59,7 +64,10 @@ func FromJSON(schema []byte, opts Options) (*Type, error) {
 	if typ != "object" {
 		return nil, fmt.Errorf("schema: FromJSON: top-level \"type\" is %s, but tool arguments are an object: set \"type\":\"object\"", encodeTree(typ))
 	}
-	compiled, err := compileSchema(schema, true)
+	if check.Full == nil {
+		return nil, fmt.Errorf("schema: FromJSON: a hand-written schema is checked by a full JSON Schema engine, which is not linked: add import _ %q", jsonValidatePkg)
+	}
+	compiled, err := check.Full(instanceOf(tree))
 	if err != nil {
 		return nil, fmt.Errorf("schema: FromJSON: the schema does not compile: %v", err)
 	}
@@ -99,6 +107,26 @@ func FromJSON(schema []byte, opts Options) (*Type, error) {
 		}
 	}
 	return t, nil
+}
+
+// HeadersOf returns the properties of a JSON Schema annotated with
+// "x-mcp-header", in schema order, checked as FromJSON checks them (the
+// Headers of the Type FromJSON would make). It only reads the schema, so it
+// needs no JSON Schema engine.
+func HeadersOf(schema []byte) ([]Header, error) {
+	tree, err := parseTree(schema)
+	if err != nil {
+		return nil, fmt.Errorf("schema: HeadersOf: not valid JSON: %v", err)
+	}
+	root, ok := tree.(*object)
+	if !ok {
+		return nil, fmt.Errorf("schema: HeadersOf: the schema must be a JSON object")
+	}
+	hs, err := findHeaders(root)
+	if err != nil {
+		return nil, fmt.Errorf("schema: HeadersOf: %w", err)
+	}
+	return hs, nil
 }
 
 func rawGoType(jsonType string) reflect.Type {
@@ -144,8 +172,8 @@ func (t *Type) bindRaw(args jsontext.Value) (reflect.Value, error) {
 			}
 		}
 	}
-	if verr := rs.compiled.Validate(inst); verr != nil {
-		is.addSchemaIssues(verr, inst, nil, nil)
+	if f := rs.compiled.Check(inst); f != nil {
+		is.addFindings(f, inst, nil, nil)
 	}
 	if !is.empty() {
 		return reflect.Value{}, is.err()

@@ -2,14 +2,17 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	jsonschemav6 "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/fastmcp-go/fastmcp/schema/internal/check"
 )
 
 // Options configures For. The zero value inlines definitions and ignores
@@ -51,22 +54,40 @@ type Type struct {
 	// rootPrefix is the struct name the validator puts first in namespaces.
 	rootPrefix string
 
-	full       jsontext.Value // the schema before restrictForElicitation (For and Elicitation)
-	fieldsOnce sync.Once      // works out fields from schema (For and Elicitation)
+	fieldsOnce sync.Once // works out fields from schema (For and Elicitation)
 
-	compileOnce sync.Once
-	compiledSch *jsonschemav6.Schema // full, compiled by compiled
-	compileErr  error
+	// checker checks arguments against the schema before
+	// restrictForElicitation: the rule list for generated schemas, the
+	// full engine for FromJSON (and for generated schemas that need it).
+	checker check.Checker
 
 	raw      *rawSchema // set by FromJSON
 	scanners sync.Pool  // *scanner
 }
 
-// compiled returns the full schema of a Type made by For or Elicitation,
-// compiled once.
-func (t *Type) compiled() (*jsonschemav6.Schema, error) {
-	t.compileOnce.Do(func() { t.compiledSch, t.compileErr = compileSchema(t.full, true) })
-	return t.compiledSch, t.compileErr
+// jsonValidatePkg is the import path of the package that links the full
+// engine.
+const jsonValidatePkg = "github.com/fastmcp-go/fastmcp/schema/jsonvalidate"
+
+// generatedChecker returns the checker of a generated schema: the rule
+// list, or the full engine when the schema needs it and it is linked.
+func generatedChecker(tree *object, full []byte) (check.Checker, error) {
+	rc, err := newRuleChecker(tree)
+	if err == nil {
+		return rc, nil
+	}
+	if check.Full != nil {
+		doc, _ := decodeInstance(full)
+		c, cerr := check.Full(doc)
+		if cerr != nil {
+			return nil, fmt.Errorf("the generated schema does not compile: %v: check pattern= and format= tags", cerr)
+		}
+		return c, nil
+	}
+	if errors.Is(err, errNeedsEngine) {
+		return nil, fmt.Errorf("its schema uses %v, which fastmcp's own checks do not enforce: add import _ %q to check it with a full JSON Schema engine", strings.TrimPrefix(err.Error(), errNeedsEngine.Error()+": "), jsonValidatePkg)
+	}
+	return nil, fmt.Errorf("the generated schema does not compile: %v: check pattern= and format= tags", err)
 }
 
 // Field describes one top-level property of a Type.
@@ -90,8 +111,12 @@ type Field struct {
 }
 
 // Schema returns the JSON Schema (draft 2020-12, "type":"object"). The bytes
-// are computed once and shared: callers must not modify them.
-func (t *Type) Schema() json.RawMessage { return json.RawMessage(t.schema) }
+// are computed once and shared by every caller (For returns one Type per
+// type and options): they must not be modified. Appending to the slice
+// copies it, since its capacity ends at its length.
+func (t *Type) Schema() json.RawMessage {
+	return json.RawMessage(t.schema[:len(t.schema):len(t.schema)])
+}
 
 // GoType returns the type Bind produces: the type given to For, or
 // map[string]any for FromJSON.
@@ -121,13 +146,40 @@ func (t *Type) Fields() []Field {
 func (t *Type) Headers() []Header { return slices.Clone(t.headers) }
 
 // For builds the schema of the argument type t, a struct or a pointer to a
-// struct, and prepares Bind. It is meant to run once, at registration; its
-// errors say how to fix the type.
+// struct, and prepares Bind. Its errors say how to fix the type.
+//
+// Each (type, Options) pair is built once per process: later calls return
+// the same *Type, so a hundred tools that share an argument type pay for one
+// schema. A Type is immutable, which makes the sharing safe. The memo holds
+// one entry per pair asked for (the types of a program are finite); errors
+// are not kept.
 func For(t reflect.Type, opts Options) (*Type, error) {
-	return build(t, opts, false)
+	key := forKey{t, opts}
+	if ty, ok := forCache.Load(key); ok {
+		return ty.(*Type), nil
+	}
+	ty, err := build(t, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	got, _ := forCache.LoadOrStore(key, ty)
+	return got.(*Type), nil
 }
 
+// forKey identifies one result of For.
+type forKey struct {
+	t    reflect.Type
+	opts Options
+}
+
+// forCache maps a forKey to its *Type.
+var forCache sync.Map
+
+// builds counts the schemas build made, for tests.
+var builds atomic.Int64
+
 func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
+	builds.Add(1)
 	if t == nil {
 		return nil, fmt.Errorf("schema: nil type: pass reflect.TypeFor[YourArgs]()")
 	}
@@ -166,7 +218,15 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 	boundHeaderIntegers(tree, headers)
 	canonicalize(tree)
 	full := encodeTree(tree)
-	safe := compileCannotFail(tree) // else compile now: an error must surface here
+	checkTree := tree
+	if elicit { // restrictForElicitation changes tree; arguments are checked against full
+		parsed, _ := parseTree(full)
+		checkTree = parsed.(*object)
+	}
+	checker, err := generatedChecker(checkTree, full)
+	if err != nil {
+		return nil, fmt.Errorf("schema: type %s: %w", t, err)
+	}
 	published := full
 	if elicit {
 		if err := restrictForElicitation(tree, root); err != nil {
@@ -183,15 +243,10 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 		plan:        root,
 		schemaCheck: a.schemaCheck || hasIntegerHeader(tree, headers),
 		extraCheck:  root.needsExtra,
+		checker:     checker,
 	}
 	if st.Name() != "" {
 		ty.rootPrefix = st.Name() + "."
-	}
-	ty.full = full
-	if !safe {
-		if _, err := ty.compiled(); err != nil {
-			return nil, fmt.Errorf("schema: type %s: the generated schema does not compile: %v: check pattern= and format= tags", t, err)
-		}
 	}
 	return ty, nil
 }

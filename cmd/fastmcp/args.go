@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/schema"
+	_ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate" // FromJSON: the schemas of the tools it calls
 )
 
 // parseArgs builds the arguments object of a tool call or prompt from

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	_ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate" // InputSchema: the SEP-2106 fixture
 )
 
 // Test data the conformance suite expects.
