@@ -747,6 +747,7 @@ func (s *httpSession) openLocked(r *http.Request, resumable bool, ids ...protoco
 	c := new(callState)
 	st, sk := &c.st, &c.sk
 	st.sess, st.json, st.resumable = s, s.h.opts.JSONResponse, resumable
+	st.sse = s.h.opts.JSONWindow < 0 // SSE from the start: see answer
 	n := 1
 	if !st.json {
 		n = 4 // a full buffer makes the handlers wait for the connection
