@@ -50,12 +50,13 @@ type httpSession struct {
 // stream is one SSE stream of a session: a request's stream or the GET
 // stream. Its events are numbered and, when resumable, stored.
 //
-// Locks: mu guards seq, tail, live, done, ending and sse. It is taken
-// after the session's mu is released, or inside it (attach), never the
-// other way round. Nothing does I/O under it: the event store is called
-// outside it (see send); the only wait under it is a send on the live
-// sink's channel, bounded by the sink's end, the session's end and the
-// sender's ctx.
+// Locks: mu guards seq, live, done, ending, sse and tail. Lock order: a
+// stream's mu, then the session's mu (attach); never the other way round,
+// and never two streams' at once. EventStore.Append and the bus are never
+// called under it (see send). Under it are only a send on the live sink's
+// channel, bounded by the sink's end, the session's end and the sender's
+// ctx, and attach's Replay for a resuming connection (rare: it keeps the
+// replay and the live events gapless).
 type stream struct {
 	sess      *httpSession
 	name      string // the stream's name in event ids; "" for a JSON response

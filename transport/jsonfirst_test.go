@@ -103,6 +103,29 @@ func sessionHeaders(sid string) map[string]string {
 	return map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
 }
 
+// newPost returns a raw POST of body in the session of hdr, accepting
+// both media types.
+func newPost(ctx context.Context, url, body string, hdr map[string]string) *http.Request {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	return req
+}
+
+// newResume returns a raw GET resuming after the event lastID.
+func newResume(url, lastID string, hdr map[string]string) *http.Request {
+	get, _ := http.NewRequest(http.MethodGet, url, nil)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Header.Set("Last-Event-ID", lastID)
+	for k, v := range hdr {
+		get.Header.Set(k, v)
+	}
+	return get
+}
+
 func sseEvents(t *testing.T, body string) []transport.SSEEventForTest {
 	t.Helper()
 	evs, _ := transport.ParseSSEForTest(strings.NewReader(body), 1<<20)
@@ -163,13 +186,7 @@ func TestPOSTAnswerJSONFirst(t *testing.T) {
 			t.Errorf("the event store got %d appends, want the 5 messages", got)
 		}
 		// Resumable: a client that saw up to the second message gets the rest.
-		get, _ := http.NewRequest(http.MethodGet, f.url, nil)
-		get.Header.Set("Accept", "text/event-stream")
-		get.Header.Set("Last-Event-ID", evs[2].ID)
-		for k, v := range sessionHeaders(sid) {
-			get.Header.Set(k, v)
-		}
-		gresp, gbody := do(t, get)
+		gresp, gbody := do(t, newResume(f.url, evs[2].ID, sessionHeaders(sid)))
 		rest := sseEvents(t, gbody)
 		if gresp.StatusCode != http.StatusOK || len(rest) != 3 || rest[0].ID != evs[3].ID || rest[2].Data != evs[5].Data {
 			t.Errorf("resumed after %s: %d %+v, want events 3 to 5", evs[2].ID, gresp.StatusCode, rest)
@@ -182,12 +199,7 @@ func TestPOSTAnswerJSONFirst(t *testing.T) {
 		store := newRecordingStore("")
 		f := newFixture(t, &transport.HTTPOptions{EventStore: store}, newTestServer(release, nil))
 		sid := rawSession(t, f.url)
-		req, _ := http.NewRequest(http.MethodPost, f.url, strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"block"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		for k, v := range sessionHeaders(sid) {
-			req.Header.Set(k, v)
-		}
+		req := newPost(context.Background(), f.url, `{"jsonrpc":"2.0","id":7,"method":"block"}`, sessionHeaders(sid))
 		resp, err := http.DefaultClient.Do(req) // the headers come while the call runs
 		if err != nil {
 			t.Fatal(err)
@@ -299,12 +311,7 @@ func TestSlowEventStoreHoldsOnlyItsStream(t *testing.T) {
 	gated := make(chan struct{})
 	go func() {
 		defer close(gated)
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, f.url, strings.NewReader(`{"jsonrpc":"2.0","id":10,"method":"gated"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
+		req := newPost(ctx, f.url, `{"jsonrpc":"2.0","id":10,"method":"gated"}`, hdr)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			resp.Body.Close()
 		}
@@ -351,12 +358,7 @@ func TestEventOrderWithConcurrentSenders(t *testing.T) {
 	hdr := sessionHeaders(sid)
 	for round := range 4 {
 		id := 100 + round
-		req, _ := http.NewRequest(http.MethodPost, f.url, strings.NewReader(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"burst","params":{"n":%d}}`, id, n)))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
+		req := newPost(context.Background(), f.url, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"burst","params":{"n":%d}}`, id, n), hdr)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -375,13 +377,7 @@ func TestEventOrderWithConcurrentSenders(t *testing.T) {
 				got = append(got, evs...)
 			}
 			resp.Body.Close()
-			get, _ := http.NewRequest(http.MethodGet, f.url, nil)
-			get.Header.Set("Accept", "text/event-stream")
-			get.Header.Set("Last-Event-ID", got[len(got)-1].ID)
-			for k, v := range hdr {
-				get.Header.Set(k, v)
-			}
-			_, body := do(t, get)
+			_, body := do(t, newResume(f.url, got[len(got)-1].ID, hdr))
 			got = append(got, sseEvents(t, body)...)
 		}
 		resp.Body.Close()
