@@ -77,11 +77,13 @@ func (s *Server) applyTaskControl(id string, c busControl) {
 	if rt == nil {
 		return // ended meanwhile
 	}
+	// The bus worker serves every task's requests: it does not wait for
+	// this task's store.
 	if len(c.InputResponses) > 0 {
-		rt.answer(c.InputResponses)
+		rt.answer(c.InputResponses, false)
 	}
 	if c.Cancel {
-		rt.cancelByClient()
+		rt.cancelByClient(false)
 	}
 }
 

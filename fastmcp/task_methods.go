@@ -97,7 +97,7 @@ func (s *Server) updateTask(ctx context.Context, req *lowlevel.Request) (any, er
 	rt := s.tasks.running[rec.ID]
 	s.tasks.mu.Unlock()
 	if rt != nil {
-		rt.answer(p.InputResponses)
+		rt.answer(p.InputResponses, true)
 		return ackResult{}, nil
 	}
 	if s.bus.bus != nil && !rec.Terminal() {
@@ -109,10 +109,10 @@ func (s *Server) updateTask(ctx context.Context, req *lowlevel.Request) (any, er
 }
 
 // answer hands the client's answers to the input requests the task waits
-// for; unknown or already answered keys are ignored.
-func (rt *runningTask) answer(responses protocol.InputResponses) {
+// for; unknown or already answered keys are ignored. With wait it returns
+// once the task's new state is stored (see changeLocked).
+func (rt *runningTask) answer(responses protocol.InputResponses, wait bool) {
 	rt.mu.Lock()
-	defer rt.mu.Unlock()
 	answered := false
 	for k, v := range responses {
 		pi, ok := rt.pending[k]
@@ -123,9 +123,13 @@ func (rt *runningTask) answer(responses protocol.InputResponses) {
 		pi.answer <- jsontext.Value(v)
 		answered = true
 	}
-	if answered {
-		rt.syncInputsLocked()
+	if !answered {
+		rt.mu.Unlock()
+		return
 	}
+	flush := rt.syncInputsLocked()
+	rt.mu.Unlock()
+	flush(wait)
 }
 
 // cancelTask serves tasks/cancel: a task not yet ended is marked cancelled
@@ -144,7 +148,7 @@ func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, er
 	rt := s.tasks.running[rec.ID]
 	s.tasks.mu.Unlock()
 	if rt != nil {
-		rt.cancelByClient()
+		rt.cancelByClient(true)
 		return ackResult{}, nil
 	}
 	// Running elsewhere (a shared store): record the cancellation, and
@@ -167,13 +171,16 @@ func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, er
 }
 
 // cancelByClient marks the task cancelled and cancels its handler's
-// context (tasks/cancel).
-func (rt *runningTask) cancelByClient() {
+// context (tasks/cancel). With wait it returns once the cancellation is
+// stored; without, it may return before (the handler's outcome, queued
+// after it, cannot overwrite it: see taskManager.write).
+func (rt *runningTask) cancelByClient(wait bool) {
 	rt.mu.Lock()
-	rt.modifyLocked(func(r *TaskRecord) {
+	flush := rt.changeLocked(func(r *TaskRecord) {
 		r.Status, r.StatusMessage, r.InputRequests = protocol.TaskCancelled, "cancelled by the client", nil
 	})
 	rt.mu.Unlock()
+	flush(wait)
 	rt.cancel(errTaskCancelled)
 }
 

@@ -103,14 +103,35 @@ type runningTask struct {
 	m      *taskManager
 	cancel context.CancelCauseFunc
 
+	// mu guards the fields below. Nothing does I/O under it: the task
+	// store, the lease store, the bus and notify are called outside it
+	// (see create and change), so a stalled store or bus holds up only
+	// the goroutines that wait for that write, never one that merely
+	// needs the lock (ctx.Log's createdID, tasks/update, tasks/cancel,
+	// the bus worker). Lock order: mu, then taskManager.mu; never the
+	// other way round.
 	mu      sync.Mutex
 	id      string // set when the task is created
 	created bool
+	// creating is set while create stores the new task, and closed when
+	// it is done (see lockCreated).
+	creating chan struct{}
 	// endControl ends the subscription to the requests passed on by other
 	// replicas; set when the task is created.
 	endControl func()
 	finished   bool
 	pending    map[string]*pendingInput
+	// writes are the changes to the stored record not written yet, in the
+	// order they were made; writing says a goroutine is writing them.
+	writes  []*taskWrite
+	writing bool
+}
+
+// taskWrite is one change to a task's stored record; done is closed once
+// it is written (or dropped: see write).
+type taskWrite struct {
+	fn   func(*TaskRecord)
+	done chan struct{}
 }
 
 type pendingInput struct {
@@ -170,7 +191,7 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 	c.Context, c.task = tctx, rt
 	// Until the call becomes a task, the request's end cancels it.
 	stopReq := context.AfterFunc(reqCtx, func() {
-		rt.mu.Lock()
+		rt.lockCreated()
 		defer rt.mu.Unlock()
 		if !rt.created {
 			cancel(context.Cause(reqCtx))
@@ -194,7 +215,7 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 		defer stopShutdown()
 		defer cancel(nil)
 		res, err := s.runTool(c, t, args)
-		rt.mu.Lock()
+		rt.lockCreated()
 		rt.finished = true
 		created := rt.created
 		rt.mu.Unlock()
@@ -241,57 +262,130 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 
 var errTaskFinished = errors.New("fastmcp: the call finished before it became a task")
 
-// create turns the call into a task: the record is stored before the
-// tools/call result announces it.
-func (rt *runningTask) create(ctx context.Context, principal, tool string) (*TaskRecord, error) {
+// lockCreated locks rt.mu once no creation is under way: create stores
+// the task outside the lock, and whoever needs its outcome waits here.
+func (rt *runningTask) lockCreated() {
 	rt.mu.Lock()
-	defer rt.mu.Unlock()
+	for rt.creating != nil {
+		ch := rt.creating
+		rt.mu.Unlock()
+		<-ch
+		rt.mu.Lock()
+	}
+}
+
+// create turns the call into a task: the record is stored before the
+// tools/call result announces it. The bus subscription, the lease and the
+// record are written outside rt.mu, with rt.creating set meanwhile.
+func (rt *runningTask) create(ctx context.Context, principal, tool string) (*TaskRecord, error) {
+	rt.lockCreated()
 	if rt.finished {
+		rt.mu.Unlock()
 		return nil, errTaskFinished
 	}
-	m := rt.m
+	settled := make(chan struct{})
+	rt.creating = settled
+	rt.mu.Unlock()
+	rec, endControl, err := rt.m.createRecord(ctx, principal, tool)
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.creating = nil
+	close(settled)
+	if err != nil {
+		return nil, err
+	}
+	rt.id, rt.created, rt.endControl = rec.ID, true, endControl
+	rt.m.mu.Lock()
+	rt.m.running[rec.ID] = rt
+	rt.m.mu.Unlock()
+	return rec, nil
+}
+
+// createRecord creates a task's record: it subscribes to the task's requests on
+// the bus, takes its lease and stores it. endControl ends the
+// subscription.
+func (m *taskManager) createRecord(ctx context.Context, principal, tool string) (rec *TaskRecord, endControl func(), err error) {
 	now := m.now()
-	rec := &TaskRecord{
+	rec = &TaskRecord{
 		ID: newTaskID(), Principal: principal, Tool: tool, Status: protocol.TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: m.ttl, PollInterval: m.poll, Runner: m.replica,
 	}
 	// Subscribed before the task is announced, so that a tasks/update or
 	// tasks/cancel reaching another replica at once is passed on.
-	endControl := func() {}
+	endControl = func() {}
 	if m.subscribeControl != nil {
-		var err error
 		if endControl, err = m.subscribeControl(ctx, rec.ID); err != nil {
-			return nil, m.unavailable("subscribing to the new task's requests on the bus", err, "tool", tool)
+			return nil, nil, m.unavailable("subscribing to the new task's requests on the bus", err, "tool", tool)
 		}
 	}
 	// The lease first: a stored task with a runner and no lease is taken
 	// for one whose replica died.
 	if err := m.lease(context.WithoutCancel(ctx), rec.ID); err != nil {
 		endControl()
-		return nil, m.unavailable("taking the new task's lease", err, "tool", tool)
+		return nil, nil, m.unavailable("taking the new task's lease", err, "tool", tool)
 	}
 	if err := m.store.Create(context.WithoutCancel(ctx), rec); err != nil {
 		endControl()
-		return nil, m.unavailable("storing a new task", err, "tool", tool)
+		return nil, nil, m.unavailable("storing a new task", err, "tool", tool)
 	}
-	rt.id, rt.created, rt.endControl = rec.ID, true, endControl
-	m.mu.Lock()
-	m.running[rec.ID] = rt
-	m.mu.Unlock()
-	return rec, nil
+	return rec, endControl, nil
 }
 
-// modify changes the stored record under rt.mu unless it is terminal.
-// rt.mu must be held.
-// A store that fails or stalls (storeTimeout) loses the change, with a
-// log line: clients keep seeing the task's last stored state.
-func (rt *runningTask) modifyLocked(fn func(*TaskRecord)) {
+// changeLocked queues fn, a change to the stored record, after the
+// changes made before it; rt.mu held. fn must not read what rt.mu guards
+// (it runs without the lock): take a copy first. The returned function,
+// called once rt.mu is released, writes the queued changes in order,
+// unless another goroutine is at it already; with wait it returns once fn
+// is written. So the store sees a task's states in the order they were
+// made, and whoever does not wait (the bus worker) is never held up by a
+// stalled store.
+func (rt *runningTask) changeLocked(fn func(*TaskRecord)) (flush func(wait bool)) {
+	w := &taskWrite{fn: fn, done: make(chan struct{})}
+	rt.writes = append(rt.writes, w)
+	return func(wait bool) {
+		rt.drain()
+		if wait {
+			<-w.done
+		}
+	}
+}
+
+// drain writes the queued changes, unless another goroutine is at it.
+func (rt *runningTask) drain() {
+	rt.mu.Lock()
+	if rt.writing {
+		rt.mu.Unlock()
+		return
+	}
+	rt.writing = true
+	for len(rt.writes) > 0 {
+		w := rt.writes[0]
+		rt.writes[0] = nil
+		rt.writes = rt.writes[1:]
+		id := rt.id
+		rt.mu.Unlock()
+		rt.m.write(id, w.fn)
+		close(w.done)
+		rt.mu.Lock()
+	}
+	rt.writes = nil
+	rt.writing = false
+	rt.mu.Unlock()
+}
+
+// write changes the stored record of task id with fn unless it is
+// terminal, and notifies the task's followers of the new state. A store
+// that fails or stalls (storeTimeout) loses the change, with a log line:
+// clients keep seeing the task's last stored state. A terminal state
+// stored meanwhile (cancelled, or failed elsewhere) stands: the store
+// refuses to change it (ErrTaskEnded).
+func (m *taskManager) write(id string, fn func(*TaskRecord)) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	rec, err := rt.m.store.Get(ctx, rt.id)
+	rec, err := m.store.Get(ctx, id)
 	if err != nil {
 		if !errors.Is(err, ErrTaskNotFound) {
-			rt.m.logger.Error("task store: reading the task to record its new state", "task", rt.id, "error", err)
+			m.logger.Error("task store: reading the task to record its new state", "task", id, "error", err)
 		}
 		return
 	}
@@ -299,49 +393,47 @@ func (rt *runningTask) modifyLocked(fn func(*TaskRecord)) {
 		return
 	}
 	fn(rec)
-	rec.UpdatedAt = rt.m.now()
-	if err := rt.m.store.Update(ctx, rec); err != nil {
+	rec.UpdatedAt = m.now()
+	if err := m.store.Update(ctx, rec); err != nil {
 		if errors.Is(err, ErrTaskEnded) {
 			// Ended meanwhile elsewhere (cancelled, or reported failed
 			// after a lapsed lease): that outcome stands.
-			rt.m.logger.Info("task store: the task ended elsewhere; its new state here is dropped", "task", rt.id, "status", rec.Status)
+			m.logger.Info("task store: the task ended elsewhere; its new state here is dropped", "task", id, "status", rec.Status)
 		} else if !errors.Is(err, ErrTaskNotFound) {
-			rt.m.logger.Error("task store: recording the task's new state", "task", rt.id, "status", rec.Status, "error", err)
+			m.logger.Error("task store: recording the task's new state", "task", id, "status", rec.Status, "error", err)
 		}
 		return
 	}
-	if rt.m.notify != nil {
-		rt.m.notify(rec)
+	if m.notify != nil {
+		m.notify(rec)
 	}
 }
 
 // storeTimeout bounds each task-store operation the running tasks make.
 const storeTimeout = 10 * time.Second
 
-// syncInputsLocked writes the pending input requests (and the status they
-// imply) to the store; rt.mu held.
-func (rt *runningTask) syncInputsLocked() {
-	rt.modifyLocked(func(r *TaskRecord) {
-		if len(rt.pending) == 0 {
-			r.Status, r.InputRequests = protocol.TaskWorking, nil
-			return
-		}
-		r.Status = protocol.TaskInputRequired
-		r.InputRequests = make(protocol.InputRequests, len(rt.pending))
+// syncInputsLocked queues the write of the pending input requests (and
+// the status they imply); rt.mu held. See changeLocked.
+func (rt *runningTask) syncInputsLocked() (flush func(wait bool)) {
+	status, reqs := protocol.TaskWorking, protocol.InputRequests(nil)
+	if len(rt.pending) > 0 {
+		status = protocol.TaskInputRequired
+		reqs = make(protocol.InputRequests, len(rt.pending))
 		for k, p := range rt.pending {
-			r.InputRequests[k] = p.req
+			reqs[k] = p.req
 		}
-	})
+	}
+	return rt.changeLocked(func(r *TaskRecord) { r.Status, r.InputRequests = status, reqs })
 }
 
-// finish stores the outcome of the handler of a task.
+// finish stores the outcome of the handler of a task, and returns once it
+// is written.
 func (rt *runningTask) finish(ctx context.Context, res *ToolResult, err error) {
 	rt.mu.Lock()
-	defer rt.mu.Unlock()
 	rt.m.mu.Lock()
 	delete(rt.m.running, rt.id)
 	rt.m.mu.Unlock()
-	rt.endControl()
+	endControl := rt.endControl
 	var (
 		raw  []byte
 		perr *protocol.Error
@@ -362,7 +454,7 @@ func (rt *runningTask) finish(ctx context.Context, res *ToolResult, err error) {
 		}
 	}
 	rt.pending = nil
-	rt.modifyLocked(func(r *TaskRecord) {
+	flush := rt.changeLocked(func(r *TaskRecord) {
 		r.InputRequests = nil
 		if perr != nil {
 			r.Status, r.Error = protocol.TaskFailed, perr
@@ -370,13 +462,16 @@ func (rt *runningTask) finish(ctx context.Context, res *ToolResult, err error) {
 		}
 		r.Status, r.Result = protocol.TaskCompleted, raw
 	})
+	rt.mu.Unlock()
+	endControl()
+	flush(true)
 }
 
 // ask asks the client for input from inside a task: the task goes to
 // input_required until tasks/update answers. handled is false before the
 // call became a task (the multi round-trip mechanism applies then).
 func (rt *runningTask) ask(c *Context, kind, key, method string, params, result any) (handled bool, err error) {
-	rt.mu.Lock()
+	rt.lockCreated()
 	if !rt.created {
 		rt.mu.Unlock()
 		return false, nil
@@ -403,18 +498,21 @@ func (rt *runningTask) ask(c *Context, kind, key, method string, params, result 
 		rt.pending = map[string]*pendingInput{}
 	}
 	rt.pending[key] = p
-	rt.syncInputsLocked()
+	flush := rt.syncInputsLocked()
 	rt.mu.Unlock()
+	flush(true)
 	select {
 	case ans := <-p.answer:
 		return true, decodeAnswer(key, ans, result)
 	case <-c.Done():
 		rt.mu.Lock()
+		flush := func(bool) {}
 		if rt.pending[key] == p {
 			delete(rt.pending, key)
-			rt.syncInputsLocked()
+			flush = rt.syncInputsLocked()
 		}
 		rt.mu.Unlock()
+		flush(true)
 		return true, context.Cause(c)
 	}
 }
@@ -429,14 +527,18 @@ func decodeAnswer(key string, raw jsontext.Value, result any) error {
 // status sets the task's status message (ctx.Progress inside a task);
 // handled is false before the call became a task.
 func (rt *runningTask) status(message string) bool {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
+	rt.lockCreated()
 	if !rt.created {
+		rt.mu.Unlock()
 		return false
 	}
-	if message != "" {
-		rt.modifyLocked(func(r *TaskRecord) { r.StatusMessage = message })
+	if message == "" {
+		rt.mu.Unlock()
+		return true
 	}
+	flush := rt.changeLocked(func(r *TaskRecord) { r.StatusMessage = message })
+	rt.mu.Unlock()
+	flush(true)
 	return true
 }
 
@@ -446,7 +548,7 @@ func (rt *runningTask) createdID() (string, bool) {
 	if rt == nil {
 		return "", false
 	}
-	rt.mu.Lock()
+	rt.lockCreated()
 	defer rt.mu.Unlock()
 	return rt.id, rt.created
 }

@@ -107,9 +107,7 @@ func TestTaskStoreFailureLogged(t *testing.T) {
 	if _, err := rt.create(context.Background(), "p", "tool"); err != nil {
 		t.Fatal(err)
 	}
-	rt.mu.Lock()
-	rt.modifyLocked(func(r *TaskRecord) { r.StatusMessage = "half way" })
-	rt.mu.Unlock()
+	rt.status("half way")
 	if !strings.Contains(logs.String(), "recording the task's new state") || !strings.Contains(logs.String(), "store down") {
 		t.Errorf("log = %q", logs.String())
 	}

@@ -30,6 +30,18 @@ type HTTPOptions struct {
 	// the session's GET stream instead (legacy), or are dropped (modern and
 	// stateless requests).
 	JSONResponse bool
+	// JSONWindow is how long the answer to a POSTed request (legacy
+	// stateful sessions) waits for its first message before it commits to
+	// an SSE stream. A response that comes first within it is sent as one
+	// application/json body: no event id, nothing stored, no SSE framing.
+	// A message sent before the response (progress, a log, a request to
+	// the client) or the window passing starts the SSE stream instead (with
+	// its priming event on revisions that prime streams), whose events are
+	// stored and resumable as before; so a slow call's answer can be
+	// resumed, and a quick one costs the least. Zero means
+	// DefaultJSONWindow; negative means every answer is an SSE stream.
+	// JSONResponse, when set, makes every answer JSON instead.
+	JSONWindow time.Duration
 	// EventStore keeps the events of resumable streams (legacy stateful
 	// sessions answering with SSE). Nil means a MemoryEventStore with its
 	// default bounds, owned by the handler.
@@ -139,6 +151,19 @@ type HTTPOptions struct {
 // above a bus round trip, short enough for a client to send its request
 // again soon.
 const DefaultProbeTimeout = 2 * time.Second
+
+// DefaultJSONWindow is the default of HTTPOptions.JSONWindow: long
+// enough for a quick tool's response to come first, short enough that a
+// slow call's SSE stream (and its priming event) starts at once.
+const DefaultJSONWindow = 2 * time.Millisecond
+
+// jsonWindow is JSONWindow with its default applied.
+func (o *HTTPOptions) jsonWindow() time.Duration {
+	if o.JSONWindow == 0 {
+		return DefaultJSONWindow
+	}
+	return o.JSONWindow
+}
 
 // reprobeEvery is how long a followed stream may stay quiet before the
 // replica following it asks again whether its request still runs.

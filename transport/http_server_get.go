@@ -76,7 +76,7 @@ func (h *StreamableHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer st.detach(sk)
-	h.pump(w, r, sess, st, sk, out, pre)
+	h.pump(w, r, sess, st, sk, out, pre, false)
 }
 
 // replayFinished answers a resumption of a stream that is no longer open:

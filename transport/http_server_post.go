@@ -253,7 +253,10 @@ func (h *StreamableHandler) refuseOpen(w http.ResponseWriter, id protocol.ID, er
 
 // answer writes what the session sends on st, the stream of a POST
 // carrying the request id (the zero ID for a batch): one JSON body, or an
-// SSE stream.
+// SSE stream. Unless in JSON-response mode (every answer a JSON body) or
+// JSONWindow is negative (every answer SSE), the answer is a JSON body
+// when the response is the first message and comes within JSONWindow, and
+// an SSE stream otherwise (see pump).
 func (h *StreamableHandler) answer(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, id protocol.ID) {
 	if st.json {
 		select {
@@ -274,12 +277,22 @@ func (h *StreamableHandler) answer(w http.ResponseWriter, r *http.Request, sess 
 		}
 		return
 	}
-	setSSEHeaders(w)
-	w.WriteHeader(http.StatusOK)
 	out := getBuf()
 	defer putBuf(out)
+	if h.opts.JSONWindow < 0 {
+		h.commitSSE(w, sess, st, out)
+		h.pump(w, r, sess, st, sk, out, nil, false)
+		return
+	}
+	h.pump(w, r, sess, st, sk, out, nil, true)
+}
+
+// commitSSE starts the SSE answer of a POST: its headers, and the priming
+// event in out (empty) when the session's revision primes streams.
+func (h *StreamableHandler) commitSSE(w http.ResponseWriter, sess *httpSession, st *stream, out *[]byte) {
+	setSSEHeaders(w)
+	w.WriteHeader(http.StatusOK)
 	if sess.primes() {
 		*out = appendSSEPriming((*out)[:0], st.name, 0, h.opts.RetryInterval)
 	}
-	h.pump(w, r, sess, st, sk, out, nil)
 }

@@ -26,9 +26,10 @@ type outEvent struct {
 	code  int64   // error code of a final error response
 }
 
-// coalesceWindow is how long a new SSE response may hold back its headers
-// (and priming event) waiting for its first message, so that a quick
-// answer travels in one write.
+// coalesceWindow is how long a new SSE response (a GET stream) may hold
+// back its headers (and priming event) waiting for its first message, so
+// that a quick first message travels in one write. The answer to a POST
+// waits HTTPOptions.JSONWindow instead.
 const coalesceWindow = 2 * time.Millisecond
 
 // timers holds stopped timers for pump, which needs one per response.
@@ -63,7 +64,15 @@ func putTimer(t *time.Timer) {
 // the replayed events in pre. Writes are flushed once per batch of queued
 // events; the final event is not flushed explicitly, so net/http sends it
 // together with the end of the response.
-func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, out *[]byte, pre []outEvent) {
+//
+// jsonFirst marks the answer to a POST whose headers are not written
+// yet: if the response is the first event and comes within JSONWindow,
+// it is written as one application/json body; anything else first (a
+// message, the window passing, the stream closed for polling) commits
+// the answer to SSE, with its priming event. The commit is recorded in
+// st.sse under st.mu, so from then on send numbers and stores the
+// response; one sent before is already in sk.ch and still goes as JSON.
+func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, out *[]byte, pre []outEvent, jsonFirst bool) {
 	rc := http.NewResponseController(w)
 	var lastSeq int64
 	write := func() bool {
@@ -92,6 +101,35 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 		putBuf(ev.data)
 		return ev.final
 	}
+	committed := !jsonFirst // the SSE headers are written
+	// first handles the first event of an uncommitted answer: the
+	// response becomes the JSON body (true); anything else commits.
+	first := func(ev outEvent) bool {
+		if committed {
+			return false
+		}
+		if ev.final {
+			writeJSONBody(w, http.StatusOK, *ev.data)
+			putBuf(ev.data)
+			return true
+		}
+		committed = true
+		h.commitSSE(w, sess, st, out)
+		return false
+	}
+	// seal commits an answer that has no event yet to SSE on the stream's
+	// side, and returns a response sent before it, if any.
+	seal := func() (outEvent, bool) {
+		st.mu.Lock()
+		st.sse = true
+		st.mu.Unlock()
+		select {
+		case ev := <-sk.ch:
+			return ev, true
+		default:
+			return outEvent{}, false
+		}
+	}
 	for i, ev := range pre {
 		if frame(ev) {
 			for _, rest := range pre[i+1:] {
@@ -108,8 +146,37 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 		}
 		pending = false
 	}
+	// events writes ev and the events queued behind it; true when the
+	// answer is over.
+	events := func(ev outEvent) bool {
+		if first(ev) {
+			return true
+		}
+		final := frame(ev)
+		for !final && len(*out) < 32<<10 {
+			select {
+			case ev = <-sk.ch:
+				final = frame(ev)
+				continue
+			default:
+			}
+			break
+		}
+		if final {
+			write()
+			return true
+		}
+		if !flush() {
+			return true
+		}
+		pending = false
+		return false
+	}
 	wait := coalesceWindow
-	if !pending {
+	switch {
+	case jsonFirst:
+		wait = h.opts.jsonWindow()
+	case !pending:
 		wait = h.opts.KeepAlive
 	}
 	var timer *time.Timer
@@ -178,38 +245,46 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 			}
 			pending = false
 		case ev := <-sk.ch:
-			final := frame(ev)
-			for !final && len(*out) < 32<<10 {
-				select {
-				case ev = <-sk.ch:
-					final = frame(ev)
-					continue
-				default:
-				}
-				break
-			}
-			if final {
-				write()
+			if events(ev) {
 				return
 			}
-			if !flush() {
-				return
-			}
-			pending = false
 		case <-tick:
-			if !pending {
-				*out = append(*out, sseKeepAlive...)
+			sealed := false
+			if !committed {
+				if ev, ok := seal(); ok {
+					sealed = true
+					if events(ev) {
+						return
+					}
+				} else {
+					committed = true
+					h.commitSSE(w, sess, st, out)
+				}
 			}
-			if !flush() {
-				return
+			if !sealed {
+				if !pending {
+					*out = append(*out, sseKeepAlive...)
+				}
+				if !flush() {
+					return
+				}
+				pending = false
 			}
-			pending = false
 			if h.opts.KeepAlive > 0 {
 				timer.Reset(h.opts.KeepAlive)
 			} else {
 				tick = nil
 			}
 		case <-sk.end:
+			if !committed {
+				if ev, ok := seal(); ok && events(ev) {
+					return
+				}
+				if !committed {
+					committed = true
+					h.commitSSE(w, sess, st, out)
+				}
+			}
 			if sk.resume.Load() {
 				*out = appendSSERetry(*out, h.opts.RetryInterval)
 				*out = append(*out, '\n')
@@ -224,6 +299,9 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 			for {
 				select {
 				case ev := <-sk.ch:
+					if first(ev) {
+						return
+					}
 					if frame(ev) {
 						write()
 						return
@@ -232,6 +310,9 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 				default:
 				}
 				break
+			}
+			if !committed {
+				h.commitSSE(w, sess, st, out)
 			}
 			flush()
 			return

@@ -49,6 +49,14 @@ type httpSession struct {
 
 // stream is one SSE stream of a session: a request's stream or the GET
 // stream. Its events are numbered and, when resumable, stored.
+//
+// Locks: mu guards seq, live, done, ending, sse and tail. Lock order: a
+// stream's mu, then the session's mu (attach); never the other way round,
+// and never two streams' at once. EventStore.Append and the bus are never
+// called under it (see send). Under it are only a send on the live sink's
+// channel, bounded by the sink's end, the session's end and the sender's
+// ctx, and attach's Replay for a resuming connection (rare: it keeps the
+// replay and the live events gapless).
 type stream struct {
 	sess      *httpSession
 	name      string // the stream's name in event ids; "" for a JSON response
@@ -62,9 +70,21 @@ type stream struct {
 	ids   []protocol.ID
 
 	mu   sync.Mutex
-	seq  int64
+	seq  int64 // the last sequence number taken (stored or being stored)
 	live *sink
 	done bool // the response was sent or the request was cancelled
+	// ending says the response has taken its number and is being stored:
+	// later messages are dropped, as once done.
+	ending bool
+	// sse says the answer is an SSE stream: the POST's response committed
+	// to it (JSONWindow passed, or a message came before the response), or
+	// the stream was closed for polling or resumed. Until then the
+	// response, if it comes first, travels as a JSON body, unnumbered and
+	// not stored.
+	sse bool
+	// tail is closed when the last numbered event is stored and
+	// delivered; the next waits for it (see send). Nil when none was.
+	tail chan struct{}
 
 	delivered atomic.Int64 // GET stream: the last seq written to a connection
 
@@ -86,6 +106,11 @@ type sink struct {
 	// store: wake says there are new ones after the seq `after`.
 	wake  chan struct{}
 	after int64
+
+	// replayed is the last seq replayed from the store when the sink was
+	// attached: an event being stored then may be in the replay, and is
+	// not sent again.
+	replayed int64
 }
 
 func newSink(n int) *sink {
@@ -440,41 +465,88 @@ func (st *stream) hasLive() bool {
 }
 
 // send stores (when resumable) and delivers one event. It owns buf.
+//
+// The response to a POST, when it is the first message of its stream and
+// the answer has not committed to SSE (see stream.sse), goes to the
+// connection as is: no number, nothing stored, and the POST answers it as
+// a JSON body. Any other event of a resumable stream takes the next
+// number under st.mu, then, outside the lock, waits for the event before
+// it (st.tail), is appended to the event store, and is delivered under
+// the lock again. So the store sees each stream's events in order and one
+// at a time, a slow store holds up only that stream's senders (not the
+// session, nor its other streams), and a connection gets the events in
+// order, each once: attach replays what is stored and skips the rest.
 func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64) error {
 	s := st.sess
 	if st == s.standalone && s.h.shared != nil {
 		return st.sendShared(ctx, buf)
 	}
+	ev := outEvent{data: buf, final: final, code: code}
 	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.done {
+	if st.done || st.ending {
+		st.mu.Unlock()
 		putBuf(buf)
 		return nil
 	}
-	ev := outEvent{data: buf, final: final, code: code}
-	if st.resumable {
-		st.seq++
-		ev.seq = st.seq
-		if err := s.h.store.Append(ctx, s.id, st.name, st.seq, *buf); err != nil {
-			s.h.logger.Warn("storing SSE event failed", "session", s.id, "stream", st.name, "error", err)
+	if !st.resumable || final && !st.sse && st.live != nil {
+		if final {
+			st.done = true
+			// Counted as answered once the response is on its way (queued
+			// for the connection, or stored), so Shutdown does not cut it
+			// off.
+			defer s.h.callEnded()
+		} else {
+			st.sse = true
 		}
+		return st.deliverLocked(ctx, ev)
+	}
+	st.sse = true
+	st.seq++
+	ev.seq = st.seq
+	st.ending = final
+	prev, mine := st.tail, make(chan struct{})
+	st.tail = mine
+	st.mu.Unlock()
+	defer close(mine)
+	if prev != nil {
+		<-prev // bounded: the sender before runs the same steps
+	}
+	if err := s.h.store.Append(ctx, s.id, st.name, ev.seq, *buf); err != nil {
+		s.h.logger.Warn("storing SSE event failed", "session", s.id, "stream", st.name, "error", err)
+	}
+	st.mu.Lock()
+	if st.done { // cancelled, or the session ended, meanwhile
+		st.mu.Unlock()
+		putBuf(buf)
+		return nil
 	}
 	if final {
 		st.done = true
-		// Counted as answered once the response is on its way (queued for
-		// the connection, or stored), so Shutdown does not cut it off.
 		defer s.h.callEnded()
 	}
+	return st.deliverLocked(ctx, ev)
+}
+
+// deliverLocked queues ev for the connection attached to st, if any, and
+// unlocks st.mu. It owns ev.data.
+func (st *stream) deliverLocked(ctx context.Context, ev outEvent) error {
+	s := st.sess
 	sk := st.live
+	if sk != nil && ev.seq > 0 && ev.seq <= sk.replayed {
+		// Replayed to sk already (stored while it attached).
+		if ev.final {
+			sk.halt(false) // its answer is out: the stream ends
+		}
+		sk = nil
+	}
 	if sk == nil {
-		putBuf(buf)
-		if st.resumable && s.h.shared != nil {
+		follow := st.resumable && s.h.shared != nil && st.live == nil
+		st.mu.Unlock()
+		putBuf(ev.data)
+		if follow {
 			// Stored with no connection here: a GET on another replica
 			// may follow the stream.
-			st.mu.Unlock()
 			s.wakeFollower(ctx, st.name)
-			st.mu.Lock() // for the deferred unlock
-			return nil
 		}
 		if !st.resumable {
 			s.h.logger.Debug("dropping message: its request's connection is closed", "session", s.id)
@@ -483,13 +555,15 @@ func (st *stream) send(ctx context.Context, buf *[]byte, final bool, code int64)
 	}
 	select {
 	case sk.ch <- ev:
+		st.mu.Unlock()
 		return nil
 	case <-sk.end:
 	case <-s.done:
 	case <-ctx.Done():
 	}
-	putBuf(buf)
-	if st.resumable {
+	st.mu.Unlock()
+	putBuf(ev.data)
+	if ev.seq > 0 {
 		return nil // stored: a reconnecting client gets it
 	}
 	select {
@@ -562,6 +636,7 @@ func (s *httpSession) CloseStream(id protocol.ID) error {
 	if !st.resumable || (!primed && st.seq == 0) {
 		return fmt.Errorf("transport: the stream of request %s cannot be resumed", id)
 	}
+	st.sse = true // the client comes back for the rest with Last-Event-ID
 	if sk := st.live; sk != nil {
 		st.live = nil
 		sk.halt(true)
@@ -673,6 +748,7 @@ func (s *httpSession) openLocked(r *http.Request, resumable bool, ids ...protoco
 	c := new(callState)
 	st, sk := &c.st, &c.sk
 	st.sess, st.json, st.resumable = s, s.h.opts.JSONResponse, resumable
+	st.sse = s.h.opts.JSONWindow < 0 // SSE from the start: see answer
 	n := 1
 	if !st.json {
 		n = 4 // a full buffer makes the handlers wait for the connection
@@ -742,6 +818,11 @@ func (st *stream) attach(ctx context.Context, after int64, single bool) (*sink, 
 		old.halt(false)
 	}
 	sk := newSink(16)
+	sk.replayed = after
+	if n := len(replay); n > 0 {
+		sk.replayed = replay[n-1].seq
+	}
+	st.sse = true
 	if st.follow || st == s.standalone && s.h.shared != nil {
 		// Events come from the store; look once for those appended since
 		// the replay.

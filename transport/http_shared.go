@@ -579,7 +579,7 @@ func (h *StreamableHandler) follow(w http.ResponseWriter, r *http.Request, sess 
 	w.WriteHeader(http.StatusOK)
 	out := getBuf()
 	defer putBuf(out)
-	h.pump(w, r, sess, st, sk, out, pre)
+	h.pump(w, r, sess, st, sk, out, pre, false)
 }
 
 // errStreamGone answers (410) a GET resuming the stream of a request that

@@ -48,9 +48,14 @@ func TestResumeFromRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := fastmcp.New("resume", "1.0.0", append(opts, fastmcp.Logger(slog.New(slog.DiscardHandler)))...)
-	s.Tool("echo", func(_ *fastmcp.Context, in struct {
+	// It reports progress first, so that its answer is an SSE stream (a
+	// response that comes first is answered as JSON, and not stored).
+	s.Tool("echo", func(c *fastmcp.Context, in struct {
 		Text string `json:"text"`
 	}) (string, error) {
+		if err := c.Progress(1, 1, ""); err != nil {
+			return "", err
+		}
 		return in.Text, nil
 	})
 	ts := httptest.NewServer(s)
@@ -68,7 +73,7 @@ func TestResumeFromRedis(t *testing.T) {
 		t.Fatalf("initialize: no session (HTTP %d)", resp.StatusCode)
 	}
 	post(t, url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	_, body := post(t, url, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"from redis"}}}`)
+	_, body := post(t, url, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"from redis"},"_meta":{"progressToken":"p"}}}`)
 	var first string // the priming event's id
 	for line := range strings.SplitSeq(body, "\n") {
 		if id, ok := strings.CutPrefix(line, "id: "); ok && first == "" {
