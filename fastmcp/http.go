@@ -21,7 +21,7 @@ import (
 // value serves Streamable HTTP at the Path setting (HTTPPath, /mcp) and
 // the legacy HTTP+SSE transport at /sse and /message (with the Auth
 // option, under the Path: /mcp/sse and /mcp/message), with the server's Settings (Stateless, JSONResponse,
-// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout, WriteTimeout,
+// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout, WriteTimeout, JSONWindow,
 // SessionIdleTimeout and the limits) applied. Change it with the
 // HTTPEndpoints option.
 type HTTPConfig struct {
@@ -265,6 +265,9 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	}
 	if so.WriteTimeout == 0 {
 		so.WriteTimeout = set.WriteTimeout // negative: no limit, as in the transport
+	}
+	if so.JSONWindow == 0 {
+		so.JSONWindow = set.JSONWindow // negative: SSE always, as in the transport
 	}
 	if so.Principal == nil {
 		so.Principal = s.cfg.httpPrincipal

@@ -31,6 +31,7 @@ import (
 //	ReadHeaderTimeout  (same name)     -read-header-timeout  FASTMCP_READ_HEADER_TIMEOUT  10s
 //	ReadBodyTimeout    (same name)     -read-body-timeout    FASTMCP_READ_BODY_TIMEOUT    30s
 //	WriteTimeout       (same name)     -write-timeout        FASTMCP_WRITE_TIMEOUT        30s
+//	JSONWindow         (same name)     -json-window          FASTMCP_JSON_WINDOW          2ms
 //	IdleConnTimeout    (same name)     -idle-conn-timeout    FASTMCP_IDLE_CONN_TIMEOUT    2m
 //	MaxHeaderBytes     (same name)     -max-header-bytes     FASTMCP_MAX_HEADER_BYTES     65536 (64 KiB)
 //	MaxBodyBytes       (same name)     -max-body-bytes       FASTMCP_MAX_BODY_BYTES       4194304 (4 MiB)
@@ -90,6 +91,13 @@ type Settings struct {
 	// cut. Negative: no limit. It applies to the Server mounted as an
 	// http.Handler too.
 	WriteTimeout time.Duration
+	// JSONWindow is how long the answer to a POSTed request of a legacy
+	// HTTP session may take and still be sent as one JSON body: an answer
+	// that comes first within it is JSON (not stored, so not resumable,
+	// and needing no stream); a message sent before it, or the window
+	// passing, starts an SSE stream, stored and resumable. Negative: every
+	// answer is an SSE stream. JSONResponse (JSON always) takes precedence.
+	JSONWindow time.Duration
 	// IdleConnTimeout is how long a keep-alive HTTP connection may wait
 	// for its next request before the server closes it. Negative: no
 	// limit.
@@ -132,6 +140,7 @@ const (
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultReadBodyTimeout   = transport.DefaultReadBodyTimeout
 	DefaultWriteTimeout      = transport.DefaultWriteTimeout
+	DefaultJSONWindow        = transport.DefaultJSONWindow
 	DefaultIdleConnTimeout   = 2 * time.Minute
 	DefaultMaxHeaderBytes    = 64 << 10
 	DefaultMaxBodyBytes      = transport.DefaultMaxMessageSize
@@ -140,7 +149,7 @@ const (
 // settingsSet records which settings were given explicitly.
 type settingsSet struct {
 	transport, addr, path, logLevel, stateless, jsonResponse, hosts, origins, shutdown bool
-	readHeader, readBody, write, idleConn, maxHeader, maxBody, redisURL                bool
+	readHeader, readBody, write, jsonWindow, idleConn, maxHeader, maxBody, redisURL    bool
 	idleTimeout, maxSessions, maxStreams, maxListens                                   bool
 }
 
@@ -233,6 +242,15 @@ func WriteTimeout(d time.Duration) Option {
 	return serverOption(func(c *serverConfig) { c.settings.WriteTimeout, c.set.write = d, d != 0 })
 }
 
+// JSONWindow is how long the answer to a POSTed request of a legacy HTTP
+// session may take and still be sent as one JSON body instead of an SSE
+// stream (see Settings.JSONWindow). Default 2 ms; a negative d sends every
+// answer as an SSE stream, 0 leaves the setting to the flag, the
+// environment or the default.
+func JSONWindow(d time.Duration) Option {
+	return serverOption(func(c *serverConfig) { c.settings.JSONWindow, c.set.jsonWindow = d, d != 0 })
+}
+
 // IdleConnTimeout is how long a keep-alive HTTP connection may wait for
 // its next request before the server closes it. Default 2 minutes; a
 // negative d means no limit, 0 leaves the setting to the flag, the
@@ -314,6 +332,7 @@ func (s *Server) Flags(fs *flag.FlagSet) {
 	fs.String("read-header-timeout", "", "how long an HTTP client may take to send its headers; or none (env FASTMCP_READ_HEADER_TIMEOUT, default 10s)")
 	fs.String("read-body-timeout", "", "how long an HTTP client may take to send a POST body; or none (env FASTMCP_READ_BODY_TIMEOUT, default 30s)")
 	fs.String("write-timeout", "", "how long an HTTP client may take none of an answer's bytes before its stream is dropped; or none (env FASTMCP_WRITE_TIMEOUT, default 30s)")
+	fs.String("json-window", "", "how long a POST's answer may take and still be one JSON body, not an SSE stream; or none for SSE always (env FASTMCP_JSON_WINDOW, default 2ms)")
 	fs.String("idle-conn-timeout", "", "how long an idle keep-alive HTTP connection stays open; or none (env FASTMCP_IDLE_CONN_TIMEOUT, default 2m)")
 	fs.String("max-header-bytes", "", "largest HTTP request headers accepted, in bytes (env FASTMCP_MAX_HEADER_BYTES, default 65536)")
 	fs.String("max-body-bytes", "", "largest POST body accepted, in bytes (env FASTMCP_MAX_BODY_BYTES, default 4194304)")
@@ -375,6 +394,7 @@ var settingNames = map[string]settingSource{
 	"read-header-timeout":     {"read-header-timeout", "FASTMCP_READ_HEADER_TIMEOUT"},
 	"read-body-timeout":       {"read-body-timeout", "FASTMCP_READ_BODY_TIMEOUT"},
 	"write-timeout":           {"write-timeout", "FASTMCP_WRITE_TIMEOUT"},
+	"json-window":             {"json-window", "FASTMCP_JSON_WINDOW"},
 	"idle-conn-timeout":       {"idle-conn-timeout", "FASTMCP_IDLE_CONN_TIMEOUT"},
 	"max-header-bytes":        {"max-header-bytes", "FASTMCP_MAX_HEADER_BYTES"},
 	"max-body-bytes":          {"max-body-bytes", "FASTMCP_MAX_BODY_BYTES"},
@@ -497,6 +517,7 @@ func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup fun
 	duration("read-header-timeout", &out.ReadHeaderTimeout, set.readHeader, DefaultReadHeaderTimeout)
 	duration("read-body-timeout", &out.ReadBodyTimeout, set.readBody, DefaultReadBodyTimeout)
 	duration("write-timeout", &out.WriteTimeout, set.write, DefaultWriteTimeout)
+	duration("json-window", &out.JSONWindow, set.jsonWindow, DefaultJSONWindow)
 	duration("idle-conn-timeout", &out.IdleConnTimeout, set.idleConn, DefaultIdleConnTimeout)
 	duration("session-idle-timeout", &out.SessionIdleTimeout, set.idleTimeout, transport.DefaultSessionIdleTimeout)
 	count("max-sessions", &out.MaxSessions, set.maxSessions, transport.DefaultMaxSessions)
