@@ -48,32 +48,21 @@ var (
 	// reflect.Value.MethodByName, so the linker keeps every exported method
 	// of every reachable type, and all code those methods reach.
 	stillLinkedDefault = map[string]string{
-		"auth":        "package init: package fastmcp imports auth (Auth, Context.Auth)",
-		"go-jose":     "package init (package auth imports it), and methods kept as below",
-		"oauthclient": "exported methods kept by validator's MethodByName (client_oauth.go)",
-		"x/oauth2":    "exported methods kept by validator's MethodByName (oauth2.Token.Extra)",
-		"yaml":        "package init: package fastmcp imports it (skill frontmatter)",
-		"mimetype":    "imported by validator/v10 (its image rule)",
-		"apps":        "package init: package fastmcp imports apps",
-		"pubsub":      "Start → startBus",
-		"skills":      "exported methods of *Server kept by validator's MethodByName (AddSkill)",
-		"client":      "mount.withMember → objectMembers (client_headers.go)",
-		"proxy":       "waitReady → proxyBackend.waitReady",
-		"tasks":       "New → newTaskManager",
+		"auth":     "package init: package fastmcp imports auth (Auth, Context.Auth)",
+		"go-jose":  "package init (package auth imports it), and the exported methods of its types that MethodByName keeps",
+		"yaml":     "package init: package fastmcp imports it (skill frontmatter)",
+		"mimetype": "imported by validator/v10 (its image rule)",
+		"apps":     "package init: package fastmcp imports apps",
+		"skills":   "exported methods of *Server kept by validator's MethodByName (AddSkill)",
 	}
 	// -tags validator_novalidatefn: no MethodByName; what is left is linked
 	// through real references (or package init).
 	stillLinkedNoValidateFn = map[string]string{
-		"auth":        "package init: package fastmcp imports auth (Auth, Context.Auth)",
-		"go-jose":     "package init (package auth imports it), and JSONWebKey's methods: oauthclient.dpop, kept by linked client code, holds one",
-		"oauthclient": "errors.AsType[*oauthclient.Error] in client_oauth.go keeps (*Error).Error",
-		"yaml":        "package init: package fastmcp imports it (skill frontmatter)",
-		"mimetype":    "imported by validator/v10 (its image rule: DetectReader)",
-		"apps":        "package init, and apps.Permissions's JSON methods (type kept in an interface)",
-		"pubsub":      "Start → startBus",
-		"client":      "mount.withMember → objectMembers (client_headers.go)",
-		"proxy":       "waitReady → proxyBackend.waitReady",
-		"tasks":       "New → newTaskManager",
+		"auth":     "package init: package fastmcp imports auth (Auth, Context.Auth)",
+		"go-jose":  "package init (package auth imports it), and its json package's",
+		"yaml":     "package init: package fastmcp imports it (skill frontmatter)",
+		"mimetype": "imported by validator/v10 (its image rule: DetectReader)",
+		"apps":     "package init, and apps.Permissions's JSON methods (type kept in an interface)",
 	}
 )
 

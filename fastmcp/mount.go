@@ -447,6 +447,17 @@ func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri strin
 	return false, nil
 }
 
+// proxiedError is the error a caller gets for a request the backend of a
+// Proxy failed: its JSON-RPC error as it is, anything else as an internal
+// error. It is here, not in proxy.go, because every server's
+// resources/subscribe calls it (with subscribeMounted's error).
+func proxiedError(err error) error {
+	if perr, ok := errors.AsType[*protocol.Error](err); ok {
+		return perr
+	}
+	return protocol.NewError(protocol.CodeInternalError, "proxy: the backend server did not answer: "+err.Error())
+}
+
 // unsubscribeMounted undoes subscribeMounted for the subscriber key.
 func (s *Server) unsubscribeMounted(ctx context.Context, key any, uri string) error {
 	if s.proxy != nil {

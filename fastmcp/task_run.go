@@ -2,7 +2,6 @@ package fastmcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -155,7 +154,7 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 	tctx, cancel := context.WithCancelCause(context.WithoutCancel(reqCtx))
 	stopShutdown := context.AfterFunc(m.ctx, func() { cancel(context.Cause(m.ctx)) })
 	rt := &runningTask{m: m, cancel: cancel}
-	c.Context, c.task = tctx, rt
+	c.Context, c.task = tctx, runningCall{rt}
 	// Until the call becomes a task, the request's end cancels it.
 	stopReq := context.AfterFunc(reqCtx, func() {
 		rt.mu.Lock()
@@ -437,23 +436,4 @@ func (rt *runningTask) createdID() (string, bool) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return rt.id, rt.created
-}
-
-// declaresTasks reports whether the client capabilities declare the tasks
-// extension.
-func declaresTasks(caps *protocol.ClientCapabilities) bool {
-	if caps == nil {
-		return false
-	}
-	_, ok := caps.Extensions[protocol.ExtensionTasks]
-	return ok
-}
-
-// missingTasksExtension is the -32021 error naming the tasks extension.
-func missingTasksExtension(why string) *protocol.Error {
-	return protocol.NewError(protocol.CodeMissingRequiredClientCapability,
-		"Missing required client capability: "+protocol.ExtensionTasks+" ("+why+")").
-		WithData(protocol.MissingRequiredClientCapabilityData{RequiredCapabilities: protocol.ClientCapabilities{
-			Extensions: map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")},
-		}})
 }

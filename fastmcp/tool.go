@@ -26,7 +26,8 @@ type tool struct {
 	result  resultKind
 	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
 	scopes  []string        // RequireScopes
-	task    *TaskOption     // Task: the call may run as a task
+	task    *taskSpec       // Task: the call may run as a task
+	taskRun taskRunner      // the task runtime, set with task (see hooks.go)
 	mount   *mountLink      // the mount it comes from (Mount); nil for the server's own
 	orig    string          // its name on the mounted server
 
@@ -87,13 +88,13 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 	if t.plain != nil {
 		s.apps.use(t.apps.clientSupports)
 	}
+	if t.task != nil {
+		t.taskRun.enable(s) // before t is listed: its calls need the runtime
+	}
 	first := s.tools.count() == 0
 	s.tools.update(func(m map[string]*tool) { m[name] = t })
 	if first {
 		s.installToolHandlers()
-	}
-	if t.task != nil {
-		s.installTaskHandlers()
 	}
 	s.notifyListChanged(protocol.NotificationToolsListChanged)
 	return nil
@@ -156,7 +157,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		return nil, err
 	}
 	if cfg.task != nil {
-		if err := cfg.task.check(name); err != nil {
+		if err := cfg.taskRun.check(cfg.task, name); err != nil {
 			return nil, err
 		}
 	}
@@ -179,7 +180,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 			return nil, err
 		}
 	}
-	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, appOnly: cfg.app.appOnly, apps: cfg.app.code}
+	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, taskRun: cfg.taskRun, appOnly: cfg.app.appOnly, apps: cfg.app.code}
 	def := &protocol.Tool{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
@@ -332,7 +333,7 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 		return nil, err
 	}
 	if t.task != nil {
-		if res, err, handled := s.callAsTask(c, t, p.Arguments); handled {
+		if res, err, handled := t.taskRun.call(s, c, t, p.Arguments); handled {
 			return res, err
 		}
 	}
