@@ -23,6 +23,10 @@ import (
 type mountLink struct {
 	parent, child *Server
 	prefix        string
+	// resyncFn is (*mountLink).resync, set by Mount: every server's list
+	// changes call childChanged, which reaches resync only through it, so
+	// that a server that mounts nothing does not link it (issue 30).
+	resyncFn func(l *mountLink, kinds listKinds, quiet bool)
 }
 
 // mountState is what a server knows of the servers mounted on it and of
@@ -77,7 +81,7 @@ func (s *Server) AddMount(prefix string, other *Server) error {
 			return fmt.Errorf("fastmcp: Mount(%q): a server is already mounted with this prefix: choose another prefix", prefix)
 		}
 	}
-	l := &mountLink{parent: s, child: other, prefix: prefix}
+	l := &mountLink{parent: s, child: other, prefix: prefix, resyncFn: (*mountLink).resync}
 	if err := l.checkClashes(); err != nil {
 		return err
 	}
@@ -198,7 +202,7 @@ func (s *Server) childChanged(method string, quiet bool) {
 	}
 	for _, l := range parents {
 		l.parent.mu.Lock()
-		l.resync(k, quiet)
+		l.resyncFn(l, k, quiet) // see resyncFn
 		l.parent.mu.Unlock()
 	}
 }
