@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -139,5 +140,50 @@ func TestListenTasksWithoutTaskTools(t *testing.T) {
 	if json.Unmarshal(raw, &ack) != nil || string(m["method"]) != `"`+protocol.NotificationSubscriptionsAcknowledged+`"` ||
 		len(ack.Params.Notifications.TaskIDs) != 0 || !ack.Params.Notifications.ToolsListChanged {
 		t.Fatalf("listen acknowledged %s, want no taskIds and toolsListChanged", raw)
+	}
+}
+
+// The first tool registered with Task may come while the server serves:
+// the task runtime is made then, and the tool's calls run as tasks.
+func TestTaskToolRegisteredWhileServing(t *testing.T) {
+	t.Parallel()
+	s := newServer()
+	s.Tool("plain", func(ctx *fastmcp.Context) (string, error) { return "ok", nil })
+	send, next := modernPipe(t, s)
+	send(1, "tools/list", `"cursor":null`, true) // the server serves
+	if m := next(); string(m["id"]) != "1" || m["result"] == nil {
+		raw, _ := json.Marshal(m)
+		t.Fatalf("tools/list answered %s", raw)
+	}
+	s.Tool("job", func(ctx *fastmcp.Context) (string, error) { return "job done", nil }, fastmcp.Task(fastmcp.TaskRequired))
+	var m map[string]json.RawMessage
+	send(2, "tools/call", `"name":"job"`, true)
+	for m = next(); string(m["id"]) != "2"; m = next() { // skip list_changed
+	}
+	var created struct {
+		Result protocol.TaskCreatedResult `json:"result"`
+	}
+	raw, _ := json.Marshal(m)
+	if err := json.Unmarshal(raw, &created); err != nil || created.Result.TaskID == "" {
+		t.Fatalf("tools/call answered %s, want a task", raw)
+	}
+	for {
+		send(3, "tasks/get", `"taskId":"`+created.Result.TaskID+`"`, true)
+		for m = next(); string(m["id"]) != "3"; m = next() {
+		}
+		var got struct {
+			Result protocol.DetailedTask `json:"result"`
+		}
+		raw, _ = json.Marshal(m)
+		if err := json.Unmarshal(raw, &got); err != nil || got.Result.TaskID != created.Result.TaskID {
+			t.Fatalf("tasks/get answered %s", raw)
+		}
+		if got.Result.Status == protocol.TaskCompleted {
+			return
+		}
+		if got.Result.Status != protocol.TaskWorking {
+			t.Fatalf("tasks/get answered %s, want working or completed", raw)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
