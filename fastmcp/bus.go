@@ -29,7 +29,18 @@ import (
 // subscribes when it starts (a bus that cannot subscribe fails Start) and
 // unsubscribes at Shutdown; it does not close b.
 func Bus(b pubsub.Bus) Option {
-	return serverOption(func(c *serverConfig) { c.bus = b })
+	return serverOption(func(c *serverConfig) { c.bus, c.busRun = b, busCode{} })
+}
+
+// busCode is the busRunner the settings that give a bus install (Bus,
+// SharedStores, RegisterStoreBackend): the one way the rest of the server
+// reaches this file's code.
+type busCode struct{}
+
+func (busCode) start(ctx context.Context, s *Server) error { return s.startBus(ctx) }
+func (busCode) stop(s *Server)                             { s.stopBus() }
+func (busCode) announce(ctx context.Context, s *Server, n busNotice) error {
+	return s.announce(ctx, n)
 }
 
 // Topics of the bus, relative to the bus's own prefix.

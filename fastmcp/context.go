@@ -32,8 +32,8 @@ type Context struct {
 	kind   string // "tool", "resource", "prompt", "completion"
 	name   string // the tool's, resource's or prompt's name
 	logger *slog.Logger
-	in     *inputs      // multi round-trip state of a modern request
-	task   *runningTask // the task the call runs as (tools registered with Task)
+	in     *inputs  // multi round-trip state of a modern request
+	task   taskCall // the task the call runs as (tools registered with Task); nil for others
 }
 
 func newContext(ctx context.Context, srv *Server, req *session.Request, kind, name string) *Context {
@@ -117,9 +117,11 @@ func (c *Context) Error(msg string, args ...any) { c.Log(protocol.LevelError, ms
 // with the task) the message goes to the server's logger only, with the
 // task's id: the tasks extension carries no log messages.
 func (c *Context) Log(level protocol.LoggingLevel, msg string, args ...any) {
-	if id, ok := c.task.createdID(); ok {
-		c.Logger().Log(c, slogLevel(level), msg, append(args, slog.String("task", id))...)
-		return
+	if c.task != nil {
+		if id, ok := c.task.taskID(); ok {
+			c.Logger().Log(c, slogLevel(level), msg, append(args, slog.String("task", id))...)
+			return
+		}
 	}
 	c.Logger().Log(c, slogLevel(level), msg, args...)
 	min, ok := c.req.LogLevel()
@@ -227,8 +229,8 @@ func slogLevel(l protocol.LoggingLevel) slog.Level {
 // status message, and the progress is written to the server's logger at
 // debug level, with the task's id.
 func (c *Context) Progress(progress, total float64, message string) error {
-	if c.task != nil && c.task.status(message) {
-		id, _ := c.task.createdID()
+	if c.task != nil && c.task.setStatus(message) {
+		id, _ := c.task.taskID()
 		c.Logger().Debug("progress", "task", id, "progress", progress, "total", total, "message", message)
 		return nil
 	}

@@ -274,7 +274,7 @@ func (c *Context) ask(kind, key, method string, params, result any) error {
 		return c.req.Session.Call(c, method, params, result)
 	}
 	if c.task != nil {
-		if handled, err := c.task.ask(c, kind, key, method, params, result); handled {
+		if handled, err := c.task.askClient(c, kind, key, method, params, result); handled {
 			return err
 		}
 	}

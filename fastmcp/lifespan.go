@@ -126,13 +126,15 @@ func (s *Server) Start(ctx context.Context) error {
 		v       any
 		cleanup func(context.Context) error
 	)
-	if err == nil {
-		err = s.startBus(ctx)
+	if err == nil && s.busRun != nil {
+		err = s.busRun.start(ctx, s)
 	}
 	if err == nil {
 		if fn := s.cfg.lifespan; fn != nil {
 			if v, cleanup, err = fn(ctx); err != nil {
-				s.stopBus()
+				if s.busRun != nil {
+					s.busRun.stop(s)
+				}
 				err = fmt.Errorf("lifespan: %w", err)
 			}
 		}
@@ -204,10 +206,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.logger.Warn("graceful HTTP shutdown cut short", "error", err)
 	}
 	s.stopListeners()
-	if err := s.tasks.shutdown(ctx); err != nil {
-		s.logger.Warn("tasks did not end in time", "error", err)
+	if tasks := s.taskRuntime(); tasks != nil {
+		if err := tasks.shutdown(ctx, s); err != nil {
+			s.logger.Warn("tasks did not end in time", "error", err)
+		}
 	}
-	s.stopBus()
+	if s.busRun != nil {
+		s.busRun.stop(s)
+	}
 	var err error
 	if cleanup != nil {
 		if cerr := cleanup(ctx); cerr != nil {

@@ -55,30 +55,18 @@ var (
 	// reflect.Value.MethodByName, so the linker keeps every exported method
 	// of every reachable type, and all code those methods reach.
 	stillLinkedDefault = map[string]string{
-		"auth":        "internal/oauthmeta, through oauthclient's methods kept as below (package fastmcp no longer imports auth)",
-		"go-jose":     "package init (package oauthclient imports it for DPoP), and methods kept as below",
-		"oauthclient": "exported methods kept by validator's MethodByName (client_oauth.go)",
-		"x/oauth2":    "exported methods kept by validator's MethodByName (oauth2.Token.Extra)",
-		"yaml":        "package init: invopop/jsonschema imports pb33f/ordered-map/v2, which imports it (OrderedMap's YAML methods); package fastmcp does not",
-		"mimetype":    "imported by validator/v10 (its image rule)",
-		"apps":        "package init: package fastmcp imports apps",
-		"pubsub":      "Start → startBus",
-		"client":      "mount.withMember → objectMembers (client_headers.go)",
-		"proxy":       "waitReady → proxyBackend.waitReady",
-		"tasks":       "New → newTaskManager",
+		"go-jose":  "package init: package fastmcp imports oauthclient (client_oauth.go), which imports it for DPoP; no code of it is reached",
+		"yaml":     "package init: invopop/jsonschema imports pb33f/ordered-map/v2, which imports it (OrderedMap's YAML methods); package fastmcp does not",
+		"mimetype": "imported by validator/v10 (its image rule)",
+		"apps":     "package init: package fastmcp imports apps",
 	}
 	// -tags validator_novalidatefn: no MethodByName; what is left is linked
 	// through real references (or package init).
 	stillLinkedNoValidateFn = map[string]string{
-		"go-jose":     "package init (package oauthclient imports it for DPoP), and JSONWebKey's methods: oauthclient.dpop, kept by linked client code, holds one",
-		"oauthclient": "errors.AsType[*oauthclient.Error] in client_oauth.go keeps (*Error).Error",
-		"yaml":        "package init: invopop/jsonschema imports pb33f/ordered-map/v2, which imports it (OrderedMap's YAML methods); package fastmcp does not",
-		"mimetype":    "imported by validator/v10 (its image rule: DetectReader)",
-		"apps":        "package init, and apps.Permissions's JSON methods (type kept in an interface)",
-		"pubsub":      "Start → startBus",
-		"client":      "mount.withMember → objectMembers (client_headers.go)",
-		"proxy":       "waitReady → proxyBackend.waitReady",
-		"tasks":       "New → newTaskManager",
+		"go-jose":  "package init: package fastmcp imports oauthclient (client_oauth.go), which imports it for DPoP; no code of it is reached",
+		"yaml":     "package init: invopop/jsonschema imports pb33f/ordered-map/v2, which imports it (OrderedMap's YAML methods); package fastmcp does not",
+		"mimetype": "imported by validator/v10 (its image rule: DetectReader)",
+		"apps":     "package init, and apps.Permissions's JSON methods (type kept in an interface)",
 	}
 )
 

@@ -133,7 +133,7 @@ func (s *Server) announceListChanged(method string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), busDeliveryTimeout)
 	defer cancel()
-	_ = s.announce(ctx, busNotice{Method: method})
+	_ = s.busRun.announce(ctx, s, busNotice{Method: method}) // see busRunner
 }
 
 // notifyListChanged tells legacy sessions and modern listeners that a list
@@ -224,8 +224,15 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	if caps.Resources != nil && caps.Resources.Subscribe {
 		honoured.ResourceSubscriptions = s.permittedURIs(req, p.Notifications.ResourceSubscriptions)
 	}
+	tasks := s.taskRuntime() // nil: no tool runs as a task here (see hooks.go)
 	if len(p.Notifications.TaskIDs) > 0 {
-		if honoured.TaskIDs, err = s.listenTasks(ctx, req, p.Notifications.TaskIDs); err != nil {
+		switch {
+		case tasks != nil:
+			honoured.TaskIDs, err = tasks.listen(ctx, s, req, p.Notifications.TaskIDs)
+		case !declaresTasks(req.ClientCapabilities()):
+			err = missingTasksExtension("notifications/tasks need it")
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -241,12 +248,14 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	// With a bus, the statuses of the tasks followed come through it:
 	// subscribed before the acknowledgment, so none after it is missed,
 	// and sent after it (ln.ack).
-	unfollow, err := s.followTasks(ctx, ln)
-	if err != nil {
-		ln.ack.Unlock()
-		return nil, s.tasks.unavailable("subscribing to the status of the tasks followed", err)
+	if tasks != nil {
+		unfollow, err := tasks.follow(ctx, s, ln)
+		if err != nil {
+			ln.ack.Unlock()
+			return nil, err
+		}
+		defer unfollow()
 	}
-	defer unfollow()
 	added := s.listen.add(ln)
 	if added {
 		defer s.listen.remove(ln)
@@ -284,17 +293,23 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	}
 	// Tasks followed whose replica dies are reported failed: now, and
 	// each LeaseTimeout while they run.
-	open := s.checkListenedLeases(ctx, honoured.TaskIDs)
-	var leaseCheck <-chan time.Time
+	var (
+		open       []string
+		every      time.Duration
+		leaseCheck <-chan time.Time
+	)
+	if tasks != nil {
+		open, every = tasks.checkLeases(ctx, s, honoured.TaskIDs)
+	}
 	if len(open) > 0 {
-		t := time.NewTicker(s.tasks.leaseTimeout)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		leaseCheck = t.C
 	}
 	for {
 		select {
 		case <-leaseCheck:
-			if open = s.checkListenedLeases(ctx, open); len(open) == 0 {
+			if open, _ = tasks.checkLeases(ctx, s, open); len(open) == 0 {
 				leaseCheck = nil
 			}
 		case <-ctx.Done():

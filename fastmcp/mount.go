@@ -23,6 +23,10 @@ import (
 type mountLink struct {
 	parent, child *Server
 	prefix        string
+	// resyncFn is (*mountLink).resync, set by Mount: every server's list
+	// changes call childChanged, which reaches resync only through it, so
+	// that a server that mounts nothing does not link it (issue 30).
+	resyncFn func(l *mountLink, kinds listKinds, quiet bool)
 }
 
 // mountState is what a server knows of the servers mounted on it and of
@@ -77,7 +81,7 @@ func (s *Server) AddMount(prefix string, other *Server) error {
 			return fmt.Errorf("fastmcp: Mount(%q): a server is already mounted with this prefix: choose another prefix", prefix)
 		}
 	}
-	l := &mountLink{parent: s, child: other, prefix: prefix}
+	l := &mountLink{parent: s, child: other, prefix: prefix, resyncFn: (*mountLink).resync}
 	if err := l.checkClashes(); err != nil {
 		return err
 	}
@@ -198,7 +202,7 @@ func (s *Server) childChanged(method string, quiet bool) {
 	}
 	for _, l := range parents {
 		l.parent.mu.Lock()
-		l.resync(k, quiet)
+		l.resyncFn(l, k, quiet) // see resyncFn
 		l.parent.mu.Unlock()
 	}
 }
@@ -448,6 +452,17 @@ func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri strin
 		return false, resourceNotFound(modern, uri)
 	}
 	return false, nil
+}
+
+// proxiedError is the error a caller gets for a request the backend of a
+// Proxy failed: its JSON-RPC error as it is, anything else as an internal
+// error. It is here, not in proxy.go, because every server's
+// resources/subscribe calls it (with subscribeMounted's error).
+func proxiedError(err error) error {
+	if perr, ok := errors.AsType[*protocol.Error](err); ok {
+		return perr
+	}
+	return protocol.NewError(protocol.CodeInternalError, "proxy: the backend server did not answer: "+err.Error())
 }
 
 // unsubscribeMounted undoes subscribeMounted for the subscriber key.

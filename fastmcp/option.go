@@ -63,7 +63,9 @@ type serverConfig struct {
 	cache          *cacheHint
 	auth           *authOption
 	tasks          TaskSettings
+	taskRun        taskRunner // installed by Tasks
 	bus            pubsub.Bus
+	busRun         busRunner // installed with the bus by Bus and SharedStores
 }
 
 type itemConfig struct {
@@ -82,8 +84,9 @@ type toolConfig struct {
 	inputSchema  jsontext.Value
 	strict       *bool
 	keepRefs     *bool
-	task         *TaskOption
-	app          appConfig // App, AppOnly, ModelOnly
+	task         *taskSpec
+	taskRun      taskRunner // installed with task by the Task option
+	app          appConfig  // App, AppOnly, ModelOnly
 }
 
 type serverOption func(*serverConfig)

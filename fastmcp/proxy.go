@@ -370,15 +370,6 @@ func (p *proxyBackend) backendError(c *Context, err error) error {
 	return protocol.NewError(protocol.CodeInternalError, "proxy: the backend server did not answer: "+err.Error())
 }
 
-// proxiedError is the error a caller gets for a request the backend
-// failed: its JSON-RPC error as it is, anything else as an internal error.
-func proxiedError(err error) error {
-	if perr, ok := errors.AsType[*protocol.Error](err); ok {
-		return perr
-	}
-	return protocol.NewError(protocol.CodeInternalError, "proxy: the backend server did not answer: "+err.Error())
-}
-
 // forwardParams returns the params of a request to forward: the caller's,
 // without what belongs to the caller's own exchange with the proxy: its
 // protocol _meta entries and progress token, and, for the requests whose

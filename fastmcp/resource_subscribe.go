@@ -187,7 +187,7 @@ func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 		s.logger.Warn("resources/updated not sent to every shared session subscribed to it", "uri", uri, "error", shared)
 	}
 	if s.bus.bus != nil {
-		return errors.Join(s.announce(ctx, busNotice{Method: protocol.NotificationResourcesUpdated, URI: uri}), shared, up)
+		return errors.Join(s.busRun.announce(ctx, s, busNotice{Method: protocol.NotificationResourcesUpdated, URI: uri}), shared, up)
 	}
 	err := s.resources.subs.notify(ctx, uri)
 	s.notifyListenersResourceUpdated(uri)

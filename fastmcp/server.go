@@ -45,12 +45,15 @@ type Server struct {
 	authErr     error          // why the Auth option could not be built: HTTP is not served
 
 	bus            busState     // the Bus option: announcements shared with other replicas
-	tasks          *taskManager // runs the tasks of tools registered with Task
+	busRun         busRunner    // the bus's code; set with bus.bus, nil without a bus
+	tasks          *taskManager // runs the tasks of tools registered with Task; nil until the first (taskRun.enable)
+	taskRun        taskRunner   // the task runtime, set with tasks; s.mu (see taskRuntime)
+	sharedTasks    TaskStore    // the shared stores' task store, for the task manager; s.mu
 	tasksInstalled bool         // the tasks methods are in the table; s.mu
 
 	noTokenWarning sync.Once // logs once that a RequireScopes feature was asked for without a token
 
-	proxy    *proxyBackend                // what a Proxy forwards to; nil for other servers
+	proxy    proxied                      // what a Proxy forwards to; nil for other servers
 	mounting mountState                   // the servers mounted on this one and those it is mounted on
 	mounts   atomic.Pointer[[]*mountLink] // mount.children, read without s.mu
 }
@@ -75,6 +78,9 @@ func New(name, version string, opts ...Option) *Server {
 		Name: name, Version: version, Title: cfg.title,
 		Description: cfg.description, WebsiteURL: cfg.websiteURL, Icons: cfg.icons,
 	}
+	if cfg.taskRun != nil {
+		cfg.taskRun.checkSettings(cfg.tasks) // a Tasks option was given
+	}
 	s := &Server{
 		ll: lowlevel.NewServer(info, &lowlevel.Options{
 			Instructions:   cfg.instructions,
@@ -88,12 +94,10 @@ func New(name, version string, opts ...Option) *Server {
 		logger: logger,
 		sealer: newStateSealer(cfg.stateKeys, cfg.stateSecret, cfg.stateTTL),
 		level:  level,
-		tasks:  newTaskManager(cfg.tasks),
 	}
-	s.bus.bus = cfg.bus
-	s.tasks.notify = s.notifyTask
-	s.tasks.subscribeControl = s.subscribeTaskControl
-	s.tasks.logger = logger
+	if cfg.bus != nil {
+		s.bus.bus, s.busRun = cfg.bus, cfg.busRun
+	}
 	if cfg.auth != nil {
 		s.auth, s.authErr = cfg.auth.build(cfg.auth, logger, s.requiredScopes)
 	}

@@ -2,6 +2,7 @@ package fastmcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -38,7 +40,56 @@ type Stores struct {
 // is not used. The server closes the stores at Shutdown. A later
 // SharedStores replaces an earlier one.
 func SharedStores(st *Stores) Option {
-	return serverOption(func(c *serverConfig) { c.stores = st })
+	return serverOption(func(c *serverConfig) { c.stores, c.busRun = st, busCode{} })
+}
+
+// TaskRecord and its methods live here, with the stores, not in task*.go:
+// every server's Stores and TaskSettings name TaskStore, so validator's
+// MethodByName keeps TaskRecord's exported methods in every binary; here
+// they do not pull the task runtime's file set in (see hooks.go).
+
+// TaskRecord is what a TaskStore keeps of one task. Every field is plain
+// data so that a store may serialise it (encoding/json works).
+type TaskRecord struct {
+	// ID identifies the task; the server mints it.
+	ID string `json:"id"`
+	// Principal is the caller that created the task; only the same
+	// principal may see it.
+	Principal string `json:"principal"`
+	// Tool is the name of the tool the task runs.
+	Tool string `json:"tool"`
+	// Status is the task's state.
+	Status protocol.TaskStatus `json:"status"`
+	// StatusMessage describes the state.
+	StatusMessage string `json:"statusMessage,omitempty"`
+	// CreatedAt and UpdatedAt are the creation and last change times.
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// TTL is how long after CreatedAt the task is kept; 0 keeps it until
+	// the store is closed.
+	TTL time.Duration `json:"ttl"`
+	// PollInterval is the polling interval suggested to the client.
+	PollInterval time.Duration `json:"pollInterval"`
+	// Result is the tool's result once completed.
+	Result json.RawMessage `json:"result,omitempty"`
+	// Error is the JSON-RPC error once failed.
+	Error *protocol.Error `json:"error,omitempty"`
+	// InputRequests are the pending requests for client input while
+	// input_required.
+	InputRequests protocol.InputRequests `json:"inputRequests,omitempty"`
+	// Runner names the replica (the server process) that runs the task;
+	// with a TaskLeaseStore, it holds the task's lease.
+	Runner string `json:"runner,omitempty"`
+}
+
+// Terminal reports whether the task has ended (completed, failed or
+// cancelled): its state no longer changes.
+func (r *TaskRecord) Terminal() bool {
+	switch r.Status {
+	case protocol.TaskCompleted, protocol.TaskFailed, protocol.TaskCancelled:
+		return true
+	}
+	return false
 }
 
 // A StoreBackend opens the stores a URL names, for the RedisURL setting.
@@ -58,7 +109,8 @@ type StoreParams struct {
 
 var backends struct {
 	sync.Mutex
-	m map[string]StoreBackend
+	m      map[string]StoreBackend
+	busRun busRunner // the bus's code, for the bus of the stores a backend opens
 }
 
 // RegisterStoreBackend makes open the backend named name. The RedisURL
@@ -72,6 +124,7 @@ func RegisterStoreBackend(name string, open StoreBackend) {
 	if open == nil {
 		panic("fastmcp.RegisterStoreBackend: backend " + name + " is nil")
 	}
+	backends.busRun = busCode{} // the stores it opens may hold a bus
 	if _, dup := backends.m[name]; dup {
 		panic("fastmcp.RegisterStoreBackend: backend " + name + " registered twice")
 	}
@@ -104,10 +157,11 @@ func (s *Server) openStores(ctx context.Context, set Settings) error {
 	if ss.opened {
 		return nil
 	}
-	st := s.cfg.stores // SharedStores wins over the setting
+	st, busRun := s.cfg.stores, s.cfg.busRun // SharedStores wins over the setting
 	if st == nil && set.RedisURL != "" {
 		backends.Lock()
 		open := backends.m["redis"]
+		busRun = backends.busRun
 		backends.Unlock()
 		if open == nil {
 			return fmt.Errorf(`%w: the RedisURL setting (FASTMCP_REDIS_URL, -redis-url) is set, but the program does not link the Redis stores: add import _ "github.com/fastmcp-go/fastmcp/store/redisstore"`, ErrNoStoreBackend)
@@ -120,13 +174,18 @@ func (s *Server) openStores(ctx context.Context, set Settings) error {
 	}
 	if st != nil {
 		if st.Tasks != nil && s.cfg.tasks.Store == nil {
-			s.tasks.store = st.Tasks
+			s.mu.Lock()
+			s.sharedTasks = st.Tasks
+			if s.tasks != nil { // a tool registered with Task made it already
+				s.tasks.store = st.Tasks
+			}
+			s.mu.Unlock()
 		}
 		if st.Keys != nil && s.cfg.stateKeys == nil && s.cfg.stateSecret == nil {
 			s.sealer.ring = st.Keys
 		}
 		if st.Bus != nil && s.cfg.bus == nil {
-			s.bus.bus = st.Bus // before startBus, which the serving methods call after this
+			s.bus.bus, s.busRun = st.Bus, busRun // before startBus, which the serving methods call after this
 		}
 	}
 	ss.st, ss.opened = st, true

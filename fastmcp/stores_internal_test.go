@@ -23,8 +23,10 @@ func TestSharedStores(t *testing.T) {
 		wantTasks, wantKeys    bool // the shared ones
 		wantEvents, openBefore bool
 		redisURL               string // no backend is linked: it would stop start-up
+		tasksAfterStart        bool   // the first tool registered with Task comes after Start
 	}{
 		{name: "alone", wantTasks: true, wantKeys: true, wantEvents: true},
+		{name: "tasks after start", wantTasks: true, wantKeys: true, wantEvents: true, tasksAfterStart: true},
 		{name: "own tasks store", opts: []Option{Tasks(TaskSettings{Store: ownTasks})}, wantKeys: true, wantEvents: true},
 		{name: "own keys", opts: []Option{RequestStateKeys(ownKeys)}, wantTasks: true, wantEvents: true},
 		{name: "own secret", opts: []Option{RequestStateSecret(make([]byte, 32))}, wantTasks: true, wantEvents: true},
@@ -38,9 +40,15 @@ func TestSharedStores(t *testing.T) {
 			var closed int
 			st := newStores(&closed)
 			s := New("x", "1", append(tt.opts, SharedStores(st))...)
+			if !tt.tasksAfterStart {
+				enableTasks(s)
+			}
 			if !tt.openBefore {
 				if err := s.Start(context.Background()); err != nil {
 					t.Fatal(err)
+				}
+				if tt.tasksAfterStart {
+					enableTasks(s)
 				}
 				if got := s.tasks.store == st.Tasks; got != tt.wantTasks {
 					t.Errorf("shared task store used: %v, want %v", got, tt.wantTasks)

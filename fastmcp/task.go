@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -25,7 +24,14 @@ const (
 )
 
 // TaskOption makes a tool run as a task (see Task).
-type TaskOption struct {
+type TaskOption struct{ taskSpec }
+
+// taskSpec is what a TaskOption says, as a registered tool keeps it. It
+// has no methods on purpose: every registered tool is held in an interface
+// (registry), so the linker keeps the methods of the types its fields point
+// to, and a *TaskOption there would keep applyTool and with it the task
+// runtime in every server (see hooks.go).
+type taskSpec struct {
 	mode  TaskMode
 	after time.Duration
 }
@@ -41,7 +47,7 @@ type TaskOption struct {
 // tasks/cancel and at server Shutdown.
 //
 //	s.Tool("build", build, fastmcp.Task(fastmcp.TaskOptional))
-func Task(mode TaskMode) TaskOption { return TaskOption{mode: mode} }
+func Task(mode TaskMode) TaskOption { return TaskOption{taskSpec{mode: mode}} }
 
 // After delays the decision: the call starts as a plain call and becomes a
 // task only if the handler is still running after d. A handler that
@@ -53,18 +59,7 @@ func (o TaskOption) After(d time.Duration) TaskOption {
 	return o
 }
 
-func (o TaskOption) applyTool(c *toolConfig) { c.task = &o }
-
-// check reports a misconfigured TaskOption at registration.
-func (o *TaskOption) check(name string) error {
-	if o.mode != TaskOptional && o.mode != TaskRequired {
-		return fmt.Errorf("fastmcp: tool %q: Task needs fastmcp.TaskOptional or fastmcp.TaskRequired, got %d", name, o.mode)
-	}
-	if o.after < 0 {
-		return fmt.Errorf("fastmcp: tool %q: Task(...).After needs a duration >= 0, got %v", name, o.after)
-	}
-	return nil
-}
+func (o TaskOption) applyTool(c *toolConfig) { c.task, c.taskRun = &o.taskSpec, taskCode{} }
 
 // TaskSettings configure the tasks of a server (see Tasks). The zero value
 // works: tasks kept in memory for an hour, polled every second.
@@ -105,6 +100,7 @@ const DefaultMaxRunningTasks = 1000
 // package, say) set.
 func Tasks(set TaskSettings) Option {
 	return serverOption(func(c *serverConfig) {
+		c.taskRun = taskCode{} // New checks the settings (see hooks.go)
 		if set.Store != nil {
 			c.tasks.Store = set.Store
 		}

@@ -2,7 +2,6 @@ package fastmcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -147,18 +146,6 @@ type callOutcome struct {
 
 // callAsTask serves a tools/call of a tool registered with Task. handled is
 // false when the call runs as a plain call (the client did not declare the
-// step is the step of a tool registered with Task: a call whose client
-// declared the tasks extension may become a task; the others run as plain
-// calls (or are refused when the task is required).
-func (o *TaskOption) step(t *tool) callStep {
-	return func(cl *call, next runFunc) (any, error) {
-		if res, err, handled := cl.ctx.srv.callAsTask(&cl.ctx, t, cl.params.Arguments); handled {
-			return res, err
-		}
-		return next(cl)
-	}
-}
-
 // extension and the tool does not require it).
 func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, err error, handled bool) {
 	if !c.req.Modern || !declaresTasks(c.req.ClientCapabilities()) {
@@ -188,7 +175,7 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 	tctx, cancel := context.WithCancelCause(context.WithoutCancel(reqCtx))
 	stopShutdown := context.AfterFunc(m.ctx, func() { cancel(context.Cause(m.ctx)) })
 	rt := &runningTask{m: m, cancel: cancel}
-	c.Context, c.task = tctx, rt
+	c.Context, c.task = tctx, runningCall{rt}
 	// Until the call becomes a task, the request's end cancels it.
 	stopReq := context.AfterFunc(reqCtx, func() {
 		rt.lockCreated()
@@ -551,23 +538,4 @@ func (rt *runningTask) createdID() (string, bool) {
 	rt.lockCreated()
 	defer rt.mu.Unlock()
 	return rt.id, rt.created
-}
-
-// declaresTasks reports whether the client capabilities declare the tasks
-// extension.
-func declaresTasks(caps *protocol.ClientCapabilities) bool {
-	if caps == nil {
-		return false
-	}
-	_, ok := caps.Extensions[protocol.ExtensionTasks]
-	return ok
-}
-
-// missingTasksExtension is the -32021 error naming the tasks extension.
-func missingTasksExtension(why string) *protocol.Error {
-	return protocol.NewError(protocol.CodeMissingRequiredClientCapability,
-		"Missing required client capability: "+protocol.ExtensionTasks+" ("+why+")").
-		WithData(protocol.MissingRequiredClientCapabilityData{RequiredCapabilities: protocol.ClientCapabilities{
-			Extensions: map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")},
-		}})
 }

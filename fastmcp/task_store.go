@@ -2,7 +2,6 @@ package fastmcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,50 +23,6 @@ var ErrTaskNotFound = errors.New("fastmcp: task not found")
 // the completion) cannot change what clients were told. Nothing is
 // written; the stored record is the task's outcome.
 var ErrTaskEnded = errors.New("fastmcp: task already ended")
-
-// TaskRecord is what a TaskStore keeps of one task. Every field is plain
-// data so that a store may serialise it (encoding/json works).
-type TaskRecord struct {
-	// ID identifies the task; the server mints it.
-	ID string `json:"id"`
-	// Principal is the caller that created the task; only the same
-	// principal may see it.
-	Principal string `json:"principal"`
-	// Tool is the name of the tool the task runs.
-	Tool string `json:"tool"`
-	// Status is the task's state.
-	Status protocol.TaskStatus `json:"status"`
-	// StatusMessage describes the state.
-	StatusMessage string `json:"statusMessage,omitempty"`
-	// CreatedAt and UpdatedAt are the creation and last change times.
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-	// TTL is how long after CreatedAt the task is kept; 0 keeps it until
-	// the store is closed.
-	TTL time.Duration `json:"ttl"`
-	// PollInterval is the polling interval suggested to the client.
-	PollInterval time.Duration `json:"pollInterval"`
-	// Result is the tool's result once completed.
-	Result json.RawMessage `json:"result,omitempty"`
-	// Error is the JSON-RPC error once failed.
-	Error *protocol.Error `json:"error,omitempty"`
-	// InputRequests are the pending requests for client input while
-	// input_required.
-	InputRequests protocol.InputRequests `json:"inputRequests,omitempty"`
-	// Runner names the replica (the server process) that runs the task;
-	// with a TaskLeaseStore, it holds the task's lease.
-	Runner string `json:"runner,omitempty"`
-}
-
-// Terminal reports whether the task has ended (completed, failed or
-// cancelled): its state no longer changes.
-func (r *TaskRecord) Terminal() bool {
-	switch r.Status {
-	case protocol.TaskCompleted, protocol.TaskFailed, protocol.TaskCancelled:
-		return true
-	}
-	return false
-}
 
 // expired reports whether the record's TTL has passed at now.
 func (r *TaskRecord) expired(now time.Time) bool {

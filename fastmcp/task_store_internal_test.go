@@ -84,10 +84,19 @@ func TestMemoryTaskStore(t *testing.T) {
 // earlier one set and it does not.
 func TestTasksOptionsAddUp(t *testing.T) {
 	store := NewMemoryTaskStore()
-	s := New("t", "1", Tasks(TaskSettings{Store: store, MaxRunning: 3}), Tasks(TaskSettings{TTL: time.Minute}))
+	s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: store, MaxRunning: 3}), Tasks(TaskSettings{TTL: time.Minute})))
 	if s.tasks.store != store || s.tasks.ttl != time.Minute || s.tasks.max != 3 || s.tasks.poll != time.Second {
 		t.Errorf("tasks: store kept %v, ttl %v, max %d, poll %v", s.tasks.store == store, s.tasks.ttl, s.tasks.max, s.tasks.poll)
 	}
+}
+
+// enableTasks makes s run tasks, as registering its first tool with Task
+// does.
+func enableTasks(s *Server) *Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	taskCode{}.enable(s)
+	return s
 }
 
 // failingUpdates is a task store whose Update fails.
@@ -220,7 +229,7 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 func TestTaskLapseRacesCompletion(t *testing.T) {
 	ctx := context.Background()
 	store := &lapsingStore{MemoryTaskStore: NewMemoryTaskStore(), lapsed: map[string]bool{}}
-	s := New("t", "1", Tasks(TaskSettings{Store: store}))
+	s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: store})))
 	notified := false
 	s.tasks.notify = func(*TaskRecord) { notified = true }
 	now := time.Now()

@@ -25,7 +25,8 @@ type tool struct {
 	result  resultKind
 	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
 	scopes  []string        // RequireScopes
-	task    *TaskOption     // Task: the call may run as a task
+	task    *taskSpec       // Task: the call may run as a task
+	taskRun taskRunner      // the task runtime, set with task (see hooks.go)
 	mount   *mountLink      // the mount it comes from (Mount); nil for the server's own
 	orig    string          // its name on the mounted server
 	pipe    *pipeline       // what a call of it runs (toolPipeline)
@@ -87,13 +88,13 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 	if t.plain != nil {
 		s.apps.use(t.apps.clientSupports)
 	}
+	if t.task != nil {
+		t.taskRun.enable(s) // before t is listed: its calls need the runtime
+	}
 	first := s.tools.count() == 0
 	s.tools.update(func(m map[string]*tool) { m[name] = t })
 	if first {
 		s.installToolHandlers()
-	}
-	if t.task != nil {
-		s.installTaskHandlers()
 	}
 	s.notifyListChanged(protocol.NotificationToolsListChanged)
 	return nil
@@ -156,7 +157,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		return nil, err
 	}
 	if cfg.task != nil {
-		if err := cfg.task.check(name); err != nil {
+		if err := cfg.taskRun.check(cfg.task, name); err != nil {
 			return nil, err
 		}
 	}
@@ -179,7 +180,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 			return nil, err
 		}
 	}
-	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, appOnly: cfg.app.appOnly, apps: cfg.app.code}
+	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, taskRun: cfg.taskRun, appOnly: cfg.app.appOnly, apps: cfg.app.code}
 	def := &protocol.Tool{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
@@ -320,11 +321,24 @@ func toolPipeline(t *tool) *pipeline {
 	}
 	steps = append(steps, withInputs(protocol.MethodToolsCall))
 	if t.task != nil {
-		steps = append(steps, t.task.step(t))
+		steps = append(steps, taskStep(t))
 	}
 	return newPipeline(func(cl *call) (any, error) {
 		return cl.ctx.srv.runTool(&cl.ctx, t, cl.params.Arguments)
 	}, steps...)
+}
+
+// taskStep is the step of a tool registered with Task: a call whose client
+// declared the tasks extension may become a task; the others run as plain
+// calls (or are refused when the task is required). It reaches the task
+// runtime through t.taskRun, which the Task option installed (hooks.go).
+func taskStep(t *tool) callStep {
+	return func(cl *call, next runFunc) (any, error) {
+		if res, err, handled := t.taskRun.call(cl.ctx.srv, &cl.ctx, t, cl.params.Arguments); handled {
+			return res, err
+		}
+		return next(cl)
+	}
 }
 
 // argumentsObject refuses tool arguments that are not a JSON object.
