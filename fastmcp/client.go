@@ -79,7 +79,7 @@ type clientConfig struct {
 	httpHeader       http.Header
 	maxMessageSize   int
 	probeTimeout     time.Duration
-	oauth            *OAuthConfig
+	oauth            HTTPAuthorizer
 	middleware       []ClientMiddleware
 	forward          bool     // WithRequestForwarding
 	appMIMETypes     []string // WithApps

@@ -1,75 +1,66 @@
 package fastmcp
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
-
-	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
-// OAuthConfig says how ConnectHTTP authorizes with the server's OAuth
-// authorization server: the client's name, its loopback redirect URL, the
-// scopes it wants, where tokens are kept and how the user is sent to log
-// in. See oauthclient.Config for every field and its default.
-type OAuthConfig = oauthclient.Config
-
-// OAuth makes ConnectHTTP authorize its requests with OAuth 2.1 as the MCP
-// specification describes: the server's first 401 starts the flow
-// (discovery, registration, the user's login through cfg.OpenURL, the
-// token exchange), tokens are refreshed silently, and a TokenStore that
-// outlives the process (FileTokenStore) lets a restarted client reuse
-// them. A request that cannot be authorized fails with an error matching
-// *oauthclient.Error (errors.As), at once: it is not re-issued
-// (WithReissueLimit), and Connect does not fall back to the initialize
-// handshake, so a user who declines is asked once. It wraps the transport of WithHTTPClient,
-// if set.
-func OAuth(cfg OAuthConfig) ClientOption {
-	return clientOption(func(c *clientConfig) { c.oauth = &cfg })
+// An HTTPAuthorizer authorizes the requests ConnectHTTP sends to an MCP
+// server. oauthclient.Config is one: OAuth 2.1 as the MCP specification
+// describes it. Package fastmcp names no authorization code, so a program
+// that authorizes no requests links none.
+type HTTPAuthorizer interface {
+	// Transport returns the round tripper that sends requests to the MCP
+	// server at serverURL through base, authorized. hc, when not nil, is
+	// the HTTP client the program gave (WithHTTPClient), for reaching the
+	// authorization server like the MCP server; logger is the client's.
+	//
+	// An error of the transport whose NotAuthorized method returns true is
+	// final for the call: the client neither re-issues the request
+	// (WithReissueLimit) nor, in Connect, falls back to the initialize
+	// handshake, so that a user who declined is asked once.
+	Transport(serverURL string, base http.RoundTripper, hc *http.Client, logger *slog.Logger) (http.RoundTripper, error)
 }
 
-// FileTokenStore returns a token store kept in the JSON file at path ("~/"
-// is the home directory), written with mode 0600 and replaced atomically;
-// see oauthclient.NewFileStore.
-func FileTokenStore(path string) oauthclient.TokenStore { return oauthclient.NewFileStore(path) }
-
-// OpenBrowser opens the authorization page in the user's browser; use it
-// as OAuthConfig.OpenURL.
-func OpenBrowser(ctx context.Context, authURL string) error {
-	return oauthclient.OpenBrowser(ctx, authURL)
+// OAuth makes ConnectHTTP authorize its requests with a, such as an
+// oauthclient.Config: with it, the server's first 401 starts the flow
+// (discovery, registration, the user's login, the token exchange), tokens
+// are refreshed silently, and a token store that outlives the process
+// (oauthclient.NewFileStore) lets a restarted client reuse them. A request
+// that cannot be authorized fails at once with the authorizer's error
+// (errors.As with *oauthclient.Error). It wraps the transport of
+// WithHTTPClient, if set.
+func OAuth(a HTTPAuthorizer) ClientOption {
+	return clientOption(func(c *clientConfig) { c.oauth = a })
 }
 
 // oauthHTTPClient returns the HTTP client ConnectHTTP uses with OAuth
 // configured, and a function that closes the idle connections of a
 // transport it made itself (nil otherwise).
 func (cfg *clientConfig) oauthHTTPClient(url string) (*http.Client, func(), error) {
-	oc := *cfg.oauth
-	if oc.Logger == nil {
-		oc.Logger = cfg.logger
-	}
 	var base http.RoundTripper
 	var closeIdle func()
 	hc := &http.Client{}
+	var ac *http.Client
 	if cfg.httpClient != nil {
 		*hc = *cfg.httpClient
 		base = cfg.httpClient.Transport
+		// The authorization server is reached like the MCP server (TLS,
+		// proxies), with a bound of its own.
+		c := *cfg.httpClient
+		if c.Timeout == 0 {
+			c.Timeout = 30 * time.Second
+		}
+		ac = &c
 	} else {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = 64
 		base, closeIdle = t, t.CloseIdleConnections
 	}
-	if oc.HTTPClient == nil && cfg.httpClient != nil {
-		// The authorization server is reached like the MCP server (TLS,
-		// proxies), with a bound of its own.
-		ac := *cfg.httpClient
-		if ac.Timeout == 0 {
-			ac.Timeout = 30 * time.Second
-		}
-		oc.HTTPClient = &ac
-	}
-	t, err := oauthclient.New(url, oc, base)
+	t, err := cfg.oauth.Transport(url, base, ac, cfg.logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -77,23 +68,29 @@ func (cfg *clientConfig) oauthHTTPClient(url string) (*http.Client, func(), erro
 	return hc, closeIdle, nil
 }
 
-// authFailed reports whether err is the OAuth transport's failure to
-// authorize the request (an *oauthclient.Error: the user declined, the
-// authorization server refused, the server kept refusing fresh tokens). It
-// reaches the client wrapped in transport.ErrTransport, as any error of the
-// HTTP client does, but it is final for the call: sending the request
-// again, or falling back to the initialize handshake, would only send the
-// user to log in again (issue 29).
+// notAuthorized is an HTTPAuthorizer's error that says the request could
+// not be authorized (see HTTPAuthorizer).
+type notAuthorized interface {
+	error
+	NotAuthorized() bool
+}
+
+// authFailed reports whether err is the authorizer's failure to authorize
+// the request (the user declined, the authorization server refused, the
+// server kept refusing fresh tokens). It reaches the client wrapped in
+// transport.ErrTransport, as any error of the HTTP client does, but it is
+// final for the call: sending the request again, or falling back to the
+// initialize handshake, would only send the user to log in again (issue 29).
 func authFailed(err error) bool {
-	_, ok := errors.AsType[*oauthclient.Error](err)
-	return ok
+	na, ok := errors.AsType[notAuthorized](err)
+	return ok && na.NotAuthorized()
 }
 
 // connectError is the error Connect returns for err: an authorization
 // failure is said as one, without the transport's wrapping.
 func connectError(err error) error {
-	if oe, ok := errors.AsType[*oauthclient.Error](err); ok {
-		return fmt.Errorf("fastmcp: connecting: not authorized: %w", oe)
+	if na, ok := errors.AsType[notAuthorized](err); ok && na.NotAuthorized() {
+		return fmt.Errorf("fastmcp: connecting: not authorized: %w", na)
 	}
 	return fmt.Errorf("fastmcp: connecting: %w", err)
 }

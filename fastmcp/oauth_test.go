@@ -54,7 +54,7 @@ func TestOAuth(t *testing.T) {
 	mux.Handle("/", auth.RequireBearerToken(auth.JWT(as.URL(), ts.URL), &auth.BearerOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"})(s))
 
 	store := oauthclient.NewMemoryStore()
-	cfg := fastmcp.OAuthConfig{ClientName: "e2e", Store: store, OpenURL: follow, Logger: quietLogger}
+	cfg := oauthclient.Config{ClientName: "e2e", Store: store, OpenURL: follow, Logger: quietLogger}
 	for _, tc := range []struct {
 		name, path string
 		era        fastmcp.ClientOption
@@ -87,7 +87,7 @@ func TestOAuth(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
 		declined := func(context.Context, string) error { return errors.New("the user closed the browser") }
 		_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/other", legacy, fastmcp.WithLogger(quietLogger),
-			fastmcp.OAuth(fastmcp.OAuthConfig{OpenURL: declined, Logger: quietLogger}))
+			fastmcp.OAuth(oauthclient.Config{OpenURL: declined, Logger: quietLogger}))
 		oe, ok := errors.AsType[*oauthclient.Error](err)
 		if !ok || oe.Op != "authorize" {
 			t.Fatalf("error %v; want an *oauthclient.Error from the authorize step", err)
@@ -95,7 +95,7 @@ func TestOAuth(t *testing.T) {
 	})
 
 	t.Run("bad configuration", func(t *testing.T) {
-		_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.OAuth(fastmcp.OAuthConfig{RedirectURL: "http://example.com/cb"}))
+		_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.OAuth(oauthclient.Config{RedirectURL: "http://example.com/cb"}))
 		if err == nil || !strings.Contains(err.Error(), "loopback") {
 			t.Fatalf("error %v; want one about the RedirectURL", err)
 		}
@@ -126,7 +126,7 @@ func TestOAuthWithServerAuth(t *testing.T) {
 	store := oauthclient.NewMemoryStore()
 	for _, era := range []fastmcp.ClientOption{legacy, eras[1].opt} {
 		c, err := fastmcp.ConnectHTTP(ctxT(t), base+"/mcp", era, fastmcp.WithLogger(quietLogger),
-			fastmcp.OAuth(fastmcp.OAuthConfig{Store: store, OpenURL: follow, Logger: quietLogger}))
+			fastmcp.OAuth(oauthclient.Config{Store: store, OpenURL: follow, Logger: quietLogger}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +179,7 @@ func TestOAuthRefusalIsFinal(t *testing.T) {
 			var prompts atomic.Int32
 			open := func(ctx context.Context, u string) error { prompts.Add(1); return follow(ctx, u) }
 			_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era.opt, fastmcp.WithLogger(quietLogger),
-				fastmcp.OAuth(fastmcp.OAuthConfig{OpenURL: open, Logger: quietLogger}))
+				fastmcp.OAuth(oauthclient.Config{OpenURL: open, Logger: quietLogger}))
 			if n := prompts.Load(); n != 1 {
 				t.Errorf("%d authorization prompts, want 1", n)
 			}
@@ -195,7 +195,7 @@ func TestOAuthRefusalIsFinal(t *testing.T) {
 			var prompts atomic.Int32
 			open := func(ctx context.Context, u string) error { prompts.Add(1); return follow(ctx, u) }
 			_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/refusing/mcp", era.opt, fastmcp.WithLogger(quietLogger),
-				fastmcp.OAuth(fastmcp.OAuthConfig{OpenURL: open, Logger: quietLogger, MaxAuthorizations: 2}))
+				fastmcp.OAuth(oauthclient.Config{OpenURL: open, Logger: quietLogger, MaxAuthorizations: 2}))
 			if n := prompts.Load(); n != 2 {
 				t.Errorf("%d authorization prompts, want 2 (MaxAuthorizations)", n)
 			}

@@ -81,7 +81,7 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 		t.Run(where, func(t *testing.T) {
 			ctx := context.Background()
 			store := &holdingTaskStore{MemoryTaskStore: NewMemoryTaskStore(), entered: make(chan struct{}, 1), release: make(chan struct{}), stored: map[string][]string{}}
-			s := New("t", "1", Tasks(TaskSettings{Store: store}))
+			s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: store})))
 			m := s.tasks
 			defer func() {
 				if err := m.shutdown(ctx); err != nil {

@@ -106,6 +106,24 @@ type Transport struct {
 	as     *serverMetadata // the metadata of rec.Issuer, once discovered
 }
 
+// Transport returns the Transport New makes for the MCP server at
+// serverURL, sending with base: it makes Config a fastmcp.HTTPAuthorizer,
+// so that fastmcp.OAuth(oauthclient.Config{...}) authorizes a client. hc
+// and logger fill HTTPClient and Logger when they are not set.
+func (c Config) Transport(serverURL string, base http.RoundTripper, hc *http.Client, logger *slog.Logger) (http.RoundTripper, error) {
+	if c.HTTPClient == nil {
+		c.HTTPClient = hc
+	}
+	if c.Logger == nil {
+		c.Logger = logger
+	}
+	t, err := New(serverURL, c, base)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
 // New returns a Transport for the MCP server at serverURL that sends
 // requests with base (nil means http.DefaultTransport). It fails on a
 // configuration that cannot work, saying what to change.

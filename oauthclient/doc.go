@@ -34,5 +34,6 @@
 // that cannot be authorized fails with an *Error, never with the server's
 // 401 answer dressed up as a result.
 //
-// fastmcp.OAuth plugs a Transport into fastmcp.ConnectHTTP.
+// A Config is a fastmcp.HTTPAuthorizer: fastmcp.OAuth(oauthclient.Config{...})
+// plugs its Transport into fastmcp.ConnectHTTP.
 package oauthclient

@@ -62,6 +62,11 @@ type Error struct {
 	Err error
 }
 
+// NotAuthorized reports true: the request the error ends could not be
+// authorized, and sending it again would only start the flow again (a
+// fastmcp client does not re-issue it; see fastmcp.HTTPAuthorizer).
+func (e *Error) NotAuthorized() bool { return true }
+
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("oauthclient: ")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/apps/preview"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
 // devCommand is `fastmcp dev`, the group of commands that help while
@@ -106,7 +107,7 @@ func (a *app) devApps(ctx context.Context, cl *fastmcp.Client, addr string, open
 			return
 		}
 		opening.Go(func() {
-			if err := fastmcp.OpenBrowser(octx, url); err != nil && octx.Err() == nil {
+			if err := oauthclient.OpenBrowser(octx, url); err != nil && octx.Err() == nil {
 				a.status().line("(no browser could be opened: open the URL yourself)")
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
 // inputHandlers are the client options that answer the server's
@@ -79,7 +80,7 @@ func (a *app) elicitURL(ctx context.Context, req *fastmcp.ElicitRequest) (*fastm
 		switch strings.ToLower(strings.TrimSpace(ans)) {
 		case "", "y", "yes":
 			if !a.noBrowser {
-				if err := fastmcp.OpenBrowser(ctx, req.URL); err != nil {
+				if err := oauthclient.OpenBrowser(ctx, req.URL); err != nil {
 					st.line("(no browser could be opened: open the URL yourself)")
 				}
 			}

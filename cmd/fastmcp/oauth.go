@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
 // tokenFile is where --oauth keeps the tokens for the server at
@@ -46,14 +46,14 @@ func tokenFile(serverURL string) (string, error) {
 // serverURL: a dynamically registered client named fastmcp, tokens in
 // tokenFile, and the user sent to log in through the browser (or the URL
 // printed, with --no-browser).
-func (a *app) oauthConfig(serverURL string, logger *slog.Logger) (fastmcp.OAuthConfig, error) {
+func (a *app) oauthConfig(serverURL string, logger *slog.Logger) (oauthclient.Config, error) {
 	path, err := tokenFile(serverURL)
 	if err != nil {
-		return fastmcp.OAuthConfig{}, err
+		return oauthclient.Config{}, err
 	}
-	cfg := fastmcp.OAuthConfig{
+	cfg := oauthclient.Config{
 		ClientName: "fastmcp CLI",
-		Store:      fastmcp.FileTokenStore(path),
+		Store:      oauthclient.NewFileStore(path),
 		Logger:     logger,
 	}
 	if !a.noInput {
@@ -69,7 +69,7 @@ func (a *app) openURL(ctx context.Context, authURL string) error {
 	if a.noBrowser {
 		return nil
 	}
-	if err := fastmcp.OpenBrowser(ctx, authURL); err != nil {
+	if err := oauthclient.OpenBrowser(ctx, authURL); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err
 		}

@@ -202,7 +202,7 @@ func TestOIDCProvider(t *testing.T) {
 	}()
 	quiet := slog.New(slog.DiscardHandler)
 	connectAs := func(b *headlessBrowser, store oauthclient.TokenStore, noConsent bool) (*fastmcp.Client, error) {
-		return fastmcp.ConnectHTTP(ctx, audience, fastmcp.WithLogger(quiet), fastmcp.OAuth(fastmcp.OAuthConfig{
+		return fastmcp.ConnectHTTP(ctx, audience, fastmcp.WithLogger(quiet), fastmcp.OAuth(oauthclient.Config{
 			ClientName: "fastmcp oidc test", Store: store, OpenURL: b.open, Logger: quiet, NoConsentPrompt: noConsent,
 		}))
 	}

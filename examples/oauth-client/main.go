@@ -39,7 +39,7 @@ func main() {
 	printURL := flag.Bool("print", false, "print the authorization URL instead of opening a browser")
 	flag.Parse()
 	ctx := context.Background()
-	openURL := fastmcp.OpenBrowser
+	openURL := oauthclient.OpenBrowser
 	if *printURL {
 		openURL = func(_ context.Context, u string) error {
 			fmt.Fprintln(os.Stderr, "Open this page to log in:", u)
@@ -60,10 +60,10 @@ func main() {
 
 // oauth is the client's OAuth configuration: its name, a token file, and
 // the browser (announced on out).
-func oauth(out io.Writer, openURL func(context.Context, string) error, tokens string) fastmcp.OAuthConfig {
-	return fastmcp.OAuthConfig{
+func oauth(out io.Writer, openURL func(context.Context, string) error, tokens string) oauthclient.Config {
+	return oauthclient.Config{
 		ClientName: "fastmcp oauth-client example",
-		Store:      fastmcp.FileTokenStore(tokens),
+		Store:      oauthclient.NewFileStore(tokens),
 		OpenURL: func(ctx context.Context, authURL string) error {
 			fmt.Fprintln(out, "login: opening the authorization page")
 			return openURL(ctx, authURL)
@@ -72,7 +72,7 @@ func oauth(out io.Writer, openURL func(context.Context, string) error, tokens st
 }
 
 // call connects to url with OAuth, calls tool and prints its answer.
-func call(ctx context.Context, out io.Writer, url, tool string, cfg fastmcp.OAuthConfig, label string) error {
+func call(ctx context.Context, out io.Writer, url, tool string, cfg oauthclient.Config, label string) error {
 	c, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithClientInfo("oauth-client", "1.0.0"), fastmcp.OAuth(cfg))
 	if oe, ok := errors.AsType[*oauthclient.Error](err); ok {
 		return fmt.Errorf("could not log in (%s): %w", oe.Op, err)

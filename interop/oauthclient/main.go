@@ -49,7 +49,7 @@ func main() {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return resp.Body.Close()
 	}
-	cfg := fastmcp.OAuthConfig{ClientName: "fastmcp interop", Store: oauthclient.NewMemoryStore(), OpenURL: follow}
+	cfg := oauthclient.Config{ClientName: "fastmcp interop", Store: oauthclient.NewMemoryStore(), OpenURL: follow}
 	failed := false
 	check := func(name string, err error) {
 		if err != nil {

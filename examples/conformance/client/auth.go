@@ -79,7 +79,7 @@ type authContext struct {
 
 // grant sets what the extension scenarios need: a grant without the user,
 // and the credentials of the context.
-func (ac *authContext) configure(scenario string, cfg *fastmcp.OAuthConfig) error {
+func (ac *authContext) configure(scenario string, cfg *oauthclient.Config) error {
 	switch scenario {
 	case "auth/client-credentials-jwt":
 		block, _ := pem.Decode([]byte(ac.PrivateKeyPEM))
@@ -122,7 +122,7 @@ func authorized(ctx context.Context, r *run) error {
 			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 		}
 	}
-	cfg := fastmcp.OAuthConfig{
+	cfg := oauthclient.Config{
 		ClientName:        "fastmcp-conformance-client",
 		ClientMetadataURL: clientMetadataURL,
 		OpenURL:           r.followAuthorization,
