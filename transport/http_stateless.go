@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -327,7 +326,7 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 	committed := false
 	out := getBuf()
 	defer putBuf(out)
-	rc := http.NewResponseController(w)
+	sw := newSSEWriter(w, out, "")
 	commit := func() {
 		committed = true
 		setSSEHeaders(w)
@@ -335,21 +334,22 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 	}
 	// A subscriptions/listen answer is a stream by nature: never JSON.
 	jsonOnly := h.opts.JSONResponse && !c.listen
-	var tick <-chan time.Time
-	if h.opts.KeepAlive > 0 && !jsonOnly {
-		t := time.NewTicker(h.opts.KeepAlive)
-		defer t.Stop()
-		tick = t.C
+	keepAlive := h.opts.KeepAlive
+	if jsonOnly {
+		keepAlive = 0 // nothing to keep alive: the answer is one body
 	}
+	ticks := newKeepAliveTicks(keepAlive)
+	defer ticks.stop()
 	for {
 		var ev outEvent
 		select {
 		case ev = <-c.out:
-		case <-tick:
+		case <-ticks.C:
 			if !committed {
 				commit()
 			}
-			if _, err := w.Write(sseKeepAlive); err != nil || rc.Flush() != nil {
+			sw.keepAlive()
+			if !sw.flush() {
 				return
 			}
 			continue
@@ -381,21 +381,7 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 			}
 			commit()
 		}
-		*out = appendSSEMessage((*out)[:0], "", *ev.data)
-		putBuf(ev.data)
-		final := ev.final
-		for !final && len(*out) < 32<<10 {
-			select {
-			case ev = <-c.out:
-				*out = appendSSEMessage(*out, "", *ev.data)
-				putBuf(ev.data)
-				final = ev.final
-				continue
-			default:
-			}
-			break
-		}
-		if _, err := w.Write(*out); err != nil || rc.Flush() != nil || final {
+		if final := sw.batch(ev, c.out); !sw.flush() || final {
 			return
 		}
 	}

@@ -127,7 +127,7 @@ func NewSSEHandler(connect func(Conn, ConnInfo), opts *SSEOptions) *SSEHandler {
 type sseSession struct {
 	chanConn // input from POSTs; Read
 	id       string
-	out      chan *[]byte
+	out      chan outEvent
 	h        *SSEHandler
 
 	principal string // the caller that opened the session
@@ -147,7 +147,7 @@ func (s *sseSession) Write(ctx context.Context, msg protocol.Message) error {
 		return nil // an empty batch: nothing to send
 	}
 	*buf = b
-	return sendOrFree(ctx, s.out, buf, buf, s.done)
+	return sendOrFree(ctx, s.out, outEvent{data: buf}, buf, s.done)
 }
 
 func (s *sseSession) Close() error {
@@ -183,7 +183,7 @@ func (h *SSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	principal := h.opts.Principal(r)
-	s := &sseSession{chanConn: newChanConn(16), id: newSessionID(), principal: principal, out: make(chan *[]byte, 16), h: h}
+	s := &sseSession{chanConn: newChanConn(16), id: newSessionID(), principal: principal, out: make(chan outEvent, 16), h: h}
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -212,43 +212,27 @@ func (h *SSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 
 	setSSEHeaders(w)
 	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
 	out := getBuf()
 	defer putBuf(out)
+	sw := newSSEWriter(w, out, "")
 	*out = appendSSEEvent(*out, "endpoint", endpoint)
-	if _, err := w.Write(*out); err != nil || rc.Flush() != nil {
+	if !sw.flush() {
 		return
 	}
-	var tick <-chan time.Time
-	if h.opts.KeepAlive > 0 {
-		t := time.NewTicker(h.opts.KeepAlive)
-		defer t.Stop()
-		tick = t.C
-	}
+	ticks := newKeepAliveTicks(h.opts.KeepAlive)
+	defer ticks.stop()
 	for {
-		*out = (*out)[:0]
 		select {
-		case buf := <-s.out:
-			*out = appendSSEMessage(*out, "", *buf)
-			putBuf(buf)
-			for len(*out) < 32<<10 {
-				select {
-				case buf = <-s.out:
-					*out = appendSSEMessage(*out, "", *buf)
-					putBuf(buf)
-					continue
-				default:
-				}
-				break
-			}
-		case <-tick:
-			*out = append(*out, sseKeepAlive...)
+		case ev := <-s.out:
+			sw.batch(ev, s.out) // never final: the stream lasts as long as the session
+		case <-ticks.C:
+			sw.keepAlive()
 		case <-r.Context().Done():
 			return
 		case <-s.done:
 			return
 		}
-		if _, err := w.Write(*out); err != nil || rc.Flush() != nil {
+		if !sw.flush() {
 			return
 		}
 	}
