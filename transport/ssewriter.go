@@ -17,14 +17,14 @@ const maxHeldOutput = 32 << 10
 // from the progressWriter around w (withWriteTimeout).
 type sseWriter struct {
 	w    http.ResponseWriter
-	rc   *http.ResponseController
+	rc   http.ResponseController // by value: a pointer here would escape to the heap
 	out  *[]byte
 	name string // the stream's name in event ids
 	last int64  // the sequence number of the last event framed; 0 if none
 }
 
 func newSSEWriter(w http.ResponseWriter, out *[]byte, name string) sseWriter {
-	return sseWriter{w: w, rc: http.NewResponseController(w), out: out, name: name}
+	return sseWriter{w: w, rc: *http.NewResponseController(w), out: out, name: name}
 }
 
 // frame adds ev to the output, with its event id when it has one, and
