@@ -105,12 +105,10 @@ type StreamableClient struct {
 	ownHC  bool
 	logger *slog.Logger
 
-	in     chan protocol.Message
-	errs   chan error // *CallError and *protocol.DecodeError for Read
-	done   chan struct{}
-	failed chan struct{} // closed when the session expired
-	once   sync.Once
-	wg     sync.WaitGroup
+	// Read's side: errs carries *CallError and *protocol.DecodeError,
+	// ended is closed when the session expired (failErr says so).
+	chanConn
+	wg sync.WaitGroup
 
 	mu        sync.Mutex
 	closed    bool
@@ -133,18 +131,18 @@ type clientCall struct {
 // It sends nothing until the first Write. opts may be nil.
 func NewStreamableClient(url string, opts *HTTPClientOptions) *StreamableClient {
 	o, own := opts.resolve()
-	return &StreamableClient{
-		url:    url,
-		opts:   o,
-		ownHC:  own,
-		logger: o.Logger,
-		in:     make(chan protocol.Message, 64),
-		errs:   make(chan error, 8),
-		done:   make(chan struct{}),
-		failed: make(chan struct{}),
-		calls:  map[protocol.ID]*clientCall{},
-		aborts: map[uint64]context.CancelFunc{},
+	c := &StreamableClient{
+		url:      url,
+		opts:     o,
+		ownHC:    own,
+		logger:   o.Logger,
+		chanConn: newChanConn(64),
+		calls:    map[protocol.ID]*clientCall{},
+		aborts:   map[uint64]context.CancelFunc{},
 	}
+	c.errs, c.ended = make(chan error, 8), make(chan struct{})
+	c.end = func() error { return c.failErr } // set before ended is closed
+	return c
 }
 
 // SessionID returns the Mcp-Session-Id the server issued, or "".
@@ -195,7 +193,7 @@ func (c *StreamableClient) err() error {
 	select {
 	case <-c.done:
 		return ErrClosed
-	case <-c.failed:
+	case <-c.ended:
 		return c.failErr
 	default:
 		return nil
@@ -209,25 +207,7 @@ func (c *StreamableClient) err() error {
 // and a *protocol.DecodeError a message over MaxMessageSize; the
 // connection goes on after both.
 func (c *StreamableClient) Read(ctx context.Context) (protocol.Message, error) {
-	select {
-	case m := <-c.in:
-		return m, nil
-	case err := <-c.errs:
-		return nil, err
-	case <-c.done:
-		return nil, ErrClosed
-	case <-c.failed:
-		select {
-		case m := <-c.in:
-			return m, nil
-		case err := <-c.errs:
-			return nil, err
-		default:
-		}
-		return nil, c.failErr
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return c.chanConn.Read(ctx)
 }
 
 // deliver hands a message to Read. from is the request whose answer
@@ -248,18 +228,7 @@ func (c *StreamableClient) deliver(m protocol.Message, from protocol.ID) {
 			stale.cancel()
 		}
 	}
-	select {
-	case c.in <- m:
-	case <-c.done:
-	}
-}
-
-// fail hands Read an error about one message or call (see Read).
-func (c *StreamableClient) fail(err error) {
-	select {
-	case c.errs <- err:
-	case <-c.done:
-	}
+	_ = c.put(context.Background(), m) // fails only once closed: dropped
 }
 
 // failCall ends the reading of the answer to id, if still in progress,
@@ -272,14 +241,14 @@ func (c *StreamableClient) failCall(id protocol.ID, err error) {
 	if cc != nil {
 		cc.cancel()
 	}
-	c.fail(&CallError{ID: id, Err: err})
+	c.report(&CallError{ID: id, Err: err})
 }
 
 func (c *StreamableClient) expire() {
 	c.mu.Lock()
 	if c.failErr == nil {
 		c.failErr = ErrSessionExpired
-		close(c.failed)
+		close(c.ended)
 	}
 	c.mu.Unlock()
 }

@@ -120,7 +120,7 @@ func (c *StreamableClient) call(ctx context.Context, m *protocol.Request) error 
 		defer resp.Body.Close()
 		msg, err := c.readJSONAnswer(resp.Body, m.Method)
 		if err != nil {
-			c.fail(&CallError{ID: m.ID, Err: err})
+			c.report(&CallError{ID: m.ID, Err: err})
 			return nil
 		}
 		c.deliver(msg, m.ID)

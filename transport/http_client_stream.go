@@ -130,7 +130,7 @@ func (c *StreamableClient) tooLarge(de *protocol.DecodeError, id protocol.ID) bo
 		c.failCall(id, de.Cause)
 		return true
 	case !de.NotRequest && de.ID.IsValid():
-		c.fail(de)
+		c.report(de)
 	default:
 		c.logger.Warn("ignoring a message from the MCP server over the size limit", "error", de.Cause)
 	}

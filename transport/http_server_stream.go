@@ -73,33 +73,15 @@ func putTimer(t *time.Timer) {
 // st.sse under st.mu, so from then on send numbers and stores the
 // response; one sent before is already in sk.ch and still goes as JSON.
 func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, out *[]byte, pre []outEvent, jsonFirst bool) {
-	rc := http.NewResponseController(w)
-	var lastSeq int64
-	write := func() bool {
-		if len(*out) == 0 {
-			return true
-		}
-		_, err := w.Write(*out)
-		*out = (*out)[:0]
-		return err == nil
-	}
+	sw := newSSEWriter(w, out, st.name)
 	flush := func() bool {
-		if !write() || rc.Flush() != nil {
+		if !sw.flush() {
 			return false
 		}
-		if lastSeq > 0 && st == sess.standalone {
-			st.delivered.Store(lastSeq)
+		if sw.last > 0 && st == sess.standalone {
+			st.delivered.Store(sw.last)
 		}
 		return true
-	}
-	frame := func(ev outEvent) bool {
-		if ev.seq > 0 {
-			*out = appendSSEEventID(*out, st.name, ev.seq)
-			lastSeq = ev.seq
-		}
-		*out = appendSSEMessage(*out, "", *ev.data)
-		putBuf(ev.data)
-		return ev.final
 	}
 	committed := !jsonFirst // the SSE headers are written
 	// first handles the first event of an uncommitted answer: the
@@ -131,11 +113,11 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 		}
 	}
 	for i, ev := range pre {
-		if frame(ev) {
+		if sw.frame(ev) {
 			for _, rest := range pre[i+1:] {
 				putBuf(rest.data)
 			}
-			write()
+			sw.write()
 			return
 		}
 	}
@@ -152,18 +134,8 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 		if first(ev) {
 			return true
 		}
-		final := frame(ev)
-		for !final && len(*out) < 32<<10 {
-			select {
-			case ev = <-sk.ch:
-				final = frame(ev)
-				continue
-			default:
-			}
-			break
-		}
-		if final {
-			write()
+		if sw.batch(ev, sk.ch) {
+			sw.write()
 			return true
 		}
 		if !flush() {
@@ -224,14 +196,14 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 				}
 				replayed = ev.seq
 				if st.follow && isAnswer(*ev.data) {
-					frame(ev)
+					sw.frame(ev)
 					for _, rest := range evs[i+1:] {
 						putBuf(rest.data)
 					}
-					write()
+					sw.write()
 					return
 				}
-				frame(ev)
+				sw.frame(ev)
 			}
 			if len(*out) == 0 && !pending {
 				continue
@@ -263,7 +235,7 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 			}
 			if !sealed {
 				if !pending {
-					*out = append(*out, sseKeepAlive...)
+					sw.keepAlive()
 				}
 				if !flush() {
 					return
@@ -302,8 +274,8 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *h
 					if first(ev) {
 						return
 					}
-					if frame(ev) {
-						write()
+					if sw.frame(ev) {
+						sw.write()
 						return
 					}
 					continue

@@ -20,11 +20,9 @@ import (
 
 // httpSession is the Conn of one legacy session.
 type httpSession struct {
-	h    *StreamableHandler
-	id   string
-	in   chan protocol.Message
-	done chan struct{}
-	once sync.Once
+	chanConn // input from POSTs; Read
+	h        *StreamableHandler
+	id       string
 
 	principal string // the caller that created the session (HTTPOptions.Principal)
 
@@ -182,11 +180,10 @@ func (h *StreamableHandler) newSession(ctx context.Context, principal string, in
 // makeSession returns a session that is not registered yet.
 func (h *StreamableHandler) makeSession(id, principal string) *httpSession {
 	s := &httpSession{
+		chanConn:   newChanConn(16),
 		h:          h,
 		id:         id,
 		principal:  principal,
-		in:         make(chan protocol.Message, 16),
-		done:       make(chan struct{}),
 		streams:    map[protocol.ID]*stream{},
 		byName:     map[string]*stream{},
 		batches:    map[*protocol.Batch]*stream{},
@@ -360,36 +357,16 @@ func (s *httpSession) negotiated() string {
 	return s.version
 }
 
-// deliver hands an incoming message to the session engine.
+// deliver hands an incoming message to the session engine, unless the
+// session ends or ctx does first.
 func (s *httpSession) deliver(ctx context.Context, m protocol.Message) bool {
-	select {
-	case s.in <- m:
-		return true
-	case <-s.done:
-		return false
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// Read implements Conn.
-func (s *httpSession) Read(ctx context.Context) (protocol.Message, error) {
-	select {
-	case m := <-s.in:
-		return m, nil
-	case <-s.done:
-		return nil, ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return s.put(ctx, m) == nil
 }
 
 // Write implements Conn: it routes msg to a stream (see StreamableHandler).
 func (s *httpSession) Write(ctx context.Context, msg protocol.Message) error {
-	select {
-	case <-s.done:
+	if s.isClosed() {
 		return ErrClosed
-	default:
 	}
 	if b, ok := BatchReply(ctx, msg); ok {
 		return s.writeBatchReply(ctx, b, msg)
@@ -579,8 +556,7 @@ func (st *stream) deliverLocked(ctx context.Context, ev outEvent) error {
 // HTTPOptions.Sessions) only ends here: its record and events stay for the
 // other replicas (DELETE ends it everywhere).
 func (s *httpSession) Close() error {
-	s.once.Do(func() {
-		close(s.done)
+	s.shut(func() {
 		s.leave()
 		s.h.mu.Lock()
 		if s.h.sessions[s.id] == s {
@@ -732,10 +708,8 @@ func (s *httpSession) openStream(r *http.Request, req *protocol.Request) (*strea
 // MaxStreamsPerSession. A resumable stream carries event ids, and gets a
 // name to resume by.
 func (s *httpSession) openLocked(r *http.Request, resumable bool, ids ...protocol.ID) (*callState, error) {
-	select {
-	case <-s.done:
+	if s.isClosed() {
 		return nil, ErrClosed
-	default:
 	}
 	for _, id := range ids {
 		if _, dup := s.streams[id]; dup {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -182,12 +181,11 @@ func modernStatus(code int64) int {
 // oneShot is the Conn of one stateless request: Read returns the message,
 // Write forwards what relates to it, and it ends with the answer.
 type oneShot struct {
-	h    *StreamableHandler
-	msg  protocol.Message
-	id   protocol.ID // the request's id; the zero ID for a notification or a batch
-	out  chan outEvent
-	done chan struct{}
-	once sync.Once
+	chanConn // no input after msg: Read waits for the close
+	h        *StreamableHandler
+	msg      protocol.Message
+	id       protocol.ID // the request's id; the zero ID for a notification or a batch
+	out      chan outEvent
 
 	batch   *protocol.Batch // the batch, when msg is one
 	answers bool            // an answer will be written: msg is a call, or a batch with calls or invalid elements
@@ -199,7 +197,7 @@ type oneShot struct {
 }
 
 func (h *StreamableHandler) newOneShot(msg protocol.Message) *oneShot {
-	c := &oneShot{h: h, msg: msg, out: make(chan outEvent, 16), done: make(chan struct{})}
+	c := &oneShot{chanConn: chanConn{done: make(chan struct{})}, h: h, msg: msg, out: make(chan outEvent, 16)}
 	switch m := msg.(type) {
 	case *protocol.Request:
 		c.id, c.answers, c.listen = m.ID, m.IsCall(), m.Method == protocol.MethodSubscriptionsListen
@@ -227,14 +225,10 @@ func (c *oneShot) Read(ctx context.Context) (protocol.Message, error) {
 	if !c.answers {
 		return nil, io.EOF // notifications: nothing more will come
 	}
-	select {
-	case <-c.done:
-		// Closed (the client went away): the call is abandoned, not
-		// answered as after a peer's end of input (io.EOF).
-		return nil, ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	// Nothing comes in: this waits for the close (the client went away),
+	// which abandons the call, not answered as after a peer's end of input
+	// (io.EOF), or for ctx.
+	return c.chanConn.Read(ctx)
 }
 
 // Write implements Conn: messages related to the request go on its
@@ -276,22 +270,12 @@ func (c *oneShot) Write(ctx context.Context, msg protocol.Message) error {
 	if isResp && resp.Error != nil {
 		ev.code = resp.Error.Code
 	}
-	select {
-	case c.out <- ev:
-		return nil
-	case <-c.done:
-		putBuf(buf)
-		return ErrClosed
-	case <-ctx.Done():
-		putBuf(buf)
-		return ctx.Err()
-	}
+	return sendOrFree(ctx, c.out, ev, buf, c.done)
 }
 
 // Close implements Conn.
 func (c *oneShot) Close() error {
-	c.once.Do(func() {
-		close(c.done)
+	c.shut(func() {
 		c.h.mu.Lock()
 		delete(c.h.oneShots, c)
 		c.h.mu.Unlock()
@@ -342,7 +326,7 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 	committed := false
 	out := getBuf()
 	defer putBuf(out)
-	rc := http.NewResponseController(w)
+	sw := newSSEWriter(w, out, "")
 	commit := func() {
 		committed = true
 		setSSEHeaders(w)
@@ -350,21 +334,22 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 	}
 	// A subscriptions/listen answer is a stream by nature: never JSON.
 	jsonOnly := h.opts.JSONResponse && !c.listen
-	var tick <-chan time.Time
-	if h.opts.KeepAlive > 0 && !jsonOnly {
-		t := time.NewTicker(h.opts.KeepAlive)
-		defer t.Stop()
-		tick = t.C
+	keepAlive := h.opts.KeepAlive
+	if jsonOnly {
+		keepAlive = 0 // nothing to keep alive: the answer is one body
 	}
+	ticks := newKeepAliveTicks(keepAlive)
+	defer ticks.stop()
 	for {
 		var ev outEvent
 		select {
 		case ev = <-c.out:
-		case <-tick:
+		case <-ticks.C:
 			if !committed {
 				commit()
 			}
-			if _, err := w.Write(sseKeepAlive); err != nil || rc.Flush() != nil {
+			sw.keepAlive()
+			if !sw.flush() {
 				return
 			}
 			continue
@@ -396,21 +381,7 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 			}
 			commit()
 		}
-		*out = appendSSEMessage((*out)[:0], "", *ev.data)
-		putBuf(ev.data)
-		final := ev.final
-		for !final && len(*out) < 32<<10 {
-			select {
-			case ev = <-c.out:
-				*out = appendSSEMessage(*out, "", *ev.data)
-				putBuf(ev.data)
-				final = ev.final
-				continue
-			default:
-			}
-			break
-		}
-		if _, err := w.Write(*out); err != nil || rc.Flush() != nil || final {
+		if final := sw.batch(ev, c.out); !sw.flush() || final {
 			return
 		}
 	}

@@ -14,7 +14,10 @@ func NewPipe() (client, server Conn) {
 	ab := make(chan protocol.Message, 64)
 	ba := make(chan protocol.Message, 64)
 	p := &pipeState{done: make(chan struct{})}
-	return &pipeConn{in: ba, out: ab, p: p}, &pipeConn{in: ab, out: ba, p: p}
+	// Both ends share one done, which pipeState closes; each reads the
+	// messages already queued before reporting the close.
+	return &pipeConn{chanConn: chanConn{in: ba, done: p.done, drain: true}, out: ab, p: p},
+		&pipeConn{chanConn: chanConn{in: ab, done: p.done, drain: true}, out: ba, p: p}
 }
 
 type pipeState struct {
@@ -23,41 +26,16 @@ type pipeState struct {
 }
 
 type pipeConn struct {
-	in  <-chan protocol.Message
+	chanConn
 	out chan<- protocol.Message
 	p   *pipeState
 }
 
-func (c *pipeConn) Read(ctx context.Context) (protocol.Message, error) {
-	select {
-	case m := <-c.in:
-		return m, nil
-	default:
-	}
-	select {
-	case m := <-c.in:
-		return m, nil
-	case <-c.p.done:
-		return nil, ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
 func (c *pipeConn) Write(ctx context.Context, m protocol.Message) error {
-	select {
-	case <-c.p.done:
+	if c.isClosed() {
 		return ErrClosed
-	default:
 	}
-	select {
-	case c.out <- m:
-		return nil
-	case <-c.p.done:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return sendOrClosed(ctx, c.out, m, c.done)
 }
 
 func (c *pipeConn) Close() error {

@@ -30,12 +30,10 @@ type SSEClient struct {
 	ownHC  bool
 	logger *slog.Logger
 
-	in    chan protocol.Message
-	errs  chan error // *CallError and *protocol.DecodeError for Read
-	done  chan struct{}
-	ended chan struct{} // closed when the stream has ended
-	once  sync.Once
-	wg    sync.WaitGroup
+	// Read's side: errs carries *CallError and *protocol.DecodeError,
+	// ended is closed when the stream has ended (see readEnd).
+	chanConn
+	wg sync.WaitGroup
 
 	startMu  sync.Mutex // held while connecting
 	endpoint string
@@ -51,8 +49,9 @@ type SSEClient struct {
 // endpoint is url. It connects on the first Write. opts may be nil.
 func NewSSEClient(url string, opts *HTTPClientOptions) *SSEClient {
 	o, own := opts.resolve()
-	return &SSEClient{url: url, opts: o, ownHC: own, logger: o.Logger,
-		in: make(chan protocol.Message, 64), errs: make(chan error, 8), done: make(chan struct{}), ended: make(chan struct{})}
+	c := &SSEClient{url: url, opts: o, ownHC: own, logger: o.Logger, chanConn: newChanConn(64)}
+	c.errs, c.ended, c.end = make(chan error, 8), make(chan struct{}), c.readEnd
+	return c
 }
 
 // Endpoint returns the message endpoint the server announced, or "".
@@ -187,9 +186,7 @@ func (c *SSEClient) readStream(br *bodyReader) {
 				c.logger.Warn("ignoring a notification from the MCP server over the size limit", "error", de.Cause)
 				continue
 			}
-			select {
-			case c.errs <- report:
-			case <-c.done:
+			if c.report(report) != nil {
 				return
 			}
 			continue
@@ -198,9 +195,7 @@ func (c *SSEClient) readStream(br *bodyReader) {
 		if !ok {
 			continue
 		}
-		select {
-		case c.in <- msg:
-		case <-c.done:
+		if c.put(context.Background(), msg) != nil {
 			return
 		}
 	}
@@ -219,38 +214,24 @@ func (c *SSEClient) readStream(br *bodyReader) {
 // returns a *CallError for the call it answered (or a
 // *protocol.DecodeError for a request), and goes on.
 func (c *SSEClient) Read(ctx context.Context) (protocol.Message, error) {
-	select {
-	case m := <-c.in:
-		return m, nil
-	case err := <-c.errs:
-		return nil, err
-	case <-c.done:
-		return nil, ErrClosed
-	case <-c.ended:
-		select {
-		case m := <-c.in:
-			return m, nil
-		case err := <-c.errs:
-			return nil, err
-		default:
-		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.endErr == nil {
-			return nil, c.startErr
-		}
-		return nil, c.endErr
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	return c.chanConn.Read(ctx)
+}
+
+// readEnd is Read's error once the stream has ended: why it ended, or why
+// it never started.
+func (c *SSEClient) readEnd() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.endErr == nil {
+		return c.startErr
 	}
+	return c.endErr
 }
 
 // Write implements Conn.
 func (c *SSEClient) Write(ctx context.Context, msg protocol.Message) error {
-	select {
-	case <-c.done:
+	if c.isClosed() {
 		return ErrClosed
-	default:
 	}
 	ep, err := c.start(ctx)
 	if err != nil {
@@ -269,10 +250,8 @@ func (c *SSEClient) Write(ctx context.Context, msg protocol.Message) error {
 	hr.Header.Set("Content-Type", mediaJSON)
 	resp, err := c.opts.HTTPClient.Do(hr)
 	if err != nil {
-		select {
-		case <-c.done:
+		if c.isClosed() {
 			return ErrClosed
-		default:
 		}
 		return fmt.Errorf("%w: POST %s: %w", ErrTransport, ep, err)
 	}

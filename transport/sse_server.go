@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -124,32 +125,17 @@ func NewSSEHandler(connect func(Conn, ConnInfo), opts *SSEOptions) *SSEHandler {
 
 // sseSession is the Conn of one legacy SSE session.
 type sseSession struct {
-	id   string
-	in   chan protocol.Message
-	out  chan *[]byte
-	done chan struct{}
-	once sync.Once
-	h    *SSEHandler
+	chanConn // input from POSTs; Read
+	id       string
+	out      chan outEvent
+	h        *SSEHandler
 
 	principal string // the caller that opened the session
 }
 
-func (s *sseSession) Read(ctx context.Context) (protocol.Message, error) {
-	select {
-	case m := <-s.in:
-		return m, nil
-	case <-s.done:
-		return nil, ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
 func (s *sseSession) Write(ctx context.Context, msg protocol.Message) error {
-	select {
-	case <-s.done:
+	if s.isClosed() {
 		return ErrClosed
-	default:
 	}
 	buf := getBuf()
 	b, err := protocol.AppendMessage(*buf, msg)
@@ -161,21 +147,11 @@ func (s *sseSession) Write(ctx context.Context, msg protocol.Message) error {
 		return nil // an empty batch: nothing to send
 	}
 	*buf = b
-	select {
-	case s.out <- buf:
-		return nil
-	case <-s.done:
-		putBuf(buf)
-		return ErrClosed
-	case <-ctx.Done():
-		putBuf(buf)
-		return ctx.Err()
-	}
+	return sendOrFree(ctx, s.out, outEvent{data: buf}, buf, s.done)
 }
 
 func (s *sseSession) Close() error {
-	s.once.Do(func() {
-		close(s.done)
+	s.shut(func() {
 		s.h.mu.Lock()
 		delete(s.h.sessions, s.id)
 		s.h.mu.Unlock()
@@ -207,7 +183,7 @@ func (h *SSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	principal := h.opts.Principal(r)
-	s := &sseSession{id: newSessionID(), principal: principal, in: make(chan protocol.Message, 16), out: make(chan *[]byte, 16), done: make(chan struct{}), h: h}
+	s := &sseSession{chanConn: newChanConn(16), id: newSessionID(), principal: principal, out: make(chan outEvent, 16), h: h}
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -236,43 +212,27 @@ func (h *SSEHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 
 	setSSEHeaders(w)
 	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
 	out := getBuf()
 	defer putBuf(out)
+	sw := newSSEWriter(w, out, "")
 	*out = appendSSEEvent(*out, "endpoint", endpoint)
-	if _, err := w.Write(*out); err != nil || rc.Flush() != nil {
+	if !sw.flush() {
 		return
 	}
-	var tick <-chan time.Time
-	if h.opts.KeepAlive > 0 {
-		t := time.NewTicker(h.opts.KeepAlive)
-		defer t.Stop()
-		tick = t.C
-	}
+	ticks := newKeepAliveTicks(h.opts.KeepAlive)
+	defer ticks.stop()
 	for {
-		*out = (*out)[:0]
 		select {
-		case buf := <-s.out:
-			*out = appendSSEMessage(*out, "", *buf)
-			putBuf(buf)
-			for len(*out) < 32<<10 {
-				select {
-				case buf = <-s.out:
-					*out = appendSSEMessage(*out, "", *buf)
-					putBuf(buf)
-					continue
-				default:
-				}
-				break
-			}
-		case <-tick:
-			*out = append(*out, sseKeepAlive...)
+		case ev := <-s.out:
+			sw.batch(ev, s.out) // never final: the stream lasts as long as the session
+		case <-ticks.C:
+			sw.keepAlive()
 		case <-r.Context().Done():
 			return
 		case <-s.done:
 			return
 		}
-		if _, err := w.Write(*out); err != nil || rc.Flush() != nil {
+		if !sw.flush() {
 			return
 		}
 	}
@@ -297,12 +257,11 @@ func (h *SSEHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setExtra(msg, requestInfo(r, s.id, s.principal))
-	select {
-	case s.in <- msg:
+	switch err := s.put(r.Context(), msg); {
+	case err == nil:
 		w.WriteHeader(http.StatusAccepted)
-	case <-s.done:
+	case errors.Is(err, ErrClosed):
 		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
-	case <-r.Context().Done():
 	}
 }
 
