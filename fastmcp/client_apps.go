@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/internal/appswire"
 )
 
 // WithApps declares that the client renders the views of the MCP Apps
@@ -19,7 +20,7 @@ import (
 // views.
 func WithApps(mimeTypes ...string) ClientOption {
 	if len(mimeTypes) == 0 {
-		mimeTypes = []string{apps.MIMEType}
+		mimeTypes = []string{appswire.MIMEType}
 	}
 	return clientOption(func(c *clientConfig) { c.appMIMETypes = mimeTypes })
 }
@@ -30,7 +31,7 @@ func (c *Client) appsSettings() json.RawMessage {
 	if len(c.cfg.appMIMETypes) == 0 {
 		return nil
 	}
-	b, _ := json.Marshal(apps.ClientSettings{MIMETypes: c.cfg.appMIMETypes})
+	b, _ := json.Marshal(appswire.ClientSettings{MIMETypes: c.cfg.appMIMETypes})
 	return b
 }
 
@@ -52,8 +53,8 @@ func (c *Client) ReadView(ctx context.Context, uri string) (*apps.View, error) {
 		if rc.URI != uri {
 			continue
 		}
-		if !apps.IsViewMIMEType(rc.MIMEType) {
-			return nil, fmt.Errorf("%w: %s has MIME type %q, not %q", ErrNotView, uri, rc.MIMEType, apps.MIMEType)
+		if !appswire.IsViewMIMEType(rc.MIMEType) {
+			return nil, fmt.Errorf("%w: %s has MIME type %q, not %q", ErrNotView, uri, rc.MIMEType, appswire.MIMEType)
 		}
 		html := rc.Text
 		if rc.Blob != nil {
