@@ -76,7 +76,9 @@ func toolOption(set func(m *ToolMeta, ui *fastmcp.ToolUI) error) fastmcp.ToolOpt
 	return fastmcp.WithToolUI(func(ui *fastmcp.ToolUI, _ string, meta protocol.Meta) error {
 		var m ToolMeta
 		if cur, ok := ui.Meta[MetaKey]; ok {
-			m = cur.(ToolMeta)
+			if m, ok = cur.(ToolMeta); !ok {
+				return fmt.Errorf("_meta.ui is a %T, set by another WithToolUI option: use only package apps's options for it", cur)
+			}
 		} else if _, taken := meta[MetaKey]; taken {
 			return fmt.Errorf("the tool's Meta has a %q key: use apps.WithView, AppOnly or ModelOnly instead", MetaKey)
 		}

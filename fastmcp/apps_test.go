@@ -218,8 +218,11 @@ func TestAppsRegistrationErrors(t *testing.T) {
 		{"URI of a plain resource", func(s *fastmcp.Server) { s.Resource("ui://a/view.html", fn) },
 			[]fastmcp.ToolOption{apps.WithView(view)}, "not a view"},
 		{"AppOnly and ModelOnly", nil, []fastmcp.ToolOption{apps.AppOnly(), apps.ModelOnly()}, "exclude each other"},
+		{"ModelOnly and AppOnly", nil, []fastmcp.ToolOption{apps.ModelOnly(), apps.WithView(view), apps.AppOnly()}, "exclude each other"},
+		{"ui in Meta given after", nil, []fastmcp.ToolOption{apps.AppOnly(), fastmcp.Meta(protocol.Meta{"ui": map[string]any{}})}, `Meta has a "ui" key`},
 		{"Meta with ui", nil, []fastmcp.ToolOption{fastmcp.Meta(protocol.Meta{"ui": map[string]any{}}), apps.WithView(view)}, `Meta has a "ui" key`},
 	}
+	invalidView := map[string]bool{"nil view": true, "not ui://": true, "no HTML": true} // View.Validate's errors
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newServer()
@@ -230,6 +233,9 @@ func TestAppsRegistrationErrors(t *testing.T) {
 			err := s.AddTool("tool", fn, tt.opts...)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), `tool "tool"`) {
 				t.Fatalf("AddTool = %v, want an error about %q naming the tool", err, tt.want)
+			}
+			if invalid := invalidView[tt.name]; invalid != errors.Is(err, apps.ErrInvalidView) {
+				t.Fatalf("AddTool = %v: errors.Is(err, apps.ErrInvalidView) = %v, want %v", err, !invalid, invalid)
 			}
 			if tools := listToolsByName(t, connect(t, s, fastmcp.WithApps())); tools["tool"] != nil {
 				t.Fatal("the failed tool was registered")
