@@ -33,7 +33,10 @@ type ToolUI struct {
 // to clients that render views, and removed with the last tool that has it.
 // The server declares the extension in its capabilities once it has a view.
 type ToolView struct {
-	URI, Name, Description, HTML string
+	URI         string // the view's ui:// URI
+	Name        string // its name in resources/list
+	Description string // what it shows, in resources/list
+	HTML        string // the whole document
 	// Meta is the view's _meta, sent with its listing and with every read.
 	Meta protocol.Meta
 }
