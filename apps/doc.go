@@ -11,9 +11,10 @@
 // model, the view, or both.
 //
 // Servers build a [View] with [NewView], [ViewFromFile] or [ViewFromFS] and
-// attach it to tools with fastmcp.App; clients declare the extension with
-// fastmcp.WithApps and fetch views with Client.ReadView. This package has
-// no dependency on either: it is the shared vocabulary.
+// attach it to tools with the tool option [WithView]; [AppOnly] and
+// [ModelOnly] say who may call a tool. Clients declare the extension with
+// fastmcp.WithApps and fetch views with [ReadView]. A program that uses
+// none of them does not link this package.
 //
 // # One document
 //

@@ -42,9 +42,9 @@ func Example() {
 
 	s := fastmcp.New("weather", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("weather", func(in CityArgs) (Weather, error) { return Weather{in.City, 21}, nil },
-		fastmcp.Description("Current weather of a city"), fastmcp.App(view))
+		fastmcp.Description("Current weather of a city"), apps.WithView(view))
 	s.Tool("refresh", func(in CityArgs) (Weather, error) { return Weather{in.City, 22}, nil },
-		fastmcp.App(view), fastmcp.AppOnly())
+		apps.WithView(view), apps.AppOnly())
 
 	ctx := context.Background()
 	host, stop := connect(s, fastmcp.WithApps())
@@ -56,7 +56,7 @@ func Example() {
 		m, _, _ := apps.ToolMetaOf(tool)
 		fmt.Printf("host sees %s: view %s, visibility %v\n", tool.Name, m.ResourceURI, m.Visibility)
 	}
-	v, err := host.ReadView(ctx, "ui://weather/card.html")
+	v, err := apps.ReadView(ctx, host, "ui://weather/card.html")
 	if err != nil {
 		panic(err)
 	}

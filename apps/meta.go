@@ -4,45 +4,33 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/fastmcp-go/fastmcp/internal/appswire"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 const (
 	// Extension is the extension's identifier, declared under extensions in
 	// the client's and the server's capabilities.
-	Extension = "io.modelcontextprotocol/ui"
+	Extension = appswire.Extension
 	// MIMEType is the MIME type of an HTML view.
-	MIMEType = "text/html;profile=mcp-app"
+	MIMEType = appswire.MIMEType
 	// Scheme is the URI scheme every view's URI has.
 	Scheme = "ui"
 	// MetaKey is the _meta key under which tools and views carry their
 	// ToolMeta and ViewMeta.
-	MetaKey = "ui"
+	MetaKey = appswire.MetaKey
 	// LegacyResourceURIMetaKey is the flat _meta key older hosts read a
 	// tool's view URI from (deprecated by the extension in favour of
 	// _meta.ui.resourceUri; servers publish both).
-	LegacyResourceURIMetaKey = "ui/resourceUri"
+	LegacyResourceURIMetaKey = appswire.LegacyResourceURIMetaKey
 )
 
 // IsViewMIMEType reports whether a resource's MIME type is MIMEType,
 // ignoring case, spaces around parameters, quotes around the profile and
 // other parameters (such as charset): "text/html; profile=mcp-app" is a
 // view too.
-func IsViewMIMEType(mime string) bool {
-	typ, params, _ := strings.Cut(mime, ";")
-	if !strings.EqualFold(strings.TrimSpace(typ), "text/html") {
-		return false
-	}
-	for p := range strings.SplitSeq(params, ";") {
-		k, v, _ := strings.Cut(p, "=")
-		if strings.EqualFold(strings.TrimSpace(k), "profile") && strings.Trim(strings.TrimSpace(v), `"`) == "mcp-app" {
-			return true
-		}
-	}
-	return false
-}
+func IsViewMIMEType(mime string) bool { return appswire.IsViewMIMEType(mime) }
 
 // ViewMeta is the _meta.ui of a view: what the host needs to know to
 // sandbox it. The zero value asks for nothing: no network, no external
@@ -119,9 +107,9 @@ type Visibility string
 
 const (
 	// VisibilityModel: the tool is in the model's tool list.
-	VisibilityModel Visibility = "model"
+	VisibilityModel Visibility = appswire.VisibilityModel
 	// VisibilityApp: views of the same server may call the tool.
-	VisibilityApp Visibility = "app"
+	VisibilityApp Visibility = appswire.VisibilityApp
 )
 
 // ToolMeta is the _meta.ui of a tool.
@@ -147,40 +135,24 @@ type ClientSettings struct {
 // ClientSupports reports whether caps declare the extension with the HTML
 // view MIME type: a host that renders views. Servers give other clients the
 // fallback.
-func ClientSupports(caps *protocol.ClientCapabilities) bool {
-	if caps == nil {
-		return false
-	}
-	raw, ok := caps.Extensions[Extension]
-	if !ok {
-		return false
-	}
-	var s ClientSettings
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return false
-	}
-	return slices.Contains(s.MIMETypes, MIMEType)
-}
+func ClientSupports(caps *protocol.ClientCapabilities) bool { return appswire.ClientSupports(caps) }
 
 // ToolMetaOf returns the view metadata of a listed tool: its _meta.ui, or
 // the deprecated flat _meta["ui/resourceUri"] of older servers. ok is false
 // when the tool has neither; an error says the metadata is malformed.
 func ToolMetaOf(t *protocol.Tool) (m ToolMeta, ok bool, err error) {
-	if t == nil {
-		return ToolMeta{}, false, nil
+	w, ok, err := appswire.ToolMetaOf(t)
+	if !ok || err != nil {
+		return ToolMeta{}, ok, err
 	}
-	if v, present := t.Meta[MetaKey]; present {
-		if err := convert(v, &m); err != nil {
-			return ToolMeta{}, false, fmt.Errorf("apps: tool %q: _meta.ui: %w", t.Name, err)
-		}
-		ok = true
-	}
-	if m.ResourceURI == "" {
-		if uri, isString := t.Meta[LegacyResourceURIMetaKey].(string); isString && uri != "" {
-			m.ResourceURI, ok = uri, true
+	m.ResourceURI = w.ResourceURI
+	if w.Visibility != nil {
+		m.Visibility = make([]Visibility, len(w.Visibility))
+		for i, v := range w.Visibility {
+			m.Visibility[i] = Visibility(v)
 		}
 	}
-	return m, ok, nil
+	return m, true, nil
 }
 
 // ViewMetaOf returns the _meta.ui of a view's contents (or of its
@@ -191,18 +163,8 @@ func ViewMetaOf(meta protocol.Meta) (ViewMeta, error) {
 	if !ok {
 		return m, nil
 	}
-	if err := convert(v, &m); err != nil {
+	if err := appswire.Convert(v, &m); err != nil {
 		return ViewMeta{}, fmt.Errorf("apps: _meta.ui: %w", err)
 	}
 	return m, nil
-}
-
-// convert decodes v, a value from a decoded _meta (a map, or a typed value
-// a server put there), into out.
-func convert(v, out any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, out)
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // A View is an HTML document a host renders for a tool: the resource at
-// URI. Servers register it with fastmcp.App; clients get one from
-// Client.ReadView. Change a View before registering it, not after: the
+// URI. Servers register it with WithView; clients get one from
+// ReadView. Change a View before registering it, not after: the
 // server keeps a copy.
 type View struct {
 	// URI is the view's resource URI; it must have the ui:// scheme, as in

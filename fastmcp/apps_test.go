@@ -33,10 +33,10 @@ func appServer(t testing.TB) *fastmcp.Server {
 	view.Meta = apps.ViewMeta{CSP: &apps.CSP{ConnectDomains: []string{"https://api.example.com"}}, PrefersBorder: &border}
 	s := newServer()
 	s.Tool("sales", func(in SalesArgs) (Sales, error) { return Sales{in.Region, 42}, nil },
-		fastmcp.Description("Sales of a region"), fastmcp.App(view), fastmcp.Meta(protocol.Meta{"com.example/owner": "sales"}))
+		fastmcp.Description("Sales of a region"), apps.WithView(view), fastmcp.Meta(protocol.Meta{"com.example/owner": "sales"}))
 	s.Tool("refresh", func(in SalesArgs) (Sales, error) { return Sales{in.Region, 43}, nil },
-		fastmcp.App(view), fastmcp.AppOnly())
-	s.Tool("export", func() (string, error) { return "exported", nil }, fastmcp.ModelOnly())
+		apps.WithView(view), apps.AppOnly())
+	s.Tool("export", func() (string, error) { return "exported", nil }, apps.ModelOnly())
 	s.Tool("plain", func() (string, error) { return "plain", nil })
 	return s
 }
@@ -127,7 +127,7 @@ func TestAppsHost(t *testing.T) {
 		if uris := listResourceURIs(t, c); len(uris) != 1 || uris[0] != "ui://sales/chart.html" {
 			t.Errorf("resources = %v, want the view once", uris)
 		}
-		v, err := c.ReadView(ctx, "ui://sales/chart.html")
+		v, err := apps.ReadView(ctx, c, "ui://sales/chart.html")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,16 +210,19 @@ func TestAppsRegistrationErrors(t *testing.T) {
 		opts  []fastmcp.ToolOption
 		want  string
 	}{
-		{"nil view", nil, []fastmcp.ToolOption{fastmcp.App(nil)}, "nil"},
-		{"not ui://", nil, []fastmcp.ToolOption{fastmcp.App(apps.NewView("https://example.com/v.html", chartHTML))}, "ui:// scheme"},
-		{"no HTML", nil, []fastmcp.ToolOption{fastmcp.App(apps.NewView("ui://a/empty", ""))}, "no HTML"},
-		{"two views on one URI", func(s *fastmcp.Server) { s.Tool("first", fn, fastmcp.App(view)) },
-			[]fastmcp.ToolOption{fastmcp.App(apps.NewView("ui://a/view.html", "<p>other</p>"))}, "different contents"},
+		{"nil view", nil, []fastmcp.ToolOption{apps.WithView(nil)}, "nil"},
+		{"not ui://", nil, []fastmcp.ToolOption{apps.WithView(apps.NewView("https://example.com/v.html", chartHTML))}, "ui:// scheme"},
+		{"no HTML", nil, []fastmcp.ToolOption{apps.WithView(apps.NewView("ui://a/empty", ""))}, "no HTML"},
+		{"two views on one URI", func(s *fastmcp.Server) { s.Tool("first", fn, apps.WithView(view)) },
+			[]fastmcp.ToolOption{apps.WithView(apps.NewView("ui://a/view.html", "<p>other</p>"))}, "different contents"},
 		{"URI of a plain resource", func(s *fastmcp.Server) { s.Resource("ui://a/view.html", fn) },
-			[]fastmcp.ToolOption{fastmcp.App(view)}, "not a view"},
-		{"AppOnly and ModelOnly", nil, []fastmcp.ToolOption{fastmcp.AppOnly(), fastmcp.ModelOnly()}, "exclude each other"},
-		{"Meta with ui", nil, []fastmcp.ToolOption{fastmcp.Meta(protocol.Meta{"ui": map[string]any{}}), fastmcp.App(view)}, `Meta has a "ui" key`},
+			[]fastmcp.ToolOption{apps.WithView(view)}, "not a view"},
+		{"AppOnly and ModelOnly", nil, []fastmcp.ToolOption{apps.AppOnly(), apps.ModelOnly()}, "exclude each other"},
+		{"ModelOnly and AppOnly", nil, []fastmcp.ToolOption{apps.ModelOnly(), apps.WithView(view), apps.AppOnly()}, "exclude each other"},
+		{"ui in Meta given after", nil, []fastmcp.ToolOption{apps.AppOnly(), fastmcp.Meta(protocol.Meta{"ui": map[string]any{}})}, `Meta has a "ui" key`},
+		{"Meta with ui", nil, []fastmcp.ToolOption{fastmcp.Meta(protocol.Meta{"ui": map[string]any{}}), apps.WithView(view)}, `Meta has a "ui" key`},
 	}
+	invalidView := map[string]bool{"nil view": true, "not ui://": true, "no HTML": true} // View.Validate's errors
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newServer()
@@ -230,6 +233,9 @@ func TestAppsRegistrationErrors(t *testing.T) {
 			err := s.AddTool("tool", fn, tt.opts...)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), `tool "tool"`) {
 				t.Fatalf("AddTool = %v, want an error about %q naming the tool", err, tt.want)
+			}
+			if invalid := invalidView[tt.name]; invalid != errors.Is(err, apps.ErrInvalidView) {
+				t.Fatalf("AddTool = %v: errors.Is(err, apps.ErrInvalidView) = %v, want %v", err, !invalid, invalid)
 			}
 			if tools := listToolsByName(t, connect(t, s, fastmcp.WithApps())); tools["tool"] != nil {
 				t.Fatal("the failed tool was registered")
@@ -244,9 +250,9 @@ func TestAppsSharedView(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	fn := func() (string, error) { return "x", nil }
-	s.Tool("a", fn, fastmcp.App(apps.NewView("ui://shared/v.html", chartHTML)))
-	s.Tool("b", fn, fastmcp.App(apps.NewView("ui://shared/v.html", chartHTML)))
-	s.Tool("c", fn, fastmcp.App(apps.NewView("ui://shared/other.html", chartHTML)))
+	s.Tool("a", fn, apps.WithView(apps.NewView("ui://shared/v.html", chartHTML)))
+	s.Tool("b", fn, apps.WithView(apps.NewView("ui://shared/v.html", chartHTML)))
+	s.Tool("c", fn, apps.WithView(apps.NewView("ui://shared/other.html", chartHTML)))
 	c := connect(t, s, fastmcp.WithApps())
 	if uris := listResourceURIs(t, c); strings.Join(uris, " ") != "ui://shared/other.html ui://shared/v.html" {
 		t.Fatalf("resources = %v, want each view once", uris)
@@ -260,10 +266,10 @@ func TestAppsViewCopied(t *testing.T) {
 	s := newServer()
 	v := apps.NewView("ui://a/v.html", chartHTML)
 	v.Meta.CSP = &apps.CSP{ConnectDomains: []string{"https://a.example"}}
-	s.Tool("a", func() (string, error) { return "x", nil }, fastmcp.App(v))
+	s.Tool("a", func() (string, error) { return "x", nil }, apps.WithView(v))
 	v.HTML = "<p>changed</p>"
 	v.Meta.CSP.ConnectDomains[0] = "https://evil.example"
-	got, err := connect(t, s, fastmcp.WithApps()).ReadView(ctxT(t), "ui://a/v.html")
+	got, err := apps.ReadView(ctxT(t), connect(t, s, fastmcp.WithApps()), "ui://a/v.html")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,8 +282,8 @@ func TestReadViewNotView(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	s.Resource("ui://a/text", func() string { return "plain text" })
-	_, err := connect(t, s, fastmcp.WithApps()).ReadView(ctxT(t), "ui://a/text")
-	if !errors.Is(err, fastmcp.ErrNotView) {
+	_, err := apps.ReadView(ctxT(t), connect(t, s, fastmcp.WithApps()), "ui://a/text")
+	if !errors.Is(err, apps.ErrNotView) {
 		t.Fatalf("err = %v, want ErrNotView", err)
 	}
 }
@@ -288,7 +294,7 @@ func TestReadViewMIMESpelling(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	s.Resource("ui://a/loose", func() string { return "<p>loose</p>" }, fastmcp.MIMEType(`text/html; charset=utf-8; profile="mcp-app"`))
-	v, err := connect(t, s, fastmcp.WithApps()).ReadView(ctxT(t), "ui://a/loose")
+	v, err := apps.ReadView(ctxT(t), connect(t, s, fastmcp.WithApps()), "ui://a/loose")
 	if err != nil || v.HTML != "<p>loose</p>" {
 		t.Fatalf("ReadView = %+v, %v", v, err)
 	}
@@ -332,7 +338,7 @@ func TestAppsListsPrivate(t *testing.T) {
 			s := newServer(public)
 			s.Tool("plain", fn)
 			if tt.views {
-				s.Tool("viewed", fn, fastmcp.App(apps.NewView("ui://a/v.html", chartHTML)))
+				s.Tool("viewed", fn, apps.WithView(apps.NewView("ui://a/v.html", chartHTML)))
 			} else {
 				s.Resource("docs://a", fn)
 			}
@@ -358,8 +364,8 @@ func TestAppsRemoveTool(t *testing.T) {
 	s := newServer()
 	fn := func() (string, error) { return "x", nil }
 	view := apps.NewView("ui://a/v.html", chartHTML)
-	s.Tool("one", fn, fastmcp.App(view))
-	s.Tool("two", fn, fastmcp.App(view))
+	s.Tool("one", fn, apps.WithView(view))
+	s.Tool("two", fn, apps.WithView(view))
 	s.Tool("plain", fn)
 	c := connect(t, s, fastmcp.WithApps())
 	steps := []struct {
@@ -379,7 +385,7 @@ func TestAppsRemoveTool(t *testing.T) {
 		}
 	}
 	// The URI is free again, for a different view.
-	if err := s.AddTool("three", fn, fastmcp.App(apps.NewView("ui://a/v.html", "<p>new</p>"))); err != nil {
+	if err := s.AddTool("three", fn, apps.WithView(apps.NewView("ui://a/v.html", "<p>new</p>"))); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/internal/appswire"
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -138,7 +138,7 @@ func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 		if caps.Extensions == nil {
 			caps.Extensions = map[string]json.RawMessage{}
 		}
-		caps.Extensions[apps.Extension] = settings
+		caps.Extensions[appswire.Extension] = settings
 	}
 	return caps
 }

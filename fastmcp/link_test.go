@@ -31,7 +31,7 @@ var optionalFeatures = []feature{
 	{name: "x/oauth2", pkgs: []string{"golang.org/x/oauth2"}},
 	{name: "yaml", pkgs: []string{"go.yaml.in/yaml/v4"}},
 	{name: "mimetype", pkgs: []string{"github.com/gabriel-vasile/mimetype"}},
-	{name: "apps", pkgs: []string{"github.com/fastmcp-go/fastmcp/apps"}, files: []string{"apps.go", "client_apps.go"}},
+	{name: "apps", pkgs: []string{"github.com/fastmcp-go/fastmcp/apps", "github.com/fastmcp-go/fastmcp/internal/appswire"}, files: []string{"apps.go", "client_apps.go"}},
 	{name: "pubsub", pkgs: []string{"github.com/fastmcp-go/fastmcp/pubsub"}, files: []string{"bus.go", "task_bus.go"}},
 	// skills lives in its own package; the file prefix keeps it from
 	// creeping back into package fastmcp.
@@ -57,14 +57,12 @@ var (
 	stillLinkedDefault = map[string]string{
 		"yaml":     "package init: invopop/jsonschema imports pb33f/ordered-map/v2, which imports it (OrderedMap's YAML methods); package fastmcp does not",
 		"mimetype": "imported by validator/v10 (its image rule)",
-		"apps":     "package init: package fastmcp imports apps",
 	}
 	// -tags validator_novalidatefn: no MethodByName; what is left is linked
 	// through real references (or package init).
 	stillLinkedNoValidateFn = map[string]string{
 		"yaml":     "package init: invopop/jsonschema imports pb33f/ordered-map/v2, which imports it (OrderedMap's YAML methods); package fastmcp does not",
 		"mimetype": "imported by validator/v10 (its image rule: DetectReader)",
-		"apps":     "package init, and apps.Permissions's JSON methods (type kept in an interface)",
 	}
 )
 
@@ -135,6 +133,7 @@ var notImported = []string{
 	"github.com/go-jose/go-jose/v4",
 	"golang.org/x/oauth2",
 	"github.com/fastmcp-go/fastmcp/skills",
+	"github.com/fastmcp-go/fastmcp/apps", // fastmcp.WithToolUI is the hook; apps.WithView, AppOnly, ModelOnly use it
 	"github.com/santhosh-tekuri/jsonschema/v6",
 }
 

@@ -6,26 +6,25 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // What every server needs of the MCP Apps extension: whether some tool has
 // _meta.ui, and the lists it changes. The rest, in apps.go, is linked only
-// by programs that use App, AppOnly or ModelOnly (or a Proxy).
+// by programs that use WithToolUI (package apps's options) or a Proxy.
 
 // appState is the views registered with tools; s.mu guards views.
 type appState struct {
-	views map[string]*apps.View // by URI: a copy of what was registered
-	any   atomic.Bool           // some tool has _meta.ui: lists depend on the client
-	// clientSupports is apps.ClientSupports, set (once) before any
+	views map[string]*ToolView // by URI: a copy of what was registered
+	any   atomic.Bool          // some tool has _meta.ui: lists depend on the client
+	// clientSupports is appswire.ClientSupports, set (once) before any
 	// becomes true.
 	clientSupports func(*protocol.ClientCapabilities) bool
 	once           sync.Once
 }
 
-// use records that some tool has _meta.ui; supports is apps.ClientSupports,
+// use records that some tool has _meta.ui; supports is appswire.ClientSupports,
 // passed by the code that has the extension's options in hand.
 func (a *appState) use(supports func(*protocol.ClientCapabilities) bool) {
 	a.once.Do(func() { a.clientSupports = supports })

@@ -86,7 +86,7 @@ type toolConfig struct {
 	keepRefs     *bool
 	task         *taskSpec
 	taskRun      taskRunner // installed with task by the Task option
-	app          appConfig  // App, AppOnly, ModelOnly
+	app          appConfig  // WithToolUI
 }
 
 type serverOption func(*serverConfig)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/internal/appswire"
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -175,7 +175,7 @@ func (p *proxyBackend) install() {
 			ll.Handle(m, lowlevel.HandlerFunc(p.task))
 		}
 	}
-	if settings, ok := caps.Extensions[apps.Extension]; ok {
+	if settings, ok := caps.Extensions[appswire.Extension]; ok {
 		// MCP Apps: the backend's views and tools are listed as it lists
 		// them to callers that render views, with the extension's
 		// fallback to the others.
@@ -183,7 +183,7 @@ func (p *proxyBackend) install() {
 			if c.Extensions == nil {
 				c.Extensions = map[string]json.RawMessage{}
 			}
-			c.Extensions[apps.Extension] = settings
+			c.Extensions[appswire.Extension] = settings
 		})
 	}
 	if settings, ok := caps.Extensions[protocol.ExtensionSkills]; ok {
@@ -299,10 +299,10 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 			ext[protocol.ExtensionTasks] = json.RawMessage("{}")
 			ctx = context.WithValue(ctx, rawTaskKey{}, true)
 		}
-		if settings, ok := caps.Extensions[apps.Extension]; ok {
+		if settings, ok := caps.Extensions[appswire.Extension]; ok {
 			// The caller renders views (MCP Apps): the backend's app-only
 			// tools are its to call.
-			ext[apps.Extension] = settings
+			ext[appswire.Extension] = settings
 		}
 		caps.Extensions = nil
 		if len(ext) > 0 {

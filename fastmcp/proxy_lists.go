@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/internal/appswire"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
@@ -106,7 +106,7 @@ func (p *proxyBackend) syncResources(ctx context.Context, told bool) {
 				continue
 			}
 			// An MCP Apps view: not listed to callers that render none.
-			statics[def.URI] = &resource{def: &def, enc: raw, view: apps.IsViewMIMEType(def.MIMEType)}
+			statics[def.URI] = &resource{def: &def, enc: raw, view: appswire.IsViewMIMEType(def.MIMEType)}
 		}
 	}
 	var templates map[string]*resourceTemplate
@@ -162,14 +162,14 @@ func (p *proxyBackend) fetchOptional(ctx context.Context, method, field string) 
 // definition without _meta.ui and, for a tool only views may call,
 // appOnly, so that those callers get the extension's fallback.
 func (p *proxyBackend) appTool(t *tool) {
-	m, ok, err := apps.ToolMetaOf(t.def)
+	m, ok, err := appswire.ToolMetaOf(t.def)
 	if !ok || err != nil {
 		return
 	}
 	def := *t.def
 	def.Meta = maps.Clone(def.Meta)
-	delete(def.Meta, apps.MetaKey)
-	delete(def.Meta, apps.LegacyResourceURIMetaKey)
+	delete(def.Meta, appswire.MetaKey)
+	delete(def.Meta, appswire.LegacyResourceURIMetaKey)
 	if len(def.Meta) == 0 {
 		def.Meta = nil
 	}
@@ -178,8 +178,8 @@ func (p *proxyBackend) appTool(t *tool) {
 		return
 	}
 	t.plain = plain
-	t.appOnly = m.VisibleTo(apps.VisibilityApp) && !m.VisibleTo(apps.VisibilityModel)
-	p.srv.apps.use(apps.ClientSupports)
+	t.appOnly = m.VisibleTo(appswire.VisibilityApp) && !m.VisibleTo(appswire.VisibilityModel)
+	p.srv.apps.use(appswire.ClientSupports)
 }
 
 // changed tells of a list change: the proxy's clients, unless this is the

@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
@@ -31,10 +30,10 @@ type tool struct {
 	orig    string          // its name on the mounted server
 	pipe    *pipeline       // what a call of it runs (toolPipeline)
 
-	// MCP Apps (App, AppOnly, ModelOnly).
+	// MCP Apps (WithToolUI: apps.WithView, apps.AppOnly, apps.ModelOnly).
 	plain   jsontext.Value // the definition without _meta.ui, for clients that render no views; nil when it has none
-	appOnly bool           // AppOnly: hidden from clients that render no views
-	view    *apps.View     // App: the view registered with the tool
+	appOnly bool           // ToolUI.AppOnly: hidden from clients that render no views
+	view    *ToolView      // ToolUI.View: the view registered with the tool (a copy)
 	viewRes *resource      // the resource serving view
 	apps    *appsCode      // the MCP Apps code, when an option of the extension was given
 }
@@ -82,7 +81,7 @@ func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
 	}
 	if t.view != nil {
 		if err := t.apps.add(s, t); err != nil {
-			return fmt.Errorf("fastmcp: tool %q: App: %w", name, err)
+			return fmt.Errorf("fastmcp: tool %q: %w", name, err)
 		}
 	}
 	if t.plain != nil {
@@ -173,14 +172,16 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		keepRefs = *cfg.keepRefs
 	}
 	sopts := schema.Options{Strict: strict, KeepRefs: keepRefs}
-	var uiMeta apps.ToolMeta
-	hasUI := false
+	var ui *ToolUI
 	if cfg.app.code != nil {
-		if uiMeta, hasUI, err = cfg.app.code.toolMeta(&cfg.app, name, cfg.meta); err != nil {
+		if ui, err = cfg.app.code.build(&cfg.app, name, cfg.meta); err != nil {
 			return nil, err
 		}
 	}
-	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, taskRun: cfg.taskRun, appOnly: cfg.app.appOnly, apps: cfg.app.code}
+	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, taskRun: cfg.taskRun, apps: cfg.app.code}
+	if ui != nil {
+		t.appOnly = ui.AppOnly
+	}
 	def := &protocol.Tool{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
@@ -214,13 +215,13 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		}
 		def.OutputSchema = out
 	}
-	if hasUI {
+	if ui != nil {
 		// The definition as listed to clients that render no views: the
 		// fallback of the MCP Apps extension.
 		if t.plain, err = protocol.Marshal(def); err != nil {
 			return nil, fmt.Errorf("fastmcp: tool %q: encoding its definition: %w", name, err)
 		}
-		if err := cfg.app.code.finish(t, def, &cfg.app, cfg.meta, uiMeta); err != nil {
+		if err := cfg.app.code.finish(t, def, ui); err != nil {
 			return nil, err
 		}
 	}

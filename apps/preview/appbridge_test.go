@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/apps/preview/internal/browser"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
@@ -106,7 +107,7 @@ func TestAppBridge(t *testing.T) {
 		t.Fatalf("starting examples/apps: %v", err)
 	}
 	t.Cleanup(func() { client.Close() })
-	v, err := client.ReadView(t.Context(), "ui://sales/chart.html") // the example's view
+	v, err := apps.ReadView(t.Context(), client, "ui://sales/chart.html") // the example's view
 	if err != nil {
 		t.Fatal(err)
 	}

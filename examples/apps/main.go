@@ -108,10 +108,10 @@ func newServer() *fastmcp.Server {
 	s := fastmcp.New("sales", "1.0.0", fastmcp.Instructions("Sales figures by region, with a chart in hosts that render MCP Apps views."))
 	s.Tool("sales_report", salesReport,
 		fastmcp.Description("Monthly sales of a region (north, south, east or west), shown as a chart"),
-		fastmcp.ReadOnly(), fastmcp.App(view))
+		fastmcp.ReadOnly(), apps.WithView(view))
 	s.Tool("forecast", forecast,
 		fastmcp.Description("Next month's forecast for a region; called by the chart's button"),
-		fastmcp.ReadOnly(), fastmcp.App(view), fastmcp.AppOnly())
+		fastmcp.ReadOnly(), apps.WithView(view), apps.AppOnly())
 	return s
 }
 

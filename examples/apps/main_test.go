@@ -70,7 +70,7 @@ func TestHost(t *testing.T) {
 	if f := tools["forecast"]; f.ResourceURI != view.URI || f.VisibleTo(apps.VisibilityModel) || !f.VisibleTo(apps.VisibilityApp) {
 		t.Errorf("forecast: %+v, want an app-only tool", f)
 	}
-	v, err := c.ReadView(ctx, view.URI)
+	v, err := apps.ReadView(ctx, c, view.URI)
 	if err != nil {
 		t.Fatal(err)
 	}
