@@ -17,6 +17,7 @@ const codeLifetime = time.Minute
 // sent to the redirect URI.
 func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	s.record(Request{Endpoint: "authorize", Params: q})
 	c := s.client(q.Get("client_id"))
 	if c == nil {
 		http.Error(w, "oauthtest: unknown client_id "+q.Get("client_id"), http.StatusBadRequest)

@@ -31,4 +31,9 @@
 // Start a Server on 127.0.0.1 with NewServer(t, opts) in a test, or New
 // then Start in a program; its URL is its issuer identifier. Token mints a
 // token directly, for tests that do not need the flow.
+//
+// Hooks for tests of clients: Requests logs what clients sent to each
+// endpoint; Check verifies an access token as a resource server that asks
+// the server would; RevokeAccessTokens and RevokeRefreshTokens make the
+// tokens issued so far stop working; SetDeny makes the user decline.
 package oauthtest

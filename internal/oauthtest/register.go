@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -34,6 +35,7 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_client_metadata", "the body is not a JSON object: "+err.Error())
 		return
 	}
+	s.record(Request{Endpoint: "register", Metadata: maps.Clone(all)})
 	if err := json.Unmarshal(body, &reg); err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_client_metadata", err.Error())
 		return

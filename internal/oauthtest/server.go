@@ -66,6 +66,11 @@ type Server struct {
 	mu      sync.Mutex
 	issuer  string
 	clients map[string]*Client
+	// requests is the log Requests reads; issued and revoked are the
+	// access tokens' IDs, for RevokeAccessTokens and Check.
+	requests []Request
+	issued   map[string]bool
+	revoked  map[string]bool
 
 	deny       atomic.Bool  // SetDeny
 	authorized atomic.Int64 // Authorizations
@@ -104,7 +109,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, keys: k, codes: newStore[*grant](), fresh: newStore[*grant](), clients: map[string]*Client{}}
+	s := &Server{opts: opts, keys: k, codes: newStore[*grant](), fresh: newStore[*grant](), clients: map[string]*Client{}, issued: map[string]bool{}, revoked: map[string]bool{}}
 	p := opts.Path
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /.well-known/oauth-authorization-server"+p, s.serveMetadata)

@@ -20,6 +20,11 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request", "cannot read the form: "+err.Error())
 		return
 	}
+	req := Request{Endpoint: "token", Params: r.PostForm}
+	if id, _, ok := r.BasicAuth(); ok {
+		req.BasicClientID, _ = url.QueryUnescape(id)
+	}
+	s.record(req)
 	c, why := s.authenticate(r)
 	if c == nil {
 		writeError(w, http.StatusUnauthorized, "invalid_client", why)
