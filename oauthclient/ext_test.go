@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
@@ -26,16 +27,16 @@ func TestGrants(t *testing.T) {
 		as        func(*testAS)
 		cfg       oauthclient.Config
 		grantType string
-		check     func(t *testing.T, tr tokenRequest)
+		check     func(t *testing.T, tr oauthtest.Request)
 	}{
 		{
 			name:      "client credentials, client_secret_basic",
 			as:        func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
 			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", ClientSecret: "s3cret"}},
 			grantType: "client_credentials",
-			check: func(t *testing.T, tr tokenRequest) {
-				if tr.Basic != "svc" {
-					t.Errorf("Basic client %q, want svc", tr.Basic)
+			check: func(t *testing.T, tr oauthtest.Request) {
+				if tr.BasicClientID != "svc" {
+					t.Errorf("Basic client %q, want svc", tr.BasicClientID)
 				}
 			},
 		},
@@ -44,9 +45,9 @@ func TestGrants(t *testing.T) {
 			as:        func(as *testAS) { as.authMethods = []string{"client_secret_post"} },
 			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", ClientSecret: "s3cret"}},
 			grantType: "client_credentials",
-			check: func(t *testing.T, tr tokenRequest) {
-				if tr.Form.Get("client_secret") != "s3cret" || tr.Basic != "" {
-					t.Errorf("form %v, Basic %q: want the secret in the form", tr.Form, tr.Basic)
+			check: func(t *testing.T, tr oauthtest.Request) {
+				if tr.Params.Get("client_secret") != "s3cret" || tr.BasicClientID != "" {
+					t.Errorf("form %v, Basic %q: want the secret in the form", tr.Params, tr.BasicClientID)
 				}
 			},
 		},
@@ -55,9 +56,9 @@ func TestGrants(t *testing.T) {
 			as:        func(as *testAS) { as.authMethods, as.clientKey = []string{"private_key_jwt"}, &key.PublicKey },
 			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", PrivateKey: key}},
 			grantType: "client_credentials",
-			check: func(t *testing.T, tr tokenRequest) {
-				if tr.Form.Get("client_assertion") == "" || tr.Basic != "" || tr.Form.Has("client_secret") {
-					t.Errorf("form %v: want a client assertion only", tr.Form)
+			check: func(t *testing.T, tr oauthtest.Request) {
+				if tr.Params.Get("client_assertion") == "" || tr.BasicClientID != "" || tr.Params.Has("client_secret") {
+					t.Errorf("form %v: want a client assertion only", tr.Params)
 				}
 			},
 		},
@@ -67,9 +68,9 @@ func TestGrants(t *testing.T) {
 			cfg: oauthclient.Config{Client: &oauthclient.Registration{ClientID: "workload"},
 				Grant: oauthclient.JWTBearer{Assertion: func(context.Context) (string, error) { return "workload-jwt", nil }}},
 			grantType: "urn:ietf:params:oauth:grant-type:jwt-bearer",
-			check: func(t *testing.T, tr tokenRequest) {
-				if tr.Form.Get("assertion") != "workload-jwt" || tr.Form.Get("client_id") != "workload" {
-					t.Errorf("form %v", tr.Form)
+			check: func(t *testing.T, tr oauthtest.Request) {
+				if tr.Params.Get("assertion") != "workload-jwt" || tr.Params.Get("client_id") != "workload" {
+					t.Errorf("form %v", tr.Params)
 				}
 			},
 		},
@@ -83,13 +84,13 @@ func TestGrants(t *testing.T) {
 					Client:        &oauthclient.Registration{ClientID: "idp-client"},
 				}},
 			grantType: "urn:ietf:params:oauth:grant-type:jwt-bearer",
-			check: func(t *testing.T, tr tokenRequest) {
-				if !strings.HasPrefix(tr.Form.Get("assertion"), "jag-for-") || tr.Basic != "app" {
-					t.Errorf("form %v, Basic %q: want the ID-JAG and the app's credentials", tr.Form, tr.Basic)
+			check: func(t *testing.T, tr oauthtest.Request) {
+				if !strings.HasPrefix(tr.Params.Get("assertion"), "jag-for-") || tr.BasicClientID != "app" {
+					t.Errorf("form %v, Basic %q: want the ID-JAG and the app's credentials", tr.Params, tr.BasicClientID)
 				}
-				ex := idp.lastToken()
-				if ex.Form.Get("grant_type") != "urn:ietf:params:oauth:grant-type:token-exchange" || ex.Form.Get("client_id") != "idp-client" {
-					t.Errorf("token exchange at the identity provider: %v", ex.Form)
+				ex := idp.LastRequest("token")
+				if ex.Params.Get("grant_type") != "urn:ietf:params:oauth:grant-type:token-exchange" || ex.Params.Get("client_id") != "idp-client" {
+					t.Errorf("token exchange at the identity provider: %v", ex.Params)
 				}
 			},
 		},
@@ -97,20 +98,20 @@ func TestGrants(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			as := newTestAS(t, tt.as)
-			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
+			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
 			tt.cfg.OpenURL = func(context.Context, string) error {
 				t.Error("a grant without the user opened the browser")
 				return errors.New("no")
 			}
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, true)
-			auths, tokens, regs := as.counts()
+			auths, tokens, regs := counts(as)
 			if auths != 0 || tokens != 1 || regs != 0 {
 				t.Errorf("%d authorizations, %d token requests, %d registrations; want 0, 1, 0", auths, tokens, regs)
 			}
-			tr := as.lastToken()
-			if tr.Form.Get("grant_type") != tt.grantType || tr.Form.Get("resource") != rs.URL() || tr.Form.Get("scope") != "mcp:basic" {
-				t.Errorf("token request %v: want grant %s, resource %s and scope mcp:basic", tr.Form, tt.grantType, rs.URL())
+			tr := as.LastRequest("token")
+			if tr.Params.Get("grant_type") != tt.grantType || tr.Params.Get("resource") != rs.URL() || tr.Params.Get("scope") != "mcp:basic" {
+				t.Errorf("token request %v: want grant %s, resource %s and scope mcp:basic", tr.Params, tt.grantType, rs.URL())
 			}
 			tt.check(t, tr)
 		})
@@ -121,7 +122,7 @@ func TestGrants(t *testing.T) {
 // with the authorization server's error, without a retry.
 func TestJWTBearerRefused(t *testing.T) {
 	as := newTestAS(t, func(as *testAS) { as.assertion = "the-right-one" })
-	rs := newTestRS(t, func() *testAS { return as }, nil)
+	rs := newTestRS(t, func() authServer { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{Client: &oauthclient.Registration{ClientID: "workload"},
 		Grant: oauthclient.JWTBearer{Assertion: func(context.Context) (string, error) { return "expired-jwt", nil }}})
 	_, _, err := call(t, c, rs, false)
@@ -129,7 +130,7 @@ func TestJWTBearerRefused(t *testing.T) {
 	if !ok || oe.Code != "invalid_grant" || !errors.Is(err, oauthclient.ErrTokenRequest) {
 		t.Fatalf("error %v: want an *Error with code invalid_grant matching ErrTokenRequest", err)
 	}
-	if _, tokens, _ := as.counts(); tokens != 1 {
+	if _, tokens, _ := counts(as); tokens != 1 {
 		t.Errorf("%d token requests, want 1 (no retry)", tokens)
 	}
 }
@@ -143,7 +144,7 @@ func TestDPoP(t *testing.T) {
 					as.dpopNonce = "as-nonce"
 				}
 			})
-			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {
+			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
 				if nonce {
 					rs.dpopNonce = "rs-nonce"
 				}
@@ -152,7 +153,7 @@ func TestDPoP(t *testing.T) {
 			c, _ := newClient(t, rs, oauthclient.Config{DPoP: true, Store: store})
 			mustCall(t, c, rs, true)
 			mustCall(t, c, rs, false)
-			as.revoke()
+			as.RevokeAccessTokens()
 			mustCall(t, c, rs, true) // refreshed with a proof
 			rs.mu.Lock()
 			last := rs.seen[len(rs.seen)-1]
@@ -167,14 +168,14 @@ func TestDPoP(t *testing.T) {
 			if nonce {
 				wantTokens = 3
 			}
-			if auths, tokens, _ := as.counts(); auths != 1 || tokens != wantTokens {
+			if auths, tokens, _ := counts(as); auths != 1 || tokens != wantTokens {
 				t.Errorf("%d authorizations, %d token requests; want 1 and %d", auths, tokens, wantTokens)
 			}
 			// A restarted client has another key: it does not send the
 			// stored token, bound to the old one.
 			c2, _ := newClient(t, rs, oauthclient.Config{DPoP: true, Store: store})
 			mustCall(t, c2, rs, false)
-			if auths, _, _ := as.counts(); auths != 2 {
+			if auths, _, _ := counts(as); auths != 2 {
 				t.Errorf("%d authorizations after a restart, want 2", auths)
 			}
 		})
@@ -185,7 +186,7 @@ func TestDPoP(t *testing.T) {
 // that does not support it, tokens are plain bearer tokens.
 func TestDPoPNotSupported(t *testing.T) {
 	as := newTestAS(t, nil)
-	rs := newTestRS(t, func() *testAS { return as }, nil)
+	rs := newTestRS(t, func() authServer { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{DPoP: true})
 	mustCall(t, c, rs, false)
 	rs.mu.Lock()

@@ -94,9 +94,9 @@ func TestFlows(t *testing.T) {
 			name: "client_secret_basic",
 			as:   func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
 			check: func(t *testing.T, as *testAS, _ *testRS) {
-				tr := as.lastToken()
-				if tr.Basic == "" || tr.Form.Has("client_secret") {
-					t.Errorf("token request: Basic %q, form %v; want Basic auth only", tr.Basic, tr.Form)
+				tr := as.LastRequest("token")
+				if tr.BasicClientID == "" || tr.Params.Has("client_secret") {
+					t.Errorf("token request: Basic %q, form %v; want Basic auth only", tr.BasicClientID, tr.Params)
 				}
 			},
 		},
@@ -104,20 +104,20 @@ func TestFlows(t *testing.T) {
 			name: "client_secret_post",
 			as:   func(as *testAS) { as.authMethods = []string{"client_secret_post"} },
 			check: func(t *testing.T, as *testAS, _ *testRS) {
-				tr := as.lastToken()
-				if tr.Basic != "" || tr.Form.Get("client_secret") == "" || tr.Form.Get("client_id") == "" {
-					t.Errorf("token request: Basic %q, form %v; want client_id and client_secret in the form", tr.Basic, tr.Form)
+				tr := as.LastRequest("token")
+				if tr.BasicClientID != "" || tr.Params.Get("client_secret") == "" || tr.Params.Get("client_id") == "" {
+					t.Errorf("token request: Basic %q, form %v; want client_id and client_secret in the form", tr.BasicClientID, tr.Params)
 				}
 			},
 		},
 		{
 			name: "public client",
 			check: func(t *testing.T, as *testAS, _ *testRS) {
-				tr := as.lastToken()
-				if tr.Basic != "" || tr.Form.Has("client_secret") || tr.Form.Get("client_id") == "" {
-					t.Errorf("token request: Basic %q, form %v; want client_id only", tr.Basic, tr.Form)
+				tr := as.LastRequest("token")
+				if tr.BasicClientID != "" || tr.Params.Has("client_secret") || tr.Params.Get("client_id") == "" {
+					t.Errorf("token request: Basic %q, form %v; want client_id only", tr.BasicClientID, tr.Params)
 				}
-				if reg := as.registrations[0]; reg["application_type"] != "native" || !slices.Contains(reg["grant_types"].([]any), any("refresh_token")) {
+				if reg := as.LastRequest("register").Metadata; reg["application_type"] != "native" || !slices.Contains(reg["grant_types"].([]any), any("refresh_token")) {
 					t.Errorf("registration %v: want application_type native and grant type refresh_token", reg)
 				}
 			},
@@ -127,8 +127,8 @@ func TestFlows(t *testing.T) {
 			as:   func(as *testAS) { as.noDCR, as.authMethods = true, []string{"client_secret_basic"} },
 			cfg:  oauthclient.Config{Client: &oauthclient.Registration{ClientID: "pre id", ClientSecret: "pre:secret"}},
 			check: func(t *testing.T, as *testAS, _ *testRS) {
-				if tr := as.lastToken(); tr.Basic != "pre id" {
-					t.Errorf("token request Basic client %q, want %q", tr.Basic, "pre id")
+				if tr := as.LastRequest("token"); tr.BasicClientID != "pre id" {
+					t.Errorf("token request Basic client %q, want %q", tr.BasicClientID, "pre id")
 				}
 			},
 		},
@@ -137,7 +137,7 @@ func TestFlows(t *testing.T) {
 			as:   func(as *testAS) { as.cimd = true },
 			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL, Client: &oauthclient.Registration{ClientID: "unused"}},
 			check: func(t *testing.T, as *testAS, _ *testRS) {
-				if got := as.lastAuth().Get("client_id"); got != cimdURL {
+				if got := as.LastRequest("authorize").Params.Get("client_id"); got != cimdURL {
 					t.Errorf("client_id %q, want %q", got, cimdURL)
 				}
 			},
@@ -146,8 +146,8 @@ func TestFlows(t *testing.T) {
 			name: "client ID metadata document not supported: registers",
 			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL},
 			check: func(t *testing.T, as *testAS, _ *testRS) {
-				if len(as.registrations) != 1 {
-					t.Errorf("%d registrations, want 1", len(as.registrations))
+				if regs := as.Requests("register"); len(regs) != 1 {
+					t.Errorf("%d registrations, want 1", len(regs))
 				}
 			},
 		},
@@ -155,11 +155,11 @@ func TestFlows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			as := newTestAS(t, tt.as)
-			rs := newTestRS(t, func() *testAS { return as }, tt.rs)
+			rs := newTestRS(t, func() authServer { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, true)
 			mustCall(t, c, rs, false) // with the same token
-			auths, tokens, regs := as.counts()
+			auths, tokens, regs := counts(as)
 			if auths != 1 || tokens != 1 {
 				t.Errorf("%d authorization and %d token requests, want 1 and 1", auths, tokens)
 			}
@@ -170,7 +170,7 @@ func TestFlows(t *testing.T) {
 			if regs != wantRegs {
 				t.Errorf("%d registrations, want %d", regs, wantRegs)
 			}
-			q := as.lastAuth()
+			q := as.LastRequest("authorize").Params
 			wantResource := rs.URL()
 			if rs.resource == "origin" {
 				wantResource = rs.srv.URL
@@ -178,7 +178,7 @@ func TestFlows(t *testing.T) {
 			if q.Get("resource") != wantResource || q.Get("code_challenge_method") != "S256" || q.Get("state") == "" {
 				t.Errorf("authorization request %v: want resource %s, S256 and a state", q, wantResource)
 			}
-			if got := as.lastToken().Form.Get("resource"); got != wantResource {
+			if got := as.LastRequest("token").Params.Get("resource"); got != wantResource {
 				t.Errorf("token request resource %q, want %q", got, wantResource)
 			}
 			if tt.check != nil {
@@ -198,10 +198,10 @@ func TestLegacyServer(t *testing.T) {
 					as.metadataAt = "none"
 				}
 			})
-			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.prmPath, rs.legacy = "-", as })
+			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.prmPath, rs.legacy = "-", as })
 			c, _ := newClient(t, rs, oauthclient.Config{})
 			mustCall(t, c, rs, true)
-			if got := as.lastAuth().Get("resource"); got != rs.URL() {
+			if got := as.LastRequest("authorize").Params.Get("resource"); got != rs.URL() {
 				t.Errorf("resource %q, want the server URL %q", got, rs.URL())
 			}
 		})
@@ -230,7 +230,7 @@ func TestRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			as := newTestAS(t, tt.as)
-			rs := newTestRS(t, func() *testAS { return as }, tt.rs)
+			rs := newTestRS(t, func() authServer { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			status, _, err := call(t, c, rs, true)
 			if !errors.Is(err, tt.want) {
@@ -240,7 +240,7 @@ func TestRefusals(t *testing.T) {
 			if !errors.As(err, &oe) || oe.Op == "" {
 				t.Errorf("error %v is not an *oauthclient.Error naming its step", err)
 			}
-			auths, tokens, _ := as.counts()
+			auths, tokens, _ := counts(as)
 			if auths != tt.auths || tokens != 0 {
 				t.Errorf("%d authorization and %d token requests, want %d and 0", auths, tokens, tt.auths)
 			}
@@ -250,7 +250,7 @@ func TestRefusals(t *testing.T) {
 
 func TestNoOpenURL(t *testing.T) {
 	as := newTestAS(t, nil)
-	rs := newTestRS(t, func() *testAS { return as }, nil)
+	rs := newTestRS(t, func() authServer { return as }, nil)
 	tr, err := oauthclient.New(rs.URL(), oauthclient.Config{Logger: slog.New(slog.DiscardHandler)}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -280,10 +280,10 @@ func TestScopeSelection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			as := newTestAS(t, tt.as)
-			rs := newTestRS(t, func() *testAS { return as }, tt.rs)
+			rs := newTestRS(t, func() authServer { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, false)
-			q := as.lastAuth()
+			q := as.LastRequest("authorize").Params
 			if q.Get("scope") != tt.want || (tt.want == "" && q.Has("scope")) {
 				t.Errorf("scope %q (present: %v), want %q", q.Get("scope"), q.Has("scope"), tt.want)
 			}
@@ -317,10 +317,10 @@ func TestConsentPrompt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			as := newTestAS(t, tt.as)
-			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
+			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, false)
-			q := as.lastAuth()
+			q := as.LastRequest("authorize").Params
 			if q.Get("prompt") != tt.want || (tt.want == "" && q.Has("prompt")) {
 				t.Errorf("prompt %q (present: %v), want %q", q.Get("prompt"), q.Has("prompt"), tt.want)
 			}
@@ -330,18 +330,16 @@ func TestConsentPrompt(t *testing.T) {
 
 func TestStepUp(t *testing.T) {
 	as := newTestAS(t, nil)
-	rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {
+	rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
 		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
 	})
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	mustCall(t, c, rs, true)
 	mustCall(t, c, rs, true)
-	as.mu.Lock()
-	defer as.mu.Unlock()
 	var got []string
-	for _, q := range as.authRequests {
-		got = append(got, q.Get("scope"))
+	for _, q := range as.Requests("authorize") {
+		got = append(got, q.Params.Get("scope"))
 	}
 	if want := []string{"mcp:basic", "mcp:basic mcp:write"}; !slices.Equal(got, want) {
 		t.Errorf("authorization scopes %q, want %q", got, want)
@@ -351,7 +349,7 @@ func TestStepUp(t *testing.T) {
 func TestRetryLimit(t *testing.T) {
 	for _, max := range []int{0, 1, 5} {
 		as := newTestAS(t, func(as *testAS) { as.deny = []string{"mcp:admin"} })
-		rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.need, rs.hintScope = []string{"mcp:admin"}, true })
+		rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.need, rs.hintScope = []string{"mcp:admin"}, true })
 		c, _ := newClient(t, rs, oauthclient.Config{MaxAuthorizations: max})
 		_, _, err := call(t, c, rs, false)
 		if !errors.Is(err, oauthclient.ErrRetryLimit) {
@@ -361,7 +359,7 @@ func TestRetryLimit(t *testing.T) {
 		if want == 0 {
 			want = 3
 		}
-		if auths, _, _ := as.counts(); auths != want {
+		if auths, _, _ := counts(as); auths != want {
 			t.Errorf("MaxAuthorizations %d: %d authorizations, want %d", max, auths, want)
 		}
 	}
@@ -370,34 +368,32 @@ func TestRetryLimit(t *testing.T) {
 func TestRefresh(t *testing.T) {
 	t.Run("on 401", func(t *testing.T) {
 		as := newTestAS(t, func(as *testAS) { as.refresh = true })
-		rs := newTestRS(t, func() *testAS { return as }, nil)
+		rs := newTestRS(t, func() authServer { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		mustCall(t, c, rs, false)
-		as.revoke()
+		as.RevokeAccessTokens()
 		mustCall(t, c, rs, true)
-		auths, tokens, _ := as.counts()
+		auths, tokens, _ := counts(as)
 		if auths != 1 || tokens != 2 {
 			t.Fatalf("%d authorizations, %d token requests; want 1 and 2", auths, tokens)
 		}
-		tr := as.lastToken()
-		if tr.Form.Get("grant_type") != "refresh_token" || tr.Form.Get("resource") != rs.URL() {
-			t.Errorf("second token request %v: want a refresh with the resource", tr.Form)
+		tr := as.LastRequest("token")
+		if tr.Params.Get("grant_type") != "refresh_token" || tr.Params.Get("resource") != rs.URL() {
+			t.Errorf("second token request %v: want a refresh with the resource", tr.Params)
 		}
 	})
 	t.Run("expired, before sending", func(t *testing.T) {
 		as := newTestAS(t, func(as *testAS) { as.refresh, as.expiresIn = true, 1 })
-		rs := newTestRS(t, func() *testAS { return as }, nil)
+		rs := newTestRS(t, func() authServer { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		// A token about to expire is refreshed before it is sent: each
 		// call here gets a new one, and the server never refuses one.
 		mustCall(t, c, rs, false)
 		mustCall(t, c, rs, false)
-		as.mu.Lock()
 		var grants []string
-		for _, tr := range as.tokenRequests {
-			grants = append(grants, tr.Form.Get("grant_type"))
+		for _, tr := range as.Requests("token") {
+			grants = append(grants, tr.Params.Get("grant_type"))
 		}
-		as.mu.Unlock()
 		if want := []string{"authorization_code", "refresh_token", "refresh_token"}; !slices.Equal(grants, want) {
 			t.Errorf("token requests %q, want %q", grants, want)
 		}
@@ -409,15 +405,13 @@ func TestRefresh(t *testing.T) {
 	})
 	t.Run("refused: authorizes again", func(t *testing.T) {
 		as := newTestAS(t, func(as *testAS) { as.refresh = true })
-		rs := newTestRS(t, func() *testAS { return as }, nil)
+		rs := newTestRS(t, func() authServer { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		mustCall(t, c, rs, false)
-		as.revoke()
-		as.mu.Lock()
-		clear(as.refreshTokens)
-		as.mu.Unlock()
+		as.RevokeAccessTokens()
+		as.RevokeRefreshTokens()
 		mustCall(t, c, rs, false)
-		if auths, _, _ := as.counts(); auths != 2 {
+		if auths, _, _ := counts(as); auths != 2 {
 			t.Fatalf("%d authorizations, want 2", auths)
 		}
 	})
@@ -427,7 +421,7 @@ func TestRefresh(t *testing.T) {
 // share one authorization, and later one refresh.
 func TestConcurrentCallsShare(t *testing.T) {
 	as := newTestAS(t, func(as *testAS) { as.refresh = true })
-	rs := newTestRS(t, func() *testAS { return as }, nil)
+	rs := newTestRS(t, func() authServer { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	parallel := func() {
 		var wg sync.WaitGroup
@@ -437,19 +431,19 @@ func TestConcurrentCallsShare(t *testing.T) {
 		wg.Wait()
 	}
 	parallel()
-	if auths, tokens, _ := as.counts(); auths != 1 || tokens != 1 {
+	if auths, tokens, _ := counts(as); auths != 1 || tokens != 1 {
 		t.Fatalf("%d authorizations, %d token requests; want 1 and 1", auths, tokens)
 	}
-	as.revoke()
+	as.RevokeAccessTokens()
 	parallel()
-	if auths, tokens, _ := as.counts(); auths != 1 || tokens != 2 {
+	if auths, tokens, _ := counts(as); auths != 1 || tokens != 2 {
 		t.Fatalf("after revoking: %d authorizations, %d token requests; want 1 and 2", auths, tokens)
 	}
 }
 
 func TestFileStoreReuse(t *testing.T) {
 	as := newTestAS(t, func(as *testAS) { as.refresh = true })
-	rs := newTestRS(t, func() *testAS { return as }, nil)
+	rs := newTestRS(t, func() authServer { return as }, nil)
 	path := filepath.Join(t.TempDir(), "sub", "tokens.json")
 	c, _ := newClient(t, rs, oauthclient.Config{Store: oauthclient.NewFileStore(path)})
 	mustCall(t, c, rs, false)
@@ -470,10 +464,10 @@ func TestFileStoreReuse(t *testing.T) {
 	}
 	mustCall(t, c2, rs, false)
 	// ... that refreshes after a restart (rediscovering the token endpoint).
-	as.revoke()
+	as.RevokeAccessTokens()
 	c3, _ := newClient(t, rs, oauthclient.Config{Store: oauthclient.NewFileStore(path)})
 	mustCall(t, c3, rs, false)
-	if auths, tokens, _ := as.counts(); auths != 1 || tokens != 2 {
+	if auths, tokens, _ := counts(as); auths != 1 || tokens != 2 {
 		t.Fatalf("%d authorizations, %d token requests; want 1 and 2", auths, tokens)
 	}
 }
@@ -486,18 +480,18 @@ func TestAuthorizationServerMigration(t *testing.T) {
 	as2 := newTestAS(t, func(as *testAS) { as.n = 100 })
 	var mu sync.Mutex
 	current := as1
-	rs := newTestRS(t, func() *testAS { mu.Lock(); defer mu.Unlock(); return current }, nil)
+	rs := newTestRS(t, func() authServer { mu.Lock(); defer mu.Unlock(); return current }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	mu.Lock()
 	current = as2
 	mu.Unlock()
 	mustCall(t, c, rs, false)
-	if _, _, regs := as2.counts(); regs != 1 {
+	if _, _, regs := counts(as2); regs != 1 {
 		t.Fatalf("%d registrations at the new server, want 1", regs)
 	}
-	first := as1.lastAuth().Get("client_id")
-	if got := as2.lastAuth().Get("client_id"); got == first || got == "" {
+	first := as1.LastRequest("authorize").Params.Get("client_id")
+	if got := as2.LastRequest("authorize").Params.Get("client_id"); got == first || got == "" {
 		t.Errorf("client_id at the new server %q, first server's %q", got, first)
 	}
 }
@@ -526,8 +520,8 @@ func TestNewRefusesBadConfig(t *testing.T) {
 // server's goes out without the token, and a 401 there starts nothing.
 func TestOtherOriginGetsNoToken(t *testing.T) {
 	as := newTestAS(t, nil)
-	rs := newTestRS(t, func() *testAS { return as }, nil)
-	other := newTestRS(t, func() *testAS { return as }, nil)
+	rs := newTestRS(t, func() authServer { return as }, nil)
+	other := newTestRS(t, func() authServer { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	status, _, err := call(t, c, other, false)
@@ -539,7 +533,7 @@ func TestOtherOriginGetsNoToken(t *testing.T) {
 	if len(other.seen) != 1 || other.seen[0] != "" {
 		t.Errorf("other origin saw Authorization %q, want none", other.seen)
 	}
-	if auths, _, _ := as.counts(); auths != 1 {
+	if auths, _, _ := counts(as); auths != 1 {
 		t.Errorf("%d authorizations, want 1", auths)
 	}
 }
@@ -549,18 +543,18 @@ func TestOtherOriginGetsNoToken(t *testing.T) {
 // redirect URIs exactly require.
 func TestRedirectPortKept(t *testing.T) {
 	as := newTestAS(t, nil)
-	rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {
+	rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
 		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
 	})
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	mustCall(t, c, rs, true)
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	if len(as.authRequests) != 2 || len(as.registrations) != 1 {
-		t.Fatalf("%d authorizations, %d registrations; want 2 and 1", len(as.authRequests), len(as.registrations))
+	auths, _, regs := counts(as)
+	if auths != 2 || regs != 1 {
+		t.Fatalf("%d authorizations, %d registrations; want 2 and 1", auths, regs)
 	}
-	first, second := as.authRequests[0].Get("redirect_uri"), as.authRequests[1].Get("redirect_uri")
+	q := as.Requests("authorize")
+	first, second := q[0].Params.Get("redirect_uri"), q[1].Params.Get("redirect_uri")
 	if first != second || strings.HasSuffix(first, ":0/callback") {
 		t.Errorf("redirect URIs %q then %q, want the same port both times", first, second)
 	}

@@ -20,6 +20,8 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
 
 // testAS is an in-test OAuth 2.1 authorization server: metadata (at a
@@ -53,20 +55,13 @@ type testAS struct {
 	promptValues  []string         // prompt_values_supported
 
 	mu            sync.Mutex
-	authRequests  []url.Values
-	tokenRequests []tokenRequest
-	registrations []map[string]any
+	requests      []oauthtest.Request
 	clients       map[string]string // client_id → secret
 	codes         map[string]codeGrant
 	tokens        map[string][]string // access token → scopes
 	bound         map[string]string   // access token → thumbprint of its DPoP key
 	refreshTokens map[string][]string
 	n             int
-}
-
-type tokenRequest struct {
-	Form  url.Values
-	Basic string // client id from an Authorization: Basic header
 }
 
 type codeGrant struct {
@@ -166,7 +161,7 @@ func (as *testAS) metadata(w http.ResponseWriter) {
 func (as *testAS) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	as.mu.Lock()
-	as.authRequests = append(as.authRequests, q)
+	as.requests = append(as.requests, oauthtest.Request{Endpoint: "authorize", Params: q})
 	as.n++
 	code := fmt.Sprintf("code-%d", as.n)
 	as.codes[code] = codeGrant{challenge: q.Get("code_challenge"), scope: q.Get("scope"), resource: q.Get("resource"), clientID: q.Get("client_id"), redirect: q.Get("redirect_uri")}
@@ -200,13 +195,13 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
 		return
 	}
-	tr := tokenRequest{Form: r.PostForm}
+	tr := oauthtest.Request{Endpoint: "token", Params: r.PostForm}
 	if id, _, ok := r.BasicAuth(); ok {
-		tr.Basic, _ = url.QueryUnescape(id)
+		tr.BasicClientID, _ = url.QueryUnescape(id)
 	}
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	as.tokenRequests = append(as.tokenRequests, tr)
+	as.requests = append(as.requests, tr)
 	var jkt string
 	if as.dpop {
 		claims, thumb, err := checkProof(r.Header.Get("DPoP"), http.MethodPost, as.URL()+"/token", "")
@@ -230,7 +225,7 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	var scopes []string
 	switch r.PostForm.Get("grant_type") {
 	case "client_credentials":
-		if tr.Basic == "" && r.PostForm.Get("client_assertion") == "" && r.PostForm.Get("client_secret") == "" {
+		if tr.BasicClientID == "" && r.PostForm.Get("client_assertion") == "" && r.PostForm.Get("client_secret") == "" {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
 			return
 		}
@@ -312,7 +307,7 @@ func (as *testAS) register(w http.ResponseWriter, r *http.Request) {
 	}
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	as.registrations = append(as.registrations, md)
+	as.requests = append(as.requests, oauthtest.Request{Endpoint: "register", Metadata: md})
 	as.n++
 	id := fmt.Sprintf("client-%d", as.n)
 	answer := map[string]any{"client_id": id, "redirect_uris": md["redirect_uris"]}
@@ -389,43 +384,69 @@ func (as *testAS) boundTo(token string) string {
 	return as.bound[token]
 }
 
-// scopesOf returns the scopes of an access token it issued.
-func (as *testAS) scopesOf(token string) ([]string, bool) {
+// Scopes returns the scopes of an access token it issued.
+func (as *testAS) Scopes(token string) ([]string, bool) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	s, ok := as.tokens[token]
 	return s, ok
 }
 
-// revoke forgets every access token (they expired, say).
-func (as *testAS) revoke() {
+// RevokeAccessTokens forgets every access token (they expired, say).
+func (as *testAS) RevokeAccessTokens() {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	clear(as.tokens)
 }
 
-func (as *testAS) counts() (auths, tokens, regs int) {
+// RevokeRefreshTokens forgets every refresh token.
+func (as *testAS) RevokeRefreshTokens() {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	return len(as.authRequests), len(as.tokenRequests), len(as.registrations)
+	clear(as.refreshTokens)
 }
 
-func (as *testAS) lastAuth() url.Values {
+// Requests returns the requests at endpoint, as oauthtest.Server's does.
+func (as *testAS) Requests(endpoint string) []oauthtest.Request {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	if len(as.authRequests) == 0 {
-		return nil
+	var out []oauthtest.Request
+	for _, r := range as.requests {
+		if endpoint == "" || r.Endpoint == endpoint {
+			out = append(out, r)
+		}
 	}
-	return as.authRequests[len(as.authRequests)-1]
+	return out
 }
 
-func (as *testAS) lastToken() tokenRequest {
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	if len(as.tokenRequests) == 0 {
-		return tokenRequest{}
+// LastRequest returns the newest request at endpoint, as
+// oauthtest.Server's does.
+func (as *testAS) LastRequest(endpoint string) oauthtest.Request {
+	rs := as.Requests(endpoint)
+	if len(rs) == 0 {
+		return oauthtest.Request{}
 	}
-	return as.tokenRequests[len(as.tokenRequests)-1]
+	return rs[len(rs)-1]
+}
+
+// counts returns how many authorization, token and registration
+// requests as received.
+func counts(as authServer) (auths, tokens, regs int) {
+	return len(as.Requests("authorize")), len(as.Requests("token")), len(as.Requests("register"))
+}
+
+// authServer is what the tests need of an authorization server: its
+// issuer, the scopes of the access tokens it issued (a token it does not
+// know has none), its request log and revocation. *oauthtest.Server, the
+// shared test authorization server, is one; testAS is one that can be
+// made to misbehave.
+type authServer interface {
+	URL() string
+	Scopes(token string) ([]string, bool)
+	Requests(endpoint string) []oauthtest.Request
+	LastRequest(endpoint string) oauthtest.Request
+	RevokeAccessTokens()
+	RevokeRefreshTokens()
 }
 
 // testRS is an in-test MCP resource server: "/mcp" answers 200 "ok" to a
@@ -434,7 +455,7 @@ func (as *testAS) lastToken() tokenRequest {
 // protected resource metadata is at a configurable path.
 type testRS struct {
 	srv *httptest.Server
-	as  func() *testAS // the authorization server named in the metadata
+	as  func() authServer // the authorization server named in the metadata
 
 	prmPath   string // default "/.well-known/oauth-protected-resource/mcp"; "-" for none
 	noHint    bool   // no resource_metadata in challenges
@@ -451,7 +472,7 @@ type testRS struct {
 	seen  []string // Authorization headers
 }
 
-func newTestRS(t *testing.T, as func() *testAS, configure func(*testRS)) *testRS {
+func newTestRS(t *testing.T, as func() authServer, configure func(*testRS)) *testRS {
 	t.Helper()
 	rs := &testRS{as: as, prmPath: "/.well-known/oauth-protected-resource/mcp"}
 	if configure != nil {
@@ -519,7 +540,11 @@ func (rs *testRS) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
 		return
 	}
-	if jkt := rs.as().boundTo(token); jkt != "" || scheme == "DPoP" {
+	var jkt string
+	if b, ok := rs.as().(interface{ boundTo(string) string }); ok {
+		jkt = b.boundTo(token)
+	}
+	if jkt != "" || scheme == "DPoP" {
 		claims, thumb, err := checkProof(r.Header.Get("DPoP"), r.Method, rs.URL(), token)
 		if err != nil || scheme != "DPoP" || thumb != jkt {
 			w.Header().Set("WWW-Authenticate", `DPoP error="invalid_token"`)
@@ -537,7 +562,7 @@ func (rs *testRS) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
 		return
 	}
-	granted, ok := rs.as().scopesOf(token)
+	granted, ok := rs.as().Scopes(token)
 	if !ok {
 		w.Header().Set("WWW-Authenticate", challenge("invalid_token", rs.need))
 		w.WriteHeader(http.StatusUnauthorized)
