@@ -185,7 +185,7 @@ func TestDPoP(t *testing.T) {
 // TestDPoPNotSupported: with DPoP configured and an authorization server
 // that does not support it, tokens are plain bearer tokens.
 func TestDPoPNotSupported(t *testing.T) {
-	as := newTestAS(t, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	rs := newTestRS(t, func() authServer { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{DPoP: true})
 	mustCall(t, c, rs, false)

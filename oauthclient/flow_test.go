@@ -12,7 +12,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
@@ -74,26 +76,27 @@ func TestFlows(t *testing.T) {
 	const cimdURL = "https://client.example.com/metadata.json"
 	tests := []struct {
 		name  string
-		as    func(*testAS)
+		as    func(*testAS) // a testAS so configured; nil: oauthtest with opts
+		opts  oauthtest.Options
 		rs    func(*testRS)
 		cfg   oauthclient.Config
-		check func(t *testing.T, as *testAS, rs *testRS)
+		check func(t *testing.T, as authServer, rs *testRS)
 	}{
 		{name: "resource metadata named in the challenge"},
 		{name: "path-aware well-known resource metadata", rs: func(rs *testRS) { rs.noHint = true }},
 		{name: "root well-known resource metadata naming the origin", rs: func(rs *testRS) {
 			rs.noHint, rs.prmPath, rs.resource = true, "/.well-known/oauth-protected-resource", "origin"
 		}},
-		{name: "issuer with a path, RFC 8414 metadata", as: func(as *testAS) { as.path = "/tenant1" }},
+		{name: "issuer with a path, RFC 8414 metadata", opts: oauthtest.Options{Path: "/tenant1"}},
 		{name: "issuer with a path, OpenID metadata inserted", as: func(as *testAS) { as.path, as.metadataAt = "/tenant1", "oidc" }},
 		{name: "issuer with a path, OpenID metadata appended", as: func(as *testAS) { as.path, as.metadataAt = "/tenant1", "oidc-append" }},
 		{name: "issuer without a path, OpenID metadata", as: func(as *testAS) { as.metadataAt = "oidc" }},
 		{name: "iss neither advertised nor sent", as: func(as *testAS) { as.issMode = "omit" }},
-		{name: "iss advertised and sent", as: func(as *testAS) { as.issAdvertised = true }},
+		{name: "iss advertised and sent"}, // as oauthtest does
 		{
 			name: "client_secret_basic",
 			as:   func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
-			check: func(t *testing.T, as *testAS, _ *testRS) {
+			check: func(t *testing.T, as authServer, _ *testRS) {
 				tr := as.LastRequest("token")
 				if tr.BasicClientID == "" || tr.Params.Has("client_secret") {
 					t.Errorf("token request: Basic %q, form %v; want Basic auth only", tr.BasicClientID, tr.Params)
@@ -103,7 +106,7 @@ func TestFlows(t *testing.T) {
 		{
 			name: "client_secret_post",
 			as:   func(as *testAS) { as.authMethods = []string{"client_secret_post"} },
-			check: func(t *testing.T, as *testAS, _ *testRS) {
+			check: func(t *testing.T, as authServer, _ *testRS) {
 				tr := as.LastRequest("token")
 				if tr.BasicClientID != "" || tr.Params.Get("client_secret") == "" || tr.Params.Get("client_id") == "" {
 					t.Errorf("token request: Basic %q, form %v; want client_id and client_secret in the form", tr.BasicClientID, tr.Params)
@@ -112,7 +115,7 @@ func TestFlows(t *testing.T) {
 		},
 		{
 			name: "public client",
-			check: func(t *testing.T, as *testAS, _ *testRS) {
+			check: func(t *testing.T, as authServer, _ *testRS) {
 				tr := as.LastRequest("token")
 				if tr.BasicClientID != "" || tr.Params.Has("client_secret") || tr.Params.Get("client_id") == "" {
 					t.Errorf("token request: Basic %q, form %v; want client_id only", tr.BasicClientID, tr.Params)
@@ -126,7 +129,7 @@ func TestFlows(t *testing.T) {
 			name: "pre-registered client",
 			as:   func(as *testAS) { as.noDCR, as.authMethods = true, []string{"client_secret_basic"} },
 			cfg:  oauthclient.Config{Client: &oauthclient.Registration{ClientID: "pre id", ClientSecret: "pre:secret"}},
-			check: func(t *testing.T, as *testAS, _ *testRS) {
+			check: func(t *testing.T, as authServer, _ *testRS) {
 				if tr := as.LastRequest("token"); tr.BasicClientID != "pre id" {
 					t.Errorf("token request Basic client %q, want %q", tr.BasicClientID, "pre id")
 				}
@@ -136,7 +139,7 @@ func TestFlows(t *testing.T) {
 			name: "client ID metadata document",
 			as:   func(as *testAS) { as.cimd = true },
 			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL, Client: &oauthclient.Registration{ClientID: "unused"}},
-			check: func(t *testing.T, as *testAS, _ *testRS) {
+			check: func(t *testing.T, as authServer, _ *testRS) {
 				if got := as.LastRequest("authorize").Params.Get("client_id"); got != cimdURL {
 					t.Errorf("client_id %q, want %q", got, cimdURL)
 				}
@@ -145,7 +148,7 @@ func TestFlows(t *testing.T) {
 		{
 			name: "client ID metadata document not supported: registers",
 			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL},
-			check: func(t *testing.T, as *testAS, _ *testRS) {
+			check: func(t *testing.T, as authServer, _ *testRS) {
 				if regs := as.Requests("register"); len(regs) != 1 {
 					t.Errorf("%d registrations, want 1", len(regs))
 				}
@@ -154,7 +157,10 @@ func TestFlows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newTestAS(t, tt.as)
+			var as authServer = oauthtest.NewServer(t, tt.opts)
+			if tt.as != nil {
+				as = newTestAS(t, tt.as)
+			}
 			rs := newTestRS(t, func() authServer { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, true)
@@ -164,7 +170,7 @@ func TestFlows(t *testing.T) {
 				t.Errorf("%d authorization and %d token requests, want 1 and 1", auths, tokens)
 			}
 			wantRegs := 1
-			if tt.cfg.Client != nil || as.cimd {
+			if tas, ok := as.(*testAS); tt.cfg.Client != nil || ok && tas.cimd {
 				wantRegs = 0
 			}
 			if regs != wantRegs {
@@ -249,7 +255,7 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestNoOpenURL(t *testing.T) {
-	as := newTestAS(t, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	rs := newTestRS(t, func() authServer { return as }, nil)
 	tr, err := oauthclient.New(rs.URL(), oauthclient.Config{Logger: slog.New(slog.DiscardHandler)}, nil)
 	if err != nil {
@@ -265,7 +271,7 @@ func TestNoOpenURL(t *testing.T) {
 func TestScopeSelection(t *testing.T) {
 	tests := []struct {
 		name string
-		as   func(*testAS)
+		as   oauthtest.Options
 		rs   func(*testRS)
 		cfg  oauthclient.Config
 		want string // the scope parameter; "" means none
@@ -274,12 +280,12 @@ func TestScopeSelection(t *testing.T) {
 		{name: "from scopes_supported", rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic", "mcp:read", "mcp:write"} }, want: "mcp:basic mcp:read mcp:write"},
 		{name: "omitted"},
 		{name: "configured, added", rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, cfg: oauthclient.Config{Scopes: []string{"files:read"}}, want: "mcp:basic files:read"},
-		{name: "offline_access when offered", as: func(as *testAS) { as.scopes = []string{"mcp:basic", "offline_access"} }, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic offline_access"},
-		{name: "no offline_access when not offered", as: func(as *testAS) { as.scopes = []string{"mcp:basic", "mcp:read"} }, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic"},
+		{name: "offline_access when offered", as: oauthtest.Options{ScopesSupported: []string{"mcp:basic", "offline_access"}}, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic offline_access"},
+		{name: "no offline_access when not offered", as: oauthtest.Options{ScopesSupported: []string{"mcp:basic", "mcp:read"}}, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newTestAS(t, tt.as)
+			as := oauthtest.NewServer(t, tt.as)
 			rs := newTestRS(t, func() authServer { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, false)
@@ -329,7 +335,7 @@ func TestConsentPrompt(t *testing.T) {
 }
 
 func TestStepUp(t *testing.T) {
-	as := newTestAS(t, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
 		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
 	})
@@ -348,7 +354,7 @@ func TestStepUp(t *testing.T) {
 
 func TestRetryLimit(t *testing.T) {
 	for _, max := range []int{0, 1, 5} {
-		as := newTestAS(t, func(as *testAS) { as.deny = []string{"mcp:admin"} })
+		as := oauthtest.NewServer(t, oauthtest.Options{UserScopes: []string{"mcp:basic"}}) // the user never grants mcp:admin
 		rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.need, rs.hintScope = []string{"mcp:admin"}, true })
 		c, _ := newClient(t, rs, oauthclient.Config{MaxAuthorizations: max})
 		_, _, err := call(t, c, rs, false)
@@ -367,7 +373,7 @@ func TestRetryLimit(t *testing.T) {
 
 func TestRefresh(t *testing.T) {
 	t.Run("on 401", func(t *testing.T) {
-		as := newTestAS(t, func(as *testAS) { as.refresh = true })
+		as := oauthtest.NewServer(t, oauthtest.Options{})
 		rs := newTestRS(t, func() authServer { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		mustCall(t, c, rs, false)
@@ -383,7 +389,7 @@ func TestRefresh(t *testing.T) {
 		}
 	})
 	t.Run("expired, before sending", func(t *testing.T) {
-		as := newTestAS(t, func(as *testAS) { as.refresh, as.expiresIn = true, 1 })
+		as := oauthtest.NewServer(t, oauthtest.Options{TokenLifetime: time.Second})
 		rs := newTestRS(t, func() authServer { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		// A token about to expire is refreshed before it is sent: each
@@ -404,7 +410,7 @@ func TestRefresh(t *testing.T) {
 		}
 	})
 	t.Run("refused: authorizes again", func(t *testing.T) {
-		as := newTestAS(t, func(as *testAS) { as.refresh = true })
+		as := oauthtest.NewServer(t, oauthtest.Options{})
 		rs := newTestRS(t, func() authServer { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		mustCall(t, c, rs, false)
@@ -420,7 +426,7 @@ func TestRefresh(t *testing.T) {
 // TestConcurrentCallsShare checks that calls refused at the same time
 // share one authorization, and later one refresh.
 func TestConcurrentCallsShare(t *testing.T) {
-	as := newTestAS(t, func(as *testAS) { as.refresh = true })
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	rs := newTestRS(t, func() authServer { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	parallel := func() {
@@ -442,7 +448,7 @@ func TestConcurrentCallsShare(t *testing.T) {
 }
 
 func TestFileStoreReuse(t *testing.T) {
-	as := newTestAS(t, func(as *testAS) { as.refresh = true })
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	rs := newTestRS(t, func() authServer { return as }, nil)
 	path := filepath.Join(t.TempDir(), "sub", "tokens.json")
 	c, _ := newClient(t, rs, oauthclient.Config{Store: oauthclient.NewFileStore(path)})
@@ -476,8 +482,8 @@ func TestFileStoreReuse(t *testing.T) {
 // another authorization server, the client registers there and never
 // shows it the first one's client ID (SEP-2352).
 func TestAuthorizationServerMigration(t *testing.T) {
-	as1 := newTestAS(t, nil)
-	as2 := newTestAS(t, func(as *testAS) { as.n = 100 })
+	as1 := oauthtest.NewServer(t, oauthtest.Options{})
+	as2 := oauthtest.NewServer(t, oauthtest.Options{})
 	var mu sync.Mutex
 	current := as1
 	rs := newTestRS(t, func() authServer { mu.Lock(); defer mu.Unlock(); return current }, nil)
@@ -519,7 +525,7 @@ func TestNewRefusesBadConfig(t *testing.T) {
 // TestOtherOriginGetsNoToken: a request to another origin than the
 // server's goes out without the token, and a 401 there starts nothing.
 func TestOtherOriginGetsNoToken(t *testing.T) {
-	as := newTestAS(t, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	rs := newTestRS(t, func() authServer { return as }, nil)
 	other := newTestRS(t, func() authServer { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
@@ -542,7 +548,7 @@ func TestOtherOriginGetsNoToken(t *testing.T) {
 // port registered the first time, as authorization servers that compare
 // redirect URIs exactly require.
 func TestRedirectPortKept(t *testing.T) {
-	as := newTestAS(t, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
 	rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
 		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
 	})
