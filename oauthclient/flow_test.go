@@ -78,6 +78,7 @@ func TestFlows(t *testing.T) {
 		name  string
 		as    func(*testAS) // a testAS so configured; nil: oauthtest with opts
 		opts  oauthtest.Options
+		setup func(*testing.T, *oauthtest.Server) // run on the oauthtest server before the flow
 		rs    func(*testRS)
 		cfg   oauthclient.Config
 		check func(t *testing.T, as authServer, rs *testRS)
@@ -95,7 +96,7 @@ func TestFlows(t *testing.T) {
 		{name: "iss advertised and sent"}, // as oauthtest does
 		{
 			name: "client_secret_basic",
-			as:   func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
+			opts: oauthtest.Options{AuthMethods: []string{"client_secret_basic"}},
 			check: func(t *testing.T, as authServer, _ *testRS) {
 				tr := as.LastRequest("token")
 				if tr.BasicClientID == "" || tr.Params.Has("client_secret") {
@@ -105,7 +106,7 @@ func TestFlows(t *testing.T) {
 		},
 		{
 			name: "client_secret_post",
-			as:   func(as *testAS) { as.authMethods = []string{"client_secret_post"} },
+			opts: oauthtest.Options{AuthMethods: []string{"client_secret_post"}},
 			check: func(t *testing.T, as authServer, _ *testRS) {
 				tr := as.LastRequest("token")
 				if tr.BasicClientID != "" || tr.Params.Get("client_secret") == "" || tr.Params.Get("client_id") == "" {
@@ -127,8 +128,14 @@ func TestFlows(t *testing.T) {
 		},
 		{
 			name: "pre-registered client",
-			as:   func(as *testAS) { as.noDCR, as.authMethods = true, []string{"client_secret_basic"} },
-			cfg:  oauthclient.Config{Client: &oauthclient.Registration{ClientID: "pre id", ClientSecret: "pre:secret"}},
+			opts: oauthtest.Options{AuthMethods: []string{"client_secret_basic"}},
+			setup: func(t *testing.T, as *oauthtest.Server) {
+				// Characters Basic authentication must form-encode (RFC 6749 §2.3.1).
+				if _, err := as.Register(oauthtest.Client{ID: "pre id", Secret: "pre:secret", RedirectURIs: []string{"http://127.0.0.1/callback"}}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			cfg: oauthclient.Config{Client: &oauthclient.Registration{ClientID: "pre id", ClientSecret: "pre:secret"}},
 			check: func(t *testing.T, as authServer, _ *testRS) {
 				if tr := as.LastRequest("token"); tr.BasicClientID != "pre id" {
 					t.Errorf("token request Basic client %q, want %q", tr.BasicClientID, "pre id")
@@ -157,9 +164,15 @@ func TestFlows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var as authServer = oauthtest.NewServer(t, tt.opts)
+			var as authServer
 			if tt.as != nil {
 				as = newTestAS(t, tt.as)
+			} else {
+				real := oauthtest.NewServer(t, tt.opts)
+				if tt.setup != nil {
+					tt.setup(t, real)
+				}
+				as = real
 			}
 			rs := newTestRS(t, func() authServer { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)

@@ -2,7 +2,10 @@ package oauthtest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
+	"net/url"
 	"slices"
 	"testing"
 	"time"
@@ -85,5 +88,65 @@ func TestCheckAndRevoke(t *testing.T) {
 	stale.RefreshToken = tok2.RefreshToken
 	if _, err := conf.TokenSource(context.Background(), stale).Token(); !isOAuthError(err, "invalid_grant") {
 		t.Fatalf("refresh after RevokeRefreshTokens: %v, want invalid_grant", err)
+	}
+}
+
+// TestAuthMethods: Options.AuthMethods is published in the metadata, and
+// registering another method is refused.
+func TestAuthMethods(t *testing.T) {
+	as := oauthtest.NewServer(t, oauthtest.Options{AuthMethods: []string{"client_secret_post"}})
+	res, err := http.Get(as.URL() + "/.well-known/oauth-authorization-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var md struct {
+		Methods []string `json:"token_endpoint_auth_methods_supported"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&md); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(md.Methods, []string{"client_secret_post"}) {
+		t.Errorf("token_endpoint_auth_methods_supported %q, want client_secret_post", md.Methods)
+	}
+	for _, method := range []string{"none", "client_secret_basic", ""} {
+		status, reg := register(t, as, map[string]any{"redirect_uris": []string{"http://127.0.0.1:1/callback"}, "token_endpoint_auth_method": method})
+		if status != http.StatusBadRequest || reg["error"] != "invalid_client_metadata" {
+			t.Errorf("registering %q: %d %v, want 400 invalid_client_metadata", method, status, reg)
+		}
+	}
+	flow(t, as, "client_secret_post", "read")
+	if _, err := oauthtest.New(oauthtest.Options{AuthMethods: []string{"private_key_jwt"}}); err == nil {
+		t.Error("New accepted an authentication method it does not implement")
+	}
+}
+
+// TestLoopbackRedirectAnyPort: a loopback IP redirect URI matches with any
+// port (RFC 8252 §7.3); other hosts, paths and schemes must match exactly.
+func TestLoopbackRedirectAnyPort(t *testing.T) {
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	c, err := as.Register(oauthtest.Client{AuthMethod: "none", RedirectURIs: []string{"http://127.0.0.1/callback", "https://app.example.com/cb"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for uri, ok := range map[string]bool{
+		"http://127.0.0.1:1/callback":    true,
+		"http://127.0.0.1/callback":      true,
+		"http://127.0.0.1:1/other":       false,
+		"http://localhost:1/callback":    false,
+		"https://app.example.com:1/cb":   false,
+		"http://127.0.0.2:1/callback":    false,
+		"http://127.0.0.1:1/callback?x=": false,
+	} {
+		q := url.Values{"response_type": {"code"}, "client_id": {c.ID}, "redirect_uri": {uri},
+			"code_challenge": {oauth2.S256ChallengeFromVerifier(oauth2.GenerateVerifier())}, "code_challenge_method": {"S256"}}
+		res, err := noRedirects.Get(as.URL() + "/authorize?" + q.Encode())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if got := res.StatusCode == http.StatusFound; got != ok {
+			t.Errorf("redirect_uri %s: status %d, want allowed %v", uri, res.StatusCode, ok)
+		}
 	}
 }

@@ -15,7 +15,7 @@ func (s *Server) metadata() map[string]any {
 		"response_modes_supported":                       []string{"query"},
 		"grant_types_supported":                          []string{"authorization_code", "refresh_token"},
 		"code_challenge_methods_supported":               []string{"S256"},
-		"token_endpoint_auth_methods_supported":          []string{"none", "client_secret_basic", "client_secret_post"},
+		"token_endpoint_auth_methods_supported":          s.opts.AuthMethods,
 		"authorization_response_iss_parameter_supported": true,
 	}
 	if s.opts.ScopesSupported != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -40,7 +41,7 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_client_metadata", err.Error())
 		return
 	}
-	c, code, err := newClient(reg)
+	c, code, err := s.newClient(reg)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, code, err.Error())
 		return
@@ -61,15 +62,19 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, all)
 }
 
+// authMethods are the token endpoint authentication methods the server
+// implements.
+var authMethods = []string{"none", "client_secret_basic", "client_secret_post"}
+
 // newClient checks reg and returns the client it registers, or the
 // error code and why.
-func newClient(reg registration) (*Client, string, error) {
+func (s *Server) newClient(reg registration) (*Client, string, error) {
 	c := &Client{ID: randomString(12), Name: reg.Name, Scope: reg.Scope, AuthMethod: reg.AuthMethod, GrantTypes: reg.GrantTypes}
 	if c.AuthMethod == "" {
 		c.AuthMethod = "client_secret_basic" // RFC 7591 §2
 	}
-	if !slices.Contains([]string{"none", "client_secret_basic", "client_secret_post"}, c.AuthMethod) {
-		return nil, "invalid_client_metadata", fmt.Errorf("token_endpoint_auth_method %q is not supported (none, client_secret_basic, client_secret_post)", c.AuthMethod)
+	if !slices.Contains(s.opts.AuthMethods, c.AuthMethod) {
+		return nil, "invalid_client_metadata", fmt.Errorf("token_endpoint_auth_method %q is not supported (%s)", c.AuthMethod, strings.Join(s.opts.AuthMethods, ", "))
 	}
 	if c.AuthMethod != "none" {
 		c.Secret = randomString(24)

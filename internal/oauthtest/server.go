@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,6 +52,12 @@ type Options struct {
 	// /tenant1/.well-known/openid-configuration) instead of the root ones.
 	// It starts with "/" and does not end with one. Empty means no path.
 	Path string
+	// AuthMethods are the token endpoint authentication methods the
+	// server accepts, published as token_endpoint_auth_methods_supported:
+	// some of "none", "client_secret_basic" and "client_secret_post".
+	// Registering a client with another method is refused with
+	// invalid_client_metadata. Nil means all three.
+	AuthMethods []string
 }
 
 // Server is the authorization server. It is an http.Handler; its URL
@@ -104,6 +111,14 @@ func New(opts Options) (*Server, error) {
 	}
 	if p := opts.Path; p != "" && (!strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.ContainsAny(p, "?#{} ")) {
 		return nil, fmt.Errorf("oauthtest: Options.Path %q must start with / and not end with one, like /tenant1", p)
+	}
+	if opts.AuthMethods == nil {
+		opts.AuthMethods = authMethods
+	}
+	for _, m := range opts.AuthMethods {
+		if !slices.Contains(authMethods, m) {
+			return nil, fmt.Errorf("oauthtest: Options.AuthMethods: %q is not supported (%s)", m, strings.Join(authMethods, ", "))
+		}
 	}
 	k, err := newKeys(opts.Algorithm)
 	if err != nil {
@@ -233,7 +248,7 @@ func (s *Server) Clients() []Client {
 // authorization_code grant. It returns an error for metadata /register
 // would refuse, or an ID already registered.
 func (s *Server) Register(c Client) (*Client, error) {
-	reg, _, err := newClient(registration{RedirectURIs: c.RedirectURIs, AuthMethod: c.AuthMethod, GrantTypes: c.GrantTypes, Name: c.Name, Scope: c.Scope})
+	reg, _, err := s.newClient(registration{RedirectURIs: c.RedirectURIs, AuthMethod: c.AuthMethod, GrantTypes: c.GrantTypes, Name: c.Name, Scope: c.Scope})
 	if err != nil {
 		return nil, fmt.Errorf("oauthtest: %w", err)
 	}

@@ -39,7 +39,7 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "invalid_grant", "the code is unknown, used, expired or issued to another client")
 			return
 		}
-		if ru := r.PostForm.Get("redirect_uri"); ru != g.redirectURI && (g.redirectURI != "" || ru != "" && !slices.Contains(c.RedirectURIs, ru)) {
+		if ru := r.PostForm.Get("redirect_uri"); ru != g.redirectURI && (g.redirectURI != "" || ru != "" && !c.allowsRedirect(ru)) {
 			writeError(w, http.StatusBadRequest, "invalid_grant", "redirect_uri does not match the authorization request's")
 			return
 		}
