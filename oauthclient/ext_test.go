@@ -138,12 +138,11 @@ func TestJWTBearerRefused(t *testing.T) {
 func TestDPoP(t *testing.T) {
 	for _, nonce := range []bool{false, true} {
 		t.Run(map[bool]string{false: "without nonces", true: "with nonces"}[nonce], func(t *testing.T) {
-			as := newTestAS(t, func(as *testAS) {
-				as.dpop, as.refresh = true, true
-				if nonce {
-					as.dpopNonce = "as-nonce"
-				}
-			})
+			opts := oauthtest.Options{DPoP: true}
+			if nonce {
+				opts.DPoPNonce = "as-nonce"
+			}
+			as := oauthtest.NewServer(t, opts)
 			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
 				if nonce {
 					rs.dpopNonce = "rs-nonce"

@@ -27,8 +27,11 @@ import (
 // testAS is an in-test OAuth 2.1 authorization server: metadata (at a
 // configurable well-known location), dynamic registration, an
 // authorization endpoint that approves at once (302 back to the
-// redirect URI), and a token endpoint for authorization_code and
-// refresh_token with PKCE checks. It records what clients sent.
+// redirect URI), and a token endpoint for authorization_code (with PKCE
+// checks) and the grants oauthtest lacks (client_credentials, JWT bearer,
+// token exchange, private_key_jwt). It records what clients sent. Its
+// settings make it misbehave in the ways the refusal tests need; tests
+// that need a well-behaved server use internal/oauthtest.
 type testAS struct {
 	srv *httptest.Server
 
@@ -43,25 +46,18 @@ type testAS struct {
 	issAdvertised bool             // authorization_response_iss_parameter_supported
 	issMode       string           // "" (correct), "omit", "wrong", "slash"
 	scopes        []string         // scopes_supported
-	refresh       bool             // issue refresh tokens
-	expiresIn     int              // token lifetime; 0 means 3600
 	endpoint      string           // override of the authorization/token/register base (insecure-endpoint tests)
 	base          string           // its origin when mounted on a testRS (2025-03-26 servers)
-	deny          []string         // scopes never granted
 	clientKey     crypto.PublicKey // verifies private_key_jwt client assertions
 	assertion     string           // the JWT bearer assertion accepted
-	dpop          bool             // advertise DPoP and bind tokens to proofs
-	dpopNonce     string           // nonce token requests' proofs must carry
 	promptValues  []string         // prompt_values_supported
 
-	mu            sync.Mutex
-	requests      []oauthtest.Request
-	clients       map[string]string // client_id → secret
-	codes         map[string]codeGrant
-	tokens        map[string][]string // access token → scopes
-	bound         map[string]string   // access token → thumbprint of its DPoP key
-	refreshTokens map[string][]string
-	n             int
+	mu       sync.Mutex
+	requests []oauthtest.Request
+	clients  map[string]string // client_id → secret
+	codes    map[string]codeGrant
+	tokens   map[string][]string // access token → scopes
+	n        int
 }
 
 type codeGrant struct {
@@ -70,7 +66,7 @@ type codeGrant struct {
 
 func newTestAS(t *testing.T, configure func(*testAS)) *testAS {
 	t.Helper()
-	as := &testAS{clients: map[string]string{}, codes: map[string]codeGrant{}, tokens: map[string][]string{}, refreshTokens: map[string][]string{}, bound: map[string]string{}}
+	as := &testAS{clients: map[string]string{}, codes: map[string]codeGrant{}, tokens: map[string][]string{}}
 	if configure != nil {
 		configure(as)
 	}
@@ -149,9 +145,6 @@ func (as *testAS) metadata(w http.ResponseWriter) {
 	if as.scopes != nil {
 		m["scopes_supported"] = as.scopes
 	}
-	if as.dpop {
-		m["dpop_signing_alg_values_supported"] = []string{"ES256"}
-	}
 	if as.promptValues != nil {
 		m["prompt_values_supported"] = as.promptValues
 	}
@@ -202,20 +195,6 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	as.requests = append(as.requests, tr)
-	var jkt string
-	if as.dpop {
-		claims, thumb, err := checkProof(r.Header.Get("DPoP"), http.MethodPost, as.URL()+"/token", "")
-		if err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_dpop_proof", "error_description": err.Error()})
-			return
-		}
-		if as.dpopNonce != "" && claims["nonce"] != as.dpopNonce {
-			w.Header().Set("DPoP-Nonce", as.dpopNonce)
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "use_dpop_nonce"})
-			return
-		}
-		jkt = thumb
-	}
 	if a := r.PostForm.Get("client_assertion"); a != "" || as.clientKey != nil {
 		if err := as.checkAssertion(a, r.PostForm.Get("client_assertion_type")); err != nil {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": err.Error()})
@@ -261,19 +240,7 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "resource or redirect_uri differs"})
 			return
 		}
-		for _, sc := range strings.Fields(g.scope) {
-			if !slices.Contains(as.deny, sc) {
-				scopes = append(scopes, sc)
-			}
-		}
-	case "refresh_token":
-		s, ok := as.refreshTokens[r.PostForm.Get("refresh_token")]
-		if !ok {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
-			return
-		}
-		delete(as.refreshTokens, r.PostForm.Get("refresh_token"))
-		scopes = s
+		scopes = strings.Fields(g.scope)
 	default:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
 		return
@@ -281,20 +248,7 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	as.n++
 	tok := fmt.Sprintf("access-%d", as.n)
 	as.tokens[tok] = scopes
-	exp := as.expiresIn
-	if exp == 0 {
-		exp = 3600
-	}
-	answer := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": exp}
-	if jkt != "" {
-		as.bound[tok] = jkt
-		answer["token_type"] = "DPoP"
-	}
-	if as.refresh {
-		rt := fmt.Sprintf("refresh-%d", as.n)
-		as.refreshTokens[rt] = scopes
-		answer["refresh_token"] = rt
-	}
+	answer := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, answer)
 }
@@ -377,33 +331,12 @@ func checkProof(proof, method, htu, token string) (map[string]any, string, error
 	return c, base64.RawURLEncoding.EncodeToString(thumb), nil
 }
 
-// boundTo returns the thumbprint of the DPoP key token is bound to.
-func (as *testAS) boundTo(token string) string {
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	return as.bound[token]
-}
-
 // Scopes returns the scopes of an access token it issued.
 func (as *testAS) Scopes(token string) ([]string, bool) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	s, ok := as.tokens[token]
 	return s, ok
-}
-
-// RevokeAccessTokens forgets every access token (they expired, say).
-func (as *testAS) RevokeAccessTokens() {
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	clear(as.tokens)
-}
-
-// RevokeRefreshTokens forgets every refresh token.
-func (as *testAS) RevokeRefreshTokens() {
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	clear(as.refreshTokens)
 }
 
 // Requests returns the requests at endpoint, as oauthtest.Server's does.
@@ -437,7 +370,7 @@ func counts(as authServer) (auths, tokens, regs int) {
 
 // authServer is what the tests need of an authorization server: its
 // issuer, the scopes of the access tokens it issued (a token it does not
-// know has none), its request log and revocation. *oauthtest.Server, the
+// know has none) and its request log. *oauthtest.Server, the
 // shared test authorization server, is one; testAS is one that can be
 // made to misbehave.
 type authServer interface {
@@ -445,8 +378,19 @@ type authServer interface {
 	Scopes(token string) ([]string, bool)
 	Requests(endpoint string) []oauthtest.Request
 	LastRequest(endpoint string) oauthtest.Request
-	RevokeAccessTokens()
-	RevokeRefreshTokens()
+}
+
+// boundTo returns the thumbprint of the DPoP key an access token as
+// issued is bound to, or "".
+func boundTo(as authServer, token string) string {
+	real, ok := as.(*oauthtest.Server)
+	if !ok {
+		return "" // testAS does not bind tokens
+	}
+	claims, _ := real.Check(token)
+	cnf, _ := claims["cnf"].(map[string]any)
+	jkt, _ := cnf["jkt"].(string)
+	return jkt
 }
 
 // testRS is an in-test MCP resource server: "/mcp" answers 200 "ok" to a
@@ -540,11 +484,7 @@ func (rs *testRS) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
 		return
 	}
-	var jkt string
-	if b, ok := rs.as().(interface{ boundTo(string) string }); ok {
-		jkt = b.boundTo(token)
-	}
-	if jkt != "" || scheme == "DPoP" {
+	if jkt := boundTo(rs.as(), token); jkt != "" || scheme == "DPoP" {
 		claims, thumb, err := checkProof(r.Header.Get("DPoP"), r.Method, rs.URL(), token)
 		if err != nil || scheme != "DPoP" || thumb != jkt {
 			w.Header().Set("WWW-Authenticate", `DPoP error="invalid_token"`)

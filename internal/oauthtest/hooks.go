@@ -82,7 +82,7 @@ func (s *Server) RevokeRefreshTokens() { s.fresh.clear() }
 // process): the signature, the issuer, the expiry and that it was not
 // revoked. It returns the token's claims.
 func (s *Server) Check(token string) (map[string]any, error) {
-	jws, err := jose.ParseSigned(token, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(s.opts.Algorithm)})
+	jws, err := jose.ParseSignedCompact(token, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(s.opts.Algorithm)})
 	if err != nil {
 		return nil, fmt.Errorf("oauthtest: %w", err)
 	}

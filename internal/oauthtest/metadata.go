@@ -18,6 +18,9 @@ func (s *Server) metadata() map[string]any {
 		"token_endpoint_auth_methods_supported":          s.opts.AuthMethods,
 		"authorization_response_iss_parameter_supported": true,
 	}
+	if s.opts.DPoP {
+		m["dpop_signing_alg_values_supported"] = dpopAlgs
+	}
 	if s.opts.ScopesSupported != nil {
 		m["scopes_supported"] = s.opts.ScopesSupported
 	}

@@ -58,6 +58,16 @@ type Options struct {
 	// Registering a client with another method is refused with
 	// invalid_client_metadata. Nil means all three.
 	AuthMethods []string
+	// DPoP makes the server support DPoP (RFC 9449): it publishes
+	// dpop_signing_alg_values_supported, and a token request with a valid
+	// DPoP proof gets an access token bound to the proof's key (token_type
+	// DPoP, claim cnf.jkt); one with an invalid proof gets
+	// invalid_dpop_proof. Requests without a proof get Bearer tokens.
+	DPoP bool
+	// DPoPNonce, with DPoP, is the nonce token requests' proofs must
+	// carry: a proof without it gets use_dpop_nonce and the nonce in the
+	// DPoP-Nonce header (RFC 9449 §8). Empty means no nonce.
+	DPoPNonce string
 }
 
 // Server is the authorization server. It is an http.Handler; its URL

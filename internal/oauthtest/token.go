@@ -30,8 +30,11 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "invalid_client", why)
 		return
 	}
+	jkt, ok := s.dpopBinding(w, r)
+	if !ok {
+		return
+	}
 	var g *grant
-	var ok bool
 	switch gt := r.PostForm.Get("grant_type"); gt {
 	case "authorization_code":
 		g, ok = s.codes.take(r.PostForm.Get("code"))
@@ -87,14 +90,19 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_target", "a resource parameter (RFC 8707) is required: it becomes the token's audience")
 		return
 	}
-	token, err := s.sign(g.subject, c.ID, audience, scopes, s.opts.TokenLifetime, nil)
+	var extra map[string]any
+	tokenType := "Bearer"
+	if jkt != "" {
+		extra, tokenType = map[string]any{"cnf": map[string]any{"jkt": jkt}}, "DPoP"
+	}
+	token, err := s.sign(g.subject, c.ID, audience, scopes, s.opts.TokenLifetime, extra)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "server_error", err.Error())
 		return
 	}
 	answer := map[string]any{
 		"access_token": token,
-		"token_type":   "Bearer",
+		"token_type":   tokenType,
 		"expires_in":   int64(s.opts.TokenLifetime.Seconds()),
 	}
 	if len(scopes) > 0 {
