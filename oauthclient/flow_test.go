@@ -212,12 +212,13 @@ func TestFlows(t *testing.T) {
 func TestLegacyServer(t *testing.T) {
 	for _, metadata := range []bool{true, false} {
 		t.Run(map[bool]string{true: "metadata at the root", false: "default endpoints"}[metadata], func(t *testing.T) {
-			as := newTestAS(t, func(as *testAS) {
-				if !metadata {
-					as.metadataAt = "none"
-				}
+			as, err := oauthtest.New(oauthtest.Options{}) // served by rs, at its origin
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
+				rs.prmPath, rs.legacy, rs.legacyNoMetadata = "-", as, !metadata
 			})
-			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.prmPath, rs.legacy = "-", as })
 			c, _ := newClient(t, rs, oauthclient.Config{})
 			mustCall(t, c, rs, true)
 			if got := as.LastRequest("authorize").Params.Get("resource"); got != rs.URL() {

@@ -47,7 +47,6 @@ type testAS struct {
 	issMode       string           // "" (correct), "omit", "wrong", "slash"
 	scopes        []string         // scopes_supported
 	endpoint      string           // override of the authorization/token/register base (insecure-endpoint tests)
-	base          string           // its origin when mounted on a testRS (2025-03-26 servers)
 	clientKey     crypto.PublicKey // verifies private_key_jwt client assertions
 	assertion     string           // the JWT bearer assertion accepted
 	promptValues  []string         // prompt_values_supported
@@ -77,9 +76,6 @@ func newTestAS(t *testing.T, configure func(*testAS)) *testAS {
 
 // URL is the issuer identifier.
 func (as *testAS) URL() string {
-	if as.base != "" {
-		return as.base + as.path
-	}
 	return as.srv.URL + as.path
 }
 
@@ -89,8 +85,6 @@ func (as *testAS) metadataPath() string {
 		return "/.well-known/openid-configuration" + as.path
 	case "oidc-append":
 		return as.path + "/.well-known/openid-configuration"
-	case "none":
-		return "-"
 	}
 	return "/.well-known/oauth-authorization-server" + as.path
 }
@@ -408,8 +402,12 @@ type testRS struct {
 	hintScope bool     // scope in 401 challenges
 	need      []string // scopes every request needs
 	stepUp    []string // more scopes needed by POSTs
-	legacy    *testAS  // serves every other path (a 2025-03-26 server)
-	dpopNonce string   // nonce DPoP proofs must carry
+	// legacy, when set, serves every other path: a 2025-03-26 server,
+	// with its authorization server at its own origin; legacyNoMetadata
+	// hides that server's metadata, leaving the default endpoints.
+	legacy           *oauthtest.Server
+	legacyNoMetadata bool
+	dpopNonce        string // nonce DPoP proofs must carry
 
 	mu    sync.Mutex
 	calls int
@@ -424,7 +422,7 @@ func newTestRS(t *testing.T, as func() authServer, configure func(*testRS)) *tes
 	}
 	rs.srv = httptest.NewServer(http.HandlerFunc(rs.serve))
 	if rs.legacy != nil {
-		rs.legacy.base = rs.srv.URL
+		rs.legacy.SetBaseURL(rs.srv.URL)
 	}
 	t.Cleanup(rs.srv.Close)
 	return rs
@@ -449,8 +447,8 @@ func (rs *testRS) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.Path != "/mcp" {
-		if rs.legacy != nil {
-			rs.legacy.serve(w, r)
+		if rs.legacy != nil && !(rs.legacyNoMetadata && strings.HasPrefix(r.URL.Path, "/.well-known/")) {
+			rs.legacy.ServeHTTP(w, r)
 			return
 		}
 		http.NotFound(w, r)
