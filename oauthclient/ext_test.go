@@ -24,14 +24,17 @@ func TestGrants(t *testing.T) {
 	idp := newTestAS(t, nil)
 	tests := []struct {
 		name      string
-		as        func(*testAS)
+		as        func(*testAS)      // a testAS so configured, for the grants oauthtest lacks
+		opts      *oauthtest.Options // else oauthtest, with opts
+		client    oauthtest.Client   // registered there
 		cfg       oauthclient.Config
 		grantType string
 		check     func(t *testing.T, tr oauthtest.Request)
 	}{
 		{
 			name:      "client credentials, client_secret_basic",
-			as:        func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
+			opts:      &oauthtest.Options{AuthMethods: []string{"client_secret_basic"}},
+			client:    oauthtest.Client{ID: "svc", Secret: "s3cret", AuthMethod: "client_secret_basic", GrantTypes: []string{"client_credentials"}},
 			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", ClientSecret: "s3cret"}},
 			grantType: "client_credentials",
 			check: func(t *testing.T, tr oauthtest.Request) {
@@ -42,7 +45,8 @@ func TestGrants(t *testing.T) {
 		},
 		{
 			name:      "client credentials, client_secret_post",
-			as:        func(as *testAS) { as.authMethods = []string{"client_secret_post"} },
+			opts:      &oauthtest.Options{AuthMethods: []string{"client_secret_post"}},
+			client:    oauthtest.Client{ID: "svc", Secret: "s3cret", AuthMethod: "client_secret_post", GrantTypes: []string{"client_credentials"}},
 			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", ClientSecret: "s3cret"}},
 			grantType: "client_credentials",
 			check: func(t *testing.T, tr oauthtest.Request) {
@@ -53,7 +57,8 @@ func TestGrants(t *testing.T) {
 		},
 		{
 			name:      "client credentials, private_key_jwt",
-			as:        func(as *testAS) { as.authMethods, as.clientKey = []string{"private_key_jwt"}, &key.PublicKey },
+			opts:      &oauthtest.Options{AuthMethods: []string{"private_key_jwt"}},
+			client:    oauthtest.Client{ID: "svc", AuthMethod: "private_key_jwt", PublicKey: &key.PublicKey, GrantTypes: []string{"client_credentials"}},
 			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", PrivateKey: key}},
 			grantType: "client_credentials",
 			check: func(t *testing.T, tr oauthtest.Request) {
@@ -97,7 +102,16 @@ func TestGrants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newTestAS(t, tt.as)
+			var as authServer
+			if tt.opts != nil {
+				real := oauthtest.NewServer(t, *tt.opts)
+				if _, err := real.Register(tt.client); err != nil {
+					t.Fatal(err)
+				}
+				as = real
+			} else {
+				as = newTestAS(t, tt.as)
+			}
 			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
 			tt.cfg.OpenURL = func(context.Context, string) error {
 				t.Error("a grant without the user opened the browser")

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
-	"github.com/go-jose/go-jose/v4/jwt"
 
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
@@ -28,28 +27,26 @@ import (
 // configurable well-known location), dynamic registration, an
 // authorization endpoint that approves at once (302 back to the
 // redirect URI), and a token endpoint for authorization_code (with PKCE
-// checks) and the grants oauthtest lacks (client_credentials, JWT bearer,
-// token exchange, private_key_jwt). It records what clients sent. Its
+// checks) and the grants oauthtest lacks (JWT bearer, token exchange). It records what clients sent. Its
 // settings make it misbehave in the ways the refusal tests need; tests
 // that need a well-behaved server use internal/oauthtest.
 type testAS struct {
 	srv *httptest.Server
 
 	// Settings, set before use.
-	path          string           // issuer path, such as "/tenant1"
-	metadataAt    string           // "oauth" (default), "oidc" (path inserted) or "oidc-append"
-	issuer        string           // issuer in the metadata; default the real one
-	authMethods   []string         // token_endpoint_auth_methods_supported; default none
-	cimd          bool             // client_id_metadata_document_supported
-	noDCR         bool             // no registration_endpoint
-	noPKCE        bool             // no code_challenge_methods_supported
-	issAdvertised bool             // authorization_response_iss_parameter_supported
-	issMode       string           // "" (correct), "omit", "wrong", "slash"
-	scopes        []string         // scopes_supported
-	endpoint      string           // override of the authorization/token/register base (insecure-endpoint tests)
-	clientKey     crypto.PublicKey // verifies private_key_jwt client assertions
-	assertion     string           // the JWT bearer assertion accepted
-	promptValues  []string         // prompt_values_supported
+	path          string   // issuer path, such as "/tenant1"
+	metadataAt    string   // "oauth" (default), "oidc" (path inserted) or "oidc-append"
+	issuer        string   // issuer in the metadata; default the real one
+	authMethods   []string // token_endpoint_auth_methods_supported; default none
+	cimd          bool     // client_id_metadata_document_supported
+	noDCR         bool     // no registration_endpoint
+	noPKCE        bool     // no code_challenge_methods_supported
+	issAdvertised bool     // authorization_response_iss_parameter_supported
+	issMode       string   // "" (correct), "omit", "wrong", "slash"
+	scopes        []string // scopes_supported
+	endpoint      string   // override of the authorization/token/register base (insecure-endpoint tests)
+	assertion     string   // the JWT bearer assertion accepted
+	promptValues  []string // prompt_values_supported
 
 	mu       sync.Mutex
 	requests []oauthtest.Request
@@ -189,20 +186,8 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	as.requests = append(as.requests, tr)
-	if a := r.PostForm.Get("client_assertion"); a != "" || as.clientKey != nil {
-		if err := as.checkAssertion(a, r.PostForm.Get("client_assertion_type")); err != nil {
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": err.Error()})
-			return
-		}
-	}
 	var scopes []string
 	switch r.PostForm.Get("grant_type") {
-	case "client_credentials":
-		if tr.BasicClientID == "" && r.PostForm.Get("client_assertion") == "" && r.PostForm.Get("client_secret") == "" {
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
-			return
-		}
-		scopes = strings.Fields(r.PostForm.Get("scope"))
 	case "urn:ietf:params:oauth:grant-type:jwt-bearer":
 		if a := r.PostForm.Get("assertion"); a == "" || (a != as.assertion && a != "jag-for-"+as.URL()) {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
@@ -266,26 +251,6 @@ func (as *testAS) register(w http.ResponseWriter, r *http.Request) {
 	}
 	answer["token_endpoint_auth_method"] = method
 	writeJSON(w, http.StatusCreated, answer)
-}
-
-// checkAssertion verifies a private_key_jwt client assertion (RFC 7523
-// §3): signed by clientKey, iss = sub, aud the issuer.
-func (as *testAS) checkAssertion(a, typ string) error {
-	if typ != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
-		return fmt.Errorf("client_assertion_type %q", typ)
-	}
-	tok, err := jwt.ParseSigned(a, []jose.SignatureAlgorithm{jose.ES256})
-	if err != nil {
-		return err
-	}
-	var c jwt.Claims
-	if err := tok.Claims(as.clientKey, &c); err != nil {
-		return err
-	}
-	if err := c.Validate(jwt.Expected{Issuer: c.Subject, AnyAudience: jwt.Audience{as.URL()}, Time: time.Now()}); err != nil || c.Subject == "" || c.ID == "" {
-		return fmt.Errorf("claims %+v: %v", c, err)
-	}
-	return nil
 }
 
 // checkProof verifies a DPoP proof (RFC 9449 §4.3) for a request of

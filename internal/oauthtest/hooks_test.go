@@ -116,7 +116,7 @@ func TestAuthMethods(t *testing.T) {
 		}
 	}
 	flow(t, as, "client_secret_post", "read")
-	if _, err := oauthtest.New(oauthtest.Options{AuthMethods: []string{"private_key_jwt"}}); err == nil {
+	if _, err := oauthtest.New(oauthtest.Options{AuthMethods: []string{"tls_client_auth"}}); err == nil {
 		t.Error("New accepted an authentication method it does not implement")
 	}
 }

@@ -41,6 +41,10 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_client_metadata", err.Error())
 		return
 	}
+	if reg.AuthMethod == "private_key_jwt" {
+		writeError(w, http.StatusBadRequest, "invalid_client_metadata", "private_key_jwt clients are registered by the operator (Server.Register with a PublicKey), not dynamically")
+		return
+	}
 	c, code, err := s.newClient(reg)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, code, err.Error())
@@ -64,7 +68,7 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 
 // authMethods are the token endpoint authentication methods the server
 // implements.
-var authMethods = []string{"none", "client_secret_basic", "client_secret_post"}
+var authMethods = []string{"none", "client_secret_basic", "client_secret_post", "private_key_jwt"}
 
 // newClient checks reg and returns the client it registers, or the
 // error code and why.
@@ -76,15 +80,18 @@ func (s *Server) newClient(reg registration) (*Client, string, error) {
 	if !slices.Contains(s.opts.AuthMethods, c.AuthMethod) {
 		return nil, "invalid_client_metadata", fmt.Errorf("token_endpoint_auth_method %q is not supported (%s)", c.AuthMethod, strings.Join(s.opts.AuthMethods, ", "))
 	}
-	if c.AuthMethod != "none" {
+	if c.AuthMethod != "none" && c.AuthMethod != "private_key_jwt" {
 		c.Secret = randomString(24)
 	}
 	if len(c.GrantTypes) == 0 {
 		c.GrantTypes = []string{"authorization_code"}
 	}
 	for _, g := range c.GrantTypes {
-		if g != "authorization_code" && g != "refresh_token" {
-			return nil, "invalid_client_metadata", fmt.Errorf("grant type %q is not supported (authorization_code, refresh_token)", g)
+		if g != "authorization_code" && g != "refresh_token" && g != "client_credentials" {
+			return nil, "invalid_client_metadata", fmt.Errorf("grant type %q is not supported (authorization_code, refresh_token, client_credentials)", g)
+		}
+		if g == "client_credentials" && c.AuthMethod == "none" {
+			return nil, "invalid_client_metadata", fmt.Errorf("the client_credentials grant is for confidential clients, not token_endpoint_auth_method none")
 		}
 	}
 	for _, rt := range reg.Response {

@@ -2,6 +2,7 @@ package oauthtest
 
 import (
 	"context"
+	"crypto"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
@@ -54,9 +55,10 @@ type Options struct {
 	Path string
 	// AuthMethods are the token endpoint authentication methods the
 	// server accepts, published as token_endpoint_auth_methods_supported:
-	// some of "none", "client_secret_basic" and "client_secret_post".
-	// Registering a client with another method is refused with
-	// invalid_client_metadata. Nil means all three.
+	// some of "none", "client_secret_basic", "client_secret_post" and
+	// "private_key_jwt" (RFC 7523 §2.2: only for clients registered with
+	// Register and a PublicKey). Registering a client with another method
+	// is refused with invalid_client_metadata. Nil means the first three.
 	AuthMethods []string
 	// DPoP makes the server support DPoP (RFC 9449): it publishes
 	// dpop_signing_alg_values_supported, and a token request with a valid
@@ -123,7 +125,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("oauthtest: Options.Path %q must start with / and not end with one, like /tenant1", p)
 	}
 	if opts.AuthMethods == nil {
-		opts.AuthMethods = authMethods
+		opts.AuthMethods = authMethods[:3]
 	}
 	for _, m := range opts.AuthMethods {
 		if !slices.Contains(authMethods, m) {
@@ -234,9 +236,15 @@ type Client struct {
 	Name         string
 	RedirectURIs []string
 	// AuthMethod is the token endpoint authentication method:
-	// "none", "client_secret_basic" or "client_secret_post".
+	// "none", "client_secret_basic", "client_secret_post" or
+	// "private_key_jwt".
 	AuthMethod string
+	// GrantTypes are some of "authorization_code", "refresh_token" and
+	// "client_credentials" (a confidential client acting for itself: the
+	// tokens' subject is its ID).
 	GrantTypes []string
+	// PublicKey verifies the client's private_key_jwt assertions.
+	PublicKey crypto.PublicKey
 	Scope      string
 }
 
@@ -262,6 +270,10 @@ func (s *Server) Register(c Client) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oauthtest: %w", err)
 	}
+	if (reg.AuthMethod == "private_key_jwt") != (c.PublicKey != nil) {
+		return nil, errors.New("oauthtest: a PublicKey goes with AuthMethod private_key_jwt, and only with it")
+	}
+	reg.PublicKey = c.PublicKey
 	if c.ID != "" {
 		reg.ID = c.ID
 	}

@@ -3,17 +3,21 @@ package oauthtest
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
+	"time"
+
+	"github.com/go-jose/go-jose/v4/jwt"
 )
 
 // verifierPattern is RFC 7636 §4.1's code_verifier.
 var verifierPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
 
-// serveToken is the token endpoint: the authorization_code and
-// refresh_token grants.
+// serveToken is the token endpoint: the authorization_code,
+// refresh_token and client_credentials grants.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
@@ -62,11 +66,22 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "invalid_grant", "the refresh token is unknown, used or issued to another client")
 			return
 		}
+	case "client_credentials":
+		if !slices.Contains(c.GrantTypes, "client_credentials") {
+			writeError(w, http.StatusBadRequest, "unauthorized_client", "the client did not register the client_credentials grant")
+			return
+		}
+		requested := splitScopes(r.PostForm.Get("scope"))
+		if s.opts.ScopesSupported != nil && !subset(requested, s.opts.ScopesSupported) {
+			writeError(w, http.StatusBadRequest, "invalid_scope", "unknown scope requested; supported: "+joinScopes(s.opts.ScopesSupported))
+			return
+		}
+		g = &grant{clientID: c.ID, subject: c.ID, scopes: requested}
 	case "":
 		writeError(w, http.StatusBadRequest, "invalid_request", "grant_type is required")
 		return
 	default:
-		writeError(w, http.StatusBadRequest, "unsupported_grant_type", "grant type "+gt+" is not supported (authorization_code, refresh_token)")
+		writeError(w, http.StatusBadRequest, "unsupported_grant_type", "grant type "+gt+" is not supported (authorization_code, refresh_token, client_credentials)")
 		return
 	}
 
@@ -120,6 +135,9 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 // its credentials by the method it registered; it returns nil and why
 // when they do not pass.
 func (s *Server) authenticate(r *http.Request) (*Client, string) {
+	if a := r.PostForm.Get("client_assertion"); a != "" {
+		return s.authenticateAssertion(a, r.PostForm.Get("client_assertion_type"), r.PostForm.Get("client_id"))
+	}
 	id, secret, basic := r.BasicAuth()
 	if basic {
 		// RFC 6749 §2.3.1: form-urlencoded before base64.
@@ -154,6 +172,36 @@ func (s *Server) authenticate(r *http.Request) (*Client, string) {
 	}
 	if c.Secret != "" && subtle.ConstantTimeCompare([]byte(secret), []byte(c.Secret)) != 1 {
 		return nil, "wrong client secret"
+	}
+	return c, ""
+}
+
+// authenticateAssertion checks a private_key_jwt client assertion (RFC
+// 7523 §3): signed by the client's PublicKey, iss and sub its ID, aud the
+// issuer or the token endpoint, not expired, with a jti.
+func (s *Server) authenticateAssertion(assertion, typ, formID string) (*Client, string) {
+	if typ != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
+		return nil, "client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+	}
+	tok, err := jwt.ParseSigned(assertion, dpopAlgs)
+	if err != nil {
+		return nil, "client assertion: " + err.Error()
+	}
+	var unverified jwt.Claims
+	if err := tok.UnsafeClaimsWithoutVerification(&unverified); err != nil {
+		return nil, "client assertion: " + err.Error()
+	}
+	c := s.client(unverified.Subject)
+	if c == nil || c.AuthMethod != "private_key_jwt" || (formID != "" && formID != c.ID) {
+		return nil, "the client assertion's subject is not a private_key_jwt client"
+	}
+	var claims jwt.Claims
+	if err := tok.Claims(c.PublicKey, &claims); err != nil {
+		return nil, "client assertion: " + err.Error()
+	}
+	want := jwt.Expected{Issuer: c.ID, Subject: c.ID, AnyAudience: jwt.Audience{s.URL(), s.URL() + "/token"}, Time: time.Now()}
+	if err := claims.Validate(want); err != nil || claims.ID == "" || claims.Expiry == nil {
+		return nil, fmt.Sprintf("client assertion claims: want iss and sub %s, aud the issuer, exp and jti: %v", c.ID, err)
 	}
 	return c, ""
 }
