@@ -245,7 +245,7 @@ type Client struct {
 	GrantTypes []string
 	// PublicKey verifies the client's private_key_jwt assertions.
 	PublicKey crypto.PublicKey
-	Scope      string
+	Scope     string
 }
 
 // Clients returns the clients registered so far.
