@@ -69,7 +69,7 @@ func TestGrants(t *testing.T) {
 		},
 		{
 			name: "JWT bearer (workload identity)",
-			as:   func(as *testAS) { as.assertion, as.noDCR = "workload-jwt", true },
+			as:   func(as *testAS) { as.assertion = "workload-jwt" },
 			cfg: oauthclient.Config{Client: &oauthclient.Registration{ClientID: "workload"},
 				Grant: oauthclient.JWTBearer{Assertion: func(context.Context) (string, error) { return "workload-jwt", nil }}},
 			grantType: "urn:ietf:params:oauth:grant-type:jwt-bearer",

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,12 +77,12 @@ func TestFlows(t *testing.T) {
 	const cimdURL = "https://client.example.com/metadata.json"
 	tests := []struct {
 		name  string
-		as    func(*testAS) // a testAS so configured; nil: oauthtest with opts
 		opts  oauthtest.Options
+		tp    tamper
 		setup func(*testing.T, *oauthtest.Server) // run on the oauthtest server before the flow
 		rs    func(*testRS)
 		cfg   oauthclient.Config
-		check func(t *testing.T, as authServer, rs *testRS)
+		check func(t *testing.T, as *oauthtest.Server, rs *testRS)
 	}{
 		{name: "resource metadata named in the challenge"},
 		{name: "path-aware well-known resource metadata", rs: func(rs *testRS) { rs.noHint = true }},
@@ -89,15 +90,18 @@ func TestFlows(t *testing.T) {
 			rs.noHint, rs.prmPath, rs.resource = true, "/.well-known/oauth-protected-resource", "origin"
 		}},
 		{name: "issuer with a path, RFC 8414 metadata", opts: oauthtest.Options{Path: "/tenant1"}},
-		{name: "issuer with a path, OpenID metadata inserted", as: func(as *testAS) { as.path, as.metadataAt = "/tenant1", "oidc" }},
-		{name: "issuer with a path, OpenID metadata appended", as: func(as *testAS) { as.path, as.metadataAt = "/tenant1", "oidc-append" }},
-		{name: "issuer without a path, OpenID metadata", as: func(as *testAS) { as.metadataAt = "oidc" }},
-		{name: "iss neither advertised nor sent", as: func(as *testAS) { as.issMode = "omit" }},
+		{name: "issuer with a path, OpenID metadata inserted", opts: oauthtest.Options{Path: "/tenant1"}, tp: tamper{only: oidcMetadata + "/tenant1"}},
+		{name: "issuer with a path, OpenID metadata appended", opts: oauthtest.Options{Path: "/tenant1"}, tp: tamper{only: "/tenant1" + oidcMetadata}},
+		{name: "issuer without a path, OpenID metadata", tp: tamper{only: oidcMetadata}},
+		{name: "iss neither advertised nor sent", tp: tamper{
+			metadata: func(m map[string]any, _ string) { delete(m, "authorization_response_iss_parameter_supported") },
+			redirect: func(q url.Values, _ string) { q.Del("iss") },
+		}},
 		{name: "iss advertised and sent"}, // as oauthtest does
 		{
 			name: "client_secret_basic",
 			opts: oauthtest.Options{AuthMethods: []string{"client_secret_basic"}},
-			check: func(t *testing.T, as authServer, _ *testRS) {
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
 				tr := as.LastRequest("token")
 				if tr.BasicClientID == "" || tr.Params.Has("client_secret") {
 					t.Errorf("token request: Basic %q, form %v; want Basic auth only", tr.BasicClientID, tr.Params)
@@ -107,7 +111,7 @@ func TestFlows(t *testing.T) {
 		{
 			name: "client_secret_post",
 			opts: oauthtest.Options{AuthMethods: []string{"client_secret_post"}},
-			check: func(t *testing.T, as authServer, _ *testRS) {
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
 				tr := as.LastRequest("token")
 				if tr.BasicClientID != "" || tr.Params.Get("client_secret") == "" || tr.Params.Get("client_id") == "" {
 					t.Errorf("token request: Basic %q, form %v; want client_id and client_secret in the form", tr.BasicClientID, tr.Params)
@@ -116,7 +120,7 @@ func TestFlows(t *testing.T) {
 		},
 		{
 			name: "public client",
-			check: func(t *testing.T, as authServer, _ *testRS) {
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
 				tr := as.LastRequest("token")
 				if tr.BasicClientID != "" || tr.Params.Has("client_secret") || tr.Params.Get("client_id") == "" {
 					t.Errorf("token request: Basic %q, form %v; want client_id only", tr.BasicClientID, tr.Params)
@@ -136,7 +140,7 @@ func TestFlows(t *testing.T) {
 				}
 			},
 			cfg: oauthclient.Config{Client: &oauthclient.Registration{ClientID: "pre id", ClientSecret: "pre:secret"}},
-			check: func(t *testing.T, as authServer, _ *testRS) {
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
 				if tr := as.LastRequest("token"); tr.BasicClientID != "pre id" {
 					t.Errorf("token request Basic client %q, want %q", tr.BasicClientID, "pre id")
 				}
@@ -144,9 +148,15 @@ func TestFlows(t *testing.T) {
 		},
 		{
 			name: "client ID metadata document",
-			as:   func(as *testAS) { as.cimd = true },
-			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL, Client: &oauthclient.Registration{ClientID: "unused"}},
-			check: func(t *testing.T, as authServer, _ *testRS) {
+			tp:   tamper{metadata: func(m map[string]any, _ string) { m["client_id_metadata_document_supported"] = true }},
+			setup: func(t *testing.T, as *oauthtest.Server) {
+				// As if the server had fetched the document at cimdURL.
+				if _, err := as.Register(oauthtest.Client{ID: cimdURL, AuthMethod: "none", RedirectURIs: []string{"http://127.0.0.1/callback"}}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			cfg: oauthclient.Config{ClientMetadataURL: cimdURL, Client: &oauthclient.Registration{ClientID: "unused"}},
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
 				if got := as.LastRequest("authorize").Params.Get("client_id"); got != cimdURL {
 					t.Errorf("client_id %q, want %q", got, cimdURL)
 				}
@@ -155,7 +165,7 @@ func TestFlows(t *testing.T) {
 		{
 			name: "client ID metadata document not supported: registers",
 			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL},
-			check: func(t *testing.T, as authServer, _ *testRS) {
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
 				if regs := as.Requests("register"); len(regs) != 1 {
 					t.Errorf("%d registrations, want 1", len(regs))
 				}
@@ -164,15 +174,9 @@ func TestFlows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var as authServer
-			if tt.as != nil {
-				as = newTestAS(t, tt.as)
-			} else {
-				real := oauthtest.NewServer(t, tt.opts)
-				if tt.setup != nil {
-					tt.setup(t, real)
-				}
-				as = real
+			as := newTampered(t, tt.opts, tt.tp)
+			if tt.setup != nil {
+				tt.setup(t, as)
 			}
 			rs := newTestRS(t, func() authServer { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
@@ -183,7 +187,7 @@ func TestFlows(t *testing.T) {
 				t.Errorf("%d authorization and %d token requests, want 1 and 1", auths, tokens)
 			}
 			wantRegs := 1
-			if tas, ok := as.(*testAS); tt.cfg.Client != nil || ok && tas.cimd {
+			if tt.cfg.Client != nil { // the client ID metadata document case too
 				wantRegs = 0
 			}
 			if regs != wantRegs {
@@ -231,7 +235,7 @@ func TestLegacyServer(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	tests := []struct {
 		name string
-		as   func(*testAS)
+		as   tamper // how oauthtest misbehaves
 		rs   func(*testRS)
 		cfg  oauthclient.Config
 		want error
@@ -239,17 +243,21 @@ func TestRefusals(t *testing.T) {
 		auths int
 	}{
 		{name: "resource metadata for another resource", rs: func(rs *testRS) { rs.resource = "https://evil.example.com/mcp" }, want: oauthclient.ErrResourceMismatch},
-		{name: "metadata of another issuer", as: func(as *testAS) { as.issuer = "https://attacker.example.com" }, want: oauthclient.ErrIssuerMismatch},
-		{name: "wrong iss", as: func(as *testAS) { as.issMode = "wrong" }, want: oauthclient.ErrIssuerMismatch, auths: 1},
-		{name: "iss that matches only after normalization", as: func(as *testAS) { as.issMode, as.issAdvertised = "slash", true }, want: oauthclient.ErrIssuerMismatch, auths: 1},
-		{name: "iss advertised but missing", as: func(as *testAS) { as.issMode, as.issAdvertised = "omit", true }, want: oauthclient.ErrIssuerMismatch, auths: 1},
-		{name: "no PKCE", as: func(as *testAS) { as.noPKCE = true }, want: oauthclient.ErrNoPKCE},
-		{name: "plain http endpoint on another host", as: func(as *testAS) { as.endpoint = "http://as.example.com" }, want: oauthclient.ErrInsecureURL},
-		{name: "no way to register", as: func(as *testAS) { as.noDCR = true }, want: oauthclient.ErrNoRegistration},
+		{name: "metadata of another issuer", as: tamper{metadata: func(m map[string]any, _ string) { m["issuer"] = "https://attacker.example.com" }}, want: oauthclient.ErrIssuerMismatch},
+		{name: "wrong iss", as: tamper{redirect: func(q url.Values, _ string) { q.Set("iss", "https://evil.example.com") }}, want: oauthclient.ErrIssuerMismatch, auths: 1},
+		{name: "iss that matches only after normalization", as: tamper{redirect: func(q url.Values, iss string) { q.Set("iss", iss+"/") }}, want: oauthclient.ErrIssuerMismatch, auths: 1},
+		{name: "iss advertised but missing", as: tamper{redirect: func(q url.Values, _ string) { q.Del("iss") }}, want: oauthclient.ErrIssuerMismatch, auths: 1},
+		{name: "no PKCE", as: tamper{metadata: func(m map[string]any, _ string) { delete(m, "code_challenge_methods_supported") }}, want: oauthclient.ErrNoPKCE},
+		{name: "plain http endpoint on another host", as: tamper{metadata: func(m map[string]any, _ string) {
+			for _, e := range []string{"authorization", "token", "registration"} {
+				m[e+"_endpoint"] = "http://as.example.com/" + e
+			}
+		}}, want: oauthclient.ErrInsecureURL},
+		{name: "no way to register", as: tamper{metadata: func(m map[string]any, _ string) { delete(m, "registration_endpoint") }}, want: oauthclient.ErrNoRegistration},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newTestAS(t, tt.as)
+			as := newTampered(t, oauthtest.Options{}, tt.as)
 			rs := newTestRS(t, func() authServer { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			status, _, err := call(t, c, rs, true)
@@ -318,25 +326,24 @@ func TestConsentPrompt(t *testing.T) {
 	offline := []string{"mcp:basic", "offline_access"}
 	tests := []struct {
 		name string
-		as   func(*testAS)
+		opts oauthtest.Options
+		tp   tamper
 		cfg  oauthclient.Config
 		want string // the prompt parameter; "" means none
 	}{
-		{name: "OpenID provider", as: func(as *testAS) { as.metadataAt, as.scopes = "oidc", offline }, want: "consent"},
-		{name: "openid in scopes_supported", as: func(as *testAS) { as.scopes = append([]string{"openid"}, offline...) }, want: "consent"},
-		{name: "consent among prompt_values_supported", as: func(as *testAS) {
-			as.metadataAt, as.scopes, as.promptValues = "oidc", offline, []string{"none", "login", "consent"}
-		}, want: "consent"},
-		{name: "turned off", as: func(as *testAS) { as.metadataAt, as.scopes = "oidc", offline }, cfg: oauthclient.Config{NoConsentPrompt: true}},
-		{name: "plain OAuth server", as: func(as *testAS) { as.scopes = offline }},
-		{name: "no offline_access", as: func(as *testAS) { as.metadataAt, as.scopes = "oidc", []string{"openid", "mcp:basic"} }},
-		{name: "consent not among prompt_values_supported", as: func(as *testAS) {
-			as.metadataAt, as.scopes, as.promptValues = "oidc", offline, []string{"none", "login"}
-		}},
+		{name: "OpenID provider", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oidcMetadata}, want: "consent"},
+		{name: "openid in scopes_supported", opts: oauthtest.Options{ScopesSupported: append([]string{"openid"}, offline...)}, tp: tamper{only: oauthMetadata}, want: "consent"},
+		{name: "consent among prompt_values_supported", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oidcMetadata,
+			metadata: func(m map[string]any, _ string) { m["prompt_values_supported"] = []string{"none", "login", "consent"} }}, want: "consent"},
+		{name: "turned off", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oidcMetadata}, cfg: oauthclient.Config{NoConsentPrompt: true}},
+		{name: "plain OAuth server", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oauthMetadata}},
+		{name: "no offline_access", opts: oauthtest.Options{ScopesSupported: []string{"openid", "mcp:basic"}}, tp: tamper{only: oidcMetadata}},
+		{name: "consent not among prompt_values_supported", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oidcMetadata,
+			metadata: func(m map[string]any, _ string) { m["prompt_values_supported"] = []string{"none", "login"} }}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newTestAS(t, tt.as)
+			as := newTampered(t, tt.opts, tt.tp)
 			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, false)

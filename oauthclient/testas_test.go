@@ -23,46 +23,27 @@ import (
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
 
-// testAS is an in-test OAuth 2.1 authorization server: metadata (at a
-// configurable well-known location), dynamic registration, an
-// authorization endpoint that approves at once (302 back to the
-// redirect URI), and a token endpoint for authorization_code (with PKCE
-// checks) and the grants oauthtest lacks (JWT bearer, token exchange). It records what clients sent. Its
-// settings make it misbehave in the ways the refusal tests need; tests
-// that need a well-behaved server use internal/oauthtest.
+// testAS is an in-test authorization server for the two grants
+// internal/oauthtest does not implement: the JWT bearer grant (RFC 7523
+// §2.1) with one accepted assertion, and the token exchange (RFC 8693)
+// for an identity assertion grant (the enterprise-managed extension). It
+// has metadata and a token endpoint only, and records what clients sent.
 type testAS struct {
 	srv *httptest.Server
 
 	// Settings, set before use.
-	path          string   // issuer path, such as "/tenant1"
-	metadataAt    string   // "oauth" (default), "oidc" (path inserted) or "oidc-append"
-	issuer        string   // issuer in the metadata; default the real one
-	authMethods   []string // token_endpoint_auth_methods_supported; default none
-	cimd          bool     // client_id_metadata_document_supported
-	noDCR         bool     // no registration_endpoint
-	noPKCE        bool     // no code_challenge_methods_supported
-	issAdvertised bool     // authorization_response_iss_parameter_supported
-	issMode       string   // "" (correct), "omit", "wrong", "slash"
-	scopes        []string // scopes_supported
-	endpoint      string   // override of the authorization/token/register base (insecure-endpoint tests)
-	assertion     string   // the JWT bearer assertion accepted
-	promptValues  []string // prompt_values_supported
+	authMethods []string // token_endpoint_auth_methods_supported; default none
+	assertion   string   // the JWT bearer assertion accepted
 
 	mu       sync.Mutex
 	requests []oauthtest.Request
-	clients  map[string]string // client_id → secret
-	codes    map[string]codeGrant
 	tokens   map[string][]string // access token → scopes
 	n        int
 }
 
-type codeGrant struct {
-	challenge, scope, resource, clientID, redirect string
-}
-
 func newTestAS(t *testing.T, configure func(*testAS)) *testAS {
 	t.Helper()
-	as := &testAS{clients: map[string]string{}, codes: map[string]codeGrant{}, tokens: map[string][]string{}}
+	as := &testAS{tokens: map[string][]string{}}
 	if configure != nil {
 		configure(as)
 	}
@@ -72,106 +53,25 @@ func newTestAS(t *testing.T, configure func(*testAS)) *testAS {
 }
 
 // URL is the issuer identifier.
-func (as *testAS) URL() string {
-	return as.srv.URL + as.path
-}
-
-func (as *testAS) metadataPath() string {
-	switch as.metadataAt {
-	case "oidc":
-		return "/.well-known/openid-configuration" + as.path
-	case "oidc-append":
-		return as.path + "/.well-known/openid-configuration"
-	}
-	return "/.well-known/oauth-authorization-server" + as.path
-}
+func (as *testAS) URL() string { return as.srv.URL }
 
 func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
-	case r.Method == http.MethodGet && r.URL.Path == as.metadataPath():
-		as.metadata(w)
-	case r.Method == http.MethodGet && r.URL.Path == as.path+"/authorize":
-		as.authorize(w, r)
-	case r.Method == http.MethodPost && r.URL.Path == as.path+"/token":
+	case r.Method == http.MethodGet && r.URL.Path == oauthMetadata:
+		methods := as.authMethods
+		if methods == nil {
+			methods = []string{"none"}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{
+			"issuer": as.URL(), "token_endpoint": as.URL() + "/token", "authorization_endpoint": as.URL() + "/authorize",
+			"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
+			"token_endpoint_auth_methods_supported": methods,
+		})
+	case r.Method == http.MethodPost && r.URL.Path == "/token":
 		as.token(w, r)
-	case r.Method == http.MethodPost && r.URL.Path == as.path+"/register" && !as.noDCR:
-		as.register(w, r)
 	default:
 		http.NotFound(w, r)
 	}
-}
-
-func (as *testAS) metadata(w http.ResponseWriter) {
-	base := as.URL()
-	if as.endpoint != "" {
-		base = as.endpoint
-	}
-	m := map[string]any{
-		"issuer":                   as.URL(),
-		"authorization_endpoint":   base + "/authorize",
-		"token_endpoint":           base + "/token",
-		"response_types_supported": []string{"code"},
-		"grant_types_supported":    []string{"authorization_code", "refresh_token"},
-	}
-	if as.issuer != "" {
-		m["issuer"] = as.issuer
-	}
-	if !as.noDCR {
-		m["registration_endpoint"] = base + "/register"
-	}
-	if !as.noPKCE {
-		m["code_challenge_methods_supported"] = []string{"S256"}
-	}
-	methods := as.authMethods
-	if methods == nil {
-		methods = []string{"none"}
-	}
-	m["token_endpoint_auth_methods_supported"] = methods
-	if as.cimd {
-		m["client_id_metadata_document_supported"] = true
-	}
-	if as.issAdvertised {
-		m["authorization_response_iss_parameter_supported"] = true
-	}
-	if as.scopes != nil {
-		m["scopes_supported"] = as.scopes
-	}
-	if as.promptValues != nil {
-		m["prompt_values_supported"] = as.promptValues
-	}
-	writeJSON(w, http.StatusOK, m)
-}
-
-func (as *testAS) authorize(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	as.mu.Lock()
-	as.requests = append(as.requests, oauthtest.Request{Endpoint: "authorize", Params: q})
-	as.n++
-	code := fmt.Sprintf("code-%d", as.n)
-	as.codes[code] = codeGrant{challenge: q.Get("code_challenge"), scope: q.Get("scope"), resource: q.Get("resource"), clientID: q.Get("client_id"), redirect: q.Get("redirect_uri")}
-	as.mu.Unlock()
-	if q.Get("response_type") != "code" || q.Get("code_challenge_method") != "S256" {
-		http.Error(w, "bad authorization request", http.StatusBadRequest)
-		return
-	}
-	back, err := url.Parse(q.Get("redirect_uri"))
-	if err != nil {
-		http.Error(w, "bad redirect_uri", http.StatusBadRequest)
-		return
-	}
-	v := back.Query()
-	v.Set("code", code)
-	v.Set("state", q.Get("state"))
-	switch as.issMode {
-	case "":
-		v.Set("iss", as.URL())
-	case "wrong":
-		v.Set("iss", "https://evil.example.com")
-	case "slash":
-		v.Set("iss", as.URL()+"/")
-	}
-	back.RawQuery = v.Encode()
-	http.Redirect(w, r, back.String(), http.StatusFound)
 }
 
 func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
@@ -186,16 +86,14 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	as.requests = append(as.requests, tr)
-	var scopes []string
-	switch r.PostForm.Get("grant_type") {
+	f := r.PostForm
+	switch f.Get("grant_type") {
 	case "urn:ietf:params:oauth:grant-type:jwt-bearer":
-		if a := r.PostForm.Get("assertion"); a == "" || (a != as.assertion && a != "jag-for-"+as.URL()) {
+		if a := f.Get("assertion"); a == "" || (a != as.assertion && a != "jag-for-"+as.URL()) {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
 			return
 		}
-		scopes = strings.Fields(r.PostForm.Get("scope"))
 	case "urn:ietf:params:oauth:grant-type:token-exchange":
-		f := r.PostForm
 		if f.Get("subject_token") != "id-token" || f.Get("subject_token_type") != "urn:ietf:params:oauth:token-type:id_token" ||
 			f.Get("requested_token_type") != "urn:ietf:params:oauth:token-type:id-jag" || f.Get("resource") == "" {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
@@ -204,53 +102,15 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"access_token": "jag-for-" + f.Get("audience"), "token_type": "N_A",
 			"issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"})
 		return
-	case "authorization_code":
-		g, ok := as.codes[r.PostForm.Get("code")]
-		delete(as.codes, r.PostForm.Get("code"))
-		sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
-		switch {
-		case !ok:
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "unknown code"})
-			return
-		case base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge:
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "PKCE verifier mismatch"})
-			return
-		case r.PostForm.Get("resource") != g.resource || r.PostForm.Get("redirect_uri") != g.redirect:
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "resource or redirect_uri differs"})
-			return
-		}
-		scopes = strings.Fields(g.scope)
 	default:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
 		return
 	}
 	as.n++
 	tok := fmt.Sprintf("access-%d", as.n)
-	as.tokens[tok] = scopes
-	answer := map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600}
+	as.tokens[tok] = strings.Fields(f.Get("scope"))
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, answer)
-}
-
-func (as *testAS) register(w http.ResponseWriter, r *http.Request) {
-	var md map[string]any
-	if err := json.NewDecoder(r.Body).Decode(&md); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_client_metadata"})
-		return
-	}
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	as.requests = append(as.requests, oauthtest.Request{Endpoint: "register", Metadata: md})
-	as.n++
-	id := fmt.Sprintf("client-%d", as.n)
-	answer := map[string]any{"client_id": id, "redirect_uris": md["redirect_uris"]}
-	method, _ := md["token_endpoint_auth_method"].(string)
-	if method != "none" {
-		answer["client_secret"] = "secret-" + id
-		as.clients[id] = "secret-" + id
-	}
-	answer["token_endpoint_auth_method"] = method
-	writeJSON(w, http.StatusCreated, answer)
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600})
 }
 
 // checkProof verifies a DPoP proof (RFC 9449 §4.3) for a request of
@@ -501,4 +361,70 @@ func browser(ctx context.Context, authURL string) error {
 	}
 	io.Copy(io.Discard, resp.Body)
 	return resp.Body.Close()
+}
+
+// The well-known locations of authorization server metadata (RFC 8414,
+// OpenID Connect Discovery), for tamper.only.
+const (
+	oauthMetadata = "/.well-known/oauth-authorization-server"
+	oidcMetadata  = "/.well-known/openid-configuration"
+)
+
+// tamper is how newTampered makes oauthtest misbehave, for the tests of
+// what a client must refuse.
+type tamper struct {
+	// metadata edits the authorization server metadata; iss is the real
+	// issuer.
+	metadata func(m map[string]any, iss string)
+	// redirect edits the authorization response sent back to the client.
+	redirect func(q url.Values, iss string)
+	// only, when set, is the one well-known path the metadata is served
+	// at (the others answer 404).
+	only string
+}
+
+// newTampered starts an oauthtest server behind a handler that edits its
+// answers as tp says.
+func newTampered(t *testing.T, opts oauthtest.Options, tp tamper) *oauthtest.Server {
+	t.Helper()
+	as, err := oauthtest.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wellKnown := strings.Contains(r.URL.Path, "/.well-known/")
+		if wellKnown && tp.only != "" && r.URL.Path != tp.only {
+			http.NotFound(w, r)
+			return
+		}
+		edit := (wellKnown && tp.metadata != nil) || (strings.HasSuffix(r.URL.Path, "/authorize") && tp.redirect != nil)
+		if !edit {
+			as.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		as.ServeHTTP(rec, r)
+		if wellKnown {
+			var m map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil || rec.Code != http.StatusOK {
+				w.WriteHeader(rec.Code)
+				return
+			}
+			tp.metadata(m, as.URL())
+			writeJSON(w, http.StatusOK, m)
+			return
+		}
+		loc, err := url.Parse(rec.Header().Get("Location"))
+		if err != nil || rec.Code != http.StatusFound {
+			w.WriteHeader(rec.Code)
+			return
+		}
+		q := loc.Query()
+		tp.redirect(q, as.URL())
+		loc.RawQuery = q.Encode()
+		http.Redirect(w, r, loc.String(), http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	as.SetBaseURL(srv.URL)
+	return as
 }
