@@ -5,6 +5,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -105,5 +106,36 @@ func TestPrivateKeyJWT(t *testing.T) {
 		if status, out := tokenRequest(t, as, form, "", ""); status != tt.want {
 			t.Errorf("%s: %d %v, want %d", tt.name, status, out, tt.want)
 		}
+	}
+}
+
+// TestJWTBearer: with Options.Assertions the JWT bearer grant gives a
+// token for the subject the assertion names, and a refused assertion is
+// invalid_grant.
+func TestJWTBearer(t *testing.T) {
+	as := oauthtest.NewServer(t, oauthtest.Options{Assertions: func(a string) (string, error) {
+		if a != "good-jwt" {
+			return "", errors.New("unknown assertion")
+		}
+		return "workload-1", nil
+	}})
+	if _, err := as.Register(oauthtest.Client{ID: "wl", AuthMethod: "none", GrantTypes: []string{oauthtest.JWTBearerGrant}}); err != nil {
+		t.Fatal(err)
+	}
+	form := url.Values{"grant_type": {oauthtest.JWTBearerGrant}, "client_id": {"wl"}, "assertion": {"good-jwt"}, "resource": {resource}}
+	status, out := tokenRequest(t, as, form, "", "")
+	if status != http.StatusOK {
+		t.Fatalf("good assertion: %d %v", status, out)
+	}
+	if info := verify(t, as, out["access_token"].(string)); info.Subject != "workload-1" || info.ClientID != "wl" {
+		t.Errorf("token info %+v: want subject workload-1, client wl", info)
+	}
+	form.Set("assertion", "bad-jwt")
+	if status, out := tokenRequest(t, as, form, "", ""); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+		t.Errorf("bad assertion: %d %v, want invalid_grant", status, out)
+	}
+	plain := oauthtest.NewServer(t, oauthtest.Options{})
+	if _, err := plain.Register(oauthtest.Client{AuthMethod: "none", GrantTypes: []string{oauthtest.JWTBearerGrant}}); err == nil {
+		t.Error("a server without Assertions registered a JWT bearer client")
 	}
 }

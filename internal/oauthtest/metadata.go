@@ -13,7 +13,7 @@ func (s *Server) metadata() map[string]any {
 		"jwks_uri":                                       iss + "/jwks",
 		"response_types_supported":                       []string{"code"},
 		"response_modes_supported":                       []string{"query"},
-		"grant_types_supported":                          []string{"authorization_code", "refresh_token"},
+		"grant_types_supported":                          s.grantTypes(),
 		"code_challenge_methods_supported":               []string{"S256"},
 		"token_endpoint_auth_methods_supported":          s.opts.AuthMethods,
 		"authorization_response_iss_parameter_supported": true,

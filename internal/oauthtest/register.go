@@ -87,8 +87,8 @@ func (s *Server) newClient(reg registration) (*Client, string, error) {
 		c.GrantTypes = []string{"authorization_code"}
 	}
 	for _, g := range c.GrantTypes {
-		if g != "authorization_code" && g != "refresh_token" && g != "client_credentials" {
-			return nil, "invalid_client_metadata", fmt.Errorf("grant type %q is not supported (authorization_code, refresh_token, client_credentials)", g)
+		if !slices.Contains(s.grantTypes(), g) {
+			return nil, "invalid_client_metadata", fmt.Errorf("grant type %q is not supported (%s)", g, strings.Join(s.grantTypes(), ", "))
 		}
 		if g == "client_credentials" && c.AuthMethod == "none" {
 			return nil, "invalid_client_metadata", fmt.Errorf("the client_credentials grant is for confidential clients, not token_endpoint_auth_method none")
@@ -110,4 +110,13 @@ func (s *Server) newClient(reg registration) (*Client, string, error) {
 	}
 	c.RedirectURIs = reg.RedirectURIs
 	return c, "", nil
+}
+
+// grantTypes are the grant types the server supports.
+func (s *Server) grantTypes() []string {
+	g := []string{"authorization_code", "refresh_token", "client_credentials"}
+	if s.opts.Assertions != nil {
+		g = append(g, JWTBearerGrant)
+	}
+	return g
 }

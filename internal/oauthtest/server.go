@@ -70,7 +70,16 @@ type Options struct {
 	// carry: a proof without it gets use_dpop_nonce and the nonce in the
 	// DPoP-Nonce header (RFC 9449 §8). Empty means no nonce.
 	DPoPNonce string
+	// Assertions, when set, makes the server accept the JWT bearer grant
+	// (RFC 7523 §2.1, grant type JWTBearerGrant) from clients registered
+	// for it: it is called with each assertion and returns the subject
+	// the token is for, or an error, answered as invalid_grant. Nil means
+	// the grant is not supported.
+	Assertions func(assertion string) (subject string, err error)
 }
+
+// JWTBearerGrant is the grant type of the JWT bearer grant (RFC 7523).
+const JWTBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
 // Server is the authorization server. It is an http.Handler; its URL
 // (the issuer identifier) is set by Start, or by SetBaseURL when it is
@@ -239,9 +248,10 @@ type Client struct {
 	// "none", "client_secret_basic", "client_secret_post" or
 	// "private_key_jwt".
 	AuthMethod string
-	// GrantTypes are some of "authorization_code", "refresh_token" and
+	// GrantTypes are some of "authorization_code", "refresh_token",
 	// "client_credentials" (a confidential client acting for itself: the
-	// tokens' subject is its ID).
+	// tokens' subject is its ID) and JWTBearerGrant (with
+	// Options.Assertions).
 	GrantTypes []string
 	// PublicKey verifies the client's private_key_jwt assertions.
 	PublicKey crypto.PublicKey

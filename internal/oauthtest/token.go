@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-jose/go-jose/v4/jwt"
@@ -71,17 +72,31 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "unauthorized_client", "the client did not register the client_credentials grant")
 			return
 		}
-		requested := splitScopes(r.PostForm.Get("scope"))
-		if s.opts.ScopesSupported != nil && !subset(requested, s.opts.ScopesSupported) {
-			writeError(w, http.StatusBadRequest, "invalid_scope", "unknown scope requested; supported: "+joinScopes(s.opts.ScopesSupported))
+		requested, ok := s.formScopes(w, r)
+		if !ok {
 			return
 		}
 		g = &grant{clientID: c.ID, subject: c.ID, scopes: requested}
+	case JWTBearerGrant:
+		if s.opts.Assertions == nil || !slices.Contains(c.GrantTypes, JWTBearerGrant) {
+			writeError(w, http.StatusBadRequest, "unauthorized_client", "the client may not use the JWT bearer grant here")
+			return
+		}
+		subject, err := s.opts.Assertions(r.PostForm.Get("assertion"))
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "invalid_grant", "assertion refused: "+err.Error())
+			return
+		}
+		requested, ok := s.formScopes(w, r)
+		if !ok {
+			return
+		}
+		g = &grant{clientID: c.ID, subject: subject, scopes: requested}
 	case "":
 		writeError(w, http.StatusBadRequest, "invalid_request", "grant_type is required")
 		return
 	default:
-		writeError(w, http.StatusBadRequest, "unsupported_grant_type", "grant type "+gt+" is not supported (authorization_code, refresh_token, client_credentials)")
+		writeError(w, http.StatusBadRequest, "unsupported_grant_type", "grant type "+gt+" is not supported ("+strings.Join(s.grantTypes(), ", ")+")")
 		return
 	}
 
@@ -204,4 +219,15 @@ func (s *Server) authenticateAssertion(assertion, typ, formID string) (*Client, 
 		return nil, fmt.Sprintf("client assertion claims: want iss and sub %s, aud the issuer, exp and jti: %v", c.ID, err)
 	}
 	return c, ""
+}
+
+// formScopes returns the scopes a token request for a new grant names; it
+// answers invalid_scope and returns false when one is not supported.
+func (s *Server) formScopes(w http.ResponseWriter, r *http.Request) ([]string, bool) {
+	requested := splitScopes(r.PostForm.Get("scope"))
+	if s.opts.ScopesSupported != nil && !subset(requested, s.opts.ScopesSupported) {
+		writeError(w, http.StatusBadRequest, "invalid_scope", "unknown scope requested; supported: "+joinScopes(s.opts.ScopesSupported))
+		return nil, false
+	}
+	return requested, true
 }
