@@ -1,12 +1,18 @@
 package oauthclient_test
 
 import (
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
@@ -21,19 +27,19 @@ func TestGrants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idp := newTestAS(t, nil)
+	idp := newIdP(t)
 	tests := []struct {
 		name      string
-		as        func(*testAS)      // a testAS so configured, for the grants oauthtest lacks
-		opts      *oauthtest.Options // else oauthtest, with opts
-		client    oauthtest.Client   // registered there
+		opts      oauthtest.Options
+		assertion string           // the JWT bearer assertion accepted; default the ID-JAG idp issues for the server
+		client    oauthtest.Client // registered there
 		cfg       oauthclient.Config
 		grantType string
 		check     func(t *testing.T, tr oauthtest.Request)
 	}{
 		{
 			name:      "client credentials, client_secret_basic",
-			opts:      &oauthtest.Options{AuthMethods: []string{"client_secret_basic"}},
+			opts:      oauthtest.Options{AuthMethods: []string{"client_secret_basic"}},
 			client:    oauthtest.Client{ID: "svc", Secret: "s3cret", AuthMethod: "client_secret_basic", GrantTypes: []string{"client_credentials"}},
 			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", ClientSecret: "s3cret"}},
 			grantType: "client_credentials",
@@ -45,7 +51,7 @@ func TestGrants(t *testing.T) {
 		},
 		{
 			name:      "client credentials, client_secret_post",
-			opts:      &oauthtest.Options{AuthMethods: []string{"client_secret_post"}},
+			opts:      oauthtest.Options{AuthMethods: []string{"client_secret_post"}},
 			client:    oauthtest.Client{ID: "svc", Secret: "s3cret", AuthMethod: "client_secret_post", GrantTypes: []string{"client_credentials"}},
 			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", ClientSecret: "s3cret"}},
 			grantType: "client_credentials",
@@ -57,7 +63,7 @@ func TestGrants(t *testing.T) {
 		},
 		{
 			name:      "client credentials, private_key_jwt",
-			opts:      &oauthtest.Options{AuthMethods: []string{"private_key_jwt"}},
+			opts:      oauthtest.Options{AuthMethods: []string{"private_key_jwt"}},
 			client:    oauthtest.Client{ID: "svc", AuthMethod: "private_key_jwt", PublicKey: &key.PublicKey, GrantTypes: []string{"client_credentials"}},
 			cfg:       oauthclient.Config{Grant: oauthclient.ClientCredentials{}, Client: &oauthclient.Registration{ClientID: "svc", PrivateKey: key}},
 			grantType: "client_credentials",
@@ -68,8 +74,9 @@ func TestGrants(t *testing.T) {
 			},
 		},
 		{
-			name: "JWT bearer (workload identity)",
-			as:   func(as *testAS) { as.assertion = "workload-jwt" },
+			name:      "JWT bearer (workload identity)",
+			assertion: "workload-jwt",
+			client:    oauthtest.Client{ID: "workload", AuthMethod: "none", GrantTypes: []string{oauthtest.JWTBearerGrant}},
 			cfg: oauthclient.Config{Client: &oauthclient.Registration{ClientID: "workload"},
 				Grant: oauthclient.JWTBearer{Assertion: func(context.Context) (string, error) { return "workload-jwt", nil }}},
 			grantType: "urn:ietf:params:oauth:grant-type:jwt-bearer",
@@ -80,11 +87,12 @@ func TestGrants(t *testing.T) {
 			},
 		},
 		{
-			name: "enterprise-managed",
-			as:   func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
+			name:   "enterprise-managed",
+			opts:   oauthtest.Options{AuthMethods: []string{"client_secret_basic"}},
+			client: oauthtest.Client{ID: "app", Secret: "app-secret", GrantTypes: []string{oauthtest.JWTBearerGrant}},
 			cfg: oauthclient.Config{Client: &oauthclient.Registration{ClientID: "app", ClientSecret: "app-secret"},
 				Grant: oauthclient.EnterpriseManaged{
-					TokenEndpoint: idp.URL() + "/token",
+					TokenEndpoint: idp.URL + "/token",
 					IDToken:       func(context.Context) (string, error) { return "id-token", nil },
 					Client:        &oauthclient.Registration{ClientID: "idp-client"},
 				}},
@@ -93,26 +101,27 @@ func TestGrants(t *testing.T) {
 				if !strings.HasPrefix(tr.Params.Get("assertion"), "jag-for-") || tr.BasicClientID != "app" {
 					t.Errorf("form %v, Basic %q: want the ID-JAG and the app's credentials", tr.Params, tr.BasicClientID)
 				}
-				ex := idp.LastRequest("token")
-				if ex.Params.Get("grant_type") != "urn:ietf:params:oauth:grant-type:token-exchange" || ex.Params.Get("client_id") != "idp-client" {
-					t.Errorf("token exchange at the identity provider: %v", ex.Params)
+				ex := idp.last()
+				if ex.Get("grant_type") != "urn:ietf:params:oauth:grant-type:token-exchange" || ex.Get("client_id") != "idp-client" {
+					t.Errorf("token exchange at the identity provider: %v", ex)
 				}
 			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var as authServer
-			if tt.opts != nil {
-				real := oauthtest.NewServer(t, *tt.opts)
-				if _, err := real.Register(tt.client); err != nil {
-					t.Fatal(err)
+			var as *oauthtest.Server
+			tt.opts.Assertions = func(a string) (string, error) {
+				if want := cmp.Or(tt.assertion, "jag-for-"+as.URL()); a != want {
+					return "", fmt.Errorf("assertion %q, want %q", a, want)
 				}
-				as = real
-			} else {
-				as = newTestAS(t, tt.as)
+				return "user", nil
 			}
-			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
+			as = oauthtest.NewServer(t, tt.opts)
+			if _, err := as.Register(tt.client); err != nil {
+				t.Fatal(err)
+			}
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
 			tt.cfg.OpenURL = func(context.Context, string) error {
 				t.Error("a grant without the user opened the browser")
 				return errors.New("no")
@@ -135,8 +144,16 @@ func TestGrants(t *testing.T) {
 // TestJWTBearerRefused checks that a refused assertion fails the request
 // with the authorization server's error, without a retry.
 func TestJWTBearerRefused(t *testing.T) {
-	as := newTestAS(t, func(as *testAS) { as.assertion = "the-right-one" })
-	rs := newTestRS(t, func() authServer { return as }, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{Assertions: func(a string) (string, error) {
+		if a != "the-right-one" {
+			return "", errors.New("expired")
+		}
+		return "workload", nil
+	}})
+	if _, err := as.Register(oauthtest.Client{ID: "workload", AuthMethod: "none", GrantTypes: []string{oauthtest.JWTBearerGrant}}); err != nil {
+		t.Fatal(err)
+	}
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{Client: &oauthclient.Registration{ClientID: "workload"},
 		Grant: oauthclient.JWTBearer{Assertion: func(context.Context) (string, error) { return "expired-jwt", nil }}})
 	_, _, err := call(t, c, rs, false)
@@ -157,7 +174,7 @@ func TestDPoP(t *testing.T) {
 				opts.DPoPNonce = "as-nonce"
 			}
 			as := oauthtest.NewServer(t, opts)
-			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) {
 				if nonce {
 					rs.dpopNonce = "rs-nonce"
 				}
@@ -199,7 +216,7 @@ func TestDPoP(t *testing.T) {
 // that does not support it, tokens are plain bearer tokens.
 func TestDPoPNotSupported(t *testing.T) {
 	as := oauthtest.NewServer(t, oauthtest.Options{})
-	rs := newTestRS(t, func() authServer { return as }, nil)
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{DPoP: true})
 	mustCall(t, c, rs, false)
 	rs.mu.Lock()
@@ -207,4 +224,49 @@ func TestDPoPNotSupported(t *testing.T) {
 	if last := rs.seen[len(rs.seen)-1]; !strings.HasPrefix(last, "Bearer ") {
 		t.Errorf("Authorization %q, want Bearer", last)
 	}
+}
+
+// idp is an identity provider's token endpoint for the token exchange of
+// the enterprise-managed grant (RFC 8693, for an ID-JAG): a part of the
+// flow that is not an MCP authorization server, so a few lines here
+// rather than a feature of oauthtest.
+type idp struct {
+	URL   string
+	mu    sync.Mutex
+	forms []url.Values
+}
+
+func newIdP(t *testing.T) *idp {
+	p := &idp{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ParseForm() != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		f := r.PostForm
+		p.mu.Lock()
+		p.forms = append(p.forms, f)
+		p.mu.Unlock()
+		if r.URL.Path != "/token" || f.Get("grant_type") != "urn:ietf:params:oauth:grant-type:token-exchange" || f.Get("subject_token") != "id-token" ||
+			f.Get("subject_token_type") != "urn:ietf:params:oauth:token-type:id_token" ||
+			f.Get("requested_token_type") != "urn:ietf:params:oauth:token-type:id-jag" || f.Get("resource") == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"access_token": "jag-for-" + f.Get("audience"), "token_type": "N_A",
+			"issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"})
+	}))
+	t.Cleanup(srv.Close)
+	p.URL = srv.URL
+	return p
+}
+
+// last returns the last token request's form.
+func (p *idp) last() url.Values {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.forms) == 0 {
+		return nil
+	}
+	return p.forms[len(p.forms)-1]
 }

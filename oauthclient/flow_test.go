@@ -178,7 +178,7 @@ func TestFlows(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(t, as)
 			}
-			rs := newTestRS(t, func() authServer { return as }, tt.rs)
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, true)
 			mustCall(t, c, rs, false) // with the same token
@@ -220,7 +220,7 @@ func TestLegacyServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) {
 				rs.prmPath, rs.legacy, rs.legacyNoMetadata = "-", as, !metadata
 			})
 			c, _ := newClient(t, rs, oauthclient.Config{})
@@ -258,7 +258,7 @@ func TestRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			as := newTampered(t, oauthtest.Options{}, tt.as)
-			rs := newTestRS(t, func() authServer { return as }, tt.rs)
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			status, _, err := call(t, c, rs, true)
 			if !errors.Is(err, tt.want) {
@@ -278,7 +278,7 @@ func TestRefusals(t *testing.T) {
 
 func TestNoOpenURL(t *testing.T) {
 	as := oauthtest.NewServer(t, oauthtest.Options{})
-	rs := newTestRS(t, func() authServer { return as }, nil)
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	tr, err := oauthclient.New(rs.URL(), oauthclient.Config{Logger: slog.New(slog.DiscardHandler)}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -308,7 +308,7 @@ func TestScopeSelection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			as := oauthtest.NewServer(t, tt.as)
-			rs := newTestRS(t, func() authServer { return as }, tt.rs)
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, false)
 			q := as.LastRequest("authorize").Params
@@ -344,7 +344,7 @@ func TestConsentPrompt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			as := newTampered(t, tt.opts, tt.tp)
-			rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, false)
 			q := as.LastRequest("authorize").Params
@@ -357,7 +357,7 @@ func TestConsentPrompt(t *testing.T) {
 
 func TestStepUp(t *testing.T) {
 	as := oauthtest.NewServer(t, oauthtest.Options{})
-	rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) {
 		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
 	})
 	c, _ := newClient(t, rs, oauthclient.Config{})
@@ -376,7 +376,7 @@ func TestStepUp(t *testing.T) {
 func TestRetryLimit(t *testing.T) {
 	for _, max := range []int{0, 1, 5} {
 		as := oauthtest.NewServer(t, oauthtest.Options{UserScopes: []string{"mcp:basic"}}) // the user never grants mcp:admin
-		rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) { rs.need, rs.hintScope = []string{"mcp:admin"}, true })
+		rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) { rs.need, rs.hintScope = []string{"mcp:admin"}, true })
 		c, _ := newClient(t, rs, oauthclient.Config{MaxAuthorizations: max})
 		_, _, err := call(t, c, rs, false)
 		if !errors.Is(err, oauthclient.ErrRetryLimit) {
@@ -395,7 +395,7 @@ func TestRetryLimit(t *testing.T) {
 func TestRefresh(t *testing.T) {
 	t.Run("on 401", func(t *testing.T) {
 		as := oauthtest.NewServer(t, oauthtest.Options{})
-		rs := newTestRS(t, func() authServer { return as }, nil)
+		rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		mustCall(t, c, rs, false)
 		as.RevokeAccessTokens()
@@ -411,7 +411,7 @@ func TestRefresh(t *testing.T) {
 	})
 	t.Run("expired, before sending", func(t *testing.T) {
 		as := oauthtest.NewServer(t, oauthtest.Options{TokenLifetime: time.Second})
-		rs := newTestRS(t, func() authServer { return as }, nil)
+		rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		// A token about to expire is refreshed before it is sent: each
 		// call here gets a new one, and the server never refuses one.
@@ -432,7 +432,7 @@ func TestRefresh(t *testing.T) {
 	})
 	t.Run("refused: authorizes again", func(t *testing.T) {
 		as := oauthtest.NewServer(t, oauthtest.Options{})
-		rs := newTestRS(t, func() authServer { return as }, nil)
+		rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		mustCall(t, c, rs, false)
 		as.RevokeAccessTokens()
@@ -448,7 +448,7 @@ func TestRefresh(t *testing.T) {
 // share one authorization, and later one refresh.
 func TestConcurrentCallsShare(t *testing.T) {
 	as := oauthtest.NewServer(t, oauthtest.Options{})
-	rs := newTestRS(t, func() authServer { return as }, nil)
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	parallel := func() {
 		var wg sync.WaitGroup
@@ -470,7 +470,7 @@ func TestConcurrentCallsShare(t *testing.T) {
 
 func TestFileStoreReuse(t *testing.T) {
 	as := oauthtest.NewServer(t, oauthtest.Options{})
-	rs := newTestRS(t, func() authServer { return as }, nil)
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	path := filepath.Join(t.TempDir(), "sub", "tokens.json")
 	c, _ := newClient(t, rs, oauthclient.Config{Store: oauthclient.NewFileStore(path)})
 	mustCall(t, c, rs, false)
@@ -507,7 +507,7 @@ func TestAuthorizationServerMigration(t *testing.T) {
 	as2 := oauthtest.NewServer(t, oauthtest.Options{})
 	var mu sync.Mutex
 	current := as1
-	rs := newTestRS(t, func() authServer { mu.Lock(); defer mu.Unlock(); return current }, nil)
+	rs := newTestRS(t, func() *oauthtest.Server { mu.Lock(); defer mu.Unlock(); return current }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	mu.Lock()
@@ -547,8 +547,8 @@ func TestNewRefusesBadConfig(t *testing.T) {
 // server's goes out without the token, and a 401 there starts nothing.
 func TestOtherOriginGetsNoToken(t *testing.T) {
 	as := oauthtest.NewServer(t, oauthtest.Options{})
-	rs := newTestRS(t, func() authServer { return as }, nil)
-	other := newTestRS(t, func() authServer { return as }, nil)
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
+	other := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	status, _, err := call(t, c, other, false)
@@ -570,7 +570,7 @@ func TestOtherOriginGetsNoToken(t *testing.T) {
 // redirect URIs exactly require.
 func TestRedirectPortKept(t *testing.T) {
 	as := oauthtest.NewServer(t, oauthtest.Options{})
-	rs := newTestRS(t, func() authServer { return as }, func(rs *testRS) {
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) {
 		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
 	})
 	c, _ := newClient(t, rs, oauthclient.Config{})

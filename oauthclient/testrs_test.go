@@ -23,96 +23,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
 
-// testAS is an in-test authorization server for the two grants
-// internal/oauthtest does not implement: the JWT bearer grant (RFC 7523
-// §2.1) with one accepted assertion, and the token exchange (RFC 8693)
-// for an identity assertion grant (the enterprise-managed extension). It
-// has metadata and a token endpoint only, and records what clients sent.
-type testAS struct {
-	srv *httptest.Server
-
-	// Settings, set before use.
-	authMethods []string // token_endpoint_auth_methods_supported; default none
-	assertion   string   // the JWT bearer assertion accepted
-
-	mu       sync.Mutex
-	requests []oauthtest.Request
-	tokens   map[string][]string // access token → scopes
-	n        int
-}
-
-func newTestAS(t *testing.T, configure func(*testAS)) *testAS {
-	t.Helper()
-	as := &testAS{tokens: map[string][]string{}}
-	if configure != nil {
-		configure(as)
-	}
-	as.srv = httptest.NewServer(http.HandlerFunc(as.serve))
-	t.Cleanup(as.srv.Close)
-	return as
-}
-
-// URL is the issuer identifier.
-func (as *testAS) URL() string { return as.srv.URL }
-
-func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.Method == http.MethodGet && r.URL.Path == oauthMetadata:
-		methods := as.authMethods
-		if methods == nil {
-			methods = []string{"none"}
-		}
-		writeJSON(w, http.StatusOK, map[string]any{
-			"issuer": as.URL(), "token_endpoint": as.URL() + "/token", "authorization_endpoint": as.URL() + "/authorize",
-			"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
-			"token_endpoint_auth_methods_supported": methods,
-		})
-	case r.Method == http.MethodPost && r.URL.Path == "/token":
-		as.token(w, r)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
-		return
-	}
-	tr := oauthtest.Request{Endpoint: "token", Params: r.PostForm}
-	if id, _, ok := r.BasicAuth(); ok {
-		tr.BasicClientID, _ = url.QueryUnescape(id)
-	}
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	as.requests = append(as.requests, tr)
-	f := r.PostForm
-	switch f.Get("grant_type") {
-	case "urn:ietf:params:oauth:grant-type:jwt-bearer":
-		if a := f.Get("assertion"); a == "" || (a != as.assertion && a != "jag-for-"+as.URL()) {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
-			return
-		}
-	case "urn:ietf:params:oauth:grant-type:token-exchange":
-		if f.Get("subject_token") != "id-token" || f.Get("subject_token_type") != "urn:ietf:params:oauth:token-type:id_token" ||
-			f.Get("requested_token_type") != "urn:ietf:params:oauth:token-type:id-jag" || f.Get("resource") == "" {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"access_token": "jag-for-" + f.Get("audience"), "token_type": "N_A",
-			"issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"})
-		return
-	default:
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
-		return
-	}
-	as.n++
-	tok := fmt.Sprintf("access-%d", as.n)
-	as.tokens[tok] = strings.Fields(f.Get("scope"))
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600})
-}
-
 // checkProof verifies a DPoP proof (RFC 9449 §4.3) for a request of
 // method to htu, bound to token when it is not empty; it returns its
 // claims and its key's thumbprint.
@@ -150,75 +60,28 @@ func checkProof(proof, method, htu, token string) (map[string]any, string, error
 	return c, base64.RawURLEncoding.EncodeToString(thumb), nil
 }
 
-// Scopes returns the scopes of an access token it issued.
-func (as *testAS) Scopes(token string) ([]string, bool) {
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	s, ok := as.tokens[token]
-	return s, ok
-}
-
-// Requests returns the requests at endpoint, as oauthtest.Server's does.
-func (as *testAS) Requests(endpoint string) []oauthtest.Request {
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	var out []oauthtest.Request
-	for _, r := range as.requests {
-		if endpoint == "" || r.Endpoint == endpoint {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// LastRequest returns the newest request at endpoint, as
-// oauthtest.Server's does.
-func (as *testAS) LastRequest(endpoint string) oauthtest.Request {
-	rs := as.Requests(endpoint)
-	if len(rs) == 0 {
-		return oauthtest.Request{}
-	}
-	return rs[len(rs)-1]
-}
-
 // counts returns how many authorization, token and registration
 // requests as received.
-func counts(as authServer) (auths, tokens, regs int) {
+func counts(as *oauthtest.Server) (auths, tokens, regs int) {
 	return len(as.Requests("authorize")), len(as.Requests("token")), len(as.Requests("register"))
-}
-
-// authServer is what the tests need of an authorization server: its
-// issuer, the scopes of the access tokens it issued (a token it does not
-// know has none) and its request log. *oauthtest.Server, the
-// shared test authorization server, is one; testAS is one that can be
-// made to misbehave.
-type authServer interface {
-	URL() string
-	Scopes(token string) ([]string, bool)
-	Requests(endpoint string) []oauthtest.Request
-	LastRequest(endpoint string) oauthtest.Request
 }
 
 // boundTo returns the thumbprint of the DPoP key an access token as
 // issued is bound to, or "".
-func boundTo(as authServer, token string) string {
-	real, ok := as.(*oauthtest.Server)
-	if !ok {
-		return "" // testAS does not bind tokens
-	}
-	claims, _ := real.Check(token)
+func boundTo(as *oauthtest.Server, token string) string {
+	claims, _ := as.Check(token)
 	cnf, _ := claims["cnf"].(map[string]any)
 	jkt, _ := cnf["jkt"].(string)
 	return jkt
 }
 
 // testRS is an in-test MCP resource server: "/mcp" answers 200 "ok" to a
-// request with a token the testAS issued that has the scopes needed,
-// 401 without one, 403 insufficient_scope with too few scopes; the
-// protected resource metadata is at a configurable path.
+// request with a token its authorization server issued that has the
+// scopes needed, 401 without one, 403 insufficient_scope with too few
+// scopes; the protected resource metadata is at a configurable path.
 type testRS struct {
 	srv *httptest.Server
-	as  func() authServer // the authorization server named in the metadata
+	as  func() *oauthtest.Server // the authorization server named in the metadata
 
 	prmPath   string // default "/.well-known/oauth-protected-resource/mcp"; "-" for none
 	noHint    bool   // no resource_metadata in challenges
@@ -239,7 +102,7 @@ type testRS struct {
 	seen  []string // Authorization headers
 }
 
-func newTestRS(t *testing.T, as func() authServer, configure func(*testRS)) *testRS {
+func newTestRS(t *testing.T, as func() *oauthtest.Server, configure func(*testRS)) *testRS {
 	t.Helper()
 	rs := &testRS{as: as, prmPath: "/.well-known/oauth-protected-resource/mcp"}
 	if configure != nil {
