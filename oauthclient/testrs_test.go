@@ -2,12 +2,7 @@ package oauthclient_test
 
 import (
 	"context"
-	"crypto"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,47 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-jose/go-jose/v4"
-
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
-
-// checkProof verifies a DPoP proof (RFC 9449 §4.3) for a request of
-// method to htu, bound to token when it is not empty; it returns its
-// claims and its key's thumbprint.
-func checkProof(proof, method, htu, token string) (map[string]any, string, error) {
-	jws, err := jose.ParseSignedCompact(proof, []jose.SignatureAlgorithm{jose.ES256})
-	if err != nil {
-		return nil, "", fmt.Errorf("proof: %w", err)
-	}
-	h := jws.Signatures[0].Protected
-	if h.ExtraHeaders["typ"] != "dpop+jwt" || h.JSONWebKey == nil || !h.JSONWebKey.IsPublic() {
-		return nil, "", errors.New("proof header: want typ dpop+jwt and a public jwk")
-	}
-	payload, err := jws.Verify(h.JSONWebKey)
-	if err != nil {
-		return nil, "", err
-	}
-	var c map[string]any
-	if err := json.Unmarshal(payload, &c); err != nil {
-		return nil, "", err
-	}
-	iat, _ := c["iat"].(float64)
-	if c["htm"] != method || c["htu"] != htu || c["jti"] == "" || time.Since(time.Unix(int64(iat), 0)).Abs() > time.Minute {
-		return nil, "", fmt.Errorf("proof claims %v for %s %s", c, method, htu)
-	}
-	if token != "" {
-		sum := sha256.Sum256([]byte(token))
-		if c["ath"] != base64.RawURLEncoding.EncodeToString(sum[:]) {
-			return nil, "", errors.New("proof ath does not match the token")
-		}
-	}
-	thumb, err := h.JSONWebKey.Thumbprint(crypto.SHA256)
-	if err != nil {
-		return nil, "", err
-	}
-	return c, base64.RawURLEncoding.EncodeToString(thumb), nil
-}
 
 // counts returns how many authorization, token and registration
 // requests as received.
@@ -171,7 +127,7 @@ func (rs *testRS) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if jkt := boundTo(rs.as(), token); jkt != "" || scheme == "DPoP" {
-		claims, thumb, err := checkProof(r.Header.Get("DPoP"), r.Method, rs.URL(), token)
+		claims, thumb, err := oauthtest.CheckDPoPProof(r.Header.Get("DPoP"), r.Method, rs.URL(), token)
 		if err != nil || scheme != "DPoP" || thumb != jkt {
 			w.Header().Set("WWW-Authenticate", `DPoP error="invalid_token"`)
 			w.WriteHeader(http.StatusUnauthorized)

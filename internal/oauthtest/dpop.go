@@ -1,6 +1,7 @@
 package oauthtest
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,7 +24,7 @@ func (s *Server) dpopBinding(w http.ResponseWriter, r *http.Request) (jkt string
 	if !s.opts.DPoP || proof == "" {
 		return "", true
 	}
-	claims, jkt, err := checkProof(proof, http.MethodPost, s.URL()+"/token")
+	claims, jkt, err := CheckDPoPProof(proof, http.MethodPost, s.URL()+"/token", "")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_dpop_proof", err.Error())
 		return "", false
@@ -36,9 +37,12 @@ func (s *Server) dpopBinding(w http.ResponseWriter, r *http.Request) (jkt string
 	return jkt, true
 }
 
-// checkProof verifies a DPoP proof for a request of method to htu and
-// returns its claims and its key's thumbprint.
-func checkProof(proof, method, htu string) (map[string]any, string, error) {
+// CheckDPoPProof verifies a DPoP proof (RFC 9449 §4.3) for a request of
+// method to htu, and its ath when accessToken is not empty (a resource
+// server's check); it returns the proof's claims and its key's
+// thumbprint, which a bound token's cnf.jkt must equal. It does not
+// remember jti values: replay is not checked.
+func CheckDPoPProof(proof, method, htu, accessToken string) (map[string]any, string, error) {
 	jws, err := jose.ParseSignedCompact(proof, dpopAlgs)
 	if err != nil {
 		return nil, "", fmt.Errorf("proof: %w", err)
@@ -58,6 +62,12 @@ func checkProof(proof, method, htu string) (map[string]any, string, error) {
 	iat, _ := c["iat"].(float64)
 	if jti, _ := c["jti"].(string); c["htm"] != method || c["htu"] != htu || jti == "" || time.Since(time.Unix(int64(iat), 0)).Abs() > time.Minute {
 		return nil, "", fmt.Errorf("proof claims %v: want htm %s, htu %s, a jti and a recent iat", c, method, htu)
+	}
+	if accessToken != "" {
+		sum := sha256.Sum256([]byte(accessToken))
+		if c["ath"] != b64(sum[:]) {
+			return nil, "", errors.New("proof ath does not match the access token")
+		}
 	}
 	thumb, err := h.JSONWebKey.Thumbprint(cryptoSHA256)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -21,6 +22,11 @@ import (
 
 // proof returns a DPoP proof (RFC 9449 §4.2) by key for a POST to htu.
 func proof(t *testing.T, key *ecdsa.PrivateKey, htu, nonce string) string {
+	return proofFor(t, key, htu, nonce, "")
+}
+
+// proofFor is proof for a request that carries accessToken (its ath).
+func proofFor(t *testing.T, key *ecdsa.PrivateKey, htu, nonce, accessToken string) string {
 	t.Helper()
 	opts := (&jose.SignerOptions{EmbedJWK: true}).WithType("dpop+jwt")
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, opts)
@@ -30,6 +36,10 @@ func proof(t *testing.T, key *ecdsa.PrivateKey, htu, nonce string) string {
 	c := map[string]any{"htm": "POST", "htu": htu, "jti": base64.RawURLEncoding.EncodeToString([]byte(time.Now().String())), "iat": time.Now().Unix()}
 	if nonce != "" {
 		c["nonce"] = nonce
+	}
+	if accessToken != "" {
+		sum := sha256.Sum256([]byte(accessToken))
+		c["ath"] = base64.RawURLEncoding.EncodeToString(sum[:])
 	}
 	payload, _ := json.Marshal(c)
 	jws, err := signer.Sign(payload)
@@ -97,5 +107,14 @@ func TestDPoP(t *testing.T) {
 	}
 	if status, out, _ := redeem(""); status != http.StatusOK || out["token_type"] != "Bearer" {
 		t.Fatalf("no proof: %d %v, want a Bearer token", status, out)
+	}
+
+	// A resource server's check: the proof's ath must be the token's.
+	const rs = "http://127.0.0.1:9/mcp"
+	if _, jkt, err := oauthtest.CheckDPoPProof(proofFor(t, key, rs, "", "tok"), "POST", rs, "tok"); err != nil || jkt != base64.RawURLEncoding.EncodeToString(thumb) {
+		t.Errorf("proof with ath: jkt %q, %v", jkt, err)
+	}
+	if _, _, err := oauthtest.CheckDPoPProof(proofFor(t, key, rs, "", "other"), "POST", rs, "tok"); err == nil {
+		t.Error("a proof for another token passed")
 	}
 }
