@@ -6,13 +6,16 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
@@ -74,70 +77,87 @@ func TestFlows(t *testing.T) {
 	const cimdURL = "https://client.example.com/metadata.json"
 	tests := []struct {
 		name  string
-		as    func(*testAS)
+		opts  oauthtest.Options
+		tp    tamper
+		setup func(*testing.T, *oauthtest.Server) // run on the oauthtest server before the flow
 		rs    func(*testRS)
 		cfg   oauthclient.Config
-		check func(t *testing.T, as *testAS, rs *testRS)
+		check func(t *testing.T, as *oauthtest.Server, rs *testRS)
 	}{
 		{name: "resource metadata named in the challenge"},
 		{name: "path-aware well-known resource metadata", rs: func(rs *testRS) { rs.noHint = true }},
 		{name: "root well-known resource metadata naming the origin", rs: func(rs *testRS) {
 			rs.noHint, rs.prmPath, rs.resource = true, "/.well-known/oauth-protected-resource", "origin"
 		}},
-		{name: "issuer with a path, RFC 8414 metadata", as: func(as *testAS) { as.path = "/tenant1" }},
-		{name: "issuer with a path, OpenID metadata inserted", as: func(as *testAS) { as.path, as.metadataAt = "/tenant1", "oidc" }},
-		{name: "issuer with a path, OpenID metadata appended", as: func(as *testAS) { as.path, as.metadataAt = "/tenant1", "oidc-append" }},
-		{name: "issuer without a path, OpenID metadata", as: func(as *testAS) { as.metadataAt = "oidc" }},
-		{name: "iss neither advertised nor sent", as: func(as *testAS) { as.issMode = "omit" }},
-		{name: "iss advertised and sent", as: func(as *testAS) { as.issAdvertised = true }},
+		{name: "issuer with a path, RFC 8414 metadata", opts: oauthtest.Options{Path: "/tenant1"}},
+		{name: "issuer with a path, OpenID metadata inserted", opts: oauthtest.Options{Path: "/tenant1"}, tp: tamper{only: oidcMetadata + "/tenant1"}},
+		{name: "issuer with a path, OpenID metadata appended", opts: oauthtest.Options{Path: "/tenant1"}, tp: tamper{only: "/tenant1" + oidcMetadata}},
+		{name: "issuer without a path, OpenID metadata", tp: tamper{only: oidcMetadata}},
+		{name: "iss neither advertised nor sent", tp: tamper{
+			metadata: func(m map[string]any, _ string) { delete(m, "authorization_response_iss_parameter_supported") },
+			redirect: func(q url.Values, _ string) { q.Del("iss") },
+		}},
+		{name: "iss advertised and sent"}, // as oauthtest does
 		{
 			name: "client_secret_basic",
-			as:   func(as *testAS) { as.authMethods = []string{"client_secret_basic"} },
-			check: func(t *testing.T, as *testAS, _ *testRS) {
-				tr := as.lastToken()
-				if tr.Basic == "" || tr.Form.Has("client_secret") {
-					t.Errorf("token request: Basic %q, form %v; want Basic auth only", tr.Basic, tr.Form)
+			opts: oauthtest.Options{AuthMethods: []string{"client_secret_basic"}},
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
+				tr := as.LastRequest("token")
+				if tr.BasicClientID == "" || tr.Params.Has("client_secret") {
+					t.Errorf("token request: Basic %q, form %v; want Basic auth only", tr.BasicClientID, tr.Params)
 				}
 			},
 		},
 		{
 			name: "client_secret_post",
-			as:   func(as *testAS) { as.authMethods = []string{"client_secret_post"} },
-			check: func(t *testing.T, as *testAS, _ *testRS) {
-				tr := as.lastToken()
-				if tr.Basic != "" || tr.Form.Get("client_secret") == "" || tr.Form.Get("client_id") == "" {
-					t.Errorf("token request: Basic %q, form %v; want client_id and client_secret in the form", tr.Basic, tr.Form)
+			opts: oauthtest.Options{AuthMethods: []string{"client_secret_post"}},
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
+				tr := as.LastRequest("token")
+				if tr.BasicClientID != "" || tr.Params.Get("client_secret") == "" || tr.Params.Get("client_id") == "" {
+					t.Errorf("token request: Basic %q, form %v; want client_id and client_secret in the form", tr.BasicClientID, tr.Params)
 				}
 			},
 		},
 		{
 			name: "public client",
-			check: func(t *testing.T, as *testAS, _ *testRS) {
-				tr := as.lastToken()
-				if tr.Basic != "" || tr.Form.Has("client_secret") || tr.Form.Get("client_id") == "" {
-					t.Errorf("token request: Basic %q, form %v; want client_id only", tr.Basic, tr.Form)
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
+				tr := as.LastRequest("token")
+				if tr.BasicClientID != "" || tr.Params.Has("client_secret") || tr.Params.Get("client_id") == "" {
+					t.Errorf("token request: Basic %q, form %v; want client_id only", tr.BasicClientID, tr.Params)
 				}
-				if reg := as.registrations[0]; reg["application_type"] != "native" || !slices.Contains(reg["grant_types"].([]any), any("refresh_token")) {
+				if reg := as.LastRequest("register").Metadata; reg["application_type"] != "native" || !slices.Contains(reg["grant_types"].([]any), any("refresh_token")) {
 					t.Errorf("registration %v: want application_type native and grant type refresh_token", reg)
 				}
 			},
 		},
 		{
 			name: "pre-registered client",
-			as:   func(as *testAS) { as.noDCR, as.authMethods = true, []string{"client_secret_basic"} },
-			cfg:  oauthclient.Config{Client: &oauthclient.Registration{ClientID: "pre id", ClientSecret: "pre:secret"}},
-			check: func(t *testing.T, as *testAS, _ *testRS) {
-				if tr := as.lastToken(); tr.Basic != "pre id" {
-					t.Errorf("token request Basic client %q, want %q", tr.Basic, "pre id")
+			opts: oauthtest.Options{AuthMethods: []string{"client_secret_basic"}},
+			setup: func(t *testing.T, as *oauthtest.Server) {
+				// Characters Basic authentication must form-encode (RFC 6749 §2.3.1).
+				if _, err := as.Register(oauthtest.Client{ID: "pre id", Secret: "pre:secret", RedirectURIs: []string{"http://127.0.0.1/callback"}}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			cfg: oauthclient.Config{Client: &oauthclient.Registration{ClientID: "pre id", ClientSecret: "pre:secret"}},
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
+				if tr := as.LastRequest("token"); tr.BasicClientID != "pre id" {
+					t.Errorf("token request Basic client %q, want %q", tr.BasicClientID, "pre id")
 				}
 			},
 		},
 		{
 			name: "client ID metadata document",
-			as:   func(as *testAS) { as.cimd = true },
-			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL, Client: &oauthclient.Registration{ClientID: "unused"}},
-			check: func(t *testing.T, as *testAS, _ *testRS) {
-				if got := as.lastAuth().Get("client_id"); got != cimdURL {
+			tp:   tamper{metadata: func(m map[string]any, _ string) { m["client_id_metadata_document_supported"] = true }},
+			setup: func(t *testing.T, as *oauthtest.Server) {
+				// As if the server had fetched the document at cimdURL.
+				if _, err := as.Register(oauthtest.Client{ID: cimdURL, AuthMethod: "none", RedirectURIs: []string{"http://127.0.0.1/callback"}}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			cfg: oauthclient.Config{ClientMetadataURL: cimdURL, Client: &oauthclient.Registration{ClientID: "unused"}},
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
+				if got := as.LastRequest("authorize").Params.Get("client_id"); got != cimdURL {
 					t.Errorf("client_id %q, want %q", got, cimdURL)
 				}
 			},
@@ -145,32 +165,35 @@ func TestFlows(t *testing.T) {
 		{
 			name: "client ID metadata document not supported: registers",
 			cfg:  oauthclient.Config{ClientMetadataURL: cimdURL},
-			check: func(t *testing.T, as *testAS, _ *testRS) {
-				if len(as.registrations) != 1 {
-					t.Errorf("%d registrations, want 1", len(as.registrations))
+			check: func(t *testing.T, as *oauthtest.Server, _ *testRS) {
+				if regs := as.Requests("register"); len(regs) != 1 {
+					t.Errorf("%d registrations, want 1", len(regs))
 				}
 			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newTestAS(t, tt.as)
-			rs := newTestRS(t, func() *testAS { return as }, tt.rs)
+			as := newTampered(t, tt.opts, tt.tp)
+			if tt.setup != nil {
+				tt.setup(t, as)
+			}
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, true)
 			mustCall(t, c, rs, false) // with the same token
-			auths, tokens, regs := as.counts()
+			auths, tokens, regs := counts(as)
 			if auths != 1 || tokens != 1 {
 				t.Errorf("%d authorization and %d token requests, want 1 and 1", auths, tokens)
 			}
 			wantRegs := 1
-			if tt.cfg.Client != nil || as.cimd {
+			if tt.cfg.Client != nil { // the client ID metadata document case too
 				wantRegs = 0
 			}
 			if regs != wantRegs {
 				t.Errorf("%d registrations, want %d", regs, wantRegs)
 			}
-			q := as.lastAuth()
+			q := as.LastRequest("authorize").Params
 			wantResource := rs.URL()
 			if rs.resource == "origin" {
 				wantResource = rs.srv.URL
@@ -178,7 +201,7 @@ func TestFlows(t *testing.T) {
 			if q.Get("resource") != wantResource || q.Get("code_challenge_method") != "S256" || q.Get("state") == "" {
 				t.Errorf("authorization request %v: want resource %s, S256 and a state", q, wantResource)
 			}
-			if got := as.lastToken().Form.Get("resource"); got != wantResource {
+			if got := as.LastRequest("token").Params.Get("resource"); got != wantResource {
 				t.Errorf("token request resource %q, want %q", got, wantResource)
 			}
 			if tt.check != nil {
@@ -193,15 +216,16 @@ func TestFlows(t *testing.T) {
 func TestLegacyServer(t *testing.T) {
 	for _, metadata := range []bool{true, false} {
 		t.Run(map[bool]string{true: "metadata at the root", false: "default endpoints"}[metadata], func(t *testing.T) {
-			as := newTestAS(t, func(as *testAS) {
-				if !metadata {
-					as.metadataAt = "none"
-				}
+			as, err := oauthtest.New(oauthtest.Options{}) // served by rs, at its origin
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) {
+				rs.prmPath, rs.legacy, rs.legacyNoMetadata = "-", as, !metadata
 			})
-			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.prmPath, rs.legacy = "-", as })
 			c, _ := newClient(t, rs, oauthclient.Config{})
 			mustCall(t, c, rs, true)
-			if got := as.lastAuth().Get("resource"); got != rs.URL() {
+			if got := as.LastRequest("authorize").Params.Get("resource"); got != rs.URL() {
 				t.Errorf("resource %q, want the server URL %q", got, rs.URL())
 			}
 		})
@@ -211,7 +235,7 @@ func TestLegacyServer(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	tests := []struct {
 		name string
-		as   func(*testAS)
+		as   tamper // how oauthtest misbehaves
 		rs   func(*testRS)
 		cfg  oauthclient.Config
 		want error
@@ -219,18 +243,22 @@ func TestRefusals(t *testing.T) {
 		auths int
 	}{
 		{name: "resource metadata for another resource", rs: func(rs *testRS) { rs.resource = "https://evil.example.com/mcp" }, want: oauthclient.ErrResourceMismatch},
-		{name: "metadata of another issuer", as: func(as *testAS) { as.issuer = "https://attacker.example.com" }, want: oauthclient.ErrIssuerMismatch},
-		{name: "wrong iss", as: func(as *testAS) { as.issMode = "wrong" }, want: oauthclient.ErrIssuerMismatch, auths: 1},
-		{name: "iss that matches only after normalization", as: func(as *testAS) { as.issMode, as.issAdvertised = "slash", true }, want: oauthclient.ErrIssuerMismatch, auths: 1},
-		{name: "iss advertised but missing", as: func(as *testAS) { as.issMode, as.issAdvertised = "omit", true }, want: oauthclient.ErrIssuerMismatch, auths: 1},
-		{name: "no PKCE", as: func(as *testAS) { as.noPKCE = true }, want: oauthclient.ErrNoPKCE},
-		{name: "plain http endpoint on another host", as: func(as *testAS) { as.endpoint = "http://as.example.com" }, want: oauthclient.ErrInsecureURL},
-		{name: "no way to register", as: func(as *testAS) { as.noDCR = true }, want: oauthclient.ErrNoRegistration},
+		{name: "metadata of another issuer", as: tamper{metadata: func(m map[string]any, _ string) { m["issuer"] = "https://attacker.example.com" }}, want: oauthclient.ErrIssuerMismatch},
+		{name: "wrong iss", as: tamper{redirect: func(q url.Values, _ string) { q.Set("iss", "https://evil.example.com") }}, want: oauthclient.ErrIssuerMismatch, auths: 1},
+		{name: "iss that matches only after normalization", as: tamper{redirect: func(q url.Values, iss string) { q.Set("iss", iss+"/") }}, want: oauthclient.ErrIssuerMismatch, auths: 1},
+		{name: "iss advertised but missing", as: tamper{redirect: func(q url.Values, _ string) { q.Del("iss") }}, want: oauthclient.ErrIssuerMismatch, auths: 1},
+		{name: "no PKCE", as: tamper{metadata: func(m map[string]any, _ string) { delete(m, "code_challenge_methods_supported") }}, want: oauthclient.ErrNoPKCE},
+		{name: "plain http endpoint on another host", as: tamper{metadata: func(m map[string]any, _ string) {
+			for _, e := range []string{"authorization", "token", "registration"} {
+				m[e+"_endpoint"] = "http://as.example.com/" + e
+			}
+		}}, want: oauthclient.ErrInsecureURL},
+		{name: "no way to register", as: tamper{metadata: func(m map[string]any, _ string) { delete(m, "registration_endpoint") }}, want: oauthclient.ErrNoRegistration},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newTestAS(t, tt.as)
-			rs := newTestRS(t, func() *testAS { return as }, tt.rs)
+			as := newTampered(t, oauthtest.Options{}, tt.as)
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			status, _, err := call(t, c, rs, true)
 			if !errors.Is(err, tt.want) {
@@ -240,7 +268,7 @@ func TestRefusals(t *testing.T) {
 			if !errors.As(err, &oe) || oe.Op == "" {
 				t.Errorf("error %v is not an *oauthclient.Error naming its step", err)
 			}
-			auths, tokens, _ := as.counts()
+			auths, tokens, _ := counts(as)
 			if auths != tt.auths || tokens != 0 {
 				t.Errorf("%d authorization and %d token requests, want %d and 0", auths, tokens, tt.auths)
 			}
@@ -249,8 +277,8 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestNoOpenURL(t *testing.T) {
-	as := newTestAS(t, nil)
-	rs := newTestRS(t, func() *testAS { return as }, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	tr, err := oauthclient.New(rs.URL(), oauthclient.Config{Logger: slog.New(slog.DiscardHandler)}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +293,7 @@ func TestNoOpenURL(t *testing.T) {
 func TestScopeSelection(t *testing.T) {
 	tests := []struct {
 		name string
-		as   func(*testAS)
+		as   oauthtest.Options
 		rs   func(*testRS)
 		cfg  oauthclient.Config
 		want string // the scope parameter; "" means none
@@ -274,16 +302,16 @@ func TestScopeSelection(t *testing.T) {
 		{name: "from scopes_supported", rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic", "mcp:read", "mcp:write"} }, want: "mcp:basic mcp:read mcp:write"},
 		{name: "omitted"},
 		{name: "configured, added", rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, cfg: oauthclient.Config{Scopes: []string{"files:read"}}, want: "mcp:basic files:read"},
-		{name: "offline_access when offered", as: func(as *testAS) { as.scopes = []string{"mcp:basic", "offline_access"} }, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic offline_access"},
-		{name: "no offline_access when not offered", as: func(as *testAS) { as.scopes = []string{"mcp:basic", "mcp:read"} }, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic"},
+		{name: "offline_access when offered", as: oauthtest.Options{ScopesSupported: []string{"mcp:basic", "offline_access"}}, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic offline_access"},
+		{name: "no offline_access when not offered", as: oauthtest.Options{ScopesSupported: []string{"mcp:basic", "mcp:read"}}, rs: func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} }, want: "mcp:basic"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newTestAS(t, tt.as)
-			rs := newTestRS(t, func() *testAS { return as }, tt.rs)
+			as := oauthtest.NewServer(t, tt.as)
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, tt.rs)
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, false)
-			q := as.lastAuth()
+			q := as.LastRequest("authorize").Params
 			if q.Get("scope") != tt.want || (tt.want == "" && q.Has("scope")) {
 				t.Errorf("scope %q (present: %v), want %q", q.Get("scope"), q.Has("scope"), tt.want)
 			}
@@ -298,29 +326,28 @@ func TestConsentPrompt(t *testing.T) {
 	offline := []string{"mcp:basic", "offline_access"}
 	tests := []struct {
 		name string
-		as   func(*testAS)
+		opts oauthtest.Options
+		tp   tamper
 		cfg  oauthclient.Config
 		want string // the prompt parameter; "" means none
 	}{
-		{name: "OpenID provider", as: func(as *testAS) { as.metadataAt, as.scopes = "oidc", offline }, want: "consent"},
-		{name: "openid in scopes_supported", as: func(as *testAS) { as.scopes = append([]string{"openid"}, offline...) }, want: "consent"},
-		{name: "consent among prompt_values_supported", as: func(as *testAS) {
-			as.metadataAt, as.scopes, as.promptValues = "oidc", offline, []string{"none", "login", "consent"}
-		}, want: "consent"},
-		{name: "turned off", as: func(as *testAS) { as.metadataAt, as.scopes = "oidc", offline }, cfg: oauthclient.Config{NoConsentPrompt: true}},
-		{name: "plain OAuth server", as: func(as *testAS) { as.scopes = offline }},
-		{name: "no offline_access", as: func(as *testAS) { as.metadataAt, as.scopes = "oidc", []string{"openid", "mcp:basic"} }},
-		{name: "consent not among prompt_values_supported", as: func(as *testAS) {
-			as.metadataAt, as.scopes, as.promptValues = "oidc", offline, []string{"none", "login"}
-		}},
+		{name: "OpenID provider", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oidcMetadata}, want: "consent"},
+		{name: "openid in scopes_supported", opts: oauthtest.Options{ScopesSupported: append([]string{"openid"}, offline...)}, tp: tamper{only: oauthMetadata}, want: "consent"},
+		{name: "consent among prompt_values_supported", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oidcMetadata,
+			metadata: func(m map[string]any, _ string) { m["prompt_values_supported"] = []string{"none", "login", "consent"} }}, want: "consent"},
+		{name: "turned off", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oidcMetadata}, cfg: oauthclient.Config{NoConsentPrompt: true}},
+		{name: "plain OAuth server", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oauthMetadata}},
+		{name: "no offline_access", opts: oauthtest.Options{ScopesSupported: []string{"openid", "mcp:basic"}}, tp: tamper{only: oidcMetadata}},
+		{name: "consent not among prompt_values_supported", opts: oauthtest.Options{ScopesSupported: offline}, tp: tamper{only: oidcMetadata,
+			metadata: func(m map[string]any, _ string) { m["prompt_values_supported"] = []string{"none", "login"} }}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newTestAS(t, tt.as)
-			rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
+			as := newTampered(t, tt.opts, tt.tp)
+			rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) { rs.prmScopes = []string{"mcp:basic"} })
 			c, _ := newClient(t, rs, tt.cfg)
 			mustCall(t, c, rs, false)
-			q := as.lastAuth()
+			q := as.LastRequest("authorize").Params
 			if q.Get("prompt") != tt.want || (tt.want == "" && q.Has("prompt")) {
 				t.Errorf("prompt %q (present: %v), want %q", q.Get("prompt"), q.Has("prompt"), tt.want)
 			}
@@ -329,19 +356,17 @@ func TestConsentPrompt(t *testing.T) {
 }
 
 func TestStepUp(t *testing.T) {
-	as := newTestAS(t, nil)
-	rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) {
 		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
 	})
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	mustCall(t, c, rs, true)
 	mustCall(t, c, rs, true)
-	as.mu.Lock()
-	defer as.mu.Unlock()
 	var got []string
-	for _, q := range as.authRequests {
-		got = append(got, q.Get("scope"))
+	for _, q := range as.Requests("authorize") {
+		got = append(got, q.Params.Get("scope"))
 	}
 	if want := []string{"mcp:basic", "mcp:basic mcp:write"}; !slices.Equal(got, want) {
 		t.Errorf("authorization scopes %q, want %q", got, want)
@@ -350,8 +375,8 @@ func TestStepUp(t *testing.T) {
 
 func TestRetryLimit(t *testing.T) {
 	for _, max := range []int{0, 1, 5} {
-		as := newTestAS(t, func(as *testAS) { as.deny = []string{"mcp:admin"} })
-		rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) { rs.need, rs.hintScope = []string{"mcp:admin"}, true })
+		as := oauthtest.NewServer(t, oauthtest.Options{UserScopes: []string{"mcp:basic"}}) // the user never grants mcp:admin
+		rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) { rs.need, rs.hintScope = []string{"mcp:admin"}, true })
 		c, _ := newClient(t, rs, oauthclient.Config{MaxAuthorizations: max})
 		_, _, err := call(t, c, rs, false)
 		if !errors.Is(err, oauthclient.ErrRetryLimit) {
@@ -361,7 +386,7 @@ func TestRetryLimit(t *testing.T) {
 		if want == 0 {
 			want = 3
 		}
-		if auths, _, _ := as.counts(); auths != want {
+		if auths, _, _ := counts(as); auths != want {
 			t.Errorf("MaxAuthorizations %d: %d authorizations, want %d", max, auths, want)
 		}
 	}
@@ -369,35 +394,33 @@ func TestRetryLimit(t *testing.T) {
 
 func TestRefresh(t *testing.T) {
 	t.Run("on 401", func(t *testing.T) {
-		as := newTestAS(t, func(as *testAS) { as.refresh = true })
-		rs := newTestRS(t, func() *testAS { return as }, nil)
+		as := oauthtest.NewServer(t, oauthtest.Options{})
+		rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		mustCall(t, c, rs, false)
-		as.revoke()
+		as.RevokeAccessTokens()
 		mustCall(t, c, rs, true)
-		auths, tokens, _ := as.counts()
+		auths, tokens, _ := counts(as)
 		if auths != 1 || tokens != 2 {
 			t.Fatalf("%d authorizations, %d token requests; want 1 and 2", auths, tokens)
 		}
-		tr := as.lastToken()
-		if tr.Form.Get("grant_type") != "refresh_token" || tr.Form.Get("resource") != rs.URL() {
-			t.Errorf("second token request %v: want a refresh with the resource", tr.Form)
+		tr := as.LastRequest("token")
+		if tr.Params.Get("grant_type") != "refresh_token" || tr.Params.Get("resource") != rs.URL() {
+			t.Errorf("second token request %v: want a refresh with the resource", tr.Params)
 		}
 	})
 	t.Run("expired, before sending", func(t *testing.T) {
-		as := newTestAS(t, func(as *testAS) { as.refresh, as.expiresIn = true, 1 })
-		rs := newTestRS(t, func() *testAS { return as }, nil)
+		as := oauthtest.NewServer(t, oauthtest.Options{TokenLifetime: time.Second})
+		rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		// A token about to expire is refreshed before it is sent: each
 		// call here gets a new one, and the server never refuses one.
 		mustCall(t, c, rs, false)
 		mustCall(t, c, rs, false)
-		as.mu.Lock()
 		var grants []string
-		for _, tr := range as.tokenRequests {
-			grants = append(grants, tr.Form.Get("grant_type"))
+		for _, tr := range as.Requests("token") {
+			grants = append(grants, tr.Params.Get("grant_type"))
 		}
-		as.mu.Unlock()
 		if want := []string{"authorization_code", "refresh_token", "refresh_token"}; !slices.Equal(grants, want) {
 			t.Errorf("token requests %q, want %q", grants, want)
 		}
@@ -408,16 +431,14 @@ func TestRefresh(t *testing.T) {
 		}
 	})
 	t.Run("refused: authorizes again", func(t *testing.T) {
-		as := newTestAS(t, func(as *testAS) { as.refresh = true })
-		rs := newTestRS(t, func() *testAS { return as }, nil)
+		as := oauthtest.NewServer(t, oauthtest.Options{})
+		rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 		c, _ := newClient(t, rs, oauthclient.Config{})
 		mustCall(t, c, rs, false)
-		as.revoke()
-		as.mu.Lock()
-		clear(as.refreshTokens)
-		as.mu.Unlock()
+		as.RevokeAccessTokens()
+		as.RevokeRefreshTokens()
 		mustCall(t, c, rs, false)
-		if auths, _, _ := as.counts(); auths != 2 {
+		if auths, _, _ := counts(as); auths != 2 {
 			t.Fatalf("%d authorizations, want 2", auths)
 		}
 	})
@@ -426,8 +447,8 @@ func TestRefresh(t *testing.T) {
 // TestConcurrentCallsShare checks that calls refused at the same time
 // share one authorization, and later one refresh.
 func TestConcurrentCallsShare(t *testing.T) {
-	as := newTestAS(t, func(as *testAS) { as.refresh = true })
-	rs := newTestRS(t, func() *testAS { return as }, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	parallel := func() {
 		var wg sync.WaitGroup
@@ -437,19 +458,19 @@ func TestConcurrentCallsShare(t *testing.T) {
 		wg.Wait()
 	}
 	parallel()
-	if auths, tokens, _ := as.counts(); auths != 1 || tokens != 1 {
+	if auths, tokens, _ := counts(as); auths != 1 || tokens != 1 {
 		t.Fatalf("%d authorizations, %d token requests; want 1 and 1", auths, tokens)
 	}
-	as.revoke()
+	as.RevokeAccessTokens()
 	parallel()
-	if auths, tokens, _ := as.counts(); auths != 1 || tokens != 2 {
+	if auths, tokens, _ := counts(as); auths != 1 || tokens != 2 {
 		t.Fatalf("after revoking: %d authorizations, %d token requests; want 1 and 2", auths, tokens)
 	}
 }
 
 func TestFileStoreReuse(t *testing.T) {
-	as := newTestAS(t, func(as *testAS) { as.refresh = true })
-	rs := newTestRS(t, func() *testAS { return as }, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	path := filepath.Join(t.TempDir(), "sub", "tokens.json")
 	c, _ := newClient(t, rs, oauthclient.Config{Store: oauthclient.NewFileStore(path)})
 	mustCall(t, c, rs, false)
@@ -470,10 +491,10 @@ func TestFileStoreReuse(t *testing.T) {
 	}
 	mustCall(t, c2, rs, false)
 	// ... that refreshes after a restart (rediscovering the token endpoint).
-	as.revoke()
+	as.RevokeAccessTokens()
 	c3, _ := newClient(t, rs, oauthclient.Config{Store: oauthclient.NewFileStore(path)})
 	mustCall(t, c3, rs, false)
-	if auths, tokens, _ := as.counts(); auths != 1 || tokens != 2 {
+	if auths, tokens, _ := counts(as); auths != 1 || tokens != 2 {
 		t.Fatalf("%d authorizations, %d token requests; want 1 and 2", auths, tokens)
 	}
 }
@@ -482,22 +503,22 @@ func TestFileStoreReuse(t *testing.T) {
 // another authorization server, the client registers there and never
 // shows it the first one's client ID (SEP-2352).
 func TestAuthorizationServerMigration(t *testing.T) {
-	as1 := newTestAS(t, nil)
-	as2 := newTestAS(t, func(as *testAS) { as.n = 100 })
+	as1 := oauthtest.NewServer(t, oauthtest.Options{})
+	as2 := oauthtest.NewServer(t, oauthtest.Options{})
 	var mu sync.Mutex
 	current := as1
-	rs := newTestRS(t, func() *testAS { mu.Lock(); defer mu.Unlock(); return current }, nil)
+	rs := newTestRS(t, func() *oauthtest.Server { mu.Lock(); defer mu.Unlock(); return current }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	mu.Lock()
 	current = as2
 	mu.Unlock()
 	mustCall(t, c, rs, false)
-	if _, _, regs := as2.counts(); regs != 1 {
+	if _, _, regs := counts(as2); regs != 1 {
 		t.Fatalf("%d registrations at the new server, want 1", regs)
 	}
-	first := as1.lastAuth().Get("client_id")
-	if got := as2.lastAuth().Get("client_id"); got == first || got == "" {
+	first := as1.LastRequest("authorize").Params.Get("client_id")
+	if got := as2.LastRequest("authorize").Params.Get("client_id"); got == first || got == "" {
 		t.Errorf("client_id at the new server %q, first server's %q", got, first)
 	}
 }
@@ -525,9 +546,9 @@ func TestNewRefusesBadConfig(t *testing.T) {
 // TestOtherOriginGetsNoToken: a request to another origin than the
 // server's goes out without the token, and a 401 there starts nothing.
 func TestOtherOriginGetsNoToken(t *testing.T) {
-	as := newTestAS(t, nil)
-	rs := newTestRS(t, func() *testAS { return as }, nil)
-	other := newTestRS(t, func() *testAS { return as }, nil)
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, nil)
+	other := newTestRS(t, func() *oauthtest.Server { return as }, nil)
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	status, _, err := call(t, c, other, false)
@@ -539,7 +560,7 @@ func TestOtherOriginGetsNoToken(t *testing.T) {
 	if len(other.seen) != 1 || other.seen[0] != "" {
 		t.Errorf("other origin saw Authorization %q, want none", other.seen)
 	}
-	if auths, _, _ := as.counts(); auths != 1 {
+	if auths, _, _ := counts(as); auths != 1 {
 		t.Errorf("%d authorizations, want 1", auths)
 	}
 }
@@ -548,19 +569,19 @@ func TestOtherOriginGetsNoToken(t *testing.T) {
 // port registered the first time, as authorization servers that compare
 // redirect URIs exactly require.
 func TestRedirectPortKept(t *testing.T) {
-	as := newTestAS(t, nil)
-	rs := newTestRS(t, func() *testAS { return as }, func(rs *testRS) {
+	as := oauthtest.NewServer(t, oauthtest.Options{})
+	rs := newTestRS(t, func() *oauthtest.Server { return as }, func(rs *testRS) {
 		rs.need, rs.stepUp, rs.hintScope = []string{"mcp:basic"}, []string{"mcp:write"}, true
 	})
 	c, _ := newClient(t, rs, oauthclient.Config{})
 	mustCall(t, c, rs, false)
 	mustCall(t, c, rs, true)
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	if len(as.authRequests) != 2 || len(as.registrations) != 1 {
-		t.Fatalf("%d authorizations, %d registrations; want 2 and 1", len(as.authRequests), len(as.registrations))
+	auths, _, regs := counts(as)
+	if auths != 2 || regs != 1 {
+		t.Fatalf("%d authorizations, %d registrations; want 2 and 1", auths, regs)
 	}
-	first, second := as.authRequests[0].Get("redirect_uri"), as.authRequests[1].Get("redirect_uri")
+	q := as.Requests("authorize")
+	first, second := q[0].Params.Get("redirect_uri"), q[1].Params.Get("redirect_uri")
 	if first != second || strings.HasSuffix(first, ":0/callback") {
 		t.Errorf("redirect URIs %q then %q, want the same port both times", first, second)
 	}

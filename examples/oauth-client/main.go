@@ -10,8 +10,10 @@
 // are refreshed when they expire.
 //
 // Without -url it runs a demo on 127.0.0.1: an authorization server that
-// approves every login at once and a server whose tool whoami says whose
-// token it got. It connects twice, the second time with the tokens the
+// approves every login at once (the SDK's test one, internal/oauthtest,
+// there only to make the demo self-contained) and a server that verifies
+// its JWT access tokens with auth.NewJWTVerifier, whose tool whoami says
+// whose token it got. It connects twice, the second time with the tokens the
 // first one stored, and prints:
 //
 //	login: opening the authorization page

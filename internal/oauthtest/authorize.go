@@ -17,6 +17,7 @@ const codeLifetime = time.Minute
 // sent to the redirect URI.
 func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	s.record(Request{Endpoint: "authorize", Params: q})
 	c := s.client(q.Get("client_id"))
 	if c == nil {
 		http.Error(w, "oauthtest: unknown client_id "+q.Get("client_id"), http.StatusBadRequest)
@@ -30,7 +31,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	case redirectURI == "":
 		http.Error(w, "oauthtest: redirect_uri is required: the client registered several", http.StatusBadRequest)
 		return
-	case !slices.Contains(c.RedirectURIs, redirectURI):
+	case !c.allowsRedirect(redirectURI):
 		http.Error(w, "oauthtest: redirect_uri "+redirectURI+" is not registered for the client", http.StatusBadRequest)
 		return
 	}
@@ -128,4 +129,25 @@ func validResources(resources []string) bool {
 		}
 	}
 	return true
+}
+
+// allowsRedirect reports whether uri is one of the client's redirect
+// URIs. A loopback IP one (http://127.0.0.1 or http://[::1]) matches with
+// any port, as RFC 8252 §7.3 requires for native apps, which listen on a
+// port the system picks.
+func (c *Client) allowsRedirect(uri string) bool {
+	if slices.Contains(c.RedirectURIs, uri) {
+		return true
+	}
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "http" || (u.Hostname() != "127.0.0.1" && u.Hostname() != "::1") {
+		return false
+	}
+	for _, r := range c.RedirectURIs {
+		ru, err := url.Parse(r)
+		if err == nil && ru.Scheme == "http" && ru.Hostname() == u.Hostname() && ru.Path == u.Path && ru.RawQuery == u.RawQuery {
+			return true
+		}
+	}
+	return false
 }

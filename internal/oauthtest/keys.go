@@ -103,13 +103,17 @@ func (s *Server) MustToken(tb testing.TB, req TokenRequest) string {
 // sign returns an RFC 9068 access token.
 func (s *Server) sign(subject, clientID string, audience, scopes []string, lifetime time.Duration, extra map[string]any) (string, error) {
 	now := time.Now()
+	jti := randomString(16)
+	s.mu.Lock()
+	s.issued[jti] = true
+	s.mu.Unlock()
 	claims := map[string]any{
 		"iss":       s.URL(),
 		"sub":       subject,
 		"client_id": clientID,
 		"iat":       now.Unix(),
 		"exp":       now.Add(lifetime).Unix(),
-		"jti":       randomString(16),
+		"jti":       jti,
 	}
 	if len(audience) == 1 {
 		claims["aud"] = audience[0]

@@ -13,10 +13,13 @@ func (s *Server) metadata() map[string]any {
 		"jwks_uri":                                       iss + "/jwks",
 		"response_types_supported":                       []string{"code"},
 		"response_modes_supported":                       []string{"query"},
-		"grant_types_supported":                          []string{"authorization_code", "refresh_token"},
+		"grant_types_supported":                          s.grantTypes(),
 		"code_challenge_methods_supported":               []string{"S256"},
-		"token_endpoint_auth_methods_supported":          []string{"none", "client_secret_basic", "client_secret_post"},
+		"token_endpoint_auth_methods_supported":          s.opts.AuthMethods,
 		"authorization_response_iss_parameter_supported": true,
+	}
+	if s.opts.DPoP {
+		m["dpop_signing_alg_values_supported"] = dpopAlgs
 	}
 	if s.opts.ScopesSupported != nil {
 		m["scopes_supported"] = s.opts.ScopesSupported

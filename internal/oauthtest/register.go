@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -34,11 +36,16 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_client_metadata", "the body is not a JSON object: "+err.Error())
 		return
 	}
+	s.record(Request{Endpoint: "register", Metadata: maps.Clone(all)})
 	if err := json.Unmarshal(body, &reg); err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_client_metadata", err.Error())
 		return
 	}
-	c, code, err := newClient(reg)
+	if reg.AuthMethod == "private_key_jwt" {
+		writeError(w, http.StatusBadRequest, "invalid_client_metadata", "private_key_jwt clients are registered by the operator (Server.Register with a PublicKey), not dynamically")
+		return
+	}
+	c, code, err := s.newClient(reg)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, code, err.Error())
 		return
@@ -59,25 +66,32 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, all)
 }
 
+// authMethods are the token endpoint authentication methods the server
+// implements.
+var authMethods = []string{"none", "client_secret_basic", "client_secret_post", "private_key_jwt"}
+
 // newClient checks reg and returns the client it registers, or the
 // error code and why.
-func newClient(reg registration) (*Client, string, error) {
+func (s *Server) newClient(reg registration) (*Client, string, error) {
 	c := &Client{ID: randomString(12), Name: reg.Name, Scope: reg.Scope, AuthMethod: reg.AuthMethod, GrantTypes: reg.GrantTypes}
 	if c.AuthMethod == "" {
 		c.AuthMethod = "client_secret_basic" // RFC 7591 §2
 	}
-	if !slices.Contains([]string{"none", "client_secret_basic", "client_secret_post"}, c.AuthMethod) {
-		return nil, "invalid_client_metadata", fmt.Errorf("token_endpoint_auth_method %q is not supported (none, client_secret_basic, client_secret_post)", c.AuthMethod)
+	if !slices.Contains(s.opts.AuthMethods, c.AuthMethod) {
+		return nil, "invalid_client_metadata", fmt.Errorf("token_endpoint_auth_method %q is not supported (%s)", c.AuthMethod, strings.Join(s.opts.AuthMethods, ", "))
 	}
-	if c.AuthMethod != "none" {
+	if c.AuthMethod != "none" && c.AuthMethod != "private_key_jwt" {
 		c.Secret = randomString(24)
 	}
 	if len(c.GrantTypes) == 0 {
 		c.GrantTypes = []string{"authorization_code"}
 	}
 	for _, g := range c.GrantTypes {
-		if g != "authorization_code" && g != "refresh_token" {
-			return nil, "invalid_client_metadata", fmt.Errorf("grant type %q is not supported (authorization_code, refresh_token)", g)
+		if !slices.Contains(s.grantTypes(), g) {
+			return nil, "invalid_client_metadata", fmt.Errorf("grant type %q is not supported (%s)", g, strings.Join(s.grantTypes(), ", "))
+		}
+		if g == "client_credentials" && c.AuthMethod == "none" {
+			return nil, "invalid_client_metadata", fmt.Errorf("the client_credentials grant is for confidential clients, not token_endpoint_auth_method none")
 		}
 	}
 	for _, rt := range reg.Response {
@@ -96,4 +110,13 @@ func newClient(reg registration) (*Client, string, error) {
 	}
 	c.RedirectURIs = reg.RedirectURIs
 	return c, "", nil
+}
+
+// grantTypes are the grant types the server supports.
+func (s *Server) grantTypes() []string {
+	g := []string{"authorization_code", "refresh_token", "client_credentials"}
+	if s.opts.Assertions != nil {
+		g = append(g, JWTBearerGrant)
+	}
+	return g
 }

@@ -2,12 +2,14 @@ package oauthtest
 
 import (
 	"context"
+	"crypto"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,7 +53,33 @@ type Options struct {
 	// /tenant1/.well-known/openid-configuration) instead of the root ones.
 	// It starts with "/" and does not end with one. Empty means no path.
 	Path string
+	// AuthMethods are the token endpoint authentication methods the
+	// server accepts, published as token_endpoint_auth_methods_supported:
+	// some of "none", "client_secret_basic", "client_secret_post" and
+	// "private_key_jwt" (RFC 7523 §2.2: only for clients registered with
+	// Register and a PublicKey). Registering a client with another method
+	// is refused with invalid_client_metadata. Nil means the first three.
+	AuthMethods []string
+	// DPoP makes the server support DPoP (RFC 9449): it publishes
+	// dpop_signing_alg_values_supported, and a token request with a valid
+	// DPoP proof gets an access token bound to the proof's key (token_type
+	// DPoP, claim cnf.jkt); one with an invalid proof gets
+	// invalid_dpop_proof. Requests without a proof get Bearer tokens.
+	DPoP bool
+	// DPoPNonce, with DPoP, is the nonce token requests' proofs must
+	// carry: a proof without it gets use_dpop_nonce and the nonce in the
+	// DPoP-Nonce header (RFC 9449 §8). Empty means no nonce.
+	DPoPNonce string
+	// Assertions, when set, makes the server accept the JWT bearer grant
+	// (RFC 7523 §2.1, grant type JWTBearerGrant) from clients registered
+	// for it: it is called with each assertion and returns the subject
+	// the token is for, or an error, answered as invalid_grant. Nil means
+	// the grant is not supported.
+	Assertions func(assertion string) (subject string, err error)
 }
+
+// JWTBearerGrant is the grant type of the JWT bearer grant (RFC 7523).
+const JWTBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
 // Server is the authorization server. It is an http.Handler; its URL
 // (the issuer identifier) is set by Start, or by SetBaseURL when it is
@@ -66,6 +94,11 @@ type Server struct {
 	mu      sync.Mutex
 	issuer  string
 	clients map[string]*Client
+	// requests is the log Requests reads; issued and revoked are the
+	// access tokens' IDs, for RevokeAccessTokens and Check.
+	requests []Request
+	issued   map[string]bool
+	revoked  map[string]bool
 
 	deny       atomic.Bool  // SetDeny
 	authorized atomic.Int64 // Authorizations
@@ -100,11 +133,19 @@ func New(opts Options) (*Server, error) {
 	if p := opts.Path; p != "" && (!strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.ContainsAny(p, "?#{} ")) {
 		return nil, fmt.Errorf("oauthtest: Options.Path %q must start with / and not end with one, like /tenant1", p)
 	}
+	if opts.AuthMethods == nil {
+		opts.AuthMethods = authMethods[:3]
+	}
+	for _, m := range opts.AuthMethods {
+		if !slices.Contains(authMethods, m) {
+			return nil, fmt.Errorf("oauthtest: Options.AuthMethods: %q is not supported (%s)", m, strings.Join(authMethods, ", "))
+		}
+	}
 	k, err := newKeys(opts.Algorithm)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, keys: k, codes: newStore[*grant](), fresh: newStore[*grant](), clients: map[string]*Client{}}
+	s := &Server{opts: opts, keys: k, codes: newStore[*grant](), fresh: newStore[*grant](), clients: map[string]*Client{}, issued: map[string]bool{}, revoked: map[string]bool{}}
 	p := opts.Path
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /.well-known/oauth-authorization-server"+p, s.serveMetadata)
@@ -204,10 +245,17 @@ type Client struct {
 	Name         string
 	RedirectURIs []string
 	// AuthMethod is the token endpoint authentication method:
-	// "none", "client_secret_basic" or "client_secret_post".
+	// "none", "client_secret_basic", "client_secret_post" or
+	// "private_key_jwt".
 	AuthMethod string
+	// GrantTypes are some of "authorization_code", "refresh_token",
+	// "client_credentials" (a confidential client acting for itself: the
+	// tokens' subject is its ID) and JWTBearerGrant (with
+	// Options.Assertions).
 	GrantTypes []string
-	Scope      string
+	// PublicKey verifies the client's private_key_jwt assertions.
+	PublicKey crypto.PublicKey
+	Scope     string
 }
 
 // Clients returns the clients registered so far.
@@ -228,10 +276,14 @@ func (s *Server) Clients() []Client {
 // authorization_code grant. It returns an error for metadata /register
 // would refuse, or an ID already registered.
 func (s *Server) Register(c Client) (*Client, error) {
-	reg, _, err := newClient(registration{RedirectURIs: c.RedirectURIs, AuthMethod: c.AuthMethod, GrantTypes: c.GrantTypes, Name: c.Name, Scope: c.Scope})
+	reg, _, err := s.newClient(registration{RedirectURIs: c.RedirectURIs, AuthMethod: c.AuthMethod, GrantTypes: c.GrantTypes, Name: c.Name, Scope: c.Scope})
 	if err != nil {
 		return nil, fmt.Errorf("oauthtest: %w", err)
 	}
+	if (reg.AuthMethod == "private_key_jwt") != (c.PublicKey != nil) {
+		return nil, errors.New("oauthtest: a PublicKey goes with AuthMethod private_key_jwt, and only with it")
+	}
+	reg.PublicKey = c.PublicKey
 	if c.ID != "" {
 		reg.ID = c.ID
 	}

@@ -54,3 +54,10 @@ func (s *store[T]) take(key string) (T, bool) {
 	}
 	return e.v, true
 }
+
+// clear removes every entry.
+func (s *store[T]) clear() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.m)
+}

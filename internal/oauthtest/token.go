@@ -3,30 +3,43 @@ package oauthtest
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-jose/go-jose/v4/jwt"
 )
 
 // verifierPattern is RFC 7636 §4.1's code_verifier.
 var verifierPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
 
-// serveToken is the token endpoint: the authorization_code and
-// refresh_token grants.
+// serveToken is the token endpoint: the authorization_code,
+// refresh_token and client_credentials grants.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request", "cannot read the form: "+err.Error())
 		return
 	}
+	req := Request{Endpoint: "token", Params: r.PostForm}
+	if id, _, ok := r.BasicAuth(); ok {
+		req.BasicClientID, _ = url.QueryUnescape(id)
+	}
+	s.record(req)
 	c, why := s.authenticate(r)
 	if c == nil {
 		writeError(w, http.StatusUnauthorized, "invalid_client", why)
 		return
 	}
+	jkt, ok := s.dpopBinding(w, r)
+	if !ok {
+		return
+	}
 	var g *grant
-	var ok bool
 	switch gt := r.PostForm.Get("grant_type"); gt {
 	case "authorization_code":
 		g, ok = s.codes.take(r.PostForm.Get("code"))
@@ -34,7 +47,7 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "invalid_grant", "the code is unknown, used, expired or issued to another client")
 			return
 		}
-		if ru := r.PostForm.Get("redirect_uri"); ru != g.redirectURI && (g.redirectURI != "" || ru != "" && !slices.Contains(c.RedirectURIs, ru)) {
+		if ru := r.PostForm.Get("redirect_uri"); ru != g.redirectURI && (g.redirectURI != "" || ru != "" && !c.allowsRedirect(ru)) {
 			writeError(w, http.StatusBadRequest, "invalid_grant", "redirect_uri does not match the authorization request's")
 			return
 		}
@@ -54,11 +67,36 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "invalid_grant", "the refresh token is unknown, used or issued to another client")
 			return
 		}
+	case "client_credentials":
+		if !slices.Contains(c.GrantTypes, "client_credentials") {
+			writeError(w, http.StatusBadRequest, "unauthorized_client", "the client did not register the client_credentials grant")
+			return
+		}
+		requested, ok := s.formScopes(w, r)
+		if !ok {
+			return
+		}
+		g = &grant{clientID: c.ID, subject: c.ID, scopes: requested}
+	case JWTBearerGrant:
+		if s.opts.Assertions == nil || !slices.Contains(c.GrantTypes, JWTBearerGrant) {
+			writeError(w, http.StatusBadRequest, "unauthorized_client", "the client may not use the JWT bearer grant here")
+			return
+		}
+		subject, err := s.opts.Assertions(r.PostForm.Get("assertion"))
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "invalid_grant", "assertion refused: "+err.Error())
+			return
+		}
+		requested, ok := s.formScopes(w, r)
+		if !ok {
+			return
+		}
+		g = &grant{clientID: c.ID, subject: subject, scopes: requested}
 	case "":
 		writeError(w, http.StatusBadRequest, "invalid_request", "grant_type is required")
 		return
 	default:
-		writeError(w, http.StatusBadRequest, "unsupported_grant_type", "grant type "+gt+" is not supported (authorization_code, refresh_token)")
+		writeError(w, http.StatusBadRequest, "unsupported_grant_type", "grant type "+gt+" is not supported ("+strings.Join(s.grantTypes(), ", ")+")")
 		return
 	}
 
@@ -82,14 +120,19 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_target", "a resource parameter (RFC 8707) is required: it becomes the token's audience")
 		return
 	}
-	token, err := s.sign(g.subject, c.ID, audience, scopes, s.opts.TokenLifetime, nil)
+	var extra map[string]any
+	tokenType := "Bearer"
+	if jkt != "" {
+		extra, tokenType = map[string]any{"cnf": map[string]any{"jkt": jkt}}, "DPoP"
+	}
+	token, err := s.sign(g.subject, c.ID, audience, scopes, s.opts.TokenLifetime, extra)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "server_error", err.Error())
 		return
 	}
 	answer := map[string]any{
 		"access_token": token,
-		"token_type":   "Bearer",
+		"token_type":   tokenType,
 		"expires_in":   int64(s.opts.TokenLifetime.Seconds()),
 	}
 	if len(scopes) > 0 {
@@ -107,6 +150,9 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 // its credentials by the method it registered; it returns nil and why
 // when they do not pass.
 func (s *Server) authenticate(r *http.Request) (*Client, string) {
+	if a := r.PostForm.Get("client_assertion"); a != "" {
+		return s.authenticateAssertion(a, r.PostForm.Get("client_assertion_type"), r.PostForm.Get("client_id"))
+	}
 	id, secret, basic := r.BasicAuth()
 	if basic {
 		// RFC 6749 §2.3.1: form-urlencoded before base64.
@@ -143,4 +189,45 @@ func (s *Server) authenticate(r *http.Request) (*Client, string) {
 		return nil, "wrong client secret"
 	}
 	return c, ""
+}
+
+// authenticateAssertion checks a private_key_jwt client assertion (RFC
+// 7523 §3): signed by the client's PublicKey, iss and sub its ID, aud the
+// issuer or the token endpoint, not expired, with a jti.
+func (s *Server) authenticateAssertion(assertion, typ, formID string) (*Client, string) {
+	if typ != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
+		return nil, "client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+	}
+	tok, err := jwt.ParseSigned(assertion, dpopAlgs)
+	if err != nil {
+		return nil, "client assertion: " + err.Error()
+	}
+	var unverified jwt.Claims
+	if err := tok.UnsafeClaimsWithoutVerification(&unverified); err != nil {
+		return nil, "client assertion: " + err.Error()
+	}
+	c := s.client(unverified.Subject)
+	if c == nil || c.AuthMethod != "private_key_jwt" || (formID != "" && formID != c.ID) {
+		return nil, "the client assertion's subject is not a private_key_jwt client"
+	}
+	var claims jwt.Claims
+	if err := tok.Claims(c.PublicKey, &claims); err != nil {
+		return nil, "client assertion: " + err.Error()
+	}
+	want := jwt.Expected{Issuer: c.ID, Subject: c.ID, AnyAudience: jwt.Audience{s.URL(), s.URL() + "/token"}, Time: time.Now()}
+	if err := claims.Validate(want); err != nil || claims.ID == "" || claims.Expiry == nil {
+		return nil, fmt.Sprintf("client assertion claims: want iss and sub %s, aud the issuer, exp and jti: %v", c.ID, err)
+	}
+	return c, ""
+}
+
+// formScopes returns the scopes a token request for a new grant names; it
+// answers invalid_scope and returns false when one is not supported.
+func (s *Server) formScopes(w http.ResponseWriter, r *http.Request) ([]string, bool) {
+	requested := splitScopes(r.PostForm.Get("scope"))
+	if s.opts.ScopesSupported != nil && !subset(requested, s.opts.ScopesSupported) {
+		writeError(w, http.StatusBadRequest, "invalid_scope", "unknown scope requested; supported: "+joinScopes(s.opts.ScopesSupported))
+		return nil, false
+	}
+	return requested, true
 }
