@@ -78,6 +78,15 @@ type callKind struct {
 	find func(s *Server, req *lowlevel.Request, p *callParams) (*pipeline, string, error)
 }
 
+// unknownName is the error of a call (method) that names no registered
+// component of kind: its name is missing, or unknown.
+func unknownName(method, kind, name string) error {
+	if name == "" {
+		return fmt.Errorf("%w: %s: missing %s name", protocol.ErrInvalidParams, method, kind)
+	}
+	return fmt.Errorf("%w: unknown %s %q", protocol.ErrInvalidParams, kind, name)
+}
+
 // serveCall serves one call of kind k: it decodes the params, finds the
 // component and runs its pipeline.
 func (s *Server) serveCall(ctx context.Context, req *lowlevel.Request, k *callKind) (any, error) {

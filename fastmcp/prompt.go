@@ -299,10 +299,7 @@ func (s *Server) getPrompt(ctx context.Context, req *lowlevel.Request) (any, err
 func findPrompt(s *Server, _ *lowlevel.Request, p *callParams) (*pipeline, string, error) {
 	pr, ok := s.prompts.reg.get(p.Name)
 	if !ok {
-		if p.Name == "" {
-			return nil, "", fmt.Errorf("%w: prompts/get: missing prompt name", protocol.ErrInvalidParams)
-		}
-		return nil, "", fmt.Errorf("%w: unknown prompt %q", protocol.ErrInvalidParams, p.Name)
+		return nil, "", unknownName(protocol.MethodPromptsGet, "prompt", p.Name)
 	}
 	return pr.pipe, p.Name, nil
 }

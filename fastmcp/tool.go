@@ -292,10 +292,7 @@ func findTool(s *Server, req *lowlevel.Request, p *callParams) (*pipeline, strin
 		ok = false
 	}
 	if !ok {
-		if p.Name == "" {
-			return nil, "", fmt.Errorf("%w: tools/call: missing tool name", protocol.ErrInvalidParams)
-		}
-		return nil, "", fmt.Errorf("%w: unknown tool %q", protocol.ErrInvalidParams, p.Name)
+		return nil, "", unknownName(protocol.MethodToolsCall, "tool", p.Name)
 	}
 	return t.pipe, p.Name, nil
 }
