@@ -230,26 +230,7 @@ type replayCache struct {
 
 	mu    sync.Mutex
 	seen  map[[sha256.Size]byte]struct{} // the digests in order
-	order replayHeap
-}
-
-type replayEntry struct {
-	digest [sha256.Size]byte
-	until  time.Time
-}
-
-// replayHeap is a min-heap of entries by until (container/heap).
-type replayHeap []replayEntry
-
-func (h replayHeap) Len() int           { return len(h) }
-func (h replayHeap) Less(i, j int) bool { return h[i].until.Before(h[j].until) }
-func (h replayHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *replayHeap) Push(x any)        { *h = append(*h, x.(replayEntry)) }
-func (h *replayHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return e
+	order expiryHeap
 }
 
 func (c *replayCache) add(digest [sha256.Size]byte, until, now time.Time) (time.Duration, error) {
@@ -261,7 +242,7 @@ func (c *replayCache) add(digest [sha256.Size]byte, until, now time.Time) (time.
 	// An entry is live while now is not after its until: the proof is
 	// still accepted then.
 	for len(c.order) > 0 && now.After(c.order[0].until) {
-		e := heap.Pop(&c.order).(replayEntry)
+		e := heap.Pop(&c.order).(expiryEntry)
 		delete(c.seen, e.digest)
 	}
 	// Every entry left is live.
@@ -272,7 +253,7 @@ func (c *replayCache) add(digest [sha256.Size]byte, until, now time.Time) (time.
 		return c.order[0].until.Sub(now) + time.Second, errReplayCacheFull
 	}
 	c.seen[digest] = struct{}{}
-	heap.Push(&c.order, replayEntry{digest, until})
+	heap.Push(&c.order, expiryEntry{digest, until})
 	return 0, nil
 }
 

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +153,58 @@ func TestIntrospectionDiscovery(t *testing.T) {
 	}
 	if _, err := NewIntrospectionVerifier(IntrospectionOptions{Issuer: "http://idp.example.com", Audience: testResource}); err == nil {
 		t.Error("remote http issuer accepted")
+	}
+}
+
+// TestIntrospectionCacheEvictsSoonestExpiry: a full cache drops the entry
+// that expires first, not an arbitrary one, and keeps its bound when the
+// same token is stored again.
+func TestIntrospectionCacheEvictsSoonestExpiry(t *testing.T) {
+	is := newTestIssuer(t)
+	clock := &fakeClock{t: time.Now()}
+	v, err := NewIntrospectionVerifier(IntrospectionOptions{Endpoint: is.srv.URL + "/introspect", ClientID: "rs", ClientSecret: "s3cret", Audience: testResource, HTTPClient: is.srv.Client(), MaxCacheEntries: 3, now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	// Token i expires in i+1 minutes; "t1" first.
+	tokens := []string{"t3", "t1", "t4", "t2"}
+	for _, tok := range tokens {
+		mins := time.Duration(tok[1]-'0') * time.Minute
+		is.active[tok] = map[string]any{"active": true, "sub": tok, "aud": testResource, "exp": clock.t.Add(mins).Unix()}
+	}
+	for _, tok := range tokens {
+		if _, err := v.Verify(ctx, tok, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(v.cache); n != 3 {
+		t.Fatalf("cache holds %d entries, want 3", n)
+	}
+	// t1, the soonest to expire, was dropped when t2 came: asking for the
+	// others again hits the cache, t1 goes to the endpoint.
+	for _, tc := range []struct {
+		tok  string
+		hits int32
+	}{{"t2", 0}, {"t3", 0}, {"t4", 0}, {"t1", 1}} {
+		before := is.introspectHits.Load()
+		if _, err := v.Verify(ctx, tc.tok, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := is.introspectHits.Load() - before; got != tc.hits {
+			t.Errorf("%s: introspected %d times, want %d", tc.tok, got, tc.hits)
+		}
+	}
+	// Expired entries go first, and the heap does not outgrow the cache.
+	clock.advance(150 * time.Second) // t1 and t2 are expired now
+	for i := range 50 {
+		tok := fmt.Sprintf("x%d", i)
+		is.active[tok] = map[string]any{"active": true, "sub": tok, "aud": testResource}
+		if _, err := v.Verify(ctx, tok, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, h := len(v.cache), len(v.order); n != 3 || h > 2*n {
+		t.Errorf("cache %d entries, heap %d: want 3 and at most 6", n, h)
 	}
 }
