@@ -137,8 +137,30 @@ func (s *Server) announceListChanged(method string) {
 }
 
 // notifyListChanged tells legacy sessions and modern listeners that a list
-// changed.
+// changed, once per burst of changes (listChangedDelay), and updates the
+// servers s is mounted on at once.
 func (s *Server) notifyListChanged(method string) {
+	if s.hasReceivers() {
+		s.changes.mark(method, s.sendListChanged)
+	}
+	s.childChanged(method, false)
+}
+
+// hasReceivers reports whether a session or a modern listener is there to
+// be told of a change now: a client that comes later lists what is there
+// then, and is owed no notification of a change made before it came.
+func (s *Server) hasReceivers() bool {
+	for range s.ll.Sessions() {
+		return true
+	}
+	s.listen.mu.Lock()
+	defer s.listen.mu.Unlock()
+	return len(s.listen.set) > 0
+}
+
+// sendListChanged sends method to legacy sessions and to the modern
+// listeners that asked for its kind.
+func (s *Server) sendListChanged(method string) {
 	if err := s.ll.Broadcast(context.Background(), method, nil); err != nil {
 		s.logger.Debug("list_changed not delivered to every session", "method", method, "error", err)
 	}
@@ -153,7 +175,6 @@ func (s *Server) notifyListChanged(method string) {
 		}
 		return false
 	})
-	s.childChanged(method, false)
 }
 
 // notifyListenersResourceUpdated sends notifications/resources/updated to

@@ -35,6 +35,7 @@ type Server struct {
 	apps      appState // views registered with App
 
 	listen      listeners
+	changes     listChanges // list_changed notifications owed, sent once per burst
 	life        lifespan
 	mounted     mounted // the MCP endpoints ServeHTTP serves
 	sealer      *stateSealer
