@@ -83,6 +83,9 @@ func readMessage(w http.ResponseWriter, r *http.Request, max int64, timeout time
 	return msg, true
 }
 
+// servePost serves a POST: it checks the headers, reads the message and
+// passes it on by kind: a batch, a request of the modern revision, one
+// for a stateless handler, or a message of a legacy session (servePostIn).
 func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	// A wrong Content-Type (415, from readMessage) is reported before a
 	// wrong Accept (406).
@@ -132,6 +135,13 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		h.serveOneShot(w, r, req, info, false)
 		return
 	}
+	h.servePostIn(w, r, msg, req, id, sid, principal)
+}
+
+// servePostIn serves msg, POSTed for the legacy session sid (none for
+// initialize, which starts one): req is msg when it is a request, and id
+// its id.
+func (h *StreamableHandler) servePostIn(w http.ResponseWriter, r *http.Request, msg protocol.Message, req *protocol.Request, id protocol.ID, sid, principal string) {
 	var (
 		sess  *httpSession
 		isNew bool
@@ -141,52 +151,64 @@ func (h *StreamableHandler) servePost(w http.ResponseWriter, r *http.Request) {
 			badRequest(w, id, "missing "+HeaderSessionID+" header (send initialize first to start a session)")
 			return
 		}
-		var err error
-		switch sess, err = h.newSession(r.Context(), principal, req); {
-		case errors.Is(err, errSessionLimit):
-			h.refuseSession(w, id)
-			return
-		case errors.Is(err, ErrClosed):
-			writeJSONError(w, http.StatusServiceUnavailable, id, errShuttingDown)
-			return
-		case err != nil:
-			h.logger.Error("starting a shared MCP session failed", "error", err)
-			writeJSONError(w, http.StatusServiceUnavailable, id, errStoreDown)
+		if sess = h.startSession(w, r, principal, req); sess == nil {
 			return
 		}
 		isNew = true
 	} else if sess = h.find(w, r, id, sid, principal); sess == nil {
 		return
 	}
-	if req == nil { // a response to a request the server sent
-		if resp, ok := msg.(*protocol.Response); ok && h.shared != nil && h.shared.bus != nil && !h.shared.ownsID(resp.ID) {
-			// Sent by another replica serving the session: the one
-			// waiting for it takes it from the session's topic.
-			raw, _ := protocol.AppendMessage(nil, resp)
-			if err := h.shared.publish(r.Context(), sess.id, busMsg{Kind: busResponse, Msg: raw}); err != nil {
-				h.logger.Error("passing a client's answer to another replica failed", "session", sess.id, "error", err)
-				writeJSONError(w, http.StatusServiceUnavailable, protocol.ID{}, errStoreDown)
-				return
-			}
-			w.WriteHeader(http.StatusAccepted)
-			return
-		}
-		if !sess.deliver(r.Context(), msg) {
-			writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
+	switch {
+	case req == nil: // a response to a request the server sent
+		h.serveResponse(w, r, sess, msg)
+	case !req.IsCall():
+		h.accept(w, r, sess, req)
+	case h.isClosing():
+		writeJSONError(w, http.StatusServiceUnavailable, req.ID, errShuttingDown)
+	default:
+		h.serveCall(w, r, sess, req, isNew)
+	}
+}
+
+// startSession starts the session that the initialize request init
+// opens, or answers the POST with why it cannot (and returns nil).
+func (h *StreamableHandler) startSession(w http.ResponseWriter, r *http.Request, principal string, init *protocol.Request) *httpSession {
+	sess, err := h.newSession(r.Context(), principal, init)
+	switch {
+	case errors.Is(err, errSessionLimit):
+		h.refuseSession(w, init.ID)
+	case errors.Is(err, ErrClosed):
+		writeJSONError(w, http.StatusServiceUnavailable, init.ID, errShuttingDown)
+	case err != nil:
+		h.logger.Error("starting a shared MCP session failed", "error", err)
+		writeJSONError(w, http.StatusServiceUnavailable, init.ID, errStoreDown)
+	default:
+		return sess
+	}
+	return nil
+}
+
+// serveResponse hands sess msg, the client's answer to a request the
+// server sent: 202 Accepted. In a shared session, an answer to a request
+// another replica sent goes to it over the bus.
+func (h *StreamableHandler) serveResponse(w http.ResponseWriter, r *http.Request, sess *httpSession, msg protocol.Message) {
+	if resp, ok := msg.(*protocol.Response); ok && h.shared != nil && h.shared.bus != nil && !h.shared.ownsID(resp.ID) {
+		// Sent by another replica serving the session: the one
+		// waiting for it takes it from the session's topic.
+		raw, _ := protocol.AppendMessage(nil, resp)
+		if err := h.shared.publish(r.Context(), sess.id, busMsg{Kind: busResponse, Msg: raw}); err != nil {
+			h.logger.Error("passing a client's answer to another replica failed", "session", sess.id, "error", err)
+			writeJSONError(w, http.StatusServiceUnavailable, protocol.ID{}, errStoreDown)
 			return
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if !req.IsCall() {
-		h.accept(w, r, sess, req)
+	if !sess.deliver(r.Context(), msg) {
+		writeJSONError(w, http.StatusNotFound, protocol.ID{}, errNoSession)
 		return
 	}
-	if h.isClosing() {
-		writeJSONError(w, http.StatusServiceUnavailable, req.ID, errShuttingDown)
-		return
-	}
-	h.serveCall(w, r, sess, req, isNew)
+	w.WriteHeader(http.StatusAccepted)
 }
 
 func writeJSONBody(w http.ResponseWriter, status int, data []byte) {

@@ -72,222 +72,305 @@ func putTimer(t *time.Timer) {
 // the answer to SSE, with its priming event. The commit is recorded in
 // st.sse under st.mu, so from then on send numbers and stores the
 // response; one sent before is already in sk.ch and still goes as JSON.
+//
+// The work is a pumper's: pump sets one up with its clocks and runs its
+// loop, one method a kind of wake-up.
 func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, sess *httpSession, st *stream, sk *sink, out *[]byte, pre []outEvent, jsonFirst bool) {
-	sw := newSSEWriter(w, out, st.name)
-	flush := func() bool {
-		if !sw.flush() {
-			return false
-		}
-		if sw.last > 0 && st == sess.standalone {
-			st.delivered.Store(sw.last)
-		}
-		return true
+	p := pumper{
+		h: h, w: w, r: r, sess: sess, st: st, sk: sk, out: out,
+		sw:        newSSEWriter(w, out, st.name),
+		committed: !jsonFirst,
+		pending:   true,
+		replayed:  sk.after, // a shared GET stream: the last event taken from the store
 	}
-	committed := !jsonFirst // the SSE headers are written
-	// first handles the first event of an uncommitted answer: the
-	// response becomes the JSON body (true); anything else commits.
-	first := func(ev outEvent) bool {
-		if committed {
-			return false
-		}
-		if ev.final {
-			writeJSONBody(w, http.StatusOK, *ev.data)
-			putBuf(ev.data)
-			return true
-		}
-		committed = true
-		h.commitSSE(w, sess, st, out)
-		return false
-	}
-	// seal commits an answer that has no event yet to SSE on the stream's
-	// side, and returns a response sent before it, if any.
-	seal := func() (outEvent, bool) {
-		st.mu.Lock()
-		st.sse = true
-		st.mu.Unlock()
-		select {
-		case ev := <-sk.ch:
-			return ev, true
-		default:
-			return outEvent{}, false
-		}
-	}
-	for i, ev := range pre {
-		if sw.frame(ev) {
-			for _, rest := range pre[i+1:] {
-				putBuf(rest.data)
-			}
-			sw.write()
-			return
-		}
-	}
-	pending := true // headers (and priming) not flushed yet
-	if len(pre) > 0 {
-		if !flush() {
-			return
-		}
-		pending = false
-	}
-	// events writes ev and the events queued behind it; true when the
-	// answer is over.
-	events := func(ev outEvent) bool {
-		if first(ev) {
-			return true
-		}
-		if sw.batch(ev, sk.ch) {
-			sw.write()
-			return true
-		}
-		if !flush() {
-			return true
-		}
-		pending = false
-		return false
+	if p.replay(pre) {
+		return
 	}
 	wait := coalesceWindow
 	switch {
 	case jsonFirst:
 		wait = h.opts.jsonWindow()
-	case !pending:
+	case !p.pending:
 		wait = h.opts.KeepAlive
 	}
-	var timer *time.Timer
-	var tick <-chan time.Time
 	if wait > 0 {
-		timer = getTimer(wait)
-		defer putTimer(timer)
-		tick = timer.C
+		p.timer = getTimer(wait)
+		defer putTimer(p.timer)
+		p.tick = p.timer.C
 	}
-	replayed := sk.after // a shared GET stream: the last event taken from the store
 	// A followed stream: ask now and then whether its request still runs.
-	var probe *time.Timer
-	var probeC <-chan time.Time
-	probing := false // a probe is unanswered
 	if st.follow {
-		probe = time.NewTimer(h.opts.reprobeEvery())
-		defer probe.Stop()
-		probeC = probe.C
+		p.probe = time.NewTimer(h.opts.reprobeEvery())
+		defer p.probe.Stop()
+		p.probeC = p.probe.C
 	}
+	p.loop()
+}
+
+// pumper is one run of pump: the response it writes and where it stands.
+type pumper struct {
+	h    *StreamableHandler
+	w    http.ResponseWriter
+	r    *http.Request
+	sess *httpSession
+	st   *stream
+	sk   *sink
+	out  *[]byte
+	sw   sseWriter
+
+	committed bool  // the SSE headers are written (or the answer is SSE from the start)
+	pending   bool  // headers (and priming) not flushed yet
+	replayed  int64 // a shared GET stream: the last event taken from the store
+
+	timer *time.Timer // the JSON window, the coalesce window, then keep-alives
+	tick  <-chan time.Time
+
+	probe   *time.Timer // a followed stream's probe clock
+	probeC  <-chan time.Time
+	probing bool // a probe is unanswered
+}
+
+// loop waits for what the response needs to do next, until it is over.
+func (p *pumper) loop() {
+	st, sk := p.st, p.sk
 	for {
+		var over bool
 		select {
-		case <-probeC:
-			if probing {
-				h.logger.Warn("followed MCP stream is gone: no replica runs its request", "session", sess.id, "stream", st.name)
-				flush()
-				return // the client resumes, and gets 410 Gone
-			}
-			sess.probe(r.Context(), st.name)
-			probing = true
-			probe.Reset(h.opts.ProbeTimeout)
+		case <-p.probeC:
+			over = p.probed()
 		case <-st.alive: // nil but for a followed stream
-			probing = false
-			probe.Reset(h.opts.reprobeEvery())
+			p.probing = false
+			p.probe.Reset(p.h.opts.reprobeEvery())
 		case <-sk.wake: // nil but for the GET stream of a shared session
-			evs, err := sess.replay(r.Context(), st.name, replayed)
-			if err != nil {
-				h.logger.Warn("reading a shared MCP session's GET stream from the event store failed", "session", sess.id, "error", err)
-				flush()
-				return // the client reconnects with Last-Event-ID
-			}
-			for i, ev := range evs {
-				if ev.seq <= replayed {
-					putBuf(ev.data)
-					continue
-				}
-				replayed = ev.seq
-				if st.follow && isAnswer(*ev.data) {
-					sw.frame(ev)
-					for _, rest := range evs[i+1:] {
-						putBuf(rest.data)
-					}
-					sw.write()
-					return
-				}
-				sw.frame(ev)
-			}
-			if len(*out) == 0 && !pending {
-				continue
-			}
-			if probe != nil {
-				probing = false
-				probe.Reset(h.opts.reprobeEvery())
-			}
-			if !flush() {
-				return
-			}
-			pending = false
+			over = p.woken()
 		case ev := <-sk.ch:
-			if events(ev) {
-				return
-			}
-		case <-tick:
-			sealed := false
-			if !committed {
-				if ev, ok := seal(); ok {
-					sealed = true
-					if events(ev) {
-						return
-					}
-				} else {
-					committed = true
-					h.commitSSE(w, sess, st, out)
-				}
-			}
-			if !sealed {
-				if !pending {
-					sw.keepAlive()
-				}
-				if !flush() {
-					return
-				}
-				pending = false
-			}
-			if h.opts.KeepAlive > 0 {
-				timer.Reset(h.opts.KeepAlive)
-			} else {
-				tick = nil
-			}
+			over = p.events(ev)
+		case <-p.tick:
+			over = p.ticked()
 		case <-sk.end:
-			if !committed {
-				if ev, ok := seal(); ok && events(ev) {
-					return
-				}
-				if !committed {
-					committed = true
-					h.commitSSE(w, sess, st, out)
-				}
-			}
-			if sk.resume.Load() {
-				*out = appendSSERetry(*out, h.opts.RetryInterval)
-				*out = append(*out, '\n')
-			}
-			flush()
+			p.ended()
 			return
-		case <-r.Context().Done():
+		case <-p.r.Context().Done():
 			return
-		case <-sess.done:
-			// Write what was queued before the session ended (a response
-			// sent just before Shutdown closed the session).
-			for {
-				select {
-				case ev := <-sk.ch:
-					if first(ev) {
-						return
-					}
-					if sw.frame(ev) {
-						sw.write()
-						return
-					}
-					continue
-				default:
-				}
-				break
-			}
-			if !committed {
-				h.commitSSE(w, sess, st, out)
-			}
-			flush()
+		case <-p.sess.done:
+			p.sessionDone()
+			return
+		}
+		if over {
 			return
 		}
 	}
+}
+
+// flush writes and flushes the output; false when the client is gone.
+func (p *pumper) flush() bool {
+	if !p.sw.flush() {
+		return false
+	}
+	if p.sw.last > 0 && p.st == p.sess.standalone {
+		p.st.delivered.Store(p.sw.last)
+	}
+	return true
+}
+
+// commit writes the SSE headers (and the priming event) of an answer
+// that was waiting to be JSON.
+func (p *pumper) commit() {
+	p.committed = true
+	p.h.commitSSE(p.w, p.sess, p.st, p.out)
+}
+
+// first handles the first event of an uncommitted answer: the response
+// becomes the JSON body (true); anything else commits.
+func (p *pumper) first(ev outEvent) bool {
+	if p.committed {
+		return false
+	}
+	if ev.final {
+		writeJSONBody(p.w, http.StatusOK, *ev.data)
+		putBuf(ev.data)
+		return true
+	}
+	p.commit()
+	return false
+}
+
+// seal commits an answer that has no event yet to SSE on the stream's
+// side, and returns a response sent before it, if any.
+func (p *pumper) seal() (outEvent, bool) {
+	p.st.mu.Lock()
+	p.st.sse = true
+	p.st.mu.Unlock()
+	select {
+	case ev := <-p.sk.ch:
+		return ev, true
+	default:
+		return outEvent{}, false
+	}
+}
+
+// replay writes the replayed events pre first; true when the answer is
+// over (the final event was among them, or the client is gone).
+func (p *pumper) replay(pre []outEvent) bool {
+	for i, ev := range pre {
+		if p.sw.frame(ev) {
+			for _, rest := range pre[i+1:] {
+				putBuf(rest.data)
+			}
+			p.sw.write()
+			return true
+		}
+	}
+	if len(pre) == 0 {
+		return false
+	}
+	p.pending = false
+	return !p.flush()
+}
+
+// events writes ev and the events queued behind it; true when the answer
+// is over.
+func (p *pumper) events(ev outEvent) bool {
+	if p.first(ev) {
+		return true
+	}
+	if p.sw.batch(ev, p.sk.ch) {
+		p.sw.write()
+		return true
+	}
+	if !p.flush() {
+		return true
+	}
+	p.pending = false
+	return false
+}
+
+// probed runs on the probe clock of a followed stream: it asks the
+// replicas whether the request still runs, or ends the response when the
+// last probe went unanswered (the client resumes, and gets 410 Gone).
+func (p *pumper) probed() bool {
+	if p.probing {
+		p.h.logger.Warn("followed MCP stream is gone: no replica runs its request", "session", p.sess.id, "stream", p.st.name)
+		p.flush()
+		return true
+	}
+	p.sess.probe(p.r.Context(), p.st.name)
+	p.probing = true
+	p.probe.Reset(p.h.opts.ProbeTimeout)
+	return false
+}
+
+// woken writes the events appended to the store since the last replay
+// (the GET stream of a shared session, or a followed stream); true when
+// the answer is over.
+func (p *pumper) woken() bool {
+	evs, err := p.sess.replay(p.r.Context(), p.st.name, p.replayed)
+	if err != nil {
+		p.h.logger.Warn("reading a shared MCP session's GET stream from the event store failed", "session", p.sess.id, "error", err)
+		p.flush()
+		return true // the client reconnects with Last-Event-ID
+	}
+	for i, ev := range evs {
+		if ev.seq <= p.replayed {
+			putBuf(ev.data)
+			continue
+		}
+		p.replayed = ev.seq
+		if p.st.follow && isAnswer(*ev.data) {
+			p.sw.frame(ev)
+			for _, rest := range evs[i+1:] {
+				putBuf(rest.data)
+			}
+			p.sw.write()
+			return true
+		}
+		p.sw.frame(ev)
+	}
+	if len(*p.out) == 0 && !p.pending {
+		return false
+	}
+	if p.probe != nil {
+		p.probing = false
+		p.probe.Reset(p.h.opts.reprobeEvery())
+	}
+	if !p.flush() {
+		return true
+	}
+	p.pending = false
+	return false
+}
+
+// ticked runs on the response's clock: the JSON window has passed (the
+// answer commits to SSE), the coalesce window has (the headers go out), or
+// it is time for a keep-alive. True when the answer is over.
+func (p *pumper) ticked() bool {
+	sealed := false
+	if !p.committed {
+		if ev, ok := p.seal(); ok {
+			sealed = true
+			if p.events(ev) {
+				return true
+			}
+		} else {
+			p.commit()
+		}
+	}
+	if !sealed {
+		if !p.pending {
+			p.sw.keepAlive()
+		}
+		if !p.flush() {
+			return true
+		}
+		p.pending = false
+	}
+	if ka := p.h.opts.KeepAlive; ka > 0 {
+		p.timer.Reset(ka)
+	} else {
+		p.tick = nil
+	}
+	return false
+}
+
+// ended ends a response whose stream ended early: cancelled, or closed
+// for polling (then with a retry field, telling the client to come back).
+func (p *pumper) ended() {
+	if !p.committed {
+		if ev, ok := p.seal(); ok && p.events(ev) {
+			return
+		}
+		if !p.committed {
+			p.commit()
+		}
+	}
+	if p.sk.resume.Load() {
+		*p.out = appendSSERetry(*p.out, p.h.opts.RetryInterval)
+		*p.out = append(*p.out, '\n')
+	}
+	p.flush()
+}
+
+// sessionDone ends the response when the session has ended, writing what
+// was queued before (a response sent just before Shutdown closed the
+// session).
+func (p *pumper) sessionDone() {
+	for {
+		select {
+		case ev := <-p.sk.ch:
+			if p.first(ev) {
+				return
+			}
+			if p.sw.frame(ev) {
+				p.sw.write()
+				return
+			}
+			continue
+		default:
+		}
+		break
+	}
+	if !p.committed {
+		p.h.commitSSE(p.w, p.sess, p.st, p.out)
+	}
+	p.flush()
 }

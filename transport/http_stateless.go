@@ -289,6 +289,10 @@ func (c *oneShot) CloseStream(id protocol.ID) error {
 	return fmt.Errorf("transport: the stream of request %s cannot be resumed (stateless request)", id)
 }
 
+// serveOneShot serves a request of no session (a stateless handler's, or
+// one of the modern revision) on a Conn of its own, and answers the POST
+// with what the engine writes (writeOneShot); a notification gets 202
+// Accepted. modern sets the status of an error answer by its code.
 func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request, msg protocol.Message, info ConnInfo, modern bool) {
 	c := h.newOneShot(msg)
 	if !c.answers {
@@ -311,18 +315,28 @@ func (h *StreamableHandler) serveOneShot(w http.ResponseWriter, r *http.Request,
 	h.callStarted()
 	defer h.callEnded()
 	defer c.Close()
-	defer func() {
-		for { // give back the buffers of messages never written
-			select {
-			case ev := <-c.out:
-				putBuf(ev.data)
-			default:
-				return
-			}
-		}
-	}()
+	defer c.drainOut()
 	h.connect(c, info)
+	h.writeOneShot(w, r, c, modern)
+}
 
+// drainOut gives back the buffers of messages never written.
+func (c *oneShot) drainOut() {
+	for {
+		select {
+		case ev := <-c.out:
+			putBuf(ev.data)
+		default:
+			return
+		}
+	}
+}
+
+// writeOneShot writes what the engine sends on c to the POST's answer: a
+// JSON body when the response comes first (the answer is JSON only in
+// JSON-response mode, but for subscriptions/listen), an SSE stream
+// otherwise, until the response, the client's going or the Conn's end.
+func (h *StreamableHandler) writeOneShot(w http.ResponseWriter, r *http.Request, c *oneShot, modern bool) {
 	committed := false
 	out := getBuf()
 	defer putBuf(out)

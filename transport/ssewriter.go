@@ -11,7 +11,7 @@ const maxHeldOutput = 32 << 10
 
 // sseWriter writes the events of one SSE response: the writing shared by
 // the three loops that feed one (pump for a Streamable HTTP session's
-// stream, serveOneShot for a stateless request, SSEHandler.serveStream for
+// stream, writeOneShot for a stateless request, SSEHandler.serveStream for
 // a legacy SSE session). Events are framed into out (pooled, owned by the
 // caller), then written and flushed in one go; the write deadline comes
 // from the progressWriter around w (withWriteTimeout).
