@@ -185,7 +185,17 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 		if err != nil {
 			return false, err
 		}
-		r, err := sc.member(p, tok.String(), &seen, is)
+		// The lookup stays here, on tok.String(): the compiler then
+		// looks the name up without making a string of it.
+		f := p.byName[tok.String()]
+		if f == nil {
+			sc.unknownMember(p, tok.String(), is)
+			if err := sc.dec.SkipValue(); err != nil {
+				return false, err
+			}
+			continue
+		}
+		r, err := sc.member(f, &seen, is)
 		if err != nil {
 			return false, err
 		}
@@ -197,18 +207,19 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 	return sc.absent(p, &seen, is) || rewrite, nil
 }
 
-// member scans the value of the member name of an object of plan p,
-// adding its field to seen.
-func (sc *scanner) member(p *plan, name string, seen *fieldSet, is *issues) (rewrite bool, err error) {
-	f := p.byName[name]
-	if f == nil {
-		if p.strict {
-			sc.stack = append(sc.stack, segment{name: name, index: -1})
-			is.add(sc.here(), "unknown", unknownMessage(p))
-			sc.stack = sc.stack[:len(sc.stack)-1]
-		}
-		return false, sc.dec.SkipValue()
+// unknownMember reports the member name, which no field of p decodes,
+// when p is strict.
+func (sc *scanner) unknownMember(p *plan, name string, is *issues) {
+	if p.strict {
+		sc.stack = append(sc.stack, segment{name: name, index: -1})
+		is.add(sc.here(), "unknown", unknownMessage(p))
+		sc.stack = sc.stack[:len(sc.stack)-1]
 	}
+}
+
+// member scans the value of the member of an object that field f decodes,
+// adding f to seen.
+func (sc *scanner) member(f *fieldPlan, seen *fieldSet, is *issues) (rewrite bool, err error) {
 	if sc.dec.PeekKind() == 'n' {
 		switch {
 		case f.nullable || f.plan.kind == planAny:

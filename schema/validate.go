@@ -379,7 +379,9 @@ func requiredMessage(class valueClass) string {
 // number of entries for sized values, a moment for times (isTime), a
 // comparison otherwise.
 func sizeMessage(tag, param string, class valueClass, isTime bool) string {
-	sized := class == classString || class == classList || class == classMap
+	if msg, ok := timeMessages[tag]; ok && isTime {
+		return msg
+	}
 	var unit string
 	switch class {
 	case classString:
@@ -389,31 +391,40 @@ func sizeMessage(tag, param string, class valueClass, isTime bool) string {
 	case classMap:
 		unit = count(param, unitEntry)
 	default:
-		unit = param
+		// Not sized: a number's (or a time's) bound or value.
+		switch tag {
+		case "min", "gte":
+			return msgCompare(">=", param)
+		case "max", "lte":
+			return msgCompare("<=", param)
+		case "gt":
+			return msgCompare(">", param)
+		case "lt":
+			return msgCompare("<", param)
+		}
+		return "must be " + param // len, eq
 	}
 	switch tag {
 	case "min", "gte":
-		return pick(isTime, "must not be in the past", sized, msgAtLeast(unit), msgCompare(">=", param))
+		return msgAtLeast(unit)
 	case "max", "lte":
-		return pick(isTime, "must not be in the future", sized, msgAtMost(unit), msgCompare("<=", param))
+		return msgAtMost(unit)
 	case "gt":
-		return pick(isTime, "must be in the future", sized, "must have more than "+unit, msgCompare(">", param))
+		return "must have more than " + unit
 	case "lt":
-		return pick(isTime, "must be in the past", sized, "must have fewer than "+unit, msgCompare("<", param))
-	case "len":
-		return pick(false, "", sized, "must have exactly "+unit, "must be "+param)
-	default: // "eq"
-		return pick(false, "", class == classList || class == classMap, "must have exactly "+unit, "must be "+param)
+		return "must have fewer than " + unit
+	case "eq":
+		if class == classString {
+			return "must be " + param
+		}
 	}
+	return "must have exactly " + unit // len, and eq on a list or map
 }
 
-// pick returns forTime when isTime, else forSized when sized, else other.
-func pick(isTime bool, forTime string, sized bool, forSized, other string) string {
-	switch {
-	case isTime:
-		return forTime
-	case sized:
-		return forSized
-	}
-	return other
+// timeMessages are the messages of the bound rules on a time, which the
+// validator compares with now; len and eq compare with param.
+var timeMessages = map[string]string{
+	"min": "must not be in the past", "gte": "must not be in the past",
+	"max": "must not be in the future", "lte": "must not be in the future",
+	"gt": "must be in the future", "lt": "must be in the past",
 }
