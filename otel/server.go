@@ -61,6 +61,8 @@ func newServerTelemetry(cfg *config) *serverTelemetry {
 		ServerSessionDuration, "The duration of the MCP session as observed on the MCP server.")}
 }
 
+// handle runs one request under its span (and the operation metric), as
+// Server's middleware.
 func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, next lowlevel.Handler) (any, error) {
 	start := time.Now()
 	parent, links := t.parent(ctx, req)
@@ -96,26 +98,7 @@ func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, nex
 	}
 	nMetric := len(attrs)
 	if recording {
-		if req.ID.IsValid() {
-			attrs = append(attrs, semconv.JSONRPCRequestID(req.ID.String()))
-		}
-		if tg.uri != "" {
-			attrs = append(attrs, ResourceURIKey.String(tg.uri))
-		}
-		if req.HTTP != nil {
-			if req.HTTP.SessionID != "" {
-				attrs = append(attrs, SessionIDKey.String(req.HTTP.SessionID))
-			}
-			if host, port := hostPort(req.HTTP.RemoteAddr); host != "" {
-				attrs = append(attrs, semconv.ClientAddress(host))
-				if port != 0 {
-					attrs = append(attrs, semconv.ClientPort(port))
-				}
-			}
-		}
-		if t.cfg.arguments && len(tg.arguments) > 0 {
-			attrs = append(attrs, ToolCallArgumentsKey.String(string(tg.arguments)))
-		}
+		attrs = t.spanAttributes(attrs, req, &tg)
 		if name := tg.spanName(req.Method); name != req.Method {
 			span.SetName(name)
 		}
@@ -127,24 +110,58 @@ func (t *serverTelemetry) handle(ctx context.Context, req *lowlevel.Request, nex
 
 	res, err := next.Handle(ctx, req)
 
-	var o outcome
+	o := t.outcome(ctx, span, req, res, err, recording)
+	t.finish(ctx, span, o, attrs, nMetric, start, measuring)
+	t.initialized(req, err, start)
+	return res, err
+}
+
+// spanAttributes appends to attrs the attributes only a recording span
+// carries (not the metric): the request id, the resource URI, the HTTP
+// session and client, the tool's arguments when configured.
+func (t *serverTelemetry) spanAttributes(attrs []attribute.KeyValue, req *lowlevel.Request, tg *target) []attribute.KeyValue {
+	if req.ID.IsValid() {
+		attrs = append(attrs, semconv.JSONRPCRequestID(req.ID.String()))
+	}
+	if tg.uri != "" {
+		attrs = append(attrs, ResourceURIKey.String(tg.uri))
+	}
+	if req.HTTP != nil {
+		if req.HTTP.SessionID != "" {
+			attrs = append(attrs, SessionIDKey.String(req.HTTP.SessionID))
+		}
+		if host, port := hostPort(req.HTTP.RemoteAddr); host != "" {
+			attrs = append(attrs, semconv.ClientAddress(host))
+			if port != 0 {
+				attrs = append(attrs, semconv.ClientPort(port))
+			}
+		}
+	}
+	if t.cfg.arguments && len(tg.arguments) > 0 {
+		attrs = append(attrs, ToolCallArgumentsKey.String(string(tg.arguments)))
+	}
+	return attrs
+}
+
+// outcome is how the request ended, from its handler's result and error;
+// on a recording span a tool's result goes on it when configured.
+func (t *serverTelemetry) outcome(ctx context.Context, span trace.Span, req *lowlevel.Request, res any, err error, recording bool) outcome {
 	switch {
 	case req.IsNotification():
 	case err != nil:
 		cancelled := ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
-		o = errorOutcome(err, !cancelled)
+		return errorOutcome(err, !cancelled)
 	case req.Method == protocol.MethodToolsCall:
 		if toolIsError(res) {
-			o = toolErrorOutcome
-		} else if t.cfg.results && recording {
+			return toolErrorOutcome
+		}
+		if t.cfg.results && recording {
 			if raw := resultJSON(res); raw != nil {
 				span.SetAttributes(ToolCallResultKey.String(string(raw)))
 			}
 		}
 	}
-	t.finish(ctx, span, o, attrs, nMetric, start, measuring)
-	t.initialized(req, err, start)
-	return res, err
+	return outcome{}
 }
 
 // initialized starts measuring the session of a successful initialize.

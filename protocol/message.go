@@ -260,83 +260,107 @@ func DecodeMessage(data []byte) (Message, error) {
 		}
 		id = v
 	}
-	bad := func(msg string) error {
-		return &DecodeError{ID: id, Err: NewError(CodeInvalidRequest, "Invalid Request: "+msg)}
-	}
 	if string(w.JSONRPC) != `"2.0"` {
 		if len(w.JSONRPC) == 0 {
-			return nil, bad(`missing "jsonrpc" member`)
+			return nil, invalidRequest(id, `missing "jsonrpc" member`)
 		}
 		// "2\u002e0" is the same JSON string as "2.0".
 		var v string
 		if w.JSONRPC.Kind() != '"' || jsonUnmarshal(w.JSONRPC, &v) != nil || v != "2.0" {
-			return nil, bad(`"jsonrpc" must be "2.0"`)
+			return nil, invalidRequest(id, `"jsonrpc" must be "2.0"`)
 		}
 	}
 	if len(w.Method) > 0 {
-		if w.Method.Kind() != '"' {
-			return nil, bad(`"method" must be a string`)
-		}
-		method, err := unquoteString(w.Method)
-		if err != nil {
-			return nil, bad(`"method" must be a string`)
-		}
-		if len(w.ID) > 0 && isNull(w.ID) {
-			return nil, bad("id must be a string or a number")
-		}
-		if len(w.Result) > 0 || len(w.Error) > 0 {
-			return nil, bad(`a request cannot carry "result" or "error"`)
-		}
-		req := &Request{ID: id, Method: method}
-		if len(w.Params) > 0 && !isNull(w.Params) {
-			if k := w.Params.Kind(); k != '{' && k != '[' {
-				return nil, bad(`"params" must be an object or an array`)
-			}
-			req.Params = bytes.Clone(w.Params)
-		}
-		return req, nil
+		return decodeRequest(&w, id)
 	}
-	// A response.
+	return decodeResponse(&w, id)
+}
+
+// invalidRequest is the *DecodeError for a message that is JSON but not a
+// valid JSON-RPC message; msg says what is wrong.
+func invalidRequest(id ID, msg string) error {
+	return &DecodeError{ID: id, Err: NewError(CodeInvalidRequest, "Invalid Request: "+msg)}
+}
+
+// decodeRequest builds the request or notification of an envelope that has
+// a "method" member; id is its parsed "id" (zero when absent).
+func decodeRequest(w *wireMessage, id ID) (Message, error) {
+	if w.Method.Kind() != '"' {
+		return nil, invalidRequest(id, `"method" must be a string`)
+	}
+	method, err := unquoteString(w.Method)
+	if err != nil {
+		return nil, invalidRequest(id, `"method" must be a string`)
+	}
+	if len(w.ID) > 0 && isNull(w.ID) {
+		return nil, invalidRequest(id, "id must be a string or a number")
+	}
+	if len(w.Result) > 0 || len(w.Error) > 0 {
+		return nil, invalidRequest(id, `a request cannot carry "result" or "error"`)
+	}
+	req := &Request{ID: id, Method: method}
+	if len(w.Params) > 0 && !isNull(w.Params) {
+		if k := w.Params.Kind(); k != '{' && k != '[' {
+			return nil, invalidRequest(id, `"params" must be an object or an array`)
+		}
+		req.Params = bytes.Clone(w.Params)
+	}
+	return req, nil
+}
+
+// decodeResponse builds the response of an envelope without a "method"
+// member; id is its parsed "id".
+func decodeResponse(w *wireMessage, id ID) (Message, error) {
 	if len(w.ID) == 0 {
 		if len(w.Result) == 0 && len(w.Error) == 0 {
-			return nil, bad(`missing "method" member`)
+			return nil, invalidRequest(id, `missing "method" member`)
 		}
-		return nil, bad(`a response must carry an "id"`)
+		return nil, invalidRequest(id, `a response must carry an "id"`)
 	}
 	switch {
 	case len(w.Result) > 0 && len(w.Error) > 0:
-		return nil, bad(`a response cannot carry both "result" and "error"`)
+		return nil, invalidRequest(id, `a response cannot carry both "result" and "error"`)
 	case len(w.Result) > 0:
 		if !id.IsValid() {
-			return nil, bad("a result response must carry a string or number id")
+			return nil, invalidRequest(id, "a result response must carry a string or number id")
 		}
 		return &Response{ID: id, Result: bytes.Clone(w.Result)}, nil
 	case len(w.Error) > 0:
-		var e struct {
-			Code    jsontext.Value `json:"code"`
-			Message jsontext.Value `json:"message"`
-			Data    jsontext.Value `json:"data"`
-		}
-		if err := jsonUnmarshal(w.Error, &e); err != nil {
-			return nil, bad(`"error" must be an object`)
-		}
-		code, err := strconv.ParseInt(string(e.Code), 10, 64)
+		e, err := decodeErrorObject(w.Error)
 		if err != nil {
-			return nil, bad(`"error.code" must be an integer`)
+			return nil, invalidRequest(id, err.Error())
 		}
-		if e.Message.Kind() != '"' {
-			return nil, bad(`"error.message" must be a string`)
-		}
-		var msg string
-		_ = jsonUnmarshal(e.Message, &msg)
-		var data json.RawMessage
-		if len(e.Data) > 0 {
-			data = json.RawMessage(e.Data)
-		}
-		return &Response{ID: id, Error: &Error{Code: code, Message: msg, Data: data}}, nil
+		return &Response{ID: id, Error: e}, nil
 	default:
-		return nil, bad(`missing "method" member`)
+		return nil, invalidRequest(id, `missing "method" member`)
 	}
+}
+
+// decodeErrorObject decodes a response's "error" member; its error's text
+// says what is wrong with it.
+func decodeErrorObject(raw jsontext.Value) (*Error, error) {
+	var e struct {
+		Code    jsontext.Value `json:"code"`
+		Message jsontext.Value `json:"message"`
+		Data    jsontext.Value `json:"data"`
+	}
+	if err := jsonUnmarshal(raw, &e); err != nil {
+		return nil, errors.New(`"error" must be an object`)
+	}
+	code, err := strconv.ParseInt(string(e.Code), 10, 64)
+	if err != nil {
+		return nil, errors.New(`"error.code" must be an integer`)
+	}
+	if e.Message.Kind() != '"' {
+		return nil, errors.New(`"error.message" must be a string`)
+	}
+	var msg string
+	_ = jsonUnmarshal(e.Message, &msg)
+	var data json.RawMessage
+	if len(e.Data) > 0 {
+		data = json.RawMessage(e.Data)
+	}
+	return &Error{Code: code, Message: msg, Data: data}, nil
 }
 
 // classify turns a decoding failure of the envelope into a *DecodeError.

@@ -188,12 +188,23 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 	a.path = append(a.path, seg)
 	defer func() { a.path = a.path[:len(a.path)-1] }()
 	where := pathText(a.path)
+	if !a.analyzeShape(p, where) {
+		a.analyzeKind(p, where)
+	}
+	return p
+}
 
+// analyzeShape settles the plan of a type with its own JSON form (time,
+// text, raw, custom schema) or one that is refused (an unsupported invopop
+// hook, time.Duration, url.URL). It reports whether p is done; if not, the
+// type's kind decides (analyzeKind).
+func (a *analyzer) analyzeShape(p *plan, where pathText) bool {
+	t := p.t
 	sh, bad := shapeOf(t)
 	p.shape = sh
 	if bad != "" {
 		a.fail("%s has type %s: %s", where, t, bad)
-		return p
+		return true
 	}
 	if t.NumMethod() > 0 && sh != shapeCustom {
 		for _, h := range invopopHooks {
@@ -201,29 +212,35 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 			// alias.
 			if (sh == shapeNormal || h.iface == aliasHookType) && t.Implements(h.iface) {
 				a.fail("%s has type %s, whose %s method is not supported: describe the type with a JSONSchema() *jsonschema.Schema method, or with jsonschema tags on its fields", where, t, h.method)
-				return p
+				return true
 			}
 		}
 	}
 	switch sh {
 	case shapeTime, shapeText:
 		p.jsonType = "string"
-		return p
+		return true
 	case shapeRaw:
 		p.kind = planAny
-		return p
+		return true
 	case shapeCustom:
-		return p
+		return true
 	}
 	switch t {
 	case durationType:
 		a.fail("%s is a time.Duration, which has no default JSON form: use an integer count of a unit (e.g. Seconds int) or a string parsed with time.ParseDuration", where)
-		return p
+		return true
 	case urlType:
 		a.fail("%s is a url.URL, which does not decode from a JSON string: use a string field with validate:\"url\"", where)
-		return p
+		return true
 	}
+	return false
+}
 
+// analyzeKind fills the plan of a type by its kind, analyzing the element
+// and field types it contains.
+func (a *analyzer) analyzeKind(p *plan, where pathText) {
+	t := p.t
 	switch t.Kind() {
 	case reflect.Bool:
 		p.jsonType = "boolean"
@@ -239,7 +256,7 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			p.jsonType = "string" // base64
-			return p
+			return
 		}
 		p.kind = planArray
 		p.jsonType = "array"
@@ -251,7 +268,7 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 		default:
 			if !reflect.PointerTo(t.Key()).Implements(textUnmarshalerType) {
 				a.fail("%s is a map with %s keys: JSON object keys are strings, so use string (or integer) keys", where, t.Key())
-				return p
+				return
 			}
 		}
 		p.kind = planMap
@@ -266,125 +283,13 @@ func (a *analyzer) analyze(t reflect.Type, seg string) *plan {
 	default:
 		a.fail("%s has type %s, which has no JSON form: remove it or tag it json:\"-\"", where, t)
 	}
-	return p
 }
 
 // structFields lists the JSON members of a struct, following the decoder's
 // rules (breadth-first through embedded structs, depth-first order), but
 // rejecting the ambiguous cases the decoder would resolve silently.
 func (a *analyzer) structFields(p *plan) {
-	type entry struct {
-		t      reflect.Type
-		index  []int
-		prefix string // Go path of the embedded struct, "Base."
-	}
-	var qbuf [4]entry
-	queue := append(qbuf[:0], entry{p.t, nil, ""})
-	seen := []reflect.Type{p.t} // the structs embedded so far
-	n := p.t.NumField()
-	fields := make([]*fieldPlan, 0, n)
-	// One allocation for the plans and indexes of the struct's own fields
-	// (those of embedded structs get their own).
-	batch := make([]fieldPlan, 0, n)
-	topIndex := make([]int, n)
-	for len(queue) > 0 {
-		e := queue[0]
-		queue = queue[1:]
-		for i := range e.t.NumField() {
-			sf := e.t.Field(i)
-			var index []int
-			if e.index == nil {
-				topIndex[i] = i
-				index = topIndex[i : i+1 : i+1]
-			} else {
-				index = append(slices.Clone(e.index), i)
-			}
-			tag, hasTag := sf.Tag.Lookup("json")
-			if tag == "-" {
-				if vt := sf.Tag.Get("validate"); vt != "" && vt != "-" {
-					a.fail("field %s.%s is not decoded (json:\"-\") but has validate:%q, which Bind would enforce on the zero value: remove the rule or the json:\"-\"", e.t, sf.Name, vt)
-				}
-				continue
-			}
-			if !sf.IsExported() && !sf.Anonymous {
-				if hasTag {
-					a.fail("unexported field %s.%s has a json tag: export it or tag it json:\"-\"", e.t, sf.Name)
-				}
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			var optList []string
-			if opts != "" {
-				optList = strings.Split(opts, ",")
-			}
-			for _, o := range optList {
-				switch {
-				case o == "omitempty" || o == "omitzero" || o == "string":
-				case strings.HasPrefix(o, "case:"):
-					a.fail("field %s.%s uses json option %q: argument names must match exactly (CVE-2026-27896); remove the option", e.t, sf.Name, o)
-				case strings.HasPrefix(o, "format:"):
-					a.fail("field %s.%s uses json option %q, which the schema cannot describe: remove it", e.t, sf.Name, o)
-				case o == "inline" || o == "embed":
-					a.fail("field %s.%s uses json option %q: embed the struct as an anonymous field without a json name instead", e.t, sf.Name, o)
-				default:
-					a.fail("field %s.%s has unknown json option %q: remove it", e.t, sf.Name, o)
-				}
-			}
-			st := splitTag(sf.Tag.Get("jsonschema"))
-			if len(st) > 0 && st[0] == "-" {
-				a.fail("field %s.%s is hidden from the schema (jsonschema:\"-\") but would still be decoded from arguments: tag it json:\"-\" instead", e.t, sf.Name)
-				continue
-			}
-			ft := sf.Type
-			if sf.Anonymous && name == "" {
-				inner := ft
-				if inner.Kind() == reflect.Pointer {
-					inner = inner.Elem()
-				}
-				if inner.Kind() != reflect.Struct {
-					a.fail("embedded field %s.%s is not a struct: give it a json name", e.t, sf.Name)
-					continue
-				}
-				if sh, _ := shapeOf(inner); sh != shapeNormal || inner == timeType {
-					a.fail("embedded field %s.%s has its own JSON form: give it a json name", e.t, sf.Name)
-					continue
-				}
-				if len(optList) > 0 {
-					a.fail("embedded field %s.%s has json options: embedded fields take none", e.t, sf.Name)
-				}
-				if slices.Contains(seen, inner) {
-					a.fail("struct %s is embedded twice: embed it once", inner)
-					continue
-				}
-				seen = append(seen, inner)
-				queue = append(queue, entry{inner, index, e.prefix + sf.Name + "."})
-				continue
-			}
-			if name == "" {
-				name = sf.Name
-			}
-			var fp *fieldPlan
-			if len(batch) < cap(batch) {
-				batch = batch[:len(batch)+1]
-				fp = &batch[len(batch)-1]
-			} else {
-				fp = new(fieldPlan)
-			}
-			*fp = fieldPlan{
-				name:     name,
-				goName:   e.prefix + sf.Name,
-				index:    index,
-				typ:      ft,
-				ptr:      ft.Kind() == reflect.Pointer,
-				vtag:     sf.Tag.Get("validate"),
-				stags:    st,
-				tag:      sf.Tag,
-				jsonOpts: optList,
-				quoted:   slices.Contains(optList, "string"),
-			}
-			fields = append(fields, fp)
-		}
-	}
+	fields := a.collectFields(p.t)
 	slices.SortStableFunc(fields, func(x, y *fieldPlan) int { return slices.Compare(x.index, y.index) })
 	p.byName = make(map[string]*fieldPlan, len(fields))
 	for i, f := range fields {
@@ -409,6 +314,158 @@ func (a *analyzer) structFields(p *plan) {
 		}
 		a.fieldTags(p, f)
 	}
+}
+
+// embedded is a struct whose fields are members of the struct being
+// listed: the struct itself, or one embedded in it.
+type embedded struct {
+	t      reflect.Type
+	index  []int
+	prefix string // Go path of the embedded struct, "Base."
+}
+
+// fieldWalk is the state of collectFields: the structs left to read,
+// breadth-first, and the members found.
+type fieldWalk struct {
+	queue  []embedded
+	seen   []reflect.Type // the structs embedded so far
+	fields []*fieldPlan
+	// One allocation for the plans and indexes of the struct's own fields
+	// (those of embedded structs get their own).
+	batch    []fieldPlan
+	topIndex []int
+}
+
+// collectFields returns the members of struct t and of the structs it
+// embeds, in the order found (unsorted, duplicates included).
+func (a *analyzer) collectFields(t reflect.Type) []*fieldPlan {
+	var qbuf [4]embedded
+	n := t.NumField()
+	w := &fieldWalk{
+		queue:    append(qbuf[:0], embedded{t, nil, ""}),
+		seen:     []reflect.Type{t},
+		fields:   make([]*fieldPlan, 0, n),
+		batch:    make([]fieldPlan, 0, n),
+		topIndex: make([]int, n),
+	}
+	for len(w.queue) > 0 {
+		e := w.queue[0]
+		w.queue = w.queue[1:]
+		for i := range e.t.NumField() {
+			a.collectField(w, e, i)
+		}
+	}
+	return w.fields
+}
+
+// collectField adds field i of e to w: a member, an embedded struct to
+// read later, or nothing (skipped, or refused with a.fail).
+func (a *analyzer) collectField(w *fieldWalk, e embedded, i int) {
+	sf := e.t.Field(i)
+	var index []int
+	if e.index == nil {
+		w.topIndex[i] = i
+		index = w.topIndex[i : i+1 : i+1]
+	} else {
+		index = append(slices.Clone(e.index), i)
+	}
+	tag, hasTag := sf.Tag.Lookup("json")
+	if tag == "-" {
+		if vt := sf.Tag.Get("validate"); vt != "" && vt != "-" {
+			a.fail("field %s.%s is not decoded (json:\"-\") but has validate:%q, which Bind would enforce on the zero value: remove the rule or the json:\"-\"", e.t, sf.Name, vt)
+		}
+		return
+	}
+	if !sf.IsExported() && !sf.Anonymous {
+		if hasTag {
+			a.fail("unexported field %s.%s has a json tag: export it or tag it json:\"-\"", e.t, sf.Name)
+		}
+		return
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	var optList []string
+	if opts != "" {
+		optList = strings.Split(opts, ",")
+	}
+	a.checkJSONOptions(e.t, sf.Name, optList)
+	st := splitTag(sf.Tag.Get("jsonschema"))
+	if len(st) > 0 && st[0] == "-" {
+		a.fail("field %s.%s is hidden from the schema (jsonschema:\"-\") but would still be decoded from arguments: tag it json:\"-\" instead", e.t, sf.Name)
+		return
+	}
+	if sf.Anonymous && name == "" {
+		a.embed(w, e, sf, index, len(optList) > 0)
+		return
+	}
+	if name == "" {
+		name = sf.Name
+	}
+	var fp *fieldPlan
+	if len(w.batch) < cap(w.batch) {
+		w.batch = w.batch[:len(w.batch)+1]
+		fp = &w.batch[len(w.batch)-1]
+	} else {
+		fp = new(fieldPlan)
+	}
+	ft := sf.Type
+	*fp = fieldPlan{
+		name:     name,
+		goName:   e.prefix + sf.Name,
+		index:    index,
+		typ:      ft,
+		ptr:      ft.Kind() == reflect.Pointer,
+		vtag:     sf.Tag.Get("validate"),
+		stags:    st,
+		tag:      sf.Tag,
+		jsonOpts: optList,
+		quoted:   slices.Contains(optList, "string"),
+	}
+	w.fields = append(w.fields, fp)
+}
+
+// checkJSONOptions refuses the json tag options of field t.name that the
+// schema cannot describe or that would loosen name matching.
+func (a *analyzer) checkJSONOptions(t reflect.Type, name string, optList []string) {
+	for _, o := range optList {
+		switch {
+		case o == "omitempty" || o == "omitzero" || o == "string":
+		case strings.HasPrefix(o, "case:"):
+			a.fail("field %s.%s uses json option %q: argument names must match exactly (CVE-2026-27896); remove the option", t, name, o)
+		case strings.HasPrefix(o, "format:"):
+			a.fail("field %s.%s uses json option %q, which the schema cannot describe: remove it", t, name, o)
+		case o == "inline" || o == "embed":
+			a.fail("field %s.%s uses json option %q: embed the struct as an anonymous field without a json name instead", t, name, o)
+		default:
+			a.fail("field %s.%s has unknown json option %q: remove it", t, name, o)
+		}
+	}
+}
+
+// embed queues the struct embedded as field sf of e (at index) for
+// collectFields, or refuses it: not a struct, one with its own JSON form,
+// json options (hasOpts), or a struct embedded twice.
+func (a *analyzer) embed(w *fieldWalk, e embedded, sf reflect.StructField, index []int, hasOpts bool) {
+	inner := sf.Type
+	if inner.Kind() == reflect.Pointer {
+		inner = inner.Elem()
+	}
+	if inner.Kind() != reflect.Struct {
+		a.fail("embedded field %s.%s is not a struct: give it a json name", e.t, sf.Name)
+		return
+	}
+	if sh, _ := shapeOf(inner); sh != shapeNormal || inner == timeType {
+		a.fail("embedded field %s.%s has its own JSON form: give it a json name", e.t, sf.Name)
+		return
+	}
+	if hasOpts {
+		a.fail("embedded field %s.%s has json options: embedded fields take none", e.t, sf.Name)
+	}
+	if slices.Contains(w.seen, inner) {
+		a.fail("struct %s is embedded twice: embed it once", inner)
+		return
+	}
+	w.seen = append(w.seen, inner)
+	w.queue = append(w.queue, embedded{inner, index, e.prefix + sf.Name + "."})
 }
 
 // fieldTags reads required, nullable and default from the tags of f.

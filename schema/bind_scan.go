@@ -172,6 +172,9 @@ func nullMessage(p *plan) string {
 	return "must be " + p.jsonType + ", got null"
 }
 
+// object scans a JSON object decoded into the struct of plan p: each
+// member (member), then the fields it lacks (absent). rewrite is true when
+// the arguments must be rewritten before decoding (a default to add).
 func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 	if _, err := sc.dec.ReadToken(); err != nil {
 		return false, err
@@ -182,58 +185,17 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 		if err != nil {
 			return false, err
 		}
+		// The lookup stays here, on tok.String(): the compiler then
+		// looks the name up without making a string of it.
 		f := p.byName[tok.String()]
 		if f == nil {
-			if p.strict {
-				name := tok.String()
-				sc.stack = append(sc.stack, segment{name: name, index: -1})
-				is.add(sc.here(), "unknown", unknownMessage(p))
-				sc.stack = sc.stack[:len(sc.stack)-1]
-			}
+			sc.unknownMember(p, tok.String(), is)
 			if err := sc.dec.SkipValue(); err != nil {
 				return false, err
 			}
 			continue
 		}
-		if sc.dec.PeekKind() == 'n' {
-			switch {
-			case f.nullable || f.plan.kind == planAny:
-				seen.add(f.ordinal)
-			case f.required:
-				seen.add(f.ordinal)
-				sc.stack = append(sc.stack, segment{name: f.name, index: -1})
-				is.add(sc.here(), "type", nullMessage(f.plan))
-				sc.stack = sc.stack[:len(sc.stack)-1]
-			default:
-				// An optional member sent as null counts as absent.
-			}
-			if err := sc.dec.SkipValue(); err != nil {
-				return false, err
-			}
-			continue
-		}
-		seen.add(f.ordinal)
-		if f.presence != nil {
-			sc.notePresent(f)
-		}
-		if f.checks != nil {
-			sc.stack = append(sc.stack, segment{name: f.name, index: -1})
-			err := sc.checked(f, is)
-			sc.stack = sc.stack[:len(sc.stack)-1]
-			if err != nil {
-				return false, err
-			}
-			continue
-		}
-		if f.plan.kind == planOpaque || f.plan.kind == planAny {
-			if err := sc.dec.SkipValue(); err != nil {
-				return false, err
-			}
-			continue
-		}
-		sc.stack = append(sc.stack, segment{name: f.name, index: -1})
-		r, err := sc.value(f.plan, is)
-		sc.stack = sc.stack[:len(sc.stack)-1]
+		r, err := sc.member(f, &seen, is)
 		if err != nil {
 			return false, err
 		}
@@ -242,6 +204,58 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 	if _, err := sc.dec.ReadToken(); err != nil {
 		return false, err
 	}
+	return sc.absent(p, &seen, is) || rewrite, nil
+}
+
+// unknownMember reports the member name, which no field of p decodes,
+// when p is strict.
+func (sc *scanner) unknownMember(p *plan, name string, is *issues) {
+	if p.strict {
+		sc.stack = append(sc.stack, segment{name: name, index: -1})
+		is.add(sc.here(), "unknown", unknownMessage(p))
+		sc.stack = sc.stack[:len(sc.stack)-1]
+	}
+}
+
+// member scans the value of the member of an object that field f decodes,
+// adding f to seen.
+func (sc *scanner) member(f *fieldPlan, seen *fieldSet, is *issues) (rewrite bool, err error) {
+	if sc.dec.PeekKind() == 'n' {
+		switch {
+		case f.nullable || f.plan.kind == planAny:
+			seen.add(f.ordinal)
+		case f.required:
+			seen.add(f.ordinal)
+			sc.stack = append(sc.stack, segment{name: f.name, index: -1})
+			is.add(sc.here(), "type", nullMessage(f.plan))
+			sc.stack = sc.stack[:len(sc.stack)-1]
+		default:
+			// An optional member sent as null counts as absent.
+		}
+		return false, sc.dec.SkipValue()
+	}
+	seen.add(f.ordinal)
+	if f.presence != nil {
+		sc.notePresent(f)
+	}
+	if f.checks != nil {
+		sc.stack = append(sc.stack, segment{name: f.name, index: -1})
+		err := sc.checked(f, is)
+		sc.stack = sc.stack[:len(sc.stack)-1]
+		return false, err
+	}
+	if f.plan.kind == planOpaque || f.plan.kind == planAny {
+		return false, sc.dec.SkipValue()
+	}
+	sc.stack = append(sc.stack, segment{name: f.name, index: -1})
+	rewrite, err = sc.value(f.plan, is)
+	sc.stack = sc.stack[:len(sc.stack)-1]
+	return rewrite, err
+}
+
+// absent reports the required fields of p not in seen, and whether one of
+// the others has a default to add.
+func (sc *scanner) absent(p *plan, seen *fieldSet, is *issues) (rewrite bool) {
 	for _, f := range p.fields {
 		if seen.has(f.ordinal) {
 			continue
@@ -254,7 +268,7 @@ func (sc *scanner) object(p *plan, is *issues) (rewrite bool, err error) {
 			sc.stack = sc.stack[:len(sc.stack)-1]
 		}
 	}
-	return rewrite, nil
+	return rewrite
 }
 
 // checked scans the value of a field with jsonschema-tag constraints and

@@ -84,6 +84,9 @@ func elicitErr(root *plan, f *fieldPlan, why string) error {
 	return fmt.Errorf("schema: elicitation type %s: field %s (json %q) %s", root.t, f.goName, f.name, why)
 }
 
+// elicitProperty is the form property for field f of the elicitation
+// type root, from its schema ps, or an error saying why a form cannot hold
+// it.
 func elicitProperty(root *plan, f *fieldPlan, ps *object) (*object, error) {
 	if ps.has("oneOf") && nonNull(ps) != ps {
 		return nil, elicitErr(root, f, "is nullable: forms have no null; make it optional with omitempty instead")
@@ -98,88 +101,26 @@ func elicitProperty(root *plan, f *fieldPlan, ps *object) (*object, error) {
 	if err != nil {
 		return nil, err
 	}
+	e := &elicitField{root: root, f: f, ps: ps, titles: titles, legacyNames: legacyNames}
 	base := f.typ
 	for base.Kind() == reflect.Pointer {
 		base = base.Elem()
-	}
-	keep := func(keys ...string) *object {
-		out := &object{}
-		for _, k := range append([]string{"type", "title", "description"}, keys...) {
-			if v, ok := ps.get(k); ok {
-				out.set(k, v)
-			}
-		}
-		return out
 	}
 	switch p := f.plan; {
 	case p.jsonType == "boolean":
 		if titles != nil {
 			return nil, elicitErr(root, f, "is a boolean: titles apply to enums only")
 		}
-		return keep("default"), nil
+		return e.keep("default"), nil
 	case p.jsonType == "integer" || p.jsonType == "number":
 		if titles != nil {
 			return nil, elicitErr(root, f, "is a number: titled choices must be strings; use a string field")
 		}
-		return keep("minimum", "maximum", "default"), nil
+		return e.keep("minimum", "maximum", "default"), nil
 	case p.jsonType == "string" && p.kind == planOpaque && base.Kind() != reflect.Slice:
-		out := keep("minLength", "maxLength", "default")
-		if fm := ps.getString("format"); slices.Contains(elicitFormats, fm) {
-			out.set("format", fm)
-		}
-		enum, hasEnum := stringEnum(ps)
-		if hasEnum {
-			if err := checkEnumDefault(root, f, out, enum, false); err != nil {
-				return nil, err
-			}
-			if titles == nil {
-				out.set("enum", enum)
-				return out, nil
-			}
-			if len(titles) != len(enum) {
-				return nil, elicitErr(root, f, fmt.Sprintf("has %d titles for %d enum values: give one title per value, in order", len(titles), len(enum)))
-			}
-			if legacyNames {
-				names := make([]any, len(titles))
-				for i, t := range titles {
-					names[i] = t
-				}
-				out.set("enum", enum)
-				out.set("enumNames", names)
-				return out, nil
-			}
-			out.set("oneOf", titled(enum, titles))
-			return out, nil
-		}
-		if titles != nil {
-			return nil, elicitErr(root, f, "has titles but no enum values: add validate:\"oneof=...\" or jsonschema:\"enum=...\"")
-		}
-		return out, nil
+		return e.singleSelect()
 	case p.kind == planArray && p.elem.jsonType == "string" && p.elem.kind == planOpaque:
-		items := ps.getObject("items")
-		enum, hasEnum := stringEnum(items)
-		if !hasEnum {
-			return nil, elicitErr(root, f, "is a list without enum values: a form list is a multi-select, so add validate:\"dive,oneof=a b c\" or jsonschema:\"enum=a,enum=b\"")
-		}
-		out := keep("minItems", "maxItems", "default")
-		if err := checkEnumDefault(root, f, out, enum, true); err != nil {
-			return nil, err
-		}
-		if legacyNames {
-			return nil, elicitErr(root, f, "uses enumNames on a multi-select: enumNames is for single-select fields; use titles=")
-		}
-		it := &object{}
-		if titles == nil {
-			it.set("type", "string")
-			it.set("enum", enum)
-		} else {
-			if len(titles) != len(enum) {
-				return nil, elicitErr(root, f, fmt.Sprintf("has %d titles for %d enum values: give one title per value, in order", len(titles), len(enum)))
-			}
-			it.set("anyOf", titled(enum, titles))
-		}
-		out.set("items", it)
-		return out, nil
+		return e.multiSelect()
 	case p.kind == planStruct:
 		return nil, elicitErr(root, f, "is a struct: forms hold only flat primitive fields; move its fields into the form struct")
 	case p.kind == planMap:
@@ -188,6 +129,95 @@ func elicitProperty(root *plan, f *fieldPlan, ps *object) (*object, error) {
 		return nil, elicitErr(root, f, "is a list of "+p.elem.t.String()+": forms only allow lists of string enum values (multi-select)")
 	}
 	return nil, elicitErr(root, f, "has type "+f.typ.String()+", which a form cannot hold: use a string, number, integer or boolean")
+}
+
+// elicitField is a field of an elicitation type on its way to a form
+// property: its schema ps and the titles of its choices (legacyNames: as
+// enumNames).
+type elicitField struct {
+	root        *plan
+	f           *fieldPlan
+	ps          *object
+	titles      []string
+	legacyNames bool
+}
+
+// keep copies type, title, description and keys from the field's schema.
+func (e *elicitField) keep(keys ...string) *object {
+	out := &object{}
+	for _, k := range append([]string{"type", "title", "description"}, keys...) {
+		if v, ok := e.ps.get(k); ok {
+			out.set(k, v)
+		}
+	}
+	return out
+}
+
+// singleSelect is the property of a string field: free text in a form
+// format, or a choice of its enum values (titled).
+func (e *elicitField) singleSelect() (*object, error) {
+	root, f, titles := e.root, e.f, e.titles
+	out := e.keep("minLength", "maxLength", "default")
+	if fm := e.ps.getString("format"); slices.Contains(elicitFormats, fm) {
+		out.set("format", fm)
+	}
+	enum, hasEnum := stringEnum(e.ps)
+	if !hasEnum {
+		if titles != nil {
+			return nil, elicitErr(root, f, "has titles but no enum values: add validate:\"oneof=...\" or jsonschema:\"enum=...\"")
+		}
+		return out, nil
+	}
+	if err := checkEnumDefault(root, f, out, enum, false); err != nil {
+		return nil, err
+	}
+	if titles == nil {
+		out.set("enum", enum)
+		return out, nil
+	}
+	if len(titles) != len(enum) {
+		return nil, elicitErr(root, f, fmt.Sprintf("has %d titles for %d enum values: give one title per value, in order", len(titles), len(enum)))
+	}
+	if e.legacyNames {
+		names := make([]any, len(titles))
+		for i, t := range titles {
+			names[i] = t
+		}
+		out.set("enum", enum)
+		out.set("enumNames", names)
+		return out, nil
+	}
+	out.set("oneOf", titled(enum, titles))
+	return out, nil
+}
+
+// multiSelect is the property of a list of strings: a choice of several of
+// its items' enum values (titled).
+func (e *elicitField) multiSelect() (*object, error) {
+	root, f, titles := e.root, e.f, e.titles
+	enum, hasEnum := stringEnum(e.ps.getObject("items"))
+	if !hasEnum {
+		return nil, elicitErr(root, f, "is a list without enum values: a form list is a multi-select, so add validate:\"dive,oneof=a b c\" or jsonschema:\"enum=a,enum=b\"")
+	}
+	out := e.keep("minItems", "maxItems", "default")
+	if err := checkEnumDefault(root, f, out, enum, true); err != nil {
+		return nil, err
+	}
+	if e.legacyNames {
+		return nil, elicitErr(root, f, "uses enumNames on a multi-select: enumNames is for single-select fields; use titles=")
+	}
+	it := &object{}
+	if titles == nil {
+		it.set("type", "string")
+		it.set("enum", enum)
+	} else {
+		if len(titles) != len(enum) {
+			return nil, elicitErr(root, f, fmt.Sprintf("has %d titles for %d enum values: give one title per value, in order", len(titles), len(enum)))
+		}
+		it.set("anyOf", titled(enum, titles))
+	}
+	out.set("items", it)
+	return out, nil
 }
 
 // stringEnum returns the string enum of s (or of its items).

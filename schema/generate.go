@@ -124,7 +124,14 @@ func refName(s *object) (string, bool) {
 // keepAll, refs to definitions that are not part of a cycle are replaced by
 // a copy of the definition (many hosts mishandle $ref).
 func (g *gen) resolveRefs(top *object, keepAll bool) {
-	// Find the definitions that take part in a cycle.
+	g.cyclic = g.findCycles(top)
+	g.keep = map[string]bool{}
+	g.rewriteRefs(top, keepAll, 0)
+}
+
+// findCycles returns the definitions (top under g.rootName among them) that
+// take part in a cycle of $refs.
+func (g *gen) findCycles(top *object) map[string]bool {
 	edges := map[string][]string{}
 	var collect func(v any, from string)
 	collect = func(v any, from string) {
@@ -144,7 +151,7 @@ func (g *gen) resolveRefs(top *object, keepAll bool) {
 	for n, d := range all {
 		collect(d, n)
 	}
-	g.cyclic = map[string]bool{}
+	cyclic := map[string]bool{}
 	for n := range all {
 		seen := map[string]bool{}
 		stack := slices.Clone(edges[n])
@@ -152,7 +159,7 @@ func (g *gen) resolveRefs(top *object, keepAll bool) {
 			x := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			if x == n {
-				g.cyclic[n] = true
+				cyclic[n] = true
 				break
 			}
 			if !seen[x] {
@@ -161,59 +168,60 @@ func (g *gen) resolveRefs(top *object, keepAll bool) {
 			}
 		}
 	}
-	g.keep = map[string]bool{}
-	var rewrite func(v any, depth int) any
-	rewrite = func(v any, depth int) any {
-		s, ok := v.(*object)
-		if !ok {
-			return v
-		}
-		if n, ok := refName(s); ok {
-			switch {
-			case n == g.rootName:
-				s.set("$ref", "#")
-			case keepAll || g.cyclic[n]:
-				if !g.keep[n] {
-					g.keep[n] = true
-					if d := g.defs[n]; d != nil {
-						rewrite(d, 0)
-					}
-				}
-			default:
-				if d := g.defs[n]; d != nil {
-					c := cloneTree(d).(*object)
-					c = rewrite(c, depth+1).(*object)
-					// Keep keywords written beside the $ref (description, ...).
-					s.del("$ref")
-					for _, m := range s.members {
-						c.set(m.key, m.val)
-					}
-					return c
-				}
-			}
-		}
-		for i := range s.members {
-			m := &s.members[i]
-			switch kind := keywordKind(m.key); {
-			case kind == subschemaMap:
-				if obj, ok := m.val.(*object); ok {
-					for j := range obj.members {
-						obj.members[j].val = rewrite(obj.members[j].val, depth)
-					}
-				}
-			case kind == subschemaList:
-				if arr, ok := m.val.([]any); ok {
-					for j := range arr {
-						arr[j] = rewrite(arr[j], depth)
-					}
-				}
-			case kind == subschemaValue:
-				m.val = rewrite(m.val, depth)
-			}
-		}
-		return s
+	return cyclic
+}
+
+// rewriteRefs rewrites the $refs in v (see resolveRefs) and returns v, or
+// the copy of a definition that replaces it.
+func (g *gen) rewriteRefs(v any, keepAll bool, depth int) any {
+	s, ok := v.(*object)
+	if !ok {
+		return v
 	}
-	rewrite(top, 0)
+	if n, ok := refName(s); ok {
+		switch {
+		case n == g.rootName:
+			s.set("$ref", "#")
+		case keepAll || g.cyclic[n]:
+			if !g.keep[n] {
+				g.keep[n] = true
+				if d := g.defs[n]; d != nil {
+					g.rewriteRefs(d, keepAll, 0)
+				}
+			}
+		default:
+			if d := g.defs[n]; d != nil {
+				c := cloneTree(d).(*object)
+				c = g.rewriteRefs(c, keepAll, depth+1).(*object)
+				// Keep keywords written beside the $ref (description, ...).
+				s.del("$ref")
+				for _, m := range s.members {
+					c.set(m.key, m.val)
+				}
+				return c
+			}
+		}
+	}
+	for i := range s.members {
+		m := &s.members[i]
+		switch kind := keywordKind(m.key); {
+		case kind == subschemaMap:
+			if obj, ok := m.val.(*object); ok {
+				for j := range obj.members {
+					obj.members[j].val = g.rewriteRefs(obj.members[j].val, keepAll, depth)
+				}
+			}
+		case kind == subschemaList:
+			if arr, ok := m.val.([]any); ok {
+				for j := range arr {
+					arr[j] = g.rewriteRefs(arr[j], keepAll, depth)
+				}
+			}
+		case kind == subschemaValue:
+			m.val = g.rewriteRefs(m.val, keepAll, depth)
+		}
+	}
+	return s
 }
 
 // deref returns the schema object behind a $ref (or s itself), and
@@ -280,75 +288,32 @@ func (g *gen) process(s *object, p *plan) error {
 		}
 		return g.process(s.getObject("additionalProperties"), p.elem)
 	case planStruct:
+		return g.processStruct(s, p)
 	default:
 		describeDecoding(s, p)
 		return nil
 	}
+}
+
+// processStruct is process for a struct: each property, then required and
+// additionalProperties.
+func (g *gen) processStruct(s *object, p *plan) error {
 	props := s.getObject("properties")
 	if props == nil {
 		props = &object{}
 		s.set("properties", props)
 	}
-	// The properties must be exactly the decoder's fields (a oneof_ref tag
-	// on a field of a named struct type leaves none).
-	same := len(props.members) == len(p.fields)
-	for i := 0; same && i < len(p.fields); i++ {
-		same = props.members[i].key == p.fields[i].name
-	}
-	if !same {
-		var got, want []string
-		for _, m := range props.members {
-			got = append(got, m.key)
-		}
-		for _, f := range p.fields {
-			want = append(want, f.name)
-		}
-		return fmt.Errorf("schema: type %s: the schema's properties %q differ from the decoder's fields %q: check embedded structs and json tags", p.t, got, want)
+	if err := sameFields(props, p); err != nil {
+		return err
 	}
 	required := make([]any, 0, len(p.fields))
 	for _, f := range p.fields {
-		v, _ := props.get(f.name)
-		ps, ok := v.(*object)
-		if !ok {
-			ps = &object{} // `true`: any value
-			props.set(f.name, ps)
-		}
-		req := f.required
-		if g.opts.Output {
-			// What the encoder writes: every member without omitempty or
-			// omitzero, and null for nil pointers and interfaces.
-			req = !slices.Contains(f.jsonOpts, "omitempty") && !slices.Contains(f.jsonOpts, "omitzero")
-			if req && (f.ptr || f.plan.kind == planAny) {
-				props.set(f.name, allowNull(ps))
-			}
+		req, err := g.processField(props, p, f)
+		if err != nil {
+			return err
 		}
 		if req {
 			required = append(required, f.name)
-		}
-		if f.def != nil {
-			nonNull(ps).set("default", cloneTree(f.defTree))
-		} else {
-			nonNull(ps).del("default")
-		}
-		target := nonNull(ps)
-		tc, ok := buildTagChecks(f, target)
-		f.checks = tc
-		g.a.schemaCheck = g.a.schemaCheck || !ok
-		if !g.opts.Output {
-			if err := mirror(target, f.typ, f.rules, f.quoted); err != nil {
-				return fmt.Errorf("schema: type %s: field %s: validate tag: %v", p.t, f.goName, err)
-			}
-		}
-		if err := g.process(target, f.plan); err != nil {
-			return err
-		}
-		if f.quoted {
-			// A number inside a string: the decoder takes only a JSON
-			// number there.
-			addKeyword(target, "pattern", quotedNumberPattern(f.plan))
-		}
-		if len(ps.members) == 0 {
-			props.set(f.name, true)
 		}
 	}
 	if len(required) > 0 {
@@ -362,6 +327,74 @@ func (g *gen) process(s *object, p *plan) error {
 		s.del("additionalProperties")
 	}
 	return nil
+}
+
+// sameFields checks that the properties are exactly the decoder's fields
+// of p (a oneof_ref tag on a field of a named struct type leaves none).
+func sameFields(props *object, p *plan) error {
+	same := len(props.members) == len(p.fields)
+	for i := 0; same && i < len(p.fields); i++ {
+		same = props.members[i].key == p.fields[i].name
+	}
+	if same {
+		return nil
+	}
+	var got, want []string
+	for _, m := range props.members {
+		got = append(got, m.key)
+	}
+	for _, f := range p.fields {
+		want = append(want, f.name)
+	}
+	return fmt.Errorf("schema: type %s: the schema's properties %q differ from the decoder's fields %q: check embedded structs and json tags", p.t, got, want)
+}
+
+// processField applies the settings of field f of struct p to its
+// property in props: nullability of output, default, tag checks, validate
+// rules, then its value's plan. It reports whether the property is
+// required.
+func (g *gen) processField(props *object, p *plan, f *fieldPlan) (bool, error) {
+	v, _ := props.get(f.name)
+	ps, ok := v.(*object)
+	if !ok {
+		ps = &object{} // `true`: any value
+		props.set(f.name, ps)
+	}
+	req := f.required
+	if g.opts.Output {
+		// What the encoder writes: every member without omitempty or
+		// omitzero, and null for nil pointers and interfaces.
+		req = !slices.Contains(f.jsonOpts, "omitempty") && !slices.Contains(f.jsonOpts, "omitzero")
+		if req && (f.ptr || f.plan.kind == planAny) {
+			props.set(f.name, allowNull(ps))
+		}
+	}
+	if f.def != nil {
+		nonNull(ps).set("default", cloneTree(f.defTree))
+	} else {
+		nonNull(ps).del("default")
+	}
+	target := nonNull(ps)
+	tc, ok := buildTagChecks(f, target)
+	f.checks = tc
+	g.a.schemaCheck = g.a.schemaCheck || !ok
+	if !g.opts.Output {
+		if err := mirror(target, f.typ, f.rules, f.quoted); err != nil {
+			return false, fmt.Errorf("schema: type %s: field %s: validate tag: %v", p.t, f.goName, err)
+		}
+	}
+	if err := g.process(target, f.plan); err != nil {
+		return false, err
+	}
+	if f.quoted {
+		// A number inside a string: the decoder takes only a JSON
+		// number there.
+		addKeyword(target, "pattern", quotedNumberPattern(f.plan))
+	}
+	if len(ps.members) == 0 {
+		props.set(f.name, true)
+	}
+	return req, nil
 }
 
 // allowNull makes a property schema accept null as well.

@@ -17,38 +17,14 @@ var simpleTypes = map[string]bool{
 func keywordSafe(key string, val any, defs *object) bool {
 	switch key {
 	case "type":
-		switch t := val.(type) {
-		case string:
+		if t, ok := val.(string); ok {
 			return simpleTypes[t]
-		case []any:
-			if len(t) == 0 {
-				return false
-			}
-			seen := map[string]bool{}
-			for _, e := range t {
-				s, ok := e.(string)
-				if !ok || !simpleTypes[s] || seen[s] {
-					return false
-				}
-				seen[s] = true
-			}
-			return true
 		}
-		return false
+		list, ok := val.([]any)
+		return ok && len(list) > 0 && uniqueStrings(list, func(s string) bool { return simpleTypes[s] })
 	case "required":
 		list, ok := val.([]any)
-		if !ok {
-			return false
-		}
-		seen := map[string]bool{}
-		for _, e := range list {
-			s, ok := e.(string)
-			if !ok || seen[s] {
-				return false
-			}
-			seen[s] = true
-		}
-		return true
+		return ok && uniqueStrings(list, func(string) bool { return true })
 	case "enum", "examples":
 		_, ok := val.([]any)
 		return ok
@@ -86,21 +62,41 @@ func keywordSafe(key string, val any, defs *object) bool {
 		_, err := regexp.Compile(p) // the validator's default engine
 		return err == nil
 	case "$ref":
-		ref, ok := val.(string)
-		if !ok {
-			return false
-		}
-		if ref == "#" {
-			return true
-		}
-		name, ok := strings.CutPrefix(ref, "#/$defs/")
-		if !ok || defs == nil || strings.ContainsAny(name, "~%/") {
-			return false
-		}
-		return defs.has(name)
+		return refSafe(val, defs)
 	}
 	// Extension keywords (x-mcp-header and the like) are not in the
 	// metaschema, which allows any other member; every other keyword of
 	// the specification is compiled at once.
 	return strings.HasPrefix(key, "x-")
+}
+
+// uniqueStrings reports whether list holds only strings, each allowed by
+// ok and none twice.
+func uniqueStrings(list []any, ok func(string) bool) bool {
+	seen := make(map[string]bool, len(list))
+	for _, e := range list {
+		s, isStr := e.(string)
+		if !isStr || !ok(s) || seen[s] {
+			return false
+		}
+		seen[s] = true
+	}
+	return true
+}
+
+// refSafe reports whether a $ref's value refers to the root or to a
+// definition of defs.
+func refSafe(val any, defs *object) bool {
+	ref, ok := val.(string)
+	if !ok {
+		return false
+	}
+	if ref == "#" {
+		return true
+	}
+	name, ok := strings.CutPrefix(ref, "#/$defs/")
+	if !ok || defs == nil || strings.ContainsAny(name, "~%/") {
+		return false
+	}
+	return defs.has(name)
 }

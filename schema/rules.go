@@ -326,20 +326,13 @@ func addKeyword(s *object, key string, val any) {
 	s.set("allOf", append(list, &object{members: []member{{key, val}}}))
 }
 
+// mirrorRule writes into s the JSON Schema keywords that say what the
+// validate rule r checks on a value of class (isPtr: the field is a
+// pointer). Rules the schema cannot express add nothing.
 func mirrorRule(s *object, class valueClass, isPtr bool, r rule) error {
 	switch r.name {
 	case "required":
-		if isPtr {
-			return nil // non-nil: present and not null
-		}
-		switch class {
-		case classString:
-			setBound(s, "minLength", "1", true)
-		case classInt, classUint, classFloat:
-			addKeyword(s, "not", &object{members: []member{{"const", number("0")}}})
-		case classBool:
-			s.set("const", true)
-		}
+		mirrorRequired(s, class, isPtr)
 		return nil
 	case "min", "gte":
 		return lengthOrBound(s, class, r, "minimum", true, 0)
@@ -350,106 +343,139 @@ func mirrorRule(s *object, class valueClass, isPtr bool, r rule) error {
 	case "lt":
 		return lengthOrBound(s, class, r, "exclusiveMaximum", false, -1)
 	case "len":
-		if err := lengthOrBound(s, class, r, "", true, 0); err != nil {
-			return err
-		}
-		return lengthOrBound(s, class, r, "", false, 0)
+		return exactLength(s, class, r)
 	case "eq", "ne":
-		var v any
-		switch class {
-		case classString:
-			v = r.param
-		case classInt, classUint, classFloat:
-			n, err := numberParam(class, r.param)
-			if err != nil {
-				return err
-			}
-			v = n
-		case classBool:
-			b, err := strconv.ParseBool(r.param)
-			if err != nil {
-				return fmt.Errorf("parameter %q is not a boolean", r.param)
-			}
-			v = b
-		case classList, classMap:
-			if r.name == "eq" {
-				if err := lengthOrBound(s, class, r, "", true, 0); err != nil {
-					return err
-				}
-				return lengthOrBound(s, class, r, "", false, 0)
-			}
-			return nil
-		default:
-			return nil
-		}
-		if r.name == "eq" {
-			s.set("const", v)
-		} else {
-			addKeyword(s, "not", &object{members: []member{{"const", v}}})
-		}
-		return nil
+		return mirrorEquality(s, class, r)
 	case "oneof":
-		vals := splitOneOf(r.param)
-		enum := make([]any, 0, len(vals))
-		for _, v := range vals {
-			switch class {
-			case classString:
-				enum = append(enum, v)
-			case classInt, classUint:
-				n, err := numberParam(class, v)
-				if err != nil {
-					return err
-				}
-				enum = append(enum, n)
-			default:
-				return fmt.Errorf("oneof works on strings and integers only: use it on such a field")
-			}
-		}
-		if old, ok := s.get("enum"); ok {
-			if list, ok := old.([]any); ok {
-				enum = intersect(list, enum)
-			}
-		}
-		s.set("enum", enum)
-		return nil
+		return mirrorOneOf(s, class, r)
 	case "unique":
 		if class == classList && r.param == "" {
 			s.set("uniqueItems", true)
 		}
 		return nil
-	case "ip":
-		if class == classString {
-			addKeyword(s, "anyOf", []any{
-				&object{members: []member{{"format", "ipv4"}}},
-				&object{members: []member{{"format", "ipv6"}}},
-			})
+	}
+	if class == classString {
+		mirrorStringRule(s, r)
+	}
+	return nil
+}
+
+// mirrorRequired mirrors "required": a non-pointer value must not be its
+// type's zero value (a pointer must only be present and not null).
+func mirrorRequired(s *object, class valueClass, isPtr bool) {
+	if isPtr {
+		return // non-nil: present and not null
+	}
+	switch class {
+	case classString:
+		setBound(s, "minLength", "1", true)
+	case classInt, classUint, classFloat:
+		addKeyword(s, "not", &object{members: []member{{"const", number("0")}}})
+	case classBool:
+		s.set("const", true)
+	}
+}
+
+// exactLength mirrors "len" (and "eq" on lists and maps): both bounds.
+func exactLength(s *object, class valueClass, r rule) error {
+	if err := lengthOrBound(s, class, r, "", true, 0); err != nil {
+		return err
+	}
+	return lengthOrBound(s, class, r, "", false, 0)
+}
+
+// mirrorEquality mirrors "eq" (const) and "ne" (not const) on scalars; "eq"
+// on a list or map is a length.
+func mirrorEquality(s *object, class valueClass, r rule) error {
+	var v any
+	switch class {
+	case classString:
+		v = r.param
+	case classInt, classUint, classFloat:
+		n, err := numberParam(class, r.param)
+		if err != nil {
+			return err
+		}
+		v = n
+	case classBool:
+		b, err := strconv.ParseBool(r.param)
+		if err != nil {
+			return fmt.Errorf("parameter %q is not a boolean", r.param)
+		}
+		v = b
+	case classList, classMap:
+		if r.name == "eq" {
+			return exactLength(s, class, r)
 		}
 		return nil
-	case "datetime":
-		if class == classString {
-			switch r.param {
-			case time.RFC3339:
-				addKeyword(s, "format", "date-time")
-			case time.DateOnly:
-				addKeyword(s, "format", "date")
-			}
-		}
-		return nil
-	case "contains", "startswith", "endswith":
-		if class == classString {
-			q := regexp.QuoteMeta(r.param)
-			switch r.name {
-			case "startswith":
-				q = "^" + q
-			case "endswith":
-				q += "$"
-			}
-			addKeyword(s, "pattern", q)
-		}
+	default:
 		return nil
 	}
-	if class != classString {
-		return nil
+	if r.name == "eq" {
+		s.set("const", v)
+	} else {
+		addKeyword(s, "not", &object{members: []member{{"const", v}}})
+	}
+	return nil
+}
+
+// mirrorOneOf mirrors "oneof" as an enum, intersected with one already
+// there.
+func mirrorOneOf(s *object, class valueClass, r rule) error {
+	vals := splitOneOf(r.param)
+	enum := make([]any, 0, len(vals))
+	for _, v := range vals {
+		switch class {
+		case classString:
+			enum = append(enum, v)
+		case classInt, classUint:
+			n, err := numberParam(class, v)
+			if err != nil {
+				return err
+			}
+			enum = append(enum, n)
+		default:
+			return fmt.Errorf("oneof works on strings and integers only: use it on such a field")
+		}
+	}
+	if old, ok := s.get("enum"); ok {
+		if list, ok := old.([]any); ok {
+			enum = intersect(list, enum)
+		}
+	}
+	s.set("enum", enum)
+	return nil
+}
+
+// mirrorStringRule mirrors the rules on strings that become a format or a
+// pattern: ip, datetime, contains/startswith/endswith, and those of
+// ruleFormats and rulePatterns.
+func mirrorStringRule(s *object, r rule) {
+	switch r.name {
+	case "ip":
+		addKeyword(s, "anyOf", []any{
+			&object{members: []member{{"format", "ipv4"}}},
+			&object{members: []member{{"format", "ipv6"}}},
+		})
+		return
+	case "datetime":
+		switch r.param {
+		case time.RFC3339:
+			addKeyword(s, "format", "date-time")
+		case time.DateOnly:
+			addKeyword(s, "format", "date")
+		}
+		return
+	case "contains", "startswith", "endswith":
+		q := regexp.QuoteMeta(r.param)
+		switch r.name {
+		case "startswith":
+			q = "^" + q
+		case "endswith":
+			q += "$"
+		}
+		addKeyword(s, "pattern", q)
+		return
 	}
 	if f, ok := ruleFormats[r.name]; ok {
 		addKeyword(s, "format", f)
@@ -457,7 +483,6 @@ func mirrorRule(s *object, class valueClass, isPtr bool, r rule) error {
 	if p, ok := rulePatterns[r.name]; ok {
 		addKeyword(s, "pattern", p)
 	}
-	return nil
 }
 
 // lengthOrBound mirrors a size rule: a length for strings, an item count for

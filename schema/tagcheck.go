@@ -180,108 +180,120 @@ func countValue(v any) (int, bool) {
 // does not check.
 func newValueChecks(s *object, class valueClass, jsonType string, f32 bool) (*valueChecks, bool) {
 	vc := &valueChecks{class: class, minLen: -1, maxLen: -1}
-	var enum []any
 	for _, m := range s.members {
 		if annotation(m.key, m.val, jsonType) {
 			continue
 		}
+		var ok bool
 		switch class {
 		case classString:
-			switch m.key {
-			case "enum":
-				list, ok := m.val.([]any)
-				if !ok {
-					return nil, false
-				}
-				for _, e := range list {
-					str, ok := e.(string)
-					if !ok {
-						return nil, false
-					}
-					vc.enumStr = append(vc.enumStr, str)
-				}
-				enum = list
-			case "minLength", "maxLength":
-				n, ok := countValue(m.val)
-				if !ok {
-					return nil, false
-				}
-				if m.key == "minLength" {
-					vc.minLen = n
-				} else {
-					vc.maxLen = n
-				}
-			case "pattern":
-				src, ok := m.val.(string)
-				if !ok {
-					return nil, false
-				}
-				re, err := regexp.Compile(src)
-				if err != nil {
-					return nil, false // the schema compile reports it
-				}
-				vc.pattern, vc.patternSrc = re, src
-			case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-				// number keywords do not apply to strings
-			default:
-				return nil, false
-			}
+			ok = vc.stringKeyword(m)
 		case classInt, classUint, classFloat:
-			if m.key == "minLength" || m.key == "maxLength" || m.key == "pattern" {
-				continue // string keywords do not apply to numbers
-			}
-			if m.key == "enum" {
-				list, ok := m.val.([]any)
-				if !ok {
-					return nil, false
-				}
-				rats := make([]*big.Rat, 0, len(list))
-				for _, e := range list {
-					n, ok := e.(number)
-					if !ok {
-						return nil, false
-					}
-					r, ok := parseRat(n)
-					if !ok {
-						return nil, false
-					}
-					rats = append(rats, r)
-				}
-				enum = list
-				vc.enumMsg = enumMessage(list)
-				vc.nums = append(vc.nums, numCheck{"enum", vc.enumMsg, oneOfNumbers(class, rats, f32)})
-				continue
-			}
-			n, ok := m.val.(number)
-			if !ok {
-				return nil, false
-			}
-			r, ok := parseRat(n)
-			if !ok {
-				return nil, false
-			}
-			var c numCheck
-			switch m.key {
-			case "minimum":
-				c = numCheck{m.key, msgCompare(">=", ratText(r)), bound(class, r, true, false, f32)}
-			case "maximum":
-				c = numCheck{m.key, msgCompare("<=", ratText(r)), bound(class, r, false, false, f32)}
-			case "exclusiveMinimum":
-				c = numCheck{m.key, msgCompare(">", ratText(r)), bound(class, r, true, true, f32)}
-			case "exclusiveMaximum":
-				c = numCheck{m.key, msgCompare("<", ratText(r)), bound(class, r, false, true, f32)}
-			default:
-				return nil, false
-			}
-			vc.nums = append(vc.nums, c)
-		default:
+			ok = vc.numberKeyword(m, f32)
+		}
+		if !ok {
 			return nil, false
 		}
 	}
-	if class == classString && enum != nil {
-		vc.enumMsg = enumMessage(enum)
-	}
 	return vc, true
+}
+
+// stringKeyword reads keyword m of a string's schema into vc; it reports
+// false for a keyword it does not check.
+func (vc *valueChecks) stringKeyword(m member) bool {
+	switch m.key {
+	case "enum":
+		list, ok := m.val.([]any)
+		if !ok {
+			return false
+		}
+		for _, e := range list {
+			str, ok := e.(string)
+			if !ok {
+				return false
+			}
+			vc.enumStr = append(vc.enumStr, str)
+		}
+		vc.enumMsg = enumMessage(list)
+	case "minLength", "maxLength":
+		n, ok := countValue(m.val)
+		if !ok {
+			return false
+		}
+		if m.key == "minLength" {
+			vc.minLen = n
+		} else {
+			vc.maxLen = n
+		}
+	case "pattern":
+		src, ok := m.val.(string)
+		if !ok {
+			return false
+		}
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return false // the schema compile reports it
+		}
+		vc.pattern, vc.patternSrc = re, src
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		// number keywords do not apply to strings
+	default:
+		return false
+	}
+	return true
+}
+
+// numberKeyword reads keyword m of a number's schema into vc (f32: the Go
+// type is a float32); it reports false for a keyword it does not check.
+func (vc *valueChecks) numberKeyword(m member, f32 bool) bool {
+	class := vc.class
+	switch m.key {
+	case "minLength", "maxLength", "pattern":
+		return true // string keywords do not apply to numbers
+	case "enum":
+		list, ok := m.val.([]any)
+		if !ok {
+			return false
+		}
+		rats := make([]*big.Rat, 0, len(list))
+		for _, e := range list {
+			n, ok := e.(number)
+			if !ok {
+				return false
+			}
+			r, ok := parseRat(n)
+			if !ok {
+				return false
+			}
+			rats = append(rats, r)
+		}
+		vc.enumMsg = enumMessage(list)
+		vc.nums = append(vc.nums, numCheck{"enum", vc.enumMsg, oneOfNumbers(class, rats, f32)})
+		return true
+	}
+	n, ok := m.val.(number)
+	if !ok {
+		return false
+	}
+	r, ok := parseRat(n)
+	if !ok {
+		return false
+	}
+	var c numCheck
+	switch m.key {
+	case "minimum":
+		c = numCheck{m.key, msgCompare(">=", ratText(r)), bound(class, r, true, false, f32)}
+	case "maximum":
+		c = numCheck{m.key, msgCompare("<=", ratText(r)), bound(class, r, false, false, f32)}
+	case "exclusiveMinimum":
+		c = numCheck{m.key, msgCompare(">", ratText(r)), bound(class, r, true, true, f32)}
+	case "exclusiveMaximum":
+		c = numCheck{m.key, msgCompare("<", ratText(r)), bound(class, r, false, true, f32)}
+	default:
+		return false
+	}
+	vc.nums = append(vc.nums, c)
+	return true
 }
 
 // enumMessage words a failed enum of the given values.

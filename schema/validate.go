@@ -293,6 +293,8 @@ func (is *issues) addValidator(p path, fe validator.FieldError) {
 	is.add(p, tag, validatorMessage(fe, tag, param, ruleText))
 }
 
+// validatorMessage is the message for a validator failure of rule tag
+// (with param; ruleText is "tag=param") on a value of fe's type.
 func validatorMessage(fe validator.FieldError, tag, param, ruleText string) string {
 	t := fe.Type()
 	isTime := t == timeType
@@ -304,73 +306,14 @@ func validatorMessage(fe validator.FieldError, tag, param, ruleText string) stri
 		isTime = t == timeType
 		class = classOf(t)
 	}
-	unit := func(n string) string {
-		switch class {
-		case classString:
-			return count(n, unitCharacter)
-		case classList:
-			return count(n, unitItem)
-		case classMap:
-			return count(n, unitEntry)
-		}
-		return n
+	if msg, ok := ruleMessages[tag]; ok {
+		return msg
 	}
-	sized := class == classString || class == classList || class == classMap
 	switch tag {
 	case "required":
-		switch class {
-		case classString:
-			return "must not be empty"
-		case classInt, classUint, classFloat:
-			return "must not be zero"
-		case classBool:
-			return "must be true"
-		}
-		// Left for the validator: a null interface (the scan refuses a
-		// null pointer to a typed value itself).
-		return msgNotNull
-	case "min", "gte":
-		if isTime {
-			return "must not be in the past"
-		}
-		if sized {
-			return msgAtLeast(unit(param))
-		}
-		return msgCompare(">=", param)
-	case "max", "lte":
-		if isTime {
-			return "must not be in the future"
-		}
-		if sized {
-			return msgAtMost(unit(param))
-		}
-		return msgCompare("<=", param)
-	case "gt":
-		if isTime {
-			return "must be in the future"
-		}
-		if sized {
-			return "must have more than " + unit(param)
-		}
-		return msgCompare(">", param)
-	case "lt":
-		if isTime {
-			return "must be in the past"
-		}
-		if sized {
-			return "must have fewer than " + unit(param)
-		}
-		return msgCompare("<", param)
-	case "len":
-		if sized {
-			return "must have exactly " + unit(param)
-		}
-		return "must be " + param
-	case "eq":
-		if class == classList || class == classMap {
-			return "must have exactly " + unit(param)
-		}
-		return "must be " + param
+		return requiredMessage(class)
+	case "min", "gte", "max", "lte", "gt", "lt", "len", "eq":
+		return sizeMessage(tag, param, class, isTime)
 	case "ne":
 		return "must not be " + param
 	case "oneof":
@@ -381,40 +324,8 @@ func validatorMessage(fe validator.FieldError, tag, param, ruleText string) stri
 			}
 		}
 		return msgOneOf(vals)
-	case "unique":
-		return msgUnique
-	case "email":
-		return "must be an email address"
-	case "url", "uri":
-		return "must be a URL"
-	case "uuid":
-		return "must be a UUID"
-	case "ipv4":
-		return "must be an IPv4 address"
-	case "ipv6":
-		return "must be an IPv6 address"
-	case "ip":
-		return "must be an IP address"
-	case "hostname", "hostname_rfc1123":
-		return "must be a host name"
 	case "datetime":
 		return "must be a date/time in the layout " + param
-	case "alpha":
-		return "must contain only ASCII letters"
-	case "alphanum":
-		return "must contain only ASCII letters and digits"
-	case "alphaunicode":
-		return "must contain only letters"
-	case "alphanumunicode":
-		return "must contain only letters and digits"
-	case "numeric":
-		return "must be a number"
-	case "number":
-		return "must contain only digits"
-	case "lowercase":
-		return "must be lowercase"
-	case "uppercase":
-		return "must be uppercase"
 	case "contains":
 		return "must contain " + fmt.Sprintf("%q", param)
 	case "startswith":
@@ -423,4 +334,97 @@ func validatorMessage(fe validator.FieldError, tag, param, ruleText string) stri
 		return "must end with " + fmt.Sprintf("%q", param)
 	}
 	return msgRule(ruleText)
+}
+
+// ruleMessages are the messages of the validator rules that take no
+// parameter and mean the same on every type.
+var ruleMessages = map[string]string{
+	"unique":           msgUnique,
+	"email":            "must be an email address",
+	"url":              "must be a URL",
+	"uri":              "must be a URL",
+	"uuid":             "must be a UUID",
+	"ipv4":             "must be an IPv4 address",
+	"ipv6":             "must be an IPv6 address",
+	"ip":               "must be an IP address",
+	"hostname":         "must be a host name",
+	"hostname_rfc1123": "must be a host name",
+	"alpha":            "must contain only ASCII letters",
+	"alphanum":         "must contain only ASCII letters and digits",
+	"alphaunicode":     "must contain only letters",
+	"alphanumunicode":  "must contain only letters and digits",
+	"numeric":          "must be a number",
+	"number":           "must contain only digits",
+	"lowercase":        "must be lowercase",
+	"uppercase":        "must be uppercase",
+}
+
+// requiredMessage is the message for "required" on a value of class.
+func requiredMessage(class valueClass) string {
+	switch class {
+	case classString:
+		return "must not be empty"
+	case classInt, classUint, classFloat:
+		return "must not be zero"
+	case classBool:
+		return "must be true"
+	}
+	// Left for the validator: a null interface (the scan refuses a
+	// null pointer to a typed value itself).
+	return msgNotNull
+}
+
+// sizeMessage is the message for a bound or size rule (min, gte, max, lte,
+// gt, lt, len, eq) with param on a value of class: a length, count or
+// number of entries for sized values, a moment for times (isTime), a
+// comparison otherwise.
+func sizeMessage(tag, param string, class valueClass, isTime bool) string {
+	if msg, ok := timeMessages[tag]; ok && isTime {
+		return msg
+	}
+	var unit string
+	switch class {
+	case classString:
+		unit = count(param, unitCharacter)
+	case classList:
+		unit = count(param, unitItem)
+	case classMap:
+		unit = count(param, unitEntry)
+	default:
+		// Not sized: a number's (or a time's) bound or value.
+		switch tag {
+		case "min", "gte":
+			return msgCompare(">=", param)
+		case "max", "lte":
+			return msgCompare("<=", param)
+		case "gt":
+			return msgCompare(">", param)
+		case "lt":
+			return msgCompare("<", param)
+		}
+		return "must be " + param // len, eq
+	}
+	switch tag {
+	case "min", "gte":
+		return msgAtLeast(unit)
+	case "max", "lte":
+		return msgAtMost(unit)
+	case "gt":
+		return "must have more than " + unit
+	case "lt":
+		return "must have fewer than " + unit
+	case "eq":
+		if class == classString {
+			return "must be " + param
+		}
+	}
+	return "must have exactly " + unit // len, and eq on a list or map
+}
+
+// timeMessages are the messages of the bound rules on a time, which the
+// validator compares with now; len and eq compare with param.
+var timeMessages = map[string]string{
+	"min": "must not be in the past", "gte": "must not be in the past",
+	"max": "must not be in the future", "lte": "must not be in the future",
+	"gt": "must be in the future", "lt": "must be in the past",
 }

@@ -51,127 +51,168 @@ type sentBatch struct {
 // without sending anything. When ctx is done first, Batch sends
 // notifications/cancelled for every call not answered yet.
 func (s *Session) Batch(ctx context.Context, calls []*BatchCall) error {
-	// settle sets the Err (and Result) of the answered calls, and err on
-	// the others: all of them before the batch is sent, else the calls
-	// proper.
-	var waits []*call
-	sent := false
-	settle := func(err error) error {
-		for i, c := range calls {
-			switch {
-			case waits != nil && waits[i] != nil && isDone(waits[i].done):
-				c.Err = waits[i].outcome(c.Result) // a response, or the transport's failure
-			case !sent || !c.Notification:
-				c.Err = err
-			default:
-				c.Err = nil
-			}
-		}
-		return err
-	}
+	b := &batchRun{s: s, calls: calls}
 	if v := s.ProtocolVersion(); !protocol.HasBatches(v) {
 		if v == "" {
 			v = "none negotiated yet"
 		}
-		return settle(fmt.Errorf("%w (protocol revision: %s)", ErrBatchUnsupported, v))
+		return b.settle(fmt.Errorf("%w (protocol revision: %s)", ErrBatchUnsupported, v))
 	}
 	if len(calls) == 0 {
 		return nil
 	}
-	msgs := make([]protocol.Message, len(calls))
-	ids := make([]protocol.ID, len(calls))
-	waits = make([]*call, len(calls))
-	for i, c := range calls {
+	msgs, err := b.encode()
+	if err != nil {
+		return b.settle(err)
+	}
+	if err := b.register(); err != nil {
+		return b.settle(err)
+	}
+	defer b.unregister()
+	abandon := func(reason string) { b.abandon(ctx, reason) }
+	if err := s.conn.Write(ctx, &protocol.Batch{Messages: msgs}); err != nil {
+		return b.settle(s.sendFailed(ctx, err, "a batch", abandon))
+	}
+	b.sent = true
+	return b.settle(b.wait(ctx))
+}
+
+// batchRun is one call of Session.Batch: its calls, and for each request
+// its id and the pending call its response completes.
+type batchRun struct {
+	s     *Session
+	calls []*BatchCall
+	ids   []protocol.ID // the requests' ids; zero for notifications
+	waits []*call       // the requests' pending calls; nil for notifications
+	sb    *sentBatch
+	sent  bool // the batch was written
+}
+
+// settle sets the Err (and Result) of the answered calls, and err on the
+// others: all of them before the batch is sent, else the requests. It
+// returns err.
+func (b *batchRun) settle(err error) error {
+	for i, c := range b.calls {
+		switch {
+		case b.waits != nil && b.waits[i] != nil && isDone(b.waits[i].done):
+			c.Err = b.waits[i].outcome(c.Result) // a response, or the transport's failure
+		case !b.sent || !c.Notification:
+			c.Err = err
+		default:
+			c.Err = nil
+		}
+	}
+	return err
+}
+
+// encode builds the batch's messages, giving each request a new id and a
+// pending call.
+func (b *batchRun) encode() ([]protocol.Message, error) {
+	msgs := make([]protocol.Message, len(b.calls))
+	b.ids = make([]protocol.ID, len(b.calls))
+	b.waits = make([]*call, len(b.calls))
+	for i, c := range b.calls {
 		raw, err := EncodeParams(c.Params)
 		if err != nil {
-			return settle(fmt.Errorf("session: encoding %s params: %w", c.Method, err))
+			return nil, fmt.Errorf("session: encoding %s params: %w", c.Method, err)
 		}
 		m := &protocol.Request{Method: c.Method, Params: raw}
 		if !c.Notification {
-			ids[i] = s.newID()
-			m.ID = ids[i]
-			waits[i] = &call{method: c.Method, done: make(chan struct{})}
+			b.ids[i] = b.s.newID()
+			m.ID = b.ids[i]
+			b.waits[i] = &call{method: c.Method, done: make(chan struct{})}
 		}
 		msgs[i] = m
 	}
-	sb := &sentBatch{refused: make(chan struct{})}
+	return msgs, nil
+}
+
+// register makes the requests pending and the batch one that a refusal
+// fails, unless the session has ended (or the peer's input has: no
+// response could arrive).
+func (b *batchRun) register() error {
+	s := b.s
+	b.sb = &sentBatch{refused: make(chan struct{})}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.closed || s.inputErr != nil {
-		// Ended, or the peer's input has: no response could arrive.
-		s.mu.Unlock()
-		return settle(s.closedError())
+		return s.closedError()
 	}
-	for i, w := range waits {
+	for i, w := range b.waits {
 		if w != nil {
-			s.pending[ids[i]] = w
+			s.pending[b.ids[i]] = w
 		}
 	}
 	if s.sentBatches == nil {
 		s.sentBatches = map[*sentBatch]struct{}{}
 	}
-	s.sentBatches[sb] = struct{}{}
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		for i, w := range waits {
-			if w != nil {
-				delete(s.pending, ids[i])
-			}
-		}
-		delete(s.sentBatches, sb)
-		s.mu.Unlock()
-	}()
-	// Cancels the calls not answered yet.
-	abandon := func(reason string) {
-		for i, w := range waits {
-			if w == nil {
-				continue
-			}
-			select {
-			case <-w.done:
-			default:
-				s.cancelCall(ctx, ids[i], reason)
-			}
-		}
-	}
+	s.sentBatches[b.sb] = struct{}{}
+	return nil
+}
 
-	if err := s.conn.Write(ctx, &protocol.Batch{Messages: msgs}); err != nil {
-		return settle(s.sendFailed(ctx, err, "a batch", abandon))
+// unregister undoes register.
+func (b *batchRun) unregister() {
+	s := b.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, w := range b.waits {
+		if w != nil {
+			delete(s.pending, b.ids[i])
+		}
 	}
-	sent = true
+	delete(s.sentBatches, b.sb)
+}
+
+// abandon cancels the requests not answered yet.
+func (b *batchRun) abandon(ctx context.Context, reason string) {
+	for i, w := range b.waits {
+		if w == nil {
+			continue
+		}
+		select {
+		case <-w.done:
+		default:
+			b.s.cancelCall(ctx, b.ids[i], reason)
+		}
+	}
+}
+
+// wait waits for the response to each request of the sent batch. It
+// returns nil when all came, else why the batch as a whole failed.
+func (b *batchRun) wait(ctx context.Context) error {
+	s := b.s
 	var timer <-chan time.Time
 	if s.timeout > 0 {
 		t := time.NewTimer(s.timeout)
 		defer t.Stop()
 		timer = t.C
 	}
-	for _, w := range waits {
+	for _, w := range b.waits {
 		if w == nil {
 			continue
 		}
 		select {
 		case <-w.done:
-		case <-sb.refused:
-			return settle(fmt.Errorf("session: the batch was refused: %w", sb.err))
+		case <-b.sb.refused:
+			return fmt.Errorf("session: the batch was refused: %w", b.sb.err)
 		case <-ctx.Done():
-			abandon(context.Cause(ctx).Error())
-			return settle(ctx.Err())
+			b.abandon(ctx, context.Cause(ctx).Error())
+			return ctx.Err()
 		case <-timer:
-			abandon("timeout")
-			return settle(fmt.Errorf("%w: batch after %v: %w", ErrTimeout, s.timeout, context.DeadlineExceeded))
+			b.abandon(ctx, "timeout")
+			return fmt.Errorf("%w: batch after %v: %w", ErrTimeout, s.timeout, context.DeadlineExceeded)
 		case <-s.done:
 			if !isDone(w.done) { // else it raced with the end of the session
-				return settle(s.closedError())
+				return s.closedError()
 			}
 		case <-s.readerDone:
 			// The peer's input ended (or the session did): every
 			// response that came was delivered before.
 			if !isDone(w.done) {
-				return settle(s.closedError())
+				return s.closedError()
 			}
 		}
 	}
-	settle(nil)
 	return nil
 }
 

@@ -147,6 +147,26 @@ func loadSkill(fsys fs.FS, dir, skillPath string) (*skill, error) {
 		return nil, fmt.Errorf("skills: %q: %w", label, err)
 	}
 	name := fm["name"].(string)
+	skillPath, err = servedPath(dir, skillPath, name)
+	if err != nil {
+		return nil, fmt.Errorf("skills: %q: %w", label, err)
+	}
+	k := &skill{name: name, path: skillPath, files: map[string]*skillFile{}, dirs: map[string][]string{}}
+	files, err := k.readFiles(fsys, dir)
+	if err != nil {
+		return nil, fmt.Errorf("skills: %q: %w", label, err)
+	}
+	k.entry = &protocol.SkillEntry{URI: skillURI(skillPath, protocol.SkillManifest), Frontmatter: fm, Resources: protocol.SkillResources{Files: files}}
+	if k.enc, err = protocol.Marshal(k.entry); err != nil {
+		return nil, fmt.Errorf("skills: %q: encoding its entry: %w", label, err)
+	}
+	return k, nil
+}
+
+// servedPath is the path the skill named name in directory dir is served
+// under: skillPath when not empty, else dir (or, for the root, the name).
+// Its last element must be the name, and each element usable in a URI.
+func servedPath(dir, skillPath, name string) (string, error) {
 	switch {
 	case skillPath != "":
 	case dir == ".":
@@ -155,18 +175,24 @@ func loadSkill(fsys fs.FS, dir, skillPath string) (*skill, error) {
 		skillPath = dir
 	}
 	if last := path.Base(skillPath); last != name {
-		return nil, fmt.Errorf("skills: %q: SKILL.md names the skill %q but it is served as %q: the last path element must equal the name; rename the directory or the name", label, name, last)
+		return "", fmt.Errorf("SKILL.md names the skill %q but it is served as %q: the last path element must equal the name; rename the directory or the name", name, last)
 	}
 	for seg := range strings.SplitSeq(skillPath, "/") {
 		if !isUnreserved(seg) {
-			return nil, fmt.Errorf("skills: %q: the directory name %q is not usable in a skill:// URI: use letters, digits, '-', '.', '_' and '~'", label, seg)
+			return "", fmt.Errorf("the directory name %q is not usable in a skill:// URI: use letters, digits, '-', '.', '_' and '~'", seg)
 		}
 	}
-	k := &skill{name: name, path: skillPath, files: map[string]*skillFile{}, dirs: map[string][]string{}}
+	return skillPath, nil
+}
+
+// readFiles reads the files of the skill in directory dir of fsys into k
+// (its files, and its directories' listings, sorted) within the limits of
+// the skills extension, and returns their entries for the manifest.
+func (k *skill) readFiles(fsys fs.FS, dir string) ([]protocol.SkillFile, error) {
 	var total int64
 	var files []protocol.SkillFile
-	root := skillURI(skillPath, "")
-	err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+	root := skillURI(k.path, "")
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -180,10 +206,10 @@ func loadSkill(fsys fs.FS, dir, skillPath string) (*skill, error) {
 		if p == dir {
 			return nil
 		}
-		uri := skillURI(skillPath, rel)
+		uri := skillURI(k.path, rel)
 		parent := root
 		if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-			parent = skillURI(skillPath, rel[:i])
+			parent = skillURI(k.path, rel[:i])
 		}
 		k.dirs[parent] = append(k.dirs[parent], uri)
 		if d.IsDir() {
@@ -209,16 +235,12 @@ func loadSkill(fsys fs.FS, dir, skillPath string) (*skill, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("skills: %q: %w", label, err)
+		return nil, err
 	}
 	for _, c := range k.dirs {
 		slices.Sort(c)
 	}
-	k.entry = &protocol.SkillEntry{URI: skillURI(skillPath, protocol.SkillManifest), Frontmatter: fm, Resources: protocol.SkillResources{Files: files}}
-	if k.enc, err = protocol.Marshal(k.entry); err != nil {
-		return nil, fmt.Errorf("skills: %q: encoding its entry: %w", label, err)
-	}
-	return k, nil
+	return files, nil
 }
 
 // skillURI is the URI of rel (a slash path; "" for the directory itself)

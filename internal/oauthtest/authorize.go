@@ -24,20 +24,8 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	redirectURI := q.Get("redirect_uri")
-	target := redirectURI
-	switch {
-	case redirectURI == "" && len(c.RedirectURIs) == 1:
-		target = c.RedirectURIs[0]
-	case redirectURI == "":
-		http.Error(w, "oauthtest: redirect_uri is required: the client registered several", http.StatusBadRequest)
-		return
-	case !c.allowsRedirect(redirectURI):
-		http.Error(w, "oauthtest: redirect_uri "+redirectURI+" is not registered for the client", http.StatusBadRequest)
-		return
-	}
-	back, err := url.Parse(target)
-	if err != nil {
-		http.Error(w, "oauthtest: bad redirect_uri", http.StatusBadRequest)
+	back, ok := redirectTarget(w, c, redirectURI)
+	if !ok {
 		return
 	}
 	answer := back.Query()
@@ -45,66 +33,85 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		answer.Set("state", st)
 	}
 	answer.Set("iss", s.URL())
-	redirect := func() {
-		back.RawQuery = answer.Encode()
-		http.Redirect(w, r, back.String(), http.StatusFound)
-	}
-	fail := func(code, description string) {
-		answer.Set("error", code)
+	requested, errCode, description := s.checkAuthorize(q, c)
+	if errCode != "" {
+		answer.Set("error", errCode)
 		answer.Set("error_description", description)
-		redirect()
+	} else {
+		subject := q.Get("login_hint")
+		if subject == "" {
+			subject = s.opts.Subject
+		}
+		code := randomString(24)
+		s.codes.put(code, &grant{
+			clientID:    c.ID,
+			subject:     subject,
+			scopes:      s.granted(requested),
+			resources:   q["resource"],
+			redirectURI: redirectURI,
+			challenge:   q.Get("code_challenge"),
+		}, time.Now().Add(codeLifetime))
+		s.authorized.Add(1)
+		answer.Set("code", code)
 	}
+	back.RawQuery = answer.Encode()
+	http.Redirect(w, r, back.String(), http.StatusFound)
+}
 
+// redirectTarget is where an authorization request of client c that named
+// redirectURI (or none) is answered. When the URI is missing, unregistered
+// or malformed it answers 400 itself and returns false.
+func redirectTarget(w http.ResponseWriter, c *Client, redirectURI string) (*url.URL, bool) {
+	target := redirectURI
+	switch {
+	case redirectURI == "" && len(c.RedirectURIs) == 1:
+		target = c.RedirectURIs[0]
+	case redirectURI == "":
+		http.Error(w, "oauthtest: redirect_uri is required: the client registered several", http.StatusBadRequest)
+		return nil, false
+	case !c.allowsRedirect(redirectURI):
+		http.Error(w, "oauthtest: redirect_uri "+redirectURI+" is not registered for the client", http.StatusBadRequest)
+		return nil, false
+	}
+	back, err := url.Parse(target)
+	if err != nil {
+		http.Error(w, "oauthtest: bad redirect_uri", http.StatusBadRequest)
+		return nil, false
+	}
+	return back, true
+}
+
+// checkAuthorize checks the authorization request q of client c (response
+// type, grant, PKCE, scope, resources, and whether the user declines). It
+// returns the scopes requested, or the OAuth error code and description to
+// send back to the redirect URI.
+func (s *Server) checkAuthorize(q url.Values, c *Client) (requested []string, errCode, description string) {
 	if q.Get("response_type") != "code" {
-		fail("unsupported_response_type", "only response_type=code is supported")
-		return
+		return nil, "unsupported_response_type", "only response_type=code is supported"
 	}
 	if !slices.Contains(c.GrantTypes, "authorization_code") {
-		fail("unauthorized_client", "the client did not register the authorization_code grant")
-		return
+		return nil, "unauthorized_client", "the client did not register the authorization_code grant"
 	}
-	challenge := q.Get("code_challenge")
-	if challenge == "" {
-		fail("invalid_request", "code_challenge is required (PKCE)")
-		return
+	if q.Get("code_challenge") == "" {
+		return nil, "invalid_request", "code_challenge is required (PKCE)"
 	}
 	if q.Get("code_challenge_method") != "S256" {
-		fail("invalid_request", "code_challenge_method must be S256")
-		return
+		return nil, "invalid_request", "code_challenge_method must be S256"
 	}
-	requested := splitScopes(q.Get("scope"))
+	requested = splitScopes(q.Get("scope"))
 	if len(requested) == 0 {
 		requested = s.opts.DefaultScopes
 	}
 	if s.opts.ScopesSupported != nil && !subset(requested, s.opts.ScopesSupported) {
-		fail("invalid_scope", "unknown scope requested; supported: "+joinScopes(s.opts.ScopesSupported))
-		return
+		return nil, "invalid_scope", "unknown scope requested; supported: " + joinScopes(s.opts.ScopesSupported)
 	}
-	resources := q["resource"]
-	if !validResources(resources) {
-		fail("invalid_target", "each resource must be an absolute URI without a fragment (RFC 8707)")
-		return
+	if !validResources(q["resource"]) {
+		return nil, "invalid_target", "each resource must be an absolute URI without a fragment (RFC 8707)"
 	}
 	if s.deny.Load() {
-		fail("access_denied", "the user declined")
-		return
+		return nil, "access_denied", "the user declined"
 	}
-	subject := q.Get("login_hint")
-	if subject == "" {
-		subject = s.opts.Subject
-	}
-	code := randomString(24)
-	s.codes.put(code, &grant{
-		clientID:    c.ID,
-		subject:     subject,
-		scopes:      s.granted(requested),
-		resources:   resources,
-		redirectURI: redirectURI,
-		challenge:   challenge,
-	}, time.Now().Add(codeLifetime))
-	s.authorized.Add(1)
-	answer.Set("code", code)
-	redirect()
+	return requested, "", ""
 }
 
 // granted returns the scopes of requested the user grants.

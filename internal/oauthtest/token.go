@@ -18,7 +18,7 @@ import (
 var verifierPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
 
 // serveToken is the token endpoint: the authorization_code,
-// refresh_token and client_credentials grants.
+// refresh_token, client_credentials and JWT bearer grants.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
@@ -39,67 +39,91 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var g *grant
+	g, ok := s.tokenGrant(w, r, c)
+	if !ok {
+		return
+	}
+	s.issueToken(w, r, c, g, jkt)
+}
+
+// tokenGrant is the grant a token request for client c stands on, by its
+// grant_type. When there is none it writes the error and returns false.
+func (s *Server) tokenGrant(w http.ResponseWriter, r *http.Request, c *Client) (*grant, bool) {
 	switch gt := r.PostForm.Get("grant_type"); gt {
 	case "authorization_code":
-		g, ok = s.codes.take(r.PostForm.Get("code"))
-		if !ok || g.clientID != c.ID {
-			writeError(w, http.StatusBadRequest, "invalid_grant", "the code is unknown, used, expired or issued to another client")
-			return
-		}
-		if ru := r.PostForm.Get("redirect_uri"); ru != g.redirectURI && (g.redirectURI != "" || ru != "" && !c.allowsRedirect(ru)) {
-			writeError(w, http.StatusBadRequest, "invalid_grant", "redirect_uri does not match the authorization request's")
-			return
-		}
-		v := r.PostForm.Get("code_verifier")
-		sum := sha256.Sum256([]byte(v))
-		if !verifierPattern.MatchString(v) || subtle.ConstantTimeCompare([]byte(b64(sum[:])), []byte(g.challenge)) != 1 {
-			writeError(w, http.StatusBadRequest, "invalid_grant", "code_verifier does not match the code_challenge (PKCE S256)")
-			return
-		}
+		return s.codeGrant(w, r, c)
 	case "refresh_token":
 		if !slices.Contains(c.GrantTypes, "refresh_token") {
 			writeError(w, http.StatusBadRequest, "unauthorized_client", "the client did not register the refresh_token grant")
-			return
+			return nil, false
 		}
-		g, ok = s.fresh.take(r.PostForm.Get("refresh_token"))
+		g, ok := s.fresh.take(r.PostForm.Get("refresh_token"))
 		if !ok || g.clientID != c.ID {
 			writeError(w, http.StatusBadRequest, "invalid_grant", "the refresh token is unknown, used or issued to another client")
-			return
+			return nil, false
 		}
+		return g, true
 	case "client_credentials":
 		if !slices.Contains(c.GrantTypes, "client_credentials") {
 			writeError(w, http.StatusBadRequest, "unauthorized_client", "the client did not register the client_credentials grant")
-			return
+			return nil, false
 		}
 		requested, ok := s.formScopes(w, r)
 		if !ok {
-			return
+			return nil, false
 		}
-		g = &grant{clientID: c.ID, subject: c.ID, scopes: requested}
+		return &grant{clientID: c.ID, subject: c.ID, scopes: requested}, true
 	case JWTBearerGrant:
 		if s.opts.Assertions == nil || !slices.Contains(c.GrantTypes, JWTBearerGrant) {
 			writeError(w, http.StatusBadRequest, "unauthorized_client", "the client may not use the JWT bearer grant here")
-			return
+			return nil, false
 		}
 		subject, err := s.opts.Assertions(r.PostForm.Get("assertion"))
 		if err != nil {
 			writeError(w, http.StatusBadRequest, "invalid_grant", "assertion refused: "+err.Error())
-			return
+			return nil, false
 		}
 		requested, ok := s.formScopes(w, r)
 		if !ok {
-			return
+			return nil, false
 		}
-		g = &grant{clientID: c.ID, subject: subject, scopes: requested}
+		return &grant{clientID: c.ID, subject: subject, scopes: requested}, true
 	case "":
 		writeError(w, http.StatusBadRequest, "invalid_request", "grant_type is required")
-		return
+		return nil, false
 	default:
 		writeError(w, http.StatusBadRequest, "unsupported_grant_type", "grant type "+gt+" is not supported ("+strings.Join(s.grantTypes(), ", ")+")")
-		return
+		return nil, false
 	}
+}
 
+// codeGrant redeems an authorization code for client c: the redirect URI
+// of the authorization request and the PKCE verifier must match. When they
+// do not it writes the error and returns false.
+func (s *Server) codeGrant(w http.ResponseWriter, r *http.Request, c *Client) (*grant, bool) {
+	g, ok := s.codes.take(r.PostForm.Get("code"))
+	if !ok || g.clientID != c.ID {
+		writeError(w, http.StatusBadRequest, "invalid_grant", "the code is unknown, used, expired or issued to another client")
+		return nil, false
+	}
+	if ru := r.PostForm.Get("redirect_uri"); ru != g.redirectURI && (g.redirectURI != "" || ru != "" && !c.allowsRedirect(ru)) {
+		writeError(w, http.StatusBadRequest, "invalid_grant", "redirect_uri does not match the authorization request's")
+		return nil, false
+	}
+	v := r.PostForm.Get("code_verifier")
+	sum := sha256.Sum256([]byte(v))
+	if !verifierPattern.MatchString(v) || subtle.ConstantTimeCompare([]byte(b64(sum[:])), []byte(g.challenge)) != 1 {
+		writeError(w, http.StatusBadRequest, "invalid_grant", "code_verifier does not match the code_challenge (PKCE S256)")
+		return nil, false
+	}
+	return g, true
+}
+
+// issueToken answers a token request for client c on grant g with an
+// access token (bound to the DPoP key jkt when not empty), narrowed to the
+// scope and resource the request asks for, and a refresh token when the
+// client registered that grant.
+func (s *Server) issueToken(w http.ResponseWriter, r *http.Request, c *Client, g *grant, jkt string) {
 	scopes := g.scopes
 	if sc := splitScopes(r.PostForm.Get("scope")); len(sc) > 0 {
 		if !subset(sc, g.scopes) {
