@@ -47,7 +47,7 @@ type HTTPAuth interface {
 // that refreshes its token keeps its session.
 //
 // A configuration error (an invalid issuer, a missing resource) is
-// returned by Run, ListenAndServe and ServeListener; a mounted Server
+// returned by Run over HTTP; a mounted Server
 // (ServeHTTP) logs it once and answers 503. Over stdio authorization does
 // not apply: the option is ignored there, with one log line.
 func Auth(a HTTPAuth) Option {

@@ -30,8 +30,8 @@ type LifespanFunc[T any] func(ctx context.Context) (state T, cleanup func(contex
 //		...
 //	})
 //
-// The lifespan runs when the server starts (Run, ServeStdio,
-// ListenAndServe, the first request to ServeHTTP, Start); an error stops
+// The lifespan runs when the server starts (Run, ServeStdio, the first
+// request to ServeHTTP, Start); an error stops
 // start-up. Its cleanup runs at Shutdown (also on
 // SIGINT/SIGTERM under Run); a cleanup error is logged.
 //

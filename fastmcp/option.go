@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"log/slog"
+	"net"
 	"net/http"
 	"reflect"
 	"time"
@@ -59,6 +60,7 @@ type serverConfig struct {
 	settings       Settings
 	set            settingsSet // which settings were given as options
 	flags          *flag.FlagSet
+	listener       net.Listener // Listener
 	http           httpConfig
 	cache          *cacheHint
 	auth           *authOption
@@ -303,4 +305,13 @@ func RequestStateTTL(d time.Duration) Option {
 // when there is none, and then any client may present the state).
 func RequestStatePrincipal(fn func(*session.Request) string) Option {
 	return serverOption(func(c *serverConfig) { c.principal = fn })
+}
+
+// Listener makes Run serve HTTP on ln, a listener the program opened (a
+// test's 127.0.0.1:0, a socket handed over by systemd), instead of
+// listening on the Addr setting; it implies the http transport (a
+// transport setting of stdio is then an error). Run closes ln when it
+// returns. A Server mounted as an http.Handler does not use it.
+func Listener(ln net.Listener) Option {
+	return serverOption(func(c *serverConfig) { c.listener, c.set.listener = ln, ln != nil })
 }

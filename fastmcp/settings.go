@@ -151,6 +151,7 @@ type settingsSet struct {
 	transport, addr, path, logLevel, stateless, jsonResponse, hosts, origins, shutdown bool
 	readHeader, readBody, write, jsonWindow, idleConn, maxHeader, maxBody, redisURL    bool
 	idleTimeout, maxSessions, maxStreams, maxListens                                   bool
+	listener                                                                           bool // the Listener option, which implies http
 }
 
 // Transport chooses the transport Run serves on: "stdio" or "http".
@@ -194,7 +195,7 @@ func JSONResponse(b bool) Option {
 // address itself when listening on another specific IP address; the name
 // in the Addr setting (and the address it resolved to) when it names a
 // host. Listening on every interface (":8000", "0.0.0.0:8000") requires
-// this setting: Run, ListenAndServe and ServeListener fail with
+// this setting: Run fails with
 // ErrAllowedHostsRequired without it.
 func AllowedHosts(hosts ...string) Option {
 	return serverOption(func(c *serverConfig) { c.settings.AllowedHosts, c.set.hosts = hosts, true })
@@ -546,10 +547,18 @@ func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup fun
 	switch out.Transport {
 	case "":
 		out.Transport = "stdio"
-		if out.Addr != "" {
+		if out.Addr != "" || set.listener {
 			out.Transport = "http"
 		}
-	case "stdio", "http":
+	case "stdio":
+		if set.listener {
+			from := "option Transport"
+			if !set.transport {
+				_, from, _ = value("transport")
+			}
+			bad(from, out.Transport, "the Listener option serves HTTP: use http, or leave the transport unset")
+		}
+	case "http":
 	default:
 		from := "option Transport"
 		if !set.transport {
