@@ -1,9 +1,13 @@
 package fastmcp_test
 
 import (
+	"flag"
+	"fmt"
+	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
@@ -50,5 +54,78 @@ func TestListenerOption(t *testing.T) {
 	}
 	if _, err := ln.Accept(); err == nil {
 		t.Error("Run left the listener open")
+	}
+}
+
+// TestSettingsPrecedenceTable: for one setting of each kind, an option
+// beats a flag, a flag beats the environment, the environment beats the
+// default; each source is checked alone above the ones below it.
+func TestSettingsPrecedenceTable(t *testing.T) {
+	rows := []struct {
+		flag     string // the variable is FASTMCP_ and the name in upper case
+		get      func(fastmcp.Settings) string
+		def      string
+		env, flg string // texts given to the variable and the flag
+		option   fastmcp.Option
+		fromOpt  string // what the option resolves to
+		envWant  string // what env resolves to, when not the text itself
+		flagWant string
+	}{
+		{flag: "addr", get: func(s fastmcp.Settings) string { return s.Addr }, def: "", env: "env:1", flg: "flag:1", option: fastmcp.Addr("option:1"), fromOpt: "option:1"},
+		{flag: "path", get: func(s fastmcp.Settings) string { return s.Path }, def: "/mcp", env: "/env", flg: "/flag", option: fastmcp.HTTPPath("/option"), fromOpt: "/option"},
+		{flag: "stateless", get: func(s fastmcp.Settings) string { return fmt.Sprint(s.Stateless) }, def: "false", env: "true", flg: "false", option: fastmcp.Stateless(true), fromOpt: "true"},
+		{flag: "allowed-hosts", get: func(s fastmcp.Settings) string { return strings.Join(s.AllowedHosts, ",") }, def: "", env: "e.example", flg: "f.example", option: fastmcp.AllowedHosts("o.example"), fromOpt: "o.example"},
+		{flag: "log-level", get: func(s fastmcp.Settings) string { return s.LogLevel.String() }, def: "INFO", env: "debug", envWant: "DEBUG", flg: "warn", flagWant: "WARN", option: fastmcp.LogLevel(slog.LevelError), fromOpt: "ERROR"},
+		{flag: "shutdown-timeout", get: func(s fastmcp.Settings) string { return s.ShutdownTimeout.String() }, def: "10s", env: "3s", flg: "4s", option: fastmcp.ShutdownTimeout(5 * time.Second), fromOpt: "5s"},
+		{flag: "read-body-timeout", get: func(s fastmcp.Settings) string { return s.ReadBodyTimeout.String() }, def: "30s", env: "none", envWant: "-1ns", flg: "4s", option: fastmcp.ReadBodyTimeout(5 * time.Second), fromOpt: "5s"},
+		{flag: "max-sessions", get: func(s fastmcp.Settings) string { return fmt.Sprint(s.MaxSessions) }, def: "1000", env: "3", flg: "none", flagWant: "-1", option: fastmcp.MaxSessions(5), fromOpt: "5"},
+		{flag: "max-body-bytes", get: func(s fastmcp.Settings) string { return fmt.Sprint(s.MaxBodyBytes) }, def: "4194304", env: "3000", flg: "4000", option: fastmcp.MaxBodyBytes(5000), fromOpt: "5000"},
+	}
+	for _, r := range rows {
+		env := "FASTMCP_" + strings.ToUpper(strings.ReplaceAll(r.flag, "-", "_"))
+		or := func(want, text string) string {
+			if want != "" {
+				return want
+			}
+			return text
+		}
+		for _, tc := range []struct {
+			name          string
+			env, flg, opt bool
+			want          string
+		}{
+			{"default", false, false, false, r.def},
+			{"environment over default", true, false, false, or(r.envWant, r.env)},
+			{"flag over environment", true, true, false, or(r.flagWant, r.flg)},
+			{"option over flag", true, true, true, r.fromOpt},
+		} {
+			t.Run(r.flag+"/"+tc.name, func(t *testing.T) {
+				t.Setenv(env, "")
+				if tc.env {
+					t.Setenv(env, r.env)
+				}
+				var opts []fastmcp.Option
+				if tc.opt {
+					opts = append(opts, r.option)
+				}
+				s := newServer(opts...)
+				fs := flag.NewFlagSet("test", flag.ContinueOnError)
+				s.Flags(fs)
+				var args []string
+				if tc.flg {
+					args = append(args, "-"+r.flag+"="+r.flg)
+				}
+				if err := fs.Parse(args); err != nil {
+					t.Fatal(err)
+				}
+				set, err := s.Settings()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := r.get(set); got != tc.want {
+					t.Fatalf("%s = %q, want %q", r.flag, got, tc.want)
+				}
+			})
+		}
 	}
 }

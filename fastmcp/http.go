@@ -71,34 +71,11 @@ type StreamableConfig struct {
 	KeepAlive time.Duration
 }
 
-// HTTPEndpoints gives fn the HTTPConfig of the server's MCP endpoints,
-// with the defaults filled in, before they are built: move the legacy SSE
-// endpoints or leave them out, or set transport options (an event
-// store, keep-alives...). Several HTTPEndpoints options run in order.
-func HTTPEndpoints(fn func(*HTTPConfig)) Option {
-	return serverOption(func(c *serverConfig) { c.http.endpoints = append(c.http.endpoints, fn) })
-}
-
 // httpConfig holds HTTP front-door state set by options.
 type httpConfig struct {
 	routes    []route
 	configure []func(*http.Server)
 	endpoints []func(*HTTPConfig)
-}
-
-// HTTPServer gives fn the *http.Server that Run builds to serve HTTP,
-// with the settings applied (ReadHeaderTimeout, IdleConnTimeout,
-// MaxHeaderBytes), before it serves: set TLSConfig (with
-// certificates or GetCertificate; the server then serves HTTPS), ErrorLog,
-// ConnState, BaseContext, HTTP/2 settings, or wrap Handler in middleware.
-// Leave Addr alone (use the Addr setting) and do not start or stop the
-// server yourself. Several HTTPServer options run in order.
-//
-// To own the http.Server entirely, mount the Server in it instead (it is an
-// http.Handler); the body limits and DNS-rebinding protection come with it,
-// the connection timeouts are then yours to set.
-func HTTPServer(fn func(*http.Server)) Option {
-	return serverOption(func(c *serverConfig) { c.http.configure = append(c.http.configure, fn) })
 }
 
 type route struct {
