@@ -333,28 +333,14 @@ func MaxListens(n int) Option {
 // environment. Call it before fs.Parse.
 func (s *Server) Flags(fs *flag.FlagSet) {
 	s.cfg.flags = fs
-	fs.String("transport", "", "transport: stdio or http (env FASTMCP_TRANSPORT)")
-	fs.String("addr", "", "HTTP listen address, e.g. localhost:8000; implies -transport=http (env FASTMCP_ADDR)")
-	fs.String("path", "", "MCP endpoint path (env FASTMCP_PATH, default /mcp)")
-	fs.String("log-level", "", "log level: debug, info, warn or error (env FASTMCP_LOG_LEVEL, default info)")
-	fs.String("stateless", "", "serve HTTP without sessions: true or false (env FASTMCP_STATELESS)")
-	fs.String("json-response", "", "answer HTTP requests with JSON instead of SSE: true or false (env FASTMCP_JSON_RESPONSE)")
-	fs.String("allowed-hosts", "", "comma-separated Host names accepted over HTTP (env FASTMCP_ALLOWED_HOSTS)")
-	fs.String("allowed-origins", "", "comma-separated browser origins accepted over HTTP (env FASTMCP_ALLOWED_ORIGINS)")
-	fs.String("shutdown-timeout", "", "how long in-flight requests may take at shutdown, e.g. 10s (env FASTMCP_SHUTDOWN_TIMEOUT)")
-	fs.String("read-header-timeout", "", "how long an HTTP client may take to send its headers; or none (env FASTMCP_READ_HEADER_TIMEOUT, default 10s)")
-	fs.String("read-body-timeout", "", "how long an HTTP client may take to send a POST body; or none (env FASTMCP_READ_BODY_TIMEOUT, default 30s)")
-	fs.String("write-timeout", "", "how long an HTTP client may take none of an answer's bytes before its stream is dropped; or none (env FASTMCP_WRITE_TIMEOUT, default 30s)")
-	fs.String("json-window", "", "how long a POST's answer may take and still be one JSON body, not an SSE stream; or none for SSE always (env FASTMCP_JSON_WINDOW, default 2ms)")
-	fs.String("idle-conn-timeout", "", "how long an idle keep-alive HTTP connection stays open; or none (env FASTMCP_IDLE_CONN_TIMEOUT, default 2m)")
-	fs.String("max-header-bytes", "", "largest HTTP request headers accepted, in bytes (env FASTMCP_MAX_HEADER_BYTES, default 65536)")
-	fs.String("max-body-bytes", "", "largest POST body accepted, in bytes (env FASTMCP_MAX_BODY_BYTES, default 4194304)")
-	fs.String("redis-url", "", "Redis keeping the state shared with other replicas, e.g. redis://host:6379/0 (env FASTMCP_REDIS_URL)")
-
-	fs.String("session-idle-timeout", "", "how long an idle HTTP session lives, e.g. 30m, or none (env FASTMCP_SESSION_IDLE_TIMEOUT)")
-	fs.String("max-sessions", "", "most HTTP sessions open at once, or none (env FASTMCP_MAX_SESSIONS, default 1000)")
-	fs.String("max-streams-per-session", "", "most responses one HTTP session has open at once, or none (env FASTMCP_MAX_STREAMS_PER_SESSION, default 64)")
-	fs.String("max-listens", "", "most subscriptions/listen streams open at once, or none (env FASTMCP_MAX_LISTENS, default 1000)")
+	for i := range settingsTable {
+		r := &settingsTable[i]
+		env := r.env()
+		if r.dflt != "" {
+			env += ", default " + r.dflt
+		}
+		fs.String(r.name, "", r.usage+" (env "+env+")")
+	}
 }
 
 // noLimit is the value the limit flags and FASTMCP_* variables take for
@@ -381,6 +367,14 @@ type setting struct {
 	value func(*Settings) string
 	// secret leaves the value out of errors (it may hold a password).
 	secret bool
+	// usage and dflt describe the flag, its default in words.
+	usage, dflt string
+}
+
+// doc sets the flag's usage and its default in words.
+func (r setting) doc(usage, dflt string) setting {
+	r.usage, r.dflt = usage, dflt
+	return r
 }
 
 // env returns the setting's environment variable.
@@ -472,35 +466,35 @@ func durationOf(v string) (time.Duration, error) { return time.ParseDuration(v) 
 // them. The transport, path and Redis URL are checked whichever source
 // gave them; Addr's default follows from the transport.
 var settingsTable = []setting{
-	withCheck(textSetting("transport", "Transport", func(s *Settings) *string { return &s.Transport }), checkTransport),
-	textSetting("addr", "Addr", func(s *Settings) *string { return &s.Addr }),
-	withCheck(textSetting("path", "HTTPPath", func(s *Settings) *string { return &s.Path }), checkPath),
-	{name: "log-level", option: "LogLevel", parse: func(s *Settings, v string) string {
+	withCheck(textSetting("transport", "Transport", func(s *Settings) *string { return &s.Transport }), checkTransport).doc("transport: stdio or http", ""),
+	textSetting("addr", "Addr", func(s *Settings) *string { return &s.Addr }).doc("HTTP listen address, e.g. localhost:8000; implies -transport=http", ""),
+	withCheck(textSetting("path", "HTTPPath", func(s *Settings) *string { return &s.Path }), checkPath).doc("MCP endpoint path", "/mcp"),
+	setting{name: "log-level", option: "LogLevel", parse: func(s *Settings, v string) string {
 		if s.LogLevel.UnmarshalText([]byte(v)) != nil {
 			return "use debug, info, warn or error"
 		}
 		return ""
-	}},
-	boolSetting("stateless", "Stateless", func(s *Settings) *bool { return &s.Stateless }),
-	boolSetting("json-response", "JSONResponse", func(s *Settings) *bool { return &s.JSONResponse }),
-	listSetting("allowed-hosts", "AllowedHosts", func(s *Settings) *[]string { return &s.AllowedHosts }),
-	listSetting("allowed-origins", "AllowedOrigins", func(s *Settings) *[]string { return &s.AllowedOrigins }),
-	{name: "shutdown-timeout", option: "ShutdownTimeout", parse: func(s *Settings, v string) string {
+	}}.doc("log level: debug, info, warn or error", "info"),
+	boolSetting("stateless", "Stateless", func(s *Settings) *bool { return &s.Stateless }).doc("serve HTTP without sessions: true or false", ""),
+	boolSetting("json-response", "JSONResponse", func(s *Settings) *bool { return &s.JSONResponse }).doc("answer HTTP requests with JSON instead of SSE: true or false", ""),
+	listSetting("allowed-hosts", "AllowedHosts", func(s *Settings) *[]string { return &s.AllowedHosts }).doc("comma-separated Host names accepted over HTTP", ""),
+	listSetting("allowed-origins", "AllowedOrigins", func(s *Settings) *[]string { return &s.AllowedOrigins }).doc("comma-separated browser origins accepted over HTTP", ""),
+	setting{name: "shutdown-timeout", option: "ShutdownTimeout", parse: func(s *Settings, v string) string {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
 			return "use a non-negative duration such as 10s or 1m30s"
 		}
 		s.ShutdownTimeout = d
 		return ""
-	}, def: func(s *Settings) { s.ShutdownTimeout = 10 * time.Second }},
-	limitSetting("read-header-timeout", "ReadHeaderTimeout", func(s *Settings) *time.Duration { return &s.ReadHeaderTimeout }, DefaultReadHeaderTimeout, "30s", durationOf),
-	limitSetting("read-body-timeout", "ReadBodyTimeout", func(s *Settings) *time.Duration { return &s.ReadBodyTimeout }, DefaultReadBodyTimeout, "30s", durationOf),
-	limitSetting("write-timeout", "WriteTimeout", func(s *Settings) *time.Duration { return &s.WriteTimeout }, DefaultWriteTimeout, "30s", durationOf),
-	limitSetting("json-window", "JSONWindow", func(s *Settings) *time.Duration { return &s.JSONWindow }, DefaultJSONWindow, "30s", durationOf),
-	limitSetting("idle-conn-timeout", "IdleConnTimeout", func(s *Settings) *time.Duration { return &s.IdleConnTimeout }, DefaultIdleConnTimeout, "30s", durationOf),
-	sizeSetting("max-header-bytes", "MaxHeaderBytes", func(s *Settings) *int { return &s.MaxHeaderBytes }, DefaultMaxHeaderBytes),
-	sizeSetting("max-body-bytes", "MaxBodyBytes", func(s *Settings) *int64 { return &s.MaxBodyBytes }, DefaultMaxBodyBytes),
-	{name: "redis-url", option: "RedisURL", secret: true, parse: func(s *Settings, v string) string { s.RedisURL = v; return "" }, check: func(s *Settings, _ settingsSet) string {
+	}, def: func(s *Settings) { s.ShutdownTimeout = 10 * time.Second }}.doc("how long in-flight requests may take at shutdown, e.g. 10s", ""),
+	limitSetting("read-header-timeout", "ReadHeaderTimeout", func(s *Settings) *time.Duration { return &s.ReadHeaderTimeout }, DefaultReadHeaderTimeout, "30s", durationOf).doc("how long an HTTP client may take to send its headers; or none", "10s"),
+	limitSetting("read-body-timeout", "ReadBodyTimeout", func(s *Settings) *time.Duration { return &s.ReadBodyTimeout }, DefaultReadBodyTimeout, "30s", durationOf).doc("how long an HTTP client may take to send a POST body; or none", "30s"),
+	limitSetting("write-timeout", "WriteTimeout", func(s *Settings) *time.Duration { return &s.WriteTimeout }, DefaultWriteTimeout, "30s", durationOf).doc("how long an HTTP client may take none of an answer's bytes before its stream is dropped; or none", "30s"),
+	limitSetting("json-window", "JSONWindow", func(s *Settings) *time.Duration { return &s.JSONWindow }, DefaultJSONWindow, "30s", durationOf).doc("how long a POST's answer may take and still be one JSON body, not an SSE stream; or none for SSE always", "2ms"),
+	limitSetting("idle-conn-timeout", "IdleConnTimeout", func(s *Settings) *time.Duration { return &s.IdleConnTimeout }, DefaultIdleConnTimeout, "30s", durationOf).doc("how long an idle keep-alive HTTP connection stays open; or none", "2m"),
+	sizeSetting("max-header-bytes", "MaxHeaderBytes", func(s *Settings) *int { return &s.MaxHeaderBytes }, DefaultMaxHeaderBytes).doc("largest HTTP request headers accepted, in bytes", "65536"),
+	sizeSetting("max-body-bytes", "MaxBodyBytes", func(s *Settings) *int64 { return &s.MaxBodyBytes }, DefaultMaxBodyBytes).doc("largest POST body accepted, in bytes", "4194304"),
+	setting{name: "redis-url", option: "RedisURL", secret: true, parse: func(s *Settings, v string) string { s.RedisURL = v; return "" }, check: func(s *Settings, _ settingsSet) string {
 		if s.RedisURL == "" {
 			return ""
 		}
@@ -508,11 +502,11 @@ var settingsTable = []setting{
 			return why + "; use a URL such as redis://user:password@host:6379/0 (rediss:// for TLS, unix:///path/to/socket)"
 		}
 		return ""
-	}},
-	limitSetting("session-idle-timeout", "SessionIdleTimeout", func(s *Settings) *time.Duration { return &s.SessionIdleTimeout }, transport.DefaultSessionIdleTimeout, "30s", durationOf),
-	limitSetting("max-sessions", "MaxSessions", func(s *Settings) *int { return &s.MaxSessions }, transport.DefaultMaxSessions, "100", strconv.Atoi),
-	limitSetting("max-streams-per-session", "MaxStreamsPerSession", func(s *Settings) *int { return &s.MaxStreamsPerSession }, transport.DefaultMaxStreamsPerSession, "100", strconv.Atoi),
-	limitSetting("max-listens", "MaxListens", func(s *Settings) *int { return &s.MaxListens }, transport.DefaultMaxListens, "100", strconv.Atoi),
+	}}.doc("Redis keeping the state shared with other replicas, e.g. redis://host:6379/0", ""),
+	limitSetting("session-idle-timeout", "SessionIdleTimeout", func(s *Settings) *time.Duration { return &s.SessionIdleTimeout }, transport.DefaultSessionIdleTimeout, "30s", durationOf).doc("how long an idle HTTP session lives, e.g. 30m, or none", ""),
+	limitSetting("max-sessions", "MaxSessions", func(s *Settings) *int { return &s.MaxSessions }, transport.DefaultMaxSessions, "100", strconv.Atoi).doc("most HTTP sessions open at once, or none", "1000"),
+	limitSetting("max-streams-per-session", "MaxStreamsPerSession", func(s *Settings) *int { return &s.MaxStreamsPerSession }, transport.DefaultMaxStreamsPerSession, "100", strconv.Atoi).doc("most responses one HTTP session has open at once, or none", "64"),
+	limitSetting("max-listens", "MaxListens", func(s *Settings) *int { return &s.MaxListens }, transport.DefaultMaxListens, "100", strconv.Atoi).doc("most subscriptions/listen streams open at once, or none", "1000"),
 }
 
 func withCheck(r setting, check func(*Settings, settingsSet) string) setting {
