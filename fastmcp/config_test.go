@@ -1,9 +1,12 @@
 package fastmcp_test
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -126,6 +129,29 @@ func TestSettingsPrecedenceTable(t *testing.T) {
 					t.Fatalf("%s = %q, want %q", r.flag, got, tc.want)
 				}
 			})
+		}
+	}
+}
+
+// TestSettingsReachBothEntryPoints: the two ways to serve HTTP, Run (here
+// on a Listener) and the Server mounted as an http.Handler, take the
+// endpoints' limits from the same settings: a POST over MaxBodyBytes gets
+// 413 from both, and one under it is served.
+func TestSettingsReachBothEntryPoints(t *testing.T) {
+	t.Parallel()
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":"` + strings.Repeat("x", 2048) + `"}}}`
+	ln := listenLoopback(t)
+	run := serveOn(t, newServer(fastmcp.MaxBodyBytes(1024), fastmcp.Listener(ln)), ln)
+	m := newServer(fastmcp.MaxBodyBytes(1024))
+	mounted := httptest.NewServer(m)
+	defer mounted.Close()
+	defer m.Shutdown(context.Background()) // first: it ends the sessions
+	for name, base := range map[string]string{"Run": run.base, "mounted": mounted.URL} {
+		if code, body := post(t, base+"/mcp", big, nil); code != http.StatusRequestEntityTooLarge {
+			t.Errorf("%s: a 2 KiB POST got %d %s, want 413", name, code, body)
+		}
+		if code, body := post(t, base+"/mcp", initializeBody, nil); code != http.StatusOK {
+			t.Errorf("%s: initialize got %d %s, want 200", name, code, body)
 		}
 	}
 }
