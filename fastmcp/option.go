@@ -350,9 +350,9 @@ func Listener(ln net.Listener) Option {
 // that refreshes its token keeps its session.
 //
 // A configuration error (an invalid issuer, a missing resource) is
-// returned by Run over HTTP; a mounted Server
-// (ServeHTTP) logs it once and answers 503. Over stdio authorization does
-// not apply: the option is ignored there, with one log line.
+// returned by Run over HTTP; a mounted Server (ServeHTTP) logs it once
+// and answers 503. Over stdio authorization does not apply: the option is
+// ignored there, with one log line.
 func Auth(a HTTPAuth) Option {
 	return serverOption(func(c *serverConfig) {
 		c.auth = &authOption{auth: a, build: newAuthState}
@@ -423,9 +423,9 @@ func HideUnauthorized() Option {
 //	})
 //
 // The lifespan runs when the server starts (Run, ServeStdio, the first
-// request to ServeHTTP, Start); an error stops
-// start-up. Its cleanup runs at Shutdown (also on
-// SIGINT/SIGTERM under Run); a cleanup error is logged.
+// request to ServeHTTP, Start); an error stops start-up. Its cleanup runs
+// at Shutdown (also on SIGINT/SIGTERM under Run); a cleanup error is
+// logged.
 //
 // Why a generic option and a generic accessor rather than a typed server:
 // the option checks the lifespan's shape at compile time and State reads the
