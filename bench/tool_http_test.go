@@ -41,10 +41,8 @@ func BenchmarkToolCallHTTP(b *testing.B) {
 				recordFloor(b, key)
 			})
 			b.Run(fmt.Sprintf("%s/clients=%d/fastmcp", mode, clients), func(b *testing.B) {
-				h := newAddServer(fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) {
-					c.NoSSE = true
-					c.Streamable.JSONResponse = mode == "json"
-				}))
+				h := newAddServer(fastmcp.JSONResponse(mode == "json"),
+					fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) { c.NoSSE = true }))
 				ts := httptest.NewServer(h)
 				defer ts.Close()
 				defer h.Shutdown(context.Background())

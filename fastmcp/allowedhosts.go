@@ -8,7 +8,7 @@ import (
 )
 
 // ErrAllowedHostsRequired is returned (wrapped, with the address and how
-// to fix it) by Run, ListenAndServe and ServeListener when the server would
+// to fix it) by Run when the server would
 // listen on every interface (":8000", "0.0.0.0:8000", "[::]:8000") without
 // the AllowedHosts setting. Off loopback, the DNS-rebinding protection
 // needs the names clients reach the server by: a rebinding page sends its

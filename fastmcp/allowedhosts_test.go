@@ -20,17 +20,17 @@ import (
 func TestEveryInterfaceNeedsAllowedHosts(t *testing.T) {
 	t.Setenv("FASTMCP_ALLOWED_HOSTS", "")
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
-		t.Run("ServeHTTP "+addr, func(t *testing.T) {
-			err := newServer().ListenAndServe(ctxT(t), addr)
+		t.Run("Run "+addr, func(t *testing.T) {
+			err := newServer(fastmcp.Addr(addr)).Run(ctxT(t))
 			checkHostsRequired(t, err)
 		})
 	}
-	t.Run("ServeListener", func(t *testing.T) {
+	t.Run("Listener", func(t *testing.T) {
 		ln, err := net.Listen("tcp", "0.0.0.0:0")
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkHostsRequired(t, newServer().ServeListener(ctxT(t), ln))
+		checkHostsRequired(t, newServer(fastmcp.Listener(ln)).Run(ctxT(t)))
 		if _, err := ln.Accept(); err == nil {
 			t.Error("the listener was left open")
 		}
@@ -45,10 +45,10 @@ func TestEveryInterfaceNeedsAllowedHosts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sv := serveOn(t, newServer(opt), ln)
+			sv := serveOn(t, newServer(opt, fastmcp.Listener(ln)), ln)
 			sv.stop(t)
 			if sv.err != nil {
-				t.Fatalf("ServeListener: %v", sv.err)
+				t.Fatalf("Run: %v", sv.err)
 			}
 		})
 	}
@@ -124,7 +124,7 @@ func TestHostAndOriginChecks(t *testing.T) {
 				t.Fatal(err)
 			}
 			port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
-			serveOn(t, newServer(cfg.opts...), ln)
+			serveOn(t, newServer(append(cfg.opts, fastmcp.Listener(ln))...), ln)
 			for _, c := range cfg.checks {
 				addr := net.JoinHostPort("127.0.0.1", port)
 				if c.via == "public" {

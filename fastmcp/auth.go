@@ -26,36 +26,6 @@ type HTTPAuth interface {
 	ProtectHTTP(logger *slog.Logger, requiredScopes func() []string) (protect func(http.Handler) http.Handler, public map[string]http.Handler, err error)
 }
 
-// Auth protects the server's MCP endpoints over HTTP with a, usually
-// package auth's Protect:
-//
-//	s := fastmcp.New("files", "1.0.0",
-//		fastmcp.Auth(auth.Protect(auth.JWT("https://idp.example.com", "https://mcp.example.com/mcp"))))
-//
-// Every request to the Streamable HTTP endpoint and to the legacy
-// HTTP+SSE endpoints, which move under it (/mcp/sse and /mcp/message, see
-// HTTPConfig), passes a's middleware (auth.RequireBearerToken: requests
-// without a valid token get 401 with a WWW-Authenticate challenge). a's
-// public documents (the protected resource metadata, at its well-known
-// paths) are served without a token and to any origin; a HandleHTTP route
-// on the same path wins, with a log line. /healthz and HandleHTTP routes
-// are not protected. Handlers read the verified token with Context.Auth.
-//
-// Sessions and requestState are bound to the token's principal (issuer,
-// subject and client: authinfo.PrincipalFromRequest) unless HTTPPrincipal
-// says otherwise, so another user's token cannot use them, and a client
-// that refreshes its token keeps its session.
-//
-// A configuration error (an invalid issuer, a missing resource) is
-// returned by Run, ListenAndServe and ServeListener; a mounted Server
-// (ServeHTTP) logs it once and answers 503. Over stdio authorization does
-// not apply: the option is ignored there, with one log line.
-func Auth(a HTTPAuth) Option {
-	return serverOption(func(c *serverConfig) {
-		c.auth = &authOption{auth: a, build: newAuthState}
-	})
-}
-
 // authOption is the Auth option as given to New. It carries its builder,
 // so that only a program that uses Auth links the code below.
 type authOption struct {

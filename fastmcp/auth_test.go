@@ -63,11 +63,11 @@ func newProtectedServer(t *testing.T, addr net.Addr, configure func(*auth.Protec
 	return p
 }
 
-// serveProtected serves a protectedServer with ServeListener on 127.0.0.1.
+// serveProtected serves a protectedServer with Run on a Listener on 127.0.0.1.
 func serveProtected(t *testing.T, configure func(*auth.ProtectOptions), opts ...fastmcp.Option) *protectedServer {
 	t.Helper()
 	ln := listenLoopback(t)
-	p := newProtectedServer(t, ln.Addr(), configure, opts...)
+	p := newProtectedServer(t, ln.Addr(), configure, append(opts, fastmcp.Listener(ln))...)
 	serveOn(t, p.s, ln)
 	return p
 }
@@ -150,7 +150,7 @@ const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{
 func TestAuthChallenges(t *testing.T) {
 	t.Parallel()
 	ln := listenLoopback(t)
-	p := newProtectedServer(t, ln.Addr(), nil)
+	p := newProtectedServer(t, ln.Addr(), nil, fastmcp.Listener(ln))
 	p.s.HandleHTTP("GET /version", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "1.0.0") }))
 	serveOn(t, p.s, ln)
 	now := time.Now()
@@ -243,13 +243,13 @@ func TestAuthScopes(t *testing.T) {
 // TestAuthMetadata checks the protected resource metadata document: its
 // content, its paths (the resource's and the root), that it needs no token
 // and is served to any origin (a browser fetches it cross-origin,
-// preflight included), from ServeListener and from a Server mounted at "/".
+// preflight included), from Run on a Listener and from a Server mounted at "/".
 func TestAuthMetadata(t *testing.T) {
 	t.Parallel()
 	for _, serve := range []struct {
 		name string
 		fn   func(*testing.T, func(*auth.ProtectOptions), ...fastmcp.Option) *protectedServer
-	}{{"ServeListener", serveProtected}, {"mounted", mountProtected}} {
+	}{{"Listener", serveProtected}, {"mounted", mountProtected}} {
 		t.Run(serve.name, func(t *testing.T) {
 			t.Parallel()
 			p := serve.fn(t, func(c *auth.ProtectOptions) { c.Metadata.ResourceName = "Files" })
@@ -293,7 +293,7 @@ func TestAuthMetadataRouteConflict(t *testing.T) {
 	t.Parallel()
 	var logs syncBuffer
 	ln := listenLoopback(t)
-	p := newProtectedServer(t, ln.Addr(), nil, fastmcp.Logger(slog.New(slog.NewTextHandler(&logs, nil))))
+	p := newProtectedServer(t, ln.Addr(), nil, fastmcp.Logger(slog.New(slog.NewTextHandler(&logs, nil))), fastmcp.Listener(ln))
 	p.s.HandleHTTP("/.well-known/oauth-protected-resource/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "mine")
 	}))
@@ -310,14 +310,14 @@ func TestAuthMetadataRouteConflict(t *testing.T) {
 }
 
 // TestAuthContextThroughOption checks that handlers read the verified token
-// with Context.Auth, served by ServeListener and mounted, in both eras and
+// with Context.Auth, served by Run on a Listener and mounted, in both eras and
 // over the legacy SSE transport.
 func TestAuthContextThroughOption(t *testing.T) {
 	t.Parallel()
 	for _, serve := range []struct {
 		name string
 		fn   func(*testing.T, func(*auth.ProtectOptions), ...fastmcp.Option) *protectedServer
-	}{{"ServeListener", serveProtected}, {"mounted", mountProtected}} {
+	}{{"Listener", serveProtected}, {"mounted", mountProtected}} {
 		t.Run(serve.name, func(t *testing.T) {
 			t.Parallel()
 			p := serve.fn(t, nil)
@@ -430,7 +430,7 @@ func (b *syncBuffer) String() string {
 }
 
 // TestAuthConfigErrors checks that an invalid Auth option is an error
-// saying what to fix, returned by ListenAndServe, Run and ServeListener
+// saying what to fix, returned by Run on an address and on a Listener
 // (which serve nothing) and, for a mounted Server, 503 with one logged error;
 // never a panic.
 func TestAuthConfigErrors(t *testing.T) {
@@ -462,18 +462,14 @@ func TestAuthConfigErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			err := newServer(tc.opt).ListenAndServe(ctxT(t), "127.0.0.1:0")
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("ListenAndServe: %v, want an error containing %q", err, tc.want)
-			}
-			err = newServer(tc.opt, fastmcp.Addr("127.0.0.1:0")).Run(ctxT(t))
+			err := newServer(tc.opt, fastmcp.Addr("127.0.0.1:0")).Run(ctxT(t))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Run over HTTP: %v, want an error containing %q", err, tc.want)
 			}
 			ln := listenLoopback(t)
-			err = newServer(tc.opt).ServeListener(ctxT(t), ln)
+			err = newServer(tc.opt, fastmcp.Listener(ln)).Run(ctxT(t))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("ServeListener: %v, want an error containing %q", err, tc.want)
+				t.Errorf("Run on a Listener: %v, want an error containing %q", err, tc.want)
 			}
 			if _, err := ln.Accept(); err == nil {
 				t.Error("the listener was left open")

@@ -120,7 +120,7 @@ func TestClientAnswerTooLargeHTTP(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := bigServer(fastmcp.HTTPEndpoints(func(c *fastmcp.HTTPConfig) { c.Streamable.JSONResponse = tc.json }))
+			h := bigServer(fastmcp.JSONResponse(tc.json))
 			var resumes atomic.Int64
 			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.Header.Get("Last-Event-ID") != "" {

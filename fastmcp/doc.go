@@ -72,13 +72,13 @@
 //
 // # Serving
 //
-// Run serves on the transport the settings choose (stdio by default,
-// Streamable HTTP with the legacy SSE endpoints when an address is given),
-// around an optional Lifespan whose value handlers read with State, and
-// shuts down gracefully on SIGINT/SIGTERM. ServeStdio, ListenAndServe and
-// Serve are the pieces Run is made of. The Server is also an http.Handler,
-// to mount in one's own mux (mux.Handle("/mcp", s)) and stop with
-// Shutdown. See docs/serving.md and docs/http.md.
+// HTTP is served two ways: by Run, on the transport the settings choose
+// (stdio by default, Streamable HTTP with the legacy SSE endpoints when an
+// address or a Listener is given), around an optional Lifespan whose
+// value handlers read with State, shutting down gracefully on
+// SIGINT/SIGTERM; and by the Server as an http.Handler, to mount in one's
+// own mux (mux.Handle("/mcp", s)) and stop with Shutdown. ServeStdio and
+// Serve serve one client over stdio or any transport.Conn. See docs/serving.md and docs/http.md.
 //
 // # Client
 //

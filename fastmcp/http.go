@@ -11,19 +11,23 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/authinfo"
+	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// HTTPConfig configures the server's MCP endpoints over HTTP, as
-// ServeHTTP, ListenAndServe, ServeListener and Run serve them. Its zero
-// value serves Streamable HTTP at the Path setting (HTTPPath, /mcp) and
-// the legacy HTTP+SSE transport at /sse and /message (with the Auth
-// option, under the Path: /mcp/sse and /mcp/message), with the server's Settings (Stateless, JSONResponse,
-// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout, WriteTimeout, JSONWindow,
-// SessionIdleTimeout and the limits) applied. Change it with the
-// HTTPEndpoints option.
+// HTTPConfig is what the server's MCP endpoints over HTTP take beside
+// the Settings: where the legacy HTTP+SSE endpoints are, and the Streamable
+// HTTP transport's stores and stream timing. Every limit, timeout and
+// policy of the endpoints (Stateless, JSONResponse, JSONWindow,
+// AllowedHosts, AllowedOrigins, MaxBodyBytes, ReadBodyTimeout,
+// WriteTimeout, SessionIdleTimeout, MaxSessions, MaxStreamsPerSession,
+// MaxListens) is a setting, given by its option, flag or FASTMCP_*
+// variable (see Settings); the logger and the caller's principal are the
+// Logger and HTTPPrincipal options. Change it with the HTTPEndpoints
+// option.
 type HTTPConfig struct {
 	// SSEPath and MessagePath are the legacy HTTP+SSE endpoints (protocol
 	// 2024-11-05). Defaults /sse and /message; with the Auth option, the
@@ -33,18 +37,38 @@ type HTTPConfig struct {
 	SSEPath, MessagePath string
 	// NoSSE leaves the legacy endpoints out.
 	NoSSE bool
-	// Streamable configures the Streamable HTTP transport (event store,
-	// session expiry, body limit, keep-alives...); fields left zero take the
-	// server's Settings, then the transport's defaults.
-	Streamable transport.HTTPOptions
+	// Streamable is what the Streamable HTTP transport takes beside the
+	// settings.
+	Streamable StreamableConfig
 }
 
-// HTTPEndpoints gives fn the HTTPConfig of the server's MCP endpoints,
-// with the defaults filled in, before they are built: move the legacy SSE
-// endpoints or leave them out, or set transport options (an event
-// store, keep-alives...). Several HTTPEndpoints options run in order.
-func HTTPEndpoints(fn func(*HTTPConfig)) Option {
-	return serverOption(func(c *serverConfig) { c.http.endpoints = append(c.http.endpoints, fn) })
+// StreamableConfig is what the Streamable HTTP endpoint takes beside the
+// Settings: the stores that make its streams resumable and its sessions
+// shared among replicas, and the timing of its SSE streams. A field left
+// zero takes the server's shared stores (SharedStores, RedisURL, Bus),
+// then the transport's default. Each field is described with the field of
+// the same name in transport.HTTPOptions.
+type StreamableConfig struct {
+	// EventStore keeps the events of resumable streams. Nil: the shared
+	// stores' event store, else an in-memory one owned by the endpoint.
+	EventStore transport.EventStore
+	// Sessions shares the legacy sessions with the server's other
+	// replicas. Nil: the shared stores', else sessions live in this
+	// process only.
+	Sessions transport.SessionStore
+	// Bus carries what the replicas serving one session tell each other.
+	// Nil: the server's bus (Bus, SharedStores), if any.
+	Bus pubsub.Bus
+	// ProbeTimeout bounds how long a replica following another's stream
+	// waits to hear that the request still runs. Zero:
+	// transport.DefaultProbeTimeout.
+	ProbeTimeout time.Duration
+	// RetryInterval is the reconnection delay announced to clients in SSE
+	// "retry:" fields. Zero: 1 second.
+	RetryInterval time.Duration
+	// KeepAlive is the interval of SSE comment lines on quiet streams.
+	// Zero: 15 seconds; negative: none.
+	KeepAlive time.Duration
 }
 
 // httpConfig holds HTTP front-door state set by options.
@@ -52,21 +76,6 @@ type httpConfig struct {
 	routes    []route
 	configure []func(*http.Server)
 	endpoints []func(*HTTPConfig)
-}
-
-// HTTPServer gives fn the *http.Server that Run, ListenAndServe and
-// ServeListener build, with the settings applied (ReadHeaderTimeout,
-// IdleConnTimeout, MaxHeaderBytes), before it serves: set TLSConfig (with
-// certificates or GetCertificate; the server then serves HTTPS), ErrorLog,
-// ConnState, BaseContext, HTTP/2 settings, or wrap Handler in middleware.
-// Leave Addr alone (use the Addr setting) and do not start or stop the
-// server yourself. Several HTTPServer options run in order.
-//
-// To own the http.Server entirely, mount the Server in it instead (it is an
-// http.Handler); the body limits and DNS-rebinding protection come with it,
-// the connection timeouts are then yours to set.
-func HTTPServer(fn func(*http.Server)) Option {
-	return serverOption(func(c *serverConfig) { c.http.configure = append(c.http.configure, fn) })
 }
 
 type route struct {
@@ -150,7 +159,7 @@ type mounted struct {
 // Lifespan error: both logged) requests get 503. Shutdown stops them
 // gracefully: it ends the listen streams, lets calls in flight finish until
 // its context is done and closes every stream and session. What
-// ListenAndServe adds around the endpoints (/healthz, HandleHTTP routes,
+// Run adds around the endpoints (/healthz, HandleHTTP routes,
 // the http.Server timeouts) is then yours to provide. With the Auth option,
 // the endpoints need a valid access token and the protected resource
 // metadata is served at its well-known paths: mount the Server at "/", or
@@ -223,71 +232,67 @@ func (s *Server) shutdownMounted(ctx context.Context) error {
 	return errors.Join(err, h.close())
 }
 
-// endpointConfig applies the HTTPEndpoints options to cfg and gives its
-// Streamable HTTP options the server's shared stores: the one place both
-// the endpoints and the subscription index (sharedOptions) take them from.
-func (s *Server) endpointConfig(cfg *HTTPConfig) {
+// endpointConfig returns the endpoints' HTTPConfig: the defaults for
+// path (the Path setting), the HTTPEndpoints options, then the server's
+// shared stores where those chose none. It is the one place both the
+// endpoints (httpHandler) and the subscription index (sharedOptions) take
+// them from.
+func (s *Server) endpointConfig(path string) HTTPConfig {
+	cfg := HTTPConfig{SSEPath: "/sse", MessagePath: "/message"}
+	if s.auth != nil {
+		base := strings.TrimSuffix(path, "/")
+		cfg.SSEPath, cfg.MessagePath = base+"/sse", base+"/message"
+	}
 	s.mu.Lock()
 	configure := slices.Clone(s.cfg.http.endpoints)
 	s.mu.Unlock()
 	for _, fn := range configure {
-		fn(cfg)
+		fn(&cfg)
 	}
-	s.sharedHTTP(&cfg.Streamable)
+	st := &cfg.Streamable
+	so := transport.HTTPOptions{EventStore: st.EventStore, Sessions: st.Sessions, Bus: st.Bus}
+	s.sharedHTTP(&so)
+	st.EventStore, st.Sessions, st.Bus = so.EventStore, so.Sessions, so.Bus
+	return cfg
+}
+
+// httpOptions returns the Streamable HTTP transport's options: every
+// limit and policy from the settings, the stores and stream timing from
+// st.
+func (s *Server) httpOptions(set Settings, st StreamableConfig) transport.HTTPOptions {
+	principal := s.cfg.httpPrincipal
+	if principal == nil && s.auth != nil {
+		principal = authinfo.PrincipalFromRequest // the token's issuer, subject and client
+	}
+	return transport.HTTPOptions{
+		Stateless:            set.Stateless,
+		JSONResponse:         set.JSONResponse,
+		JSONWindow:           set.JSONWindow, // negative: SSE always, as in the transport
+		SessionIdleTimeout:   set.SessionIdleTimeout,
+		MaxBodyBytes:         set.MaxBodyBytes,
+		ReadBodyTimeout:      set.ReadBodyTimeout, // negative: no limit, as in the transport
+		WriteTimeout:         set.WriteTimeout,
+		AllowedHosts:         set.AllowedHosts,
+		AllowedOrigins:       set.AllowedOrigins,
+		MaxSessions:          set.MaxSessions,
+		MaxStreamsPerSession: set.MaxStreamsPerSession,
+		MaxListens:           set.MaxListens,
+		Logger:               s.logger,
+		Principal:            principal,
+		EventStore:           st.EventStore,
+		Sessions:             st.Sessions,
+		Bus:                  st.Bus,
+		ProbeTimeout:         st.ProbeTimeout,
+		RetryInterval:        st.RetryInterval,
+		KeepAlive:            st.KeepAlive,
+	}
 }
 
 // httpHandler builds the MCP endpoints with set and the HTTPEndpoints
 // options applied.
 func (s *Server) httpHandler(set Settings) *httpEndpoints {
-	cfg := HTTPConfig{SSEPath: "/sse", MessagePath: "/message"}
-	if s.auth != nil {
-		base := strings.TrimSuffix(set.Path, "/")
-		cfg.SSEPath, cfg.MessagePath = base+"/sse", base+"/message"
-	}
-	s.endpointConfig(&cfg)
-	so := cfg.Streamable
-	so.Stateless = so.Stateless || set.Stateless
-	so.JSONResponse = so.JSONResponse || set.JSONResponse
-	if so.AllowedHosts == nil {
-		so.AllowedHosts = set.AllowedHosts
-	}
-	if so.AllowedOrigins == nil {
-		so.AllowedOrigins = set.AllowedOrigins
-	}
-	if so.Logger == nil {
-		so.Logger = s.logger
-	}
-	if so.MaxBodyBytes == 0 {
-		so.MaxBodyBytes = set.MaxBodyBytes
-	}
-	if so.ReadBodyTimeout == 0 {
-		so.ReadBodyTimeout = set.ReadBodyTimeout // negative: no limit, as in the transport
-	}
-	if so.WriteTimeout == 0 {
-		so.WriteTimeout = set.WriteTimeout // negative: no limit, as in the transport
-	}
-	if so.JSONWindow == 0 {
-		so.JSONWindow = set.JSONWindow // negative: SSE always, as in the transport
-	}
-	if so.Principal == nil {
-		so.Principal = s.cfg.httpPrincipal
-	}
-	if so.Principal == nil && s.auth != nil {
-		so.Principal = authinfo.PrincipalFromRequest // the token's issuer, subject and client
-	}
-	if so.SessionIdleTimeout == 0 {
-		so.SessionIdleTimeout = set.SessionIdleTimeout
-	}
-	if so.MaxSessions == 0 {
-		so.MaxSessions = set.MaxSessions
-	}
-	if so.MaxStreamsPerSession == 0 {
-		so.MaxStreamsPerSession = set.MaxStreamsPerSession
-	}
-	if so.MaxListens == 0 {
-		so.MaxListens = set.MaxListens
-	}
-	cfg.Streamable = so
+	cfg := s.endpointConfig(set.Path)
+	so := s.httpOptions(set, cfg.Streamable)
 	h := &httpEndpoints{srv: s, mux: http.NewServeMux(), path: set.Path, cfg: cfg}
 	h.streamable = transport.NewStreamableHandler(s.ll.Connect, &so)
 	h.unshare = s.resources.subs.share(h.streamable)
@@ -295,9 +300,6 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	// get CORS answers, preflights and 401 challenges included: CORS goes
 	// in front of the token check, since a preflight carries no token.
 	policy := &transport.HostPolicy{AllowedHosts: so.AllowedHosts, AllowedOrigins: so.AllowedOrigins}
-	if so.DisableHostCheck {
-		policy = &transport.HostPolicy{AllowedHosts: []string{"*"}, AllowedOrigins: []string{"*"}}
-	}
 	protect := policy.CORS
 	if s.auth != nil {
 		protect = func(next http.Handler) http.Handler { return policy.CORS(s.auth.protect(next)) }
@@ -305,17 +307,16 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	h.mux.Handle(set.Path, protect(s.scopeGate(h.streamable, so.MaxBodyBytes, so.ReadBodyTimeout)))
 	if !cfg.NoSSE {
 		h.sse = transport.NewSSEHandler(s.ll.Connect, &transport.SSEOptions{
-			MessagePath:      cfg.MessagePath,
-			MaxBodyBytes:     so.MaxBodyBytes,
-			ReadBodyTimeout:  so.ReadBodyTimeout,
-			WriteTimeout:     so.WriteTimeout,
-			AllowedHosts:     so.AllowedHosts,
-			AllowedOrigins:   so.AllowedOrigins,
-			DisableHostCheck: so.DisableHostCheck,
-			KeepAlive:        so.KeepAlive,
-			Logger:           s.logger,
-			Principal:        so.Principal,
-			MaxSessions:      so.MaxSessions,
+			MessagePath:     cfg.MessagePath,
+			MaxBodyBytes:    so.MaxBodyBytes,
+			ReadBodyTimeout: so.ReadBodyTimeout,
+			WriteTimeout:    so.WriteTimeout,
+			AllowedHosts:    so.AllowedHosts,
+			AllowedOrigins:  so.AllowedOrigins,
+			KeepAlive:       so.KeepAlive,
+			Logger:          s.logger,
+			Principal:       so.Principal,
+			MaxSessions:     so.MaxSessions,
 		})
 		h.mux.Handle(cfg.SSEPath, protect(h.sse))
 		h.mux.Handle(cfg.MessagePath, protect(h.sse))
@@ -326,17 +327,17 @@ func (s *Server) httpHandler(set Settings) *httpEndpoints {
 	return h
 }
 
-// HandleHTTP adds a route to the HTTP front door that Run, ListenAndServe
-// and ServeListener serve, beside the MCP endpoints and /healthz: a health check, metrics,
-// an OAuth callback. pattern is an http.ServeMux pattern. The MCP endpoints
+// HandleHTTP adds a route to the HTTP front door that Run serves, beside
+// the MCP endpoints and /healthz: a health check, metrics, an OAuth
+// callback. pattern is an http.ServeMux pattern. The MCP endpoints
 // keep their own protections whatever the route does; wrap h with
 // transport.HostPolicy's Handler to give it the same DNS-rebinding
 // protection.
 //
 // HandleHTTP panics when pattern is not a valid pattern or conflicts with
 // a route added before; a route that conflicts with the MCP endpoints
-// (whose paths the settings may still change) makes Run, ListenAndServe
-// and ServeListener fail with an error naming both.
+// (whose paths the settings may still change) makes Run fail with an
+// error naming both.
 func (s *Server) HandleHTTP(pattern string, h http.Handler) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -363,7 +364,7 @@ func addRoutes(mux *http.ServeMux, routes []route) (err error) {
 	return nil
 }
 
-// frontDoor builds the mux Run and ListenAndServe serve.
+// frontDoor builds the mux Run serves over HTTP.
 func (s *Server) frontDoor(mcp *httpEndpoints) (*http.ServeMux, error) {
 	mux := http.NewServeMux()
 	gated := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -407,81 +408,14 @@ func (s *Server) frontDoor(mcp *httpEndpoints) (*http.ServeMux, error) {
 	return mux, nil
 }
 
-// ListenAndServe listens on addr and serves the HTTP front door there (the
-// MCP endpoints, /healthz and the routes added with HandleHTTP) until ctx
-// is done, then shuts down gracefully: the listener stops, calls in flight
-// finish within the ShutdownTimeout setting, SSE streams close, and the
-// Lifespan cleanup runs. It returns nil after a graceful shutdown.
-// Listening on every interface (":8000") needs the AllowedHosts setting;
-// without it ListenAndServe fails with ErrAllowedHostsRequired. Run does
-// the same when the Addr setting is given, and also stops on SIGINT and
-// SIGTERM.
-func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
-	set, err := s.Settings()
-	if err != nil {
-		return err
-	}
-	set.Addr = addr
-	return s.serveHTTP(ctx, set, nil)
-}
-
-// ServeListener is ListenAndServe on a listener the caller opened (for tests, or
-// a socket handed over by the system).
-func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
-	set, err := s.Settings()
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	return s.serveHTTP(ctx, set, ln)
-}
-
-// serveHTTP listens on set.Addr (or uses ln) and serves until ctx is done.
-// The front door answers at once: /healthz says 503 and the MCP endpoints
-// 503 until the Lifespan has run.
+// serveHTTP serves the HTTP front door on ln (nil: a listener on
+// set.Addr) until ctx is done, then shuts down gracefully. The front door
+// answers at once: /healthz says 503 and the MCP endpoints 503 until the
+// Lifespan has run.
 func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) error {
-	if s.authErr != nil {
-		if ln != nil {
-			ln.Close()
-		}
-		return s.authErr
-	}
-	addr := ""
-	if ln == nil {
-		var err error
-		if ln, err = net.Listen("tcp", set.Addr); err != nil {
-			return fmt.Errorf("fastmcp: listening on %s: %w", set.Addr, err)
-		}
-		addr = set.Addr
-	}
-	hosts, err := allowedHosts(set, addr, ln.Addr())
+	srv, mcp, ln, err := s.buildHTTP(ctx, set, ln)
 	if err != nil {
-		ln.Close()
 		return err
-	}
-	set.AllowedHosts = hosts
-	if err := s.openStores(ctx, set); err != nil {
-		ln.Close()
-		return err
-	}
-	mcp := s.httpHandler(set)
-	front, err := s.frontDoor(mcp)
-	if err != nil {
-		ln.Close()
-		mcp.close()
-		return err
-	}
-	srv := &http.Server{
-		Handler:           front,
-		ReadHeaderTimeout: max(set.ReadHeaderTimeout, 0), // http.Server's no limit is 0
-		IdleTimeout:       max(set.IdleConnTimeout, 0),
-		MaxHeaderBytes:    set.MaxHeaderBytes,
-	}
-	s.mu.Lock()
-	configure := slices.Clone(s.cfg.http.configure)
-	s.mu.Unlock()
-	for _, fn := range configure {
-		fn(srv)
 	}
 	var wg sync.WaitGroup
 	errc := make(chan error, 1)
@@ -513,14 +447,7 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 	s.drain()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), set.ShutdownTimeout)
 	defer cancel()
-	// The MCP handler ends its streams and drains its calls first: long
-	// streams would otherwise hold http.Server.Shutdown until the deadline.
-	shutErr := mcp.shutdown(sctx)
-	if err := srv.Shutdown(sctx); err != nil {
-		srv.Close()
-		shutErr = errors.Join(shutErr, err)
-	}
-	mcp.close()
+	shutErr := stopHTTP(sctx, srv, mcp)
 	wg.Wait()
 	if serveErr == nil {
 		serveErr = <-errc
@@ -535,4 +462,69 @@ func (s *Server) serveHTTP(ctx context.Context, set Settings, ln net.Listener) e
 		s.logger.Warn("graceful shutdown cut short", "error", shutErr)
 	}
 	return serveErr
+}
+
+// buildHTTP opens the listener when ln is nil, opens the shared stores
+// and builds the front door and the http.Server that serves it (with the
+// HTTPServer options applied). On error it closes ln and what it built.
+func (s *Server) buildHTTP(ctx context.Context, set Settings, ln net.Listener) (*http.Server, *httpEndpoints, net.Listener, error) {
+	fail := func(err error) (*http.Server, *httpEndpoints, net.Listener, error) {
+		if ln != nil {
+			ln.Close()
+		}
+		return nil, nil, nil, err
+	}
+	if s.authErr != nil {
+		return fail(s.authErr)
+	}
+	addr := ""
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", set.Addr); err != nil {
+			return nil, nil, nil, fmt.Errorf("fastmcp: listening on %s: %w", set.Addr, err)
+		}
+		addr = set.Addr
+	}
+	hosts, err := allowedHosts(set, addr, ln.Addr())
+	if err != nil {
+		return fail(err)
+	}
+	set.AllowedHosts = hosts
+	if err := s.openStores(ctx, set); err != nil {
+		return fail(err)
+	}
+	mcp := s.httpHandler(set)
+	front, err := s.frontDoor(mcp)
+	if err != nil {
+		mcp.close()
+		return fail(err)
+	}
+	srv := &http.Server{
+		Handler:           front,
+		ReadHeaderTimeout: max(set.ReadHeaderTimeout, 0), // http.Server's no limit is 0
+		IdleTimeout:       max(set.IdleConnTimeout, 0),
+		MaxHeaderBytes:    set.MaxHeaderBytes,
+	}
+	s.mu.Lock()
+	configure := slices.Clone(s.cfg.http.configure)
+	s.mu.Unlock()
+	for _, fn := range configure {
+		fn(srv)
+	}
+	return srv, mcp, ln, nil
+}
+
+// stopHTTP shuts mcp, then srv, down until sctx is done: the MCP
+// endpoints end their streams and drain their calls, then the http.Server
+// shuts down. It returns what cut the graceful shutdown short.
+func stopHTTP(sctx context.Context, srv *http.Server, mcp *httpEndpoints) error {
+	// The MCP handler ends its streams and drains its calls first: long
+	// streams would otherwise hold http.Server.Shutdown until the deadline.
+	err := mcp.shutdown(sctx)
+	if serr := srv.Shutdown(sctx); serr != nil {
+		srv.Close()
+		err = errors.Join(err, serr)
+	}
+	mcp.close()
+	return err
 }

@@ -163,21 +163,21 @@ func TestHealthzRoutesAndLifespan(t *testing.T) {
 	started := make(chan struct{})
 	release := make(chan struct{})
 	cleaned := make(chan struct{})
-	s := newServer(fastmcp.Lifespan(func(ctx context.Context) (string, func(context.Context) error, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(fastmcp.Listener(ln), fastmcp.Lifespan(func(ctx context.Context) (string, func(context.Context) error, error) {
 		close(started)
 		<-release
 		return "db", func(context.Context) error { close(cleaned); return nil }, nil
 	}))
 	s.Tool("state", func(ctx *fastmcp.Context) string { return fastmcp.State[string](ctx) }, fastmcp.Description("state"))
 	s.HandleHTTP("GET /version", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "1.0.0") }))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	base := "http://" + ln.Addr().String()
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { errc <- s.ServeListener(ctx, ln) }()
+	go func() { errc <- s.Run(ctx) }()
 	<-started
 	if code, body := get(t, base+"/healthz"); code != 503 || body != "starting" {
 		t.Errorf("healthz while starting = %d %q", code, body)
@@ -206,7 +206,7 @@ func TestHealthzRoutesAndLifespan(t *testing.T) {
 	c.Close()
 	cancel()
 	if err := <-errc; err != nil {
-		t.Fatalf("ServeListener: %v", err)
+		t.Fatalf("Run: %v", err)
 	}
 	select {
 	case <-cleaned:
@@ -217,7 +217,7 @@ func TestHealthzRoutesAndLifespan(t *testing.T) {
 
 // TestHandleHTTPMistakes: a bad or duplicate route panics at HandleHTTP
 // with the pattern named, and one on the MCP endpoint's path makes
-// ServeListener fail with an error naming it, instead of a panic inside
+// Run fail with an error naming it, instead of a panic inside
 // the server.
 func TestHandleHTTPMistakes(t *testing.T) {
 	t.Parallel()
@@ -241,15 +241,15 @@ func TestHandleHTTPMistakes(t *testing.T) {
 		})
 	}
 	t.Run("MCP path", func(t *testing.T) {
-		s := newServer()
-		s.HandleHTTP("/mcp", ok)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = s.ServeListener(ctxT(t), ln)
+		s := newServer(fastmcp.Listener(ln))
+		s.HandleHTTP("/mcp", ok)
+		err = s.Run(ctxT(t))
 		if err == nil || !strings.Contains(err.Error(), `HandleHTTP("/mcp")`) || !strings.Contains(err.Error(), "HTTPPath") {
-			t.Fatalf("ServeListener: %v", err)
+			t.Fatalf("Run: %v", err)
 		}
 	})
 }

@@ -130,7 +130,8 @@ func TestHTTPServerLimits(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sv := serveLoopback(t, newServer(tc.opt))
+			ln := listenLoopback(t)
+			sv := serveOn(t, newServer(tc.opt, fastmcp.Listener(ln)), ln)
 			addr := strings.TrimPrefix(sv.base, "http://")
 			res := rawHTTP(t, addr, tc.head(addr), tc.trickle)
 			if res.status != tc.status {
@@ -152,7 +153,8 @@ func TestShutdownDoesNotWaitForTricklingBodies(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	active := map[net.Conn]bool{} // connections with a request being served
-	s := newServer(fastmcp.ReadBodyTimeout(500*time.Millisecond), fastmcp.ShutdownTimeout(time.Minute),
+	ln := listenLoopback(t)
+	s := newServer(fastmcp.ReadBodyTimeout(500*time.Millisecond), fastmcp.ShutdownTimeout(time.Minute), fastmcp.Listener(ln),
 		fastmcp.HTTPServer(func(srv *http.Server) {
 			srv.ConnState = func(c net.Conn, st http.ConnState) {
 				mu.Lock()
@@ -164,7 +166,7 @@ func TestShutdownDoesNotWaitForTricklingBodies(t *testing.T) {
 				}
 			}
 		}))
-	sv := serveLoopback(t, s)
+	sv := serveOn(t, s, ln)
 	addr := strings.TrimPrefix(sv.base, "http://")
 	const clients = 20
 	type result struct {
@@ -195,7 +197,7 @@ func TestShutdownDoesNotWaitForTricklingBodies(t *testing.T) {
 	wg.Wait()
 	t.Logf("shutdown with %d trickling clients took %v", clients, took)
 	if sv.err != nil {
-		t.Fatalf("ServeListener: %v", sv.err)
+		t.Fatalf("Run: %v", sv.err)
 	}
 	for range clients {
 		res := <-results

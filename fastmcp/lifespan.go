@@ -15,39 +15,6 @@ import (
 // cleanup runs once, after the last request finished.
 type LifespanFunc[T any] func(ctx context.Context) (state T, cleanup func(context.Context) error, err error)
 
-// Lifespan gives the server a start-up function whose result every handler
-// reads, with its static type, through State:
-//
-//	s := fastmcp.New("app", "1.0.0", fastmcp.Lifespan(func(ctx context.Context) (*sql.DB, func(context.Context) error, error) {
-//		db, err := sql.Open("pgx", dsn)
-//		if err != nil {
-//			return nil, nil, err
-//		}
-//		return db, func(context.Context) error { return db.Close() }, db.PingContext(ctx)
-//	}))
-//	s.Tool("count", func(ctx *fastmcp.Context) (int, error) {
-//		db := fastmcp.State[*sql.DB](ctx)
-//		...
-//	})
-//
-// The lifespan runs when the server starts (Run, ServeStdio,
-// ListenAndServe, the first request to ServeHTTP, Start); an error stops
-// start-up. Its cleanup runs at Shutdown (also on
-// SIGINT/SIGTERM under Run); a cleanup error is logged.
-//
-// Why a generic option and a generic accessor rather than a typed server:
-// the option checks the lifespan's shape at compile time and State reads the
-// value back with its static type, while Server, Context and every handler
-// signature stay the same whether or not a server has state.
-func Lifespan[T any](fn LifespanFunc[T]) Option {
-	return serverOption(func(c *serverConfig) {
-		c.lifespanType = reflect.TypeFor[T]()
-		c.lifespan = func(ctx context.Context) (any, func(context.Context) error, error) {
-			return fn(ctx)
-		}
-	})
-}
-
 // State returns the server's state: the value its Lifespan returned. It
 // never needs a nil check: without a Lifespan, or before it ran, it returns
 // the zero value of T. It panics when the Lifespan returns another type,

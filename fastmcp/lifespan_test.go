@@ -93,16 +93,16 @@ var errNoDatabase = errors.New("database unreachable")
 
 func TestLifespanFailureStopsStartup(t *testing.T) {
 	t.Parallel()
-	s := newServer(fastmcp.Lifespan(func(context.Context) (int, func(context.Context) error, error) {
-		return 0, nil, errNoDatabase
-	}))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.ServeListener(ctxT(t), ln)
+	s := newServer(fastmcp.Listener(ln), fastmcp.Lifespan(func(context.Context) (int, func(context.Context) error, error) {
+		return 0, nil, errNoDatabase
+	}))
+	err = s.Run(ctxT(t))
 	if !errors.Is(err, errNoDatabase) || !strings.Contains(err.Error(), `starting server "test": lifespan: database unreachable`) {
-		t.Fatalf("ServeListener = %v", err)
+		t.Fatalf("Run = %v", err)
 	}
 	cc, sc := transport.NewPipe()
 	defer cc.Close()

@@ -1,9 +1,23 @@
+// This file holds the options: the Option, ToolOption, ResourceOption,
+// PromptOption and CommonOption types, every Option constructor of the
+// server (identity, logging, limits on calls, schemas, requestState,
+// Lifespan, Auth, HideUnauthorized, the HTTP endpoints and http.Server,
+// Listener) and the options common to tools, resources and prompts. Two
+// kinds live elsewhere, each in one place: the options of the settings
+// (Transport, Addr, ... MaxListens) in settings.go, beside the Settings
+// struct, its table of flags and FASTMCP_* variables and its resolution,
+// which must change with them; and the options of the stores shared with
+// replicas (SharedStores, Bus, RequestStateKeys, Tasks), beside the stores.
+// Options of one kind of registration only (resource_options.go, Task,
+// CompleteArg, CacheHint, InputKey) stay with that registration.
+
 package fastmcp
 
 import (
 	"context"
 	"flag"
 	"log/slog"
+	"net"
 	"net/http"
 	"reflect"
 	"time"
@@ -59,6 +73,7 @@ type serverConfig struct {
 	settings       Settings
 	set            settingsSet // which settings were given as options
 	flags          *flag.FlagSet
+	listener       net.Listener // Listener
 	http           httpConfig
 	cache          *cacheHint
 	auth           *authOption
@@ -303,4 +318,124 @@ func RequestStateTTL(d time.Duration) Option {
 // when there is none, and then any client may present the state).
 func RequestStatePrincipal(fn func(*session.Request) string) Option {
 	return serverOption(func(c *serverConfig) { c.principal = fn })
+}
+
+// Listener makes Run serve HTTP on ln, a listener the program opened (a
+// test's 127.0.0.1:0, a socket handed over by systemd), instead of
+// listening on the Addr setting; it implies the http transport (a
+// transport setting of stdio is then an error). Run closes ln when it
+// returns. A Server mounted as an http.Handler does not use it.
+func Listener(ln net.Listener) Option {
+	return serverOption(func(c *serverConfig) { c.listener = ln; c.give("listener", ln != nil) })
+}
+
+// Auth protects the server's MCP endpoints over HTTP with a, usually
+// package auth's Protect:
+//
+//	s := fastmcp.New("files", "1.0.0",
+//		fastmcp.Auth(auth.Protect(auth.JWT("https://idp.example.com", "https://mcp.example.com/mcp"))))
+//
+// Every request to the Streamable HTTP endpoint and to the legacy
+// HTTP+SSE endpoints, which move under it (/mcp/sse and /mcp/message, see
+// HTTPConfig), passes a's middleware (auth.RequireBearerToken: requests
+// without a valid token get 401 with a WWW-Authenticate challenge). a's
+// public documents (the protected resource metadata, at its well-known
+// paths) are served without a token and to any origin; a HandleHTTP route
+// on the same path wins, with a log line. /healthz and HandleHTTP routes
+// are not protected. Handlers read the verified token with Context.Auth.
+//
+// Sessions and requestState are bound to the token's principal (issuer,
+// subject and client: authinfo.PrincipalFromRequest) unless HTTPPrincipal
+// says otherwise, so another user's token cannot use them, and a client
+// that refreshes its token keeps its session.
+//
+// A configuration error (an invalid issuer, a missing resource) is
+// returned by Run over HTTP; a mounted Server (ServeHTTP) logs it once
+// and answers 503. Over stdio authorization does not apply: the option is
+// ignored there, with one log line.
+func Auth(a HTTPAuth) Option {
+	return serverOption(func(c *serverConfig) {
+		c.auth = &authOption{auth: a, build: newAuthState}
+	})
+}
+
+// HTTPEndpoints gives fn the HTTPConfig of the server's MCP endpoints,
+// with the defaults filled in, before they are built: move the legacy SSE
+// endpoints or leave them out, or set transport options (an event
+// store, keep-alives...). Several HTTPEndpoints options run in order.
+func HTTPEndpoints(fn func(*HTTPConfig)) Option {
+	return serverOption(func(c *serverConfig) { c.http.endpoints = append(c.http.endpoints, fn) })
+}
+
+// HTTPServer gives fn the *http.Server that Run builds to serve HTTP,
+// with the settings applied (ReadHeaderTimeout, IdleConnTimeout,
+// MaxHeaderBytes), before it serves: set TLSConfig (with
+// certificates or GetCertificate; the server then serves HTTPS), ErrorLog,
+// ConnState, BaseContext, HTTP/2 settings, or wrap Handler in middleware.
+// Leave Addr alone (use the Addr setting) and do not start or stop the
+// server yourself. Several HTTPServer options run in order.
+//
+// To own the http.Server entirely, mount the Server in it instead (it is an
+// http.Handler); the body limits and DNS-rebinding protection come with it,
+// the connection timeouts are then yours to set.
+func HTTPServer(fn func(*http.Server)) Option {
+	return serverOption(func(c *serverConfig) { c.http.configure = append(c.http.configure, fn) })
+}
+
+// HTTPPrincipal sets how the HTTP transports identify the caller of a
+// request. Legacy sessions are bound to the caller that created them: a
+// request for a session with another principal gets 404, as if the session
+// did not exist. The same principal seals the requestState of multi
+// round-trip requests (protocol 2026-07-28), unless RequestStatePrincipal
+// says otherwise. Default: with the Auth option, authinfo.PrincipalFromRequest
+// (the verified token's issuer, subject and client, so a client keeps its
+// session when it refreshes its token); without it,
+// transport.DefaultPrincipal, a digest of the Authorization header
+// (requests without one share the empty principal).
+func HTTPPrincipal(fn func(*http.Request) string) Option {
+	return serverOption(func(c *serverConfig) { c.httpPrincipal = fn })
+}
+
+// HideUnauthorized leaves out of tools/list, prompts/list, resources/list
+// and resources/templates/list the features (see RequireScopes) the caller
+// may not use, by the same rule that refuses their use. Pages then hold up
+// to PageSize visible items, and cursors stay valid across callers. Lists
+// served this way carry cacheScope "private" (protocol 2026-07-28), since
+// they depend on the caller. Notifications that a list changed are sent
+// as before, to every client. Without it, lists show every feature.
+func HideUnauthorized() Option {
+	return serverOption(func(c *serverConfig) { c.hideUnauth = true })
+}
+
+// Lifespan gives the server a start-up function whose result every handler
+// reads, with its static type, through State:
+//
+//	s := fastmcp.New("app", "1.0.0", fastmcp.Lifespan(func(ctx context.Context) (*sql.DB, func(context.Context) error, error) {
+//		db, err := sql.Open("pgx", dsn)
+//		if err != nil {
+//			return nil, nil, err
+//		}
+//		return db, func(context.Context) error { return db.Close() }, db.PingContext(ctx)
+//	}))
+//	s.Tool("count", func(ctx *fastmcp.Context) (int, error) {
+//		db := fastmcp.State[*sql.DB](ctx)
+//		...
+//	})
+//
+// The lifespan runs when the server starts (Run, ServeStdio, the first
+// request to ServeHTTP, Start); an error stops start-up. Its cleanup runs
+// at Shutdown (also on SIGINT/SIGTERM under Run); a cleanup error is
+// logged.
+//
+// Why a generic option and a generic accessor rather than a typed server:
+// the option checks the lifespan's shape at compile time and State reads the
+// value back with its static type, while Server, Context and every handler
+// signature stay the same whether or not a server has state.
+func Lifespan[T any](fn LifespanFunc[T]) Option {
+	return serverOption(func(c *serverConfig) {
+		c.lifespanType = reflect.TypeFor[T]()
+		c.lifespan = func(ctx context.Context) (any, func(context.Context) error, error) {
+			return fn(ctx)
+		}
+	})
 }

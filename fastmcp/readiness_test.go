@@ -24,24 +24,24 @@ import (
 func TestConnectWhileStarting(t *testing.T) {
 	t.Parallel()
 	started, release := make(chan struct{}), make(chan struct{})
-	s := newServer(fastmcp.Lifespan(func(ctx context.Context) (string, func(context.Context) error, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(fastmcp.Listener(ln), fastmcp.Lifespan(func(ctx context.Context) (string, func(context.Context) error, error) {
 		close(started)
 		<-release
 		return "db", nil, nil
 	}))
 	s.Tool("state", func(ctx *fastmcp.Context) string { return fastmcp.State[string](ctx) }, fastmcp.Description("state"))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { errc <- s.ServeListener(ctx, ln) }()
+	go func() { errc <- s.Run(ctx) }()
 	defer func() {
 		cancel()
 		if err := <-errc; err != nil {
-			t.Errorf("ServeListener: %v", err)
+			t.Errorf("Run: %v", err)
 		}
 	}()
 	<-started
@@ -114,20 +114,20 @@ func TestConnectRefusedWithoutRetryAfter(t *testing.T) {
 func TestHealthzWhileDraining(t *testing.T) {
 	t.Parallel()
 	entered, finish := make(chan struct{}), make(chan struct{})
-	s := newServer()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(fastmcp.Listener(ln))
 	s.Tool("slow", func(ctx *fastmcp.Context) string {
 		close(entered)
 		<-finish
 		return "done"
 	}, fastmcp.Description("slow"))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	base := "http://" + ln.Addr().String()
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { errc <- s.ServeListener(ctx, ln) }()
+	go func() { errc <- s.Run(ctx) }()
 	for {
 		if code, _ := get(t, base+"/healthz"); code == 200 {
 			break
@@ -176,6 +176,6 @@ func TestHealthzWhileDraining(t *testing.T) {
 		t.Errorf("call in flight: %v", err)
 	}
 	if err := <-errc; err != nil {
-		t.Errorf("ServeListener: %v", err)
+		t.Errorf("Run: %v", err)
 	}
 }

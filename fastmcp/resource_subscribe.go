@@ -83,11 +83,8 @@ func (s *Server) notifyShared(ctx context.Context, uri string) error {
 // server's handlers would share sessions through: those of its
 // HTTPEndpoints options, or of its shared stores.
 func (s *Server) sharedOptions() transport.HTTPOptions {
-	var cfg HTTPConfig
-	s.endpointConfig(&cfg)
-	so := cfg.Streamable
-	so.Logger = s.logger
-	return so
+	st := s.endpointConfig("").Streamable
+	return transport.HTTPOptions{EventStore: st.EventStore, Sessions: st.Sessions, Bus: st.Bus, Logger: s.logger}
 }
 
 // sameStore reports whether a and b are one store (without comparing

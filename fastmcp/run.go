@@ -11,21 +11,29 @@ import (
 
 // Run serves the server on the transport its Settings choose — stdio by
 // default, Streamable HTTP (with the legacy SSE endpoints beside it) when
-// an address is set — until ctx is done or the process gets SIGINT or
-// SIGTERM. It runs the Lifespan first (an error stops start-up) and, at
+// an address or a Listener is set — until ctx is done or the process gets
+// SIGINT or SIGTERM. Over HTTP it serves the front door: the MCP
+// endpoints, /healthz and the HandleHTTP routes, with the connection
+// timeouts of the settings (see HTTPServer); it opens its port at once,
+// and /healthz and the MCP endpoints answer 503 until the Lifespan has
+// run. Listening on every interface (":8000") needs the AllowedHosts
+// setting; without it Run fails with ErrAllowedHostsRequired. It runs the Lifespan first (an error stops start-up) and, at
 // shutdown, lets calls in flight finish within ShutdownTimeout, closes the
 // streams and runs the Lifespan cleanup. It returns nil after a clean
 // shutdown, and an error naming the setting when a setting is invalid.
 func (s *Server) Run(ctx context.Context) error {
 	set, err := s.Settings()
 	if err != nil {
+		if s.cfg.listener != nil {
+			s.cfg.listener.Close()
+		}
 		return err
 	}
 	s.level.Set(set.LogLevel)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if set.Transport == "http" {
-		return s.serveHTTP(ctx, set, nil)
+		return s.serveHTTP(ctx, set, s.cfg.listener)
 	}
 	return s.serveStdio(ctx, set)
 }

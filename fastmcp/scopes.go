@@ -64,17 +64,6 @@ func RequireScopes(scopes ...string) CommonOption {
 	})
 }
 
-// HideUnauthorized leaves out of tools/list, prompts/list, resources/list
-// and resources/templates/list the features (see RequireScopes) the caller
-// may not use, by the same rule that refuses their use. Pages then hold up
-// to PageSize visible items, and cursors stay valid across callers. Lists
-// served this way carry cacheScope "private" (protocol 2026-07-28), since
-// they depend on the caller. Notifications that a list changed are sent
-// as before, to every client. Without it, lists show every feature.
-func HideUnauthorized() Option {
-	return serverOption(func(c *serverConfig) { c.hideUnauth = true })
-}
-
 func (t *tool) requiredScopes() []string             { return t.scopes }
 func (p *prompt) requiredScopes() []string           { return p.scopes }
 func (r *resource) requiredScopes() []string         { return r.scopes }

@@ -1,3 +1,10 @@
+// This file holds the settings: the Settings struct, the option of each
+// setting, the flags (Server.Flags), and their resolution from a table
+// with one row per setting (settingsTable). The options of the settings
+// live here rather than in option.go because each is one row of the same
+// table as its flag and FASTMCP_* variable: a setting is added, renamed or
+// documented in this one file.
+
 package fastmcp
 
 import (
@@ -146,46 +153,52 @@ const (
 	DefaultMaxBodyBytes      = transport.DefaultMaxMessageSize
 )
 
-// settingsSet records which settings were given explicitly.
-type settingsSet struct {
-	transport, addr, path, logLevel, stateless, jsonResponse, hosts, origins, shutdown bool
-	readHeader, readBody, write, jsonWindow, idleConn, maxHeader, maxBody, redisURL    bool
-	idleTimeout, maxSessions, maxStreams, maxListens                                   bool
+// settingsSet records which settings the options gave, by their flag's
+// name, and "listener" when the Listener option (which implies the http
+// transport) was given.
+type settingsSet map[string]bool
+
+// give records whether an option gave the setting of the flag name.
+func (c *serverConfig) give(name string, given bool) {
+	if c.set == nil {
+		c.set = settingsSet{}
+	}
+	c.set[name] = given
 }
 
 // Transport chooses the transport Run serves on: "stdio" or "http".
 func Transport(name string) Option {
-	return serverOption(func(c *serverConfig) { c.settings.Transport, c.set.transport = name, true })
+	return serverOption(func(c *serverConfig) { c.settings.Transport = name; c.give("transport", true) })
 }
 
 // Addr sets the address Run serves HTTP on; it implies the http transport.
 func Addr(addr string) Option {
-	return serverOption(func(c *serverConfig) { c.settings.Addr, c.set.addr = addr, true })
+	return serverOption(func(c *serverConfig) { c.settings.Addr = addr; c.give("addr", true) })
 }
 
 // HTTPPath sets the path of the MCP endpoint. Default /mcp.
 func HTTPPath(path string) Option {
-	return serverOption(func(c *serverConfig) { c.settings.Path, c.set.path = path, true })
+	return serverOption(func(c *serverConfig) { c.settings.Path = path; c.give("path", true) })
 }
 
 // LogLevel sets the least severe level the server's default logger
 // writes (to stderr). Default info. It does not apply to a logger given
 // with Logger.
 func LogLevel(l slog.Level) Option {
-	return serverOption(func(c *serverConfig) { c.settings.LogLevel, c.set.logLevel = l, true })
+	return serverOption(func(c *serverConfig) { c.settings.LogLevel = l; c.give("log-level", true) })
 }
 
 // Stateless makes the HTTP transport serve each request on its own, without
 // sessions (no server-to-client requests on legacy revisions; 2026-07-28
 // requests are always served this way).
 func Stateless(b bool) Option {
-	return serverOption(func(c *serverConfig) { c.settings.Stateless, c.set.stateless = b, true })
+	return serverOption(func(c *serverConfig) { c.settings.Stateless = b; c.give("stateless", true) })
 }
 
 // JSONResponse makes the HTTP transport answer requests with single JSON
 // bodies instead of SSE streams.
 func JSONResponse(b bool) Option {
-	return serverOption(func(c *serverConfig) { c.settings.JSONResponse, c.set.jsonResponse = b, true })
+	return serverOption(func(c *serverConfig) { c.settings.JSONResponse = b; c.give("json-response", true) })
 }
 
 // AllowedHosts sets the Host names the HTTP transport accepts (DNS-rebinding
@@ -194,31 +207,31 @@ func JSONResponse(b bool) Option {
 // address itself when listening on another specific IP address; the name
 // in the Addr setting (and the address it resolved to) when it names a
 // host. Listening on every interface (":8000", "0.0.0.0:8000") requires
-// this setting: Run, ListenAndServe and ServeListener fail with
+// this setting: Run fails with
 // ErrAllowedHostsRequired without it.
 func AllowedHosts(hosts ...string) Option {
-	return serverOption(func(c *serverConfig) { c.settings.AllowedHosts, c.set.hosts = hosts, true })
+	return serverOption(func(c *serverConfig) { c.settings.AllowedHosts = hosts; c.give("allowed-hosts", true) })
 }
 
 // AllowedOrigins sets the browser origins the HTTP transport accepts, as
 // scheme://host[:port], or "*" for any. Default: the request's own host
 // once it passed the Host check, and localhost origins on loopback.
 func AllowedOrigins(origins ...string) Option {
-	return serverOption(func(c *serverConfig) { c.settings.AllowedOrigins, c.set.origins = origins, true })
+	return serverOption(func(c *serverConfig) { c.settings.AllowedOrigins = origins; c.give("allowed-origins", true) })
 }
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish at
 // shutdown, and after the client ended its input (closed stdin): requests
 // read before end of input are answered within it. Default 10 seconds.
 func ShutdownTimeout(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.ShutdownTimeout, c.set.shutdown = d, true })
+	return serverOption(func(c *serverConfig) { c.settings.ShutdownTimeout = d; c.give("shutdown-timeout", true) })
 }
 
 // ReadHeaderTimeout bounds how long an HTTP client may take to send a
 // request's headers. Default 10 seconds; a negative d means no limit, 0
 // leaves the setting to the flag, the environment or the default.
 func ReadHeaderTimeout(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.ReadHeaderTimeout, c.set.readHeader = d, d != 0 })
+	return serverOption(func(c *serverConfig) { c.settings.ReadHeaderTimeout = d; c.give("read-header-timeout", d != 0) })
 }
 
 // ReadBodyTimeout bounds how long an HTTP client may take to send a POST
@@ -228,7 +241,7 @@ func ReadHeaderTimeout(d time.Duration) Option {
 // stream is not limited. Default 30 seconds; a negative d means no limit,
 // 0 leaves the setting to the flag, the environment or the default.
 func ReadBodyTimeout(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.ReadBodyTimeout, c.set.readBody = d, d != 0 })
+	return serverOption(func(c *serverConfig) { c.settings.ReadBodyTimeout = d; c.give("read-body-timeout", d != 0) })
 }
 
 // WriteTimeout bounds how long an HTTP client may take none of an answer's
@@ -239,7 +252,7 @@ func ReadBodyTimeout(d time.Duration) Option {
 // Default 30 seconds; a negative d means no limit, 0 leaves the setting to
 // the flag, the environment or the default.
 func WriteTimeout(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.WriteTimeout, c.set.write = d, d != 0 })
+	return serverOption(func(c *serverConfig) { c.settings.WriteTimeout = d; c.give("write-timeout", d != 0) })
 }
 
 // JSONWindow is how long the answer to a POSTed request of a legacy HTTP
@@ -248,7 +261,7 @@ func WriteTimeout(d time.Duration) Option {
 // answer as an SSE stream, 0 leaves the setting to the flag, the
 // environment or the default.
 func JSONWindow(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.JSONWindow, c.set.jsonWindow = d, d != 0 })
+	return serverOption(func(c *serverConfig) { c.settings.JSONWindow = d; c.give("json-window", d != 0) })
 }
 
 // IdleConnTimeout is how long a keep-alive HTTP connection may wait for
@@ -256,21 +269,21 @@ func JSONWindow(d time.Duration) Option {
 // negative d means no limit, 0 leaves the setting to the flag, the
 // environment or the default.
 func IdleConnTimeout(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.IdleConnTimeout, c.set.idleConn = d, d != 0 })
+	return serverOption(func(c *serverConfig) { c.settings.IdleConnTimeout = d; c.give("idle-conn-timeout", d != 0) })
 }
 
 // MaxHeaderBytes bounds the size of an HTTP request's headers (the request
 // line included); a larger request gets 431. Default 64 KiB; n <= 0
 // leaves the setting to the flag, the environment or the default.
 func MaxHeaderBytes(n int) Option {
-	return serverOption(func(c *serverConfig) { c.settings.MaxHeaderBytes, c.set.maxHeader = n, n > 0 })
+	return serverOption(func(c *serverConfig) { c.settings.MaxHeaderBytes = n; c.give("max-header-bytes", n > 0) })
 }
 
 // MaxBodyBytes bounds the size of a POST body; a larger body gets 413.
 // Default 4 MiB; n <= 0 leaves the setting to the flag, the environment or
 // the default.
 func MaxBodyBytes(n int64) Option {
-	return serverOption(func(c *serverConfig) { c.settings.MaxBodyBytes, c.set.maxBody = n, n > 0 })
+	return serverOption(func(c *serverConfig) { c.settings.MaxBodyBytes = n; c.give("max-body-bytes", n > 0) })
 }
 
 // RedisURL makes the server keep the state it shares with its replicas
@@ -278,7 +291,7 @@ func MaxBodyBytes(n int64) Option {
 // link package store/redisstore. An empty url leaves the setting to the
 // flag or the environment.
 func RedisURL(url string) Option {
-	return serverOption(func(c *serverConfig) { c.settings.RedisURL, c.set.redisURL = url, url != "" })
+	return serverOption(func(c *serverConfig) { c.settings.RedisURL = url; c.give("redis-url", url != "") })
 }
 
 // SessionIdleTimeout sets how long a legacy HTTP session may stay idle (no
@@ -287,7 +300,7 @@ func RedisURL(url string) Option {
 // never expire, 0 leaves the setting to the flag, the environment or the
 // default.
 func SessionIdleTimeout(d time.Duration) Option {
-	return serverOption(func(c *serverConfig) { c.settings.SessionIdleTimeout, c.set.idleTimeout = d, d != 0 })
+	return serverOption(func(c *serverConfig) { c.settings.SessionIdleTimeout = d; c.give("session-idle-timeout", d != 0) })
 }
 
 // MaxSessions bounds the legacy HTTP sessions open at once (Streamable
@@ -295,7 +308,7 @@ func SessionIdleTimeout(d time.Duration) Option {
 // Default transport.DefaultMaxSessions (1000); a negative n means no
 // limit, 0 leaves the setting to the flag, the environment or the default.
 func MaxSessions(n int) Option {
-	return serverOption(func(c *serverConfig) { c.settings.MaxSessions, c.set.maxSessions = n, n != 0 })
+	return serverOption(func(c *serverConfig) { c.settings.MaxSessions = n; c.give("max-sessions", n != 0) })
 }
 
 // MaxStreamsPerSession bounds the responses one legacy HTTP session has
@@ -304,7 +317,7 @@ func MaxSessions(n int) Option {
 // negative n means no limit, 0 leaves the setting to the flag, the
 // environment or the default.
 func MaxStreamsPerSession(n int) Option {
-	return serverOption(func(c *serverConfig) { c.settings.MaxStreamsPerSession, c.set.maxStreams = n, n != 0 })
+	return serverOption(func(c *serverConfig) { c.settings.MaxStreamsPerSession = n; c.give("max-streams-per-session", n != 0) })
 }
 
 // MaxListens bounds the subscriptions/listen streams (protocol 2026-07-28)
@@ -312,7 +325,7 @@ func MaxStreamsPerSession(n int) Option {
 // transport.DefaultMaxListens (1000); a negative n means no limit, 0 leaves
 // the setting to the flag, the environment or the default.
 func MaxListens(n int) Option {
-	return serverOption(func(c *serverConfig) { c.settings.MaxListens, c.set.maxListens = n, n != 0 })
+	return serverOption(func(c *serverConfig) { c.settings.MaxListens = n; c.give("max-listens", n != 0) })
 }
 
 // Flags registers the settings as flags on fs (flag.CommandLine in most
@@ -320,28 +333,14 @@ func MaxListens(n int) Option {
 // environment. Call it before fs.Parse.
 func (s *Server) Flags(fs *flag.FlagSet) {
 	s.cfg.flags = fs
-	fs.String("transport", "", "transport: stdio or http (env FASTMCP_TRANSPORT)")
-	fs.String("addr", "", "HTTP listen address, e.g. localhost:8000; implies -transport=http (env FASTMCP_ADDR)")
-	fs.String("path", "", "MCP endpoint path (env FASTMCP_PATH, default /mcp)")
-	fs.String("log-level", "", "log level: debug, info, warn or error (env FASTMCP_LOG_LEVEL, default info)")
-	fs.String("stateless", "", "serve HTTP without sessions: true or false (env FASTMCP_STATELESS)")
-	fs.String("json-response", "", "answer HTTP requests with JSON instead of SSE: true or false (env FASTMCP_JSON_RESPONSE)")
-	fs.String("allowed-hosts", "", "comma-separated Host names accepted over HTTP (env FASTMCP_ALLOWED_HOSTS)")
-	fs.String("allowed-origins", "", "comma-separated browser origins accepted over HTTP (env FASTMCP_ALLOWED_ORIGINS)")
-	fs.String("shutdown-timeout", "", "how long in-flight requests may take at shutdown, e.g. 10s (env FASTMCP_SHUTDOWN_TIMEOUT)")
-	fs.String("read-header-timeout", "", "how long an HTTP client may take to send its headers; or none (env FASTMCP_READ_HEADER_TIMEOUT, default 10s)")
-	fs.String("read-body-timeout", "", "how long an HTTP client may take to send a POST body; or none (env FASTMCP_READ_BODY_TIMEOUT, default 30s)")
-	fs.String("write-timeout", "", "how long an HTTP client may take none of an answer's bytes before its stream is dropped; or none (env FASTMCP_WRITE_TIMEOUT, default 30s)")
-	fs.String("json-window", "", "how long a POST's answer may take and still be one JSON body, not an SSE stream; or none for SSE always (env FASTMCP_JSON_WINDOW, default 2ms)")
-	fs.String("idle-conn-timeout", "", "how long an idle keep-alive HTTP connection stays open; or none (env FASTMCP_IDLE_CONN_TIMEOUT, default 2m)")
-	fs.String("max-header-bytes", "", "largest HTTP request headers accepted, in bytes (env FASTMCP_MAX_HEADER_BYTES, default 65536)")
-	fs.String("max-body-bytes", "", "largest POST body accepted, in bytes (env FASTMCP_MAX_BODY_BYTES, default 4194304)")
-	fs.String("redis-url", "", "Redis keeping the state shared with other replicas, e.g. redis://host:6379/0 (env FASTMCP_REDIS_URL)")
-
-	fs.String("session-idle-timeout", "", "how long an idle HTTP session lives, e.g. 30m, or none (env FASTMCP_SESSION_IDLE_TIMEOUT)")
-	fs.String("max-sessions", "", "most HTTP sessions open at once, or none (env FASTMCP_MAX_SESSIONS, default 1000)")
-	fs.String("max-streams-per-session", "", "most responses one HTTP session has open at once, or none (env FASTMCP_MAX_STREAMS_PER_SESSION, default 64)")
-	fs.String("max-listens", "", "most subscriptions/listen streams open at once, or none (env FASTMCP_MAX_LISTENS, default 1000)")
+	for i := range settingsTable {
+		r := &settingsTable[i]
+		env := r.env()
+		if r.dflt != "" {
+			env += ", default " + r.dflt
+		}
+		fs.String(r.name, "", r.usage+" (env "+env+")")
+	}
 }
 
 // noLimit is the value the limit flags and FASTMCP_* variables take for
@@ -349,60 +348,205 @@ func (s *Server) Flags(fs *flag.FlagSet) {
 // options take a negative value for it.
 const noLimit = "none"
 
-// resolveLimit resolves one limit setting into dst: the option when given
-// (non-zero), else the flag or environment value (a positive value parsed
-// by parse, or noLimit, which resolves to -1), else def. example is a valid
-// value for the error message.
-func resolveLimit[T int | time.Duration](value func(string) (string, string, bool), bad func(from, v, want string), name string, dst *T, given bool, def T, example string, parse func(string) (T, error)) {
-	if given && *dst != 0 {
-		if *dst < 0 {
-			*dst = -1
-		}
-		return
-	}
-	*dst = def
-	v, from, ok := value(name)
-	if !ok {
-		return
-	}
-	if v == noLimit {
-		*dst = -1
-		return
-	}
-	n, err := parse(v)
-	if err != nil || n <= 0 {
-		bad(from, v, "use a positive value such as "+example+", or "+noLimit+" for no limit")
-		return
-	}
-	*dst = n
+// A setting is one row of the settings table: how one setting resolves
+// from its option, its flag or variable, or its default.
+type setting struct {
+	name   string // the flag's name; the variable is FASTMCP_ and the name in upper case, - as _
+	option string // the option's name, for errors
+	// parse sets the setting from the text of a flag or variable, or
+	// returns what the setting accepts.
+	parse func(s *Settings, v string) (accepts string)
+	// def sets the default before the flag or variable is parsed; nil: the
+	// zero value. keep normalises a value an option gave; nil: kept as is.
+	def, keep func(*Settings)
+	// check returns what is wrong with the resolved value, if anything,
+	// naming what the setting accepts.
+	check func(s *Settings, set settingsSet) string
+	// value returns the setting as text, for an error about a value an
+	// option gave (nil for settings that are not text).
+	value func(*Settings) string
+	// secret leaves the value out of errors (it may hold a password).
+	secret bool
+	// usage and dflt describe the flag, its default in words.
+	usage, dflt string
 }
 
-// settingSource is one setting's name in each source.
-type settingSource struct{ flag, env string }
+// doc sets the flag's usage and its default in words.
+func (r setting) doc(usage, dflt string) setting {
+	r.usage, r.dflt = usage, dflt
+	return r
+}
 
-var settingNames = map[string]settingSource{
-	"transport":        {"transport", "FASTMCP_TRANSPORT"},
-	"addr":             {"addr", "FASTMCP_ADDR"},
-	"path":             {"path", "FASTMCP_PATH"},
-	"log-level":        {"log-level", "FASTMCP_LOG_LEVEL"},
-	"stateless":        {"stateless", "FASTMCP_STATELESS"},
-	"json-response":    {"json-response", "FASTMCP_JSON_RESPONSE"},
-	"allowed-hosts":    {"allowed-hosts", "FASTMCP_ALLOWED_HOSTS"},
-	"allowed-origins":  {"allowed-origins", "FASTMCP_ALLOWED_ORIGINS"},
-	"shutdown-timeout": {"shutdown-timeout", "FASTMCP_SHUTDOWN_TIMEOUT"},
+// env returns the setting's environment variable.
+func (r *setting) env() string {
+	return "FASTMCP_" + strings.ToUpper(strings.ReplaceAll(r.name, "-", "_"))
+}
 
-	"read-header-timeout":     {"read-header-timeout", "FASTMCP_READ_HEADER_TIMEOUT"},
-	"read-body-timeout":       {"read-body-timeout", "FASTMCP_READ_BODY_TIMEOUT"},
-	"write-timeout":           {"write-timeout", "FASTMCP_WRITE_TIMEOUT"},
-	"json-window":             {"json-window", "FASTMCP_JSON_WINDOW"},
-	"idle-conn-timeout":       {"idle-conn-timeout", "FASTMCP_IDLE_CONN_TIMEOUT"},
-	"max-header-bytes":        {"max-header-bytes", "FASTMCP_MAX_HEADER_BYTES"},
-	"max-body-bytes":          {"max-body-bytes", "FASTMCP_MAX_BODY_BYTES"},
-	"redis-url":               {"redis-url", "FASTMCP_REDIS_URL"},
-	"session-idle-timeout":    {"session-idle-timeout", "FASTMCP_SESSION_IDLE_TIMEOUT"},
-	"max-sessions":            {"max-sessions", "FASTMCP_MAX_SESSIONS"},
-	"max-streams-per-session": {"max-streams-per-session", "FASTMCP_MAX_STREAMS_PER_SESSION"},
-	"max-listens":             {"max-listens", "FASTMCP_MAX_LISTENS"},
+func textSetting(name, option string, field func(*Settings) *string) setting {
+	return setting{
+		name: name, option: option,
+		parse: func(s *Settings, v string) string { *field(s) = v; return "" },
+		value: func(s *Settings) string { return *field(s) },
+	}
+}
+
+func boolSetting(name, option string, field func(*Settings) *bool) setting {
+	return setting{name: name, option: option, parse: func(s *Settings, v string) string {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return "use true or false"
+		}
+		*field(s) = b
+		return ""
+	}}
+}
+
+// listSetting takes a comma-separated list.
+func listSetting(name, option string, field func(*Settings) *[]string) setting {
+	return setting{name: name, option: option, parse: func(s *Settings, v string) string {
+		var items []string
+		for item := range strings.SplitSeq(v, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				items = append(items, item)
+			}
+		}
+		*field(s) = items
+		return ""
+	}}
+}
+
+// limitSetting is a limit in time or in number: an option gives a
+// positive value, or a negative one for no limit (0 leaves it to the flag,
+// the variable or the default); a flag or variable a positive value or
+// noLimit. Resolved, no limit is -1. example is a valid value.
+func limitSetting[T int | time.Duration](name, option string, field func(*Settings) *T, def T, example string, parse func(string) (T, error)) setting {
+	return setting{
+		name: name, option: option,
+		parse: func(s *Settings, v string) string {
+			if v == noLimit {
+				*field(s) = -1
+				return ""
+			}
+			n, err := parse(v)
+			if err != nil || n <= 0 {
+				return "use a positive value such as " + example + ", or " + noLimit + " for no limit"
+			}
+			*field(s) = n
+			return ""
+		},
+		def: func(s *Settings) { *field(s) = def },
+		keep: func(s *Settings) {
+			if *field(s) < 0 {
+				*field(s) = -1
+			}
+		},
+	}
+}
+
+// sizeSetting is a positive number of bytes, always bounded (http.Server
+// has no unbounded header size).
+func sizeSetting[T int | int64](name, option string, field func(*Settings) *T, def T) setting {
+	return setting{
+		name: name, option: option,
+		parse: func(s *Settings, v string) string {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				return "use a positive number of bytes, such as 65536"
+			}
+			*field(s) = T(n)
+			return ""
+		},
+		def: func(s *Settings) { *field(s) = def },
+	}
+}
+
+func durationOf(v string) (time.Duration, error) { return time.ParseDuration(v) }
+
+// settingsTable lists every setting, in the order Settings documents
+// them. The transport, path and Redis URL are checked whichever source
+// gave them; Addr's default follows from the transport.
+var settingsTable = []setting{
+	withCheck(textSetting("transport", "Transport", func(s *Settings) *string { return &s.Transport }), checkTransport).doc("transport: stdio or http", ""),
+	textSetting("addr", "Addr", func(s *Settings) *string { return &s.Addr }).doc("HTTP listen address, e.g. localhost:8000; implies -transport=http", ""),
+	withCheck(textSetting("path", "HTTPPath", func(s *Settings) *string { return &s.Path }), checkPath).doc("MCP endpoint path", "/mcp"),
+	setting{name: "log-level", option: "LogLevel", parse: func(s *Settings, v string) string {
+		if s.LogLevel.UnmarshalText([]byte(v)) != nil {
+			return "use debug, info, warn or error"
+		}
+		return ""
+	}}.doc("log level: debug, info, warn or error", "info"),
+	boolSetting("stateless", "Stateless", func(s *Settings) *bool { return &s.Stateless }).doc("serve HTTP without sessions: true or false", ""),
+	boolSetting("json-response", "JSONResponse", func(s *Settings) *bool { return &s.JSONResponse }).doc("answer HTTP requests with JSON instead of SSE: true or false", ""),
+	listSetting("allowed-hosts", "AllowedHosts", func(s *Settings) *[]string { return &s.AllowedHosts }).doc("comma-separated Host names accepted over HTTP", ""),
+	listSetting("allowed-origins", "AllowedOrigins", func(s *Settings) *[]string { return &s.AllowedOrigins }).doc("comma-separated browser origins accepted over HTTP", ""),
+	setting{name: "shutdown-timeout", option: "ShutdownTimeout", parse: func(s *Settings, v string) string {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return "use a non-negative duration such as 10s or 1m30s"
+		}
+		s.ShutdownTimeout = d
+		return ""
+	}, def: func(s *Settings) { s.ShutdownTimeout = 10 * time.Second }}.doc("how long in-flight requests may take at shutdown, e.g. 10s", ""),
+	limitSetting("read-header-timeout", "ReadHeaderTimeout", func(s *Settings) *time.Duration { return &s.ReadHeaderTimeout }, DefaultReadHeaderTimeout, "30s", durationOf).doc("how long an HTTP client may take to send its headers; or none", "10s"),
+	limitSetting("read-body-timeout", "ReadBodyTimeout", func(s *Settings) *time.Duration { return &s.ReadBodyTimeout }, DefaultReadBodyTimeout, "30s", durationOf).doc("how long an HTTP client may take to send a POST body; or none", "30s"),
+	limitSetting("write-timeout", "WriteTimeout", func(s *Settings) *time.Duration { return &s.WriteTimeout }, DefaultWriteTimeout, "30s", durationOf).doc("how long an HTTP client may take none of an answer's bytes before its stream is dropped; or none", "30s"),
+	limitSetting("json-window", "JSONWindow", func(s *Settings) *time.Duration { return &s.JSONWindow }, DefaultJSONWindow, "30s", durationOf).doc("how long a POST's answer may take and still be one JSON body, not an SSE stream; or none for SSE always", "2ms"),
+	limitSetting("idle-conn-timeout", "IdleConnTimeout", func(s *Settings) *time.Duration { return &s.IdleConnTimeout }, DefaultIdleConnTimeout, "30s", durationOf).doc("how long an idle keep-alive HTTP connection stays open; or none", "2m"),
+	sizeSetting("max-header-bytes", "MaxHeaderBytes", func(s *Settings) *int { return &s.MaxHeaderBytes }, DefaultMaxHeaderBytes).doc("largest HTTP request headers accepted, in bytes", "65536"),
+	sizeSetting("max-body-bytes", "MaxBodyBytes", func(s *Settings) *int64 { return &s.MaxBodyBytes }, DefaultMaxBodyBytes).doc("largest POST body accepted, in bytes", "4194304"),
+	setting{name: "redis-url", option: "RedisURL", secret: true, parse: func(s *Settings, v string) string { s.RedisURL = v; return "" }, check: func(s *Settings, _ settingsSet) string {
+		if s.RedisURL == "" {
+			return ""
+		}
+		if why := checkStoreURL(s.RedisURL); why != "" {
+			return why + "; use a URL such as redis://user:password@host:6379/0 (rediss:// for TLS, unix:///path/to/socket)"
+		}
+		return ""
+	}}.doc("Redis keeping the state shared with other replicas, e.g. redis://host:6379/0", ""),
+	limitSetting("session-idle-timeout", "SessionIdleTimeout", func(s *Settings) *time.Duration { return &s.SessionIdleTimeout }, transport.DefaultSessionIdleTimeout, "30s", durationOf).doc("how long an idle HTTP session lives, e.g. 30m, or none", ""),
+	limitSetting("max-sessions", "MaxSessions", func(s *Settings) *int { return &s.MaxSessions }, transport.DefaultMaxSessions, "100", strconv.Atoi).doc("most HTTP sessions open at once, or none", "1000"),
+	limitSetting("max-streams-per-session", "MaxStreamsPerSession", func(s *Settings) *int { return &s.MaxStreamsPerSession }, transport.DefaultMaxStreamsPerSession, "100", strconv.Atoi).doc("most responses one HTTP session has open at once, or none", "64"),
+	limitSetting("max-listens", "MaxListens", func(s *Settings) *int { return &s.MaxListens }, transport.DefaultMaxListens, "100", strconv.Atoi).doc("most subscriptions/listen streams open at once, or none", "1000"),
+}
+
+func withCheck(r setting, check func(*Settings, settingsSet) string) setting {
+	r.check = check
+	return r
+}
+
+// checkTransport derives the transport when none was given (http when an
+// address or a listener is, else stdio) and the address http listens on
+// by default, and checks the transport.
+func checkTransport(s *Settings, set settingsSet) string {
+	switch s.Transport {
+	case "":
+		s.Transport = "stdio"
+		if s.Addr != "" || set["listener"] {
+			s.Transport = "http"
+		}
+	case "stdio":
+		if set["listener"] {
+			return "the Listener option serves HTTP: use http, or leave the transport unset"
+		}
+	case "http":
+	default:
+		return "use stdio or http"
+	}
+	if s.Transport == "http" && s.Addr == "" {
+		s.Addr = "localhost:8000"
+	}
+	return ""
+}
+
+// checkPath gives the endpoint path its default and checks it.
+func checkPath(s *Settings, _ settingsSet) string {
+	switch {
+	case s.Path == "":
+		s.Path = "/mcp"
+	case !strings.HasPrefix(s.Path, "/"):
+		return "the MCP endpoint path must start with /"
+	}
+	return ""
 }
 
 // Settings resolves the server's settings from its options, the flags (if
@@ -412,165 +556,73 @@ func (s *Server) Settings() (Settings, error) {
 	return resolveSettings(s.cfg.settings, s.cfg.set, s.cfg.flags, os.LookupEnv)
 }
 
+// resolveSettings resolves every row of settingsTable: the option's value
+// when set says it gave one, else a flag's (when fs was parsed), else a
+// non-empty variable's, else the default; then, once all are resolved,
+// each row's check. The error names each invalid setting, where it came
+// from and what it accepts.
 func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup func(string) (string, bool)) (Settings, error) {
-	flagSet := map[string]string{}
+	flags := map[string]string{}
 	if fs != nil && fs.Parsed() {
-		fs.Visit(func(f *flag.Flag) { flagSet[f.Name] = f.Value.String() })
-	}
-	// value returns the raw text of a setting from a flag or the
-	// environment, and where it came from.
-	value := func(name string) (string, string, bool) {
-		src := settingNames[name]
-		if v, ok := flagSet[src.flag]; ok {
-			return v, "flag -" + src.flag, true
-		}
-		if v, ok := lookup(src.env); ok && v != "" {
-			return v, src.env, true
-		}
-		return "", "", false
+		fs.Visit(func(f *flag.Flag) { flags[f.Name] = f.Value.String() })
 	}
 	out := opt
 	var errs []error
-	bad := func(from, v, accepted string) {
-		errs = append(errs, fmt.Errorf("fastmcp: setting %s=%q is invalid: %s", from, v, accepted))
-	}
-	str := func(name string, dst *string, given bool) {
-		if !given {
-			if v, _, ok := value(name); ok {
-				*dst = v
+	type source struct{ from, text string } // text: "" when the option gave the value
+	sources := make([]source, len(settingsTable))
+	for i := range settingsTable {
+		r := &settingsTable[i]
+		sources[i].from = "option " + r.option
+		if set[r.name] {
+			if r.keep != nil {
+				r.keep(&out)
 			}
+			continue
+		}
+		if r.def != nil {
+			r.def(&out)
+		}
+		v, from, ok := rawSetting(r, flags, lookup)
+		if !ok {
+			continue
+		}
+		sources[i] = source{from, v}
+		if accepts := r.parse(&out, v); accepts != "" {
+			errs = append(errs, settingError(r, from, v, accepts))
 		}
 	}
-	boolean := func(name string, dst *bool, given bool) {
-		if given {
-			return
+	for i := range settingsTable {
+		r, src := &settingsTable[i], sources[i]
+		if r.check == nil {
+			continue
 		}
-		if v, from, ok := value(name); ok {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				bad(from, v, "use true or false")
-				return
+		if accepts := r.check(&out, set); accepts != "" {
+			if src.text == "" && r.value != nil {
+				src.text = r.value(&out)
 			}
-			*dst = b
+			errs = append(errs, settingError(r, src.from, src.text, accepts))
 		}
-	}
-	list := func(name string, dst *[]string, given bool) {
-		if given {
-			return
-		}
-		if v, _, ok := value(name); ok {
-			var items []string
-			for item := range strings.SplitSeq(v, ",") {
-				if item = strings.TrimSpace(item); item != "" {
-					items = append(items, item)
-				}
-			}
-			*dst = items
-		}
-	}
-	str("transport", &out.Transport, set.transport)
-	str("addr", &out.Addr, set.addr)
-	str("path", &out.Path, set.path)
-	boolean("stateless", &out.Stateless, set.stateless)
-	boolean("json-response", &out.JSONResponse, set.jsonResponse)
-	list("allowed-hosts", &out.AllowedHosts, set.hosts)
-	str("redis-url", &out.RedisURL, set.redisURL)
-	if out.RedisURL != "" {
-		if why := checkStoreURL(out.RedisURL); why != "" {
-			from := "option RedisURL"
-			if !set.redisURL {
-				_, from, _ = value("redis-url")
-			}
-			// The value is not repeated: it may hold a password.
-			errs = append(errs, fmt.Errorf("fastmcp: setting %s is invalid: %s; use a URL such as redis://user:password@host:6379/0 (rediss:// for TLS, unix:///path/to/socket)", from, why))
-		}
-	}
-	list("allowed-origins", &out.AllowedOrigins, set.origins)
-	if !set.logLevel {
-		if v, from, ok := value("log-level"); ok {
-			if err := out.LogLevel.UnmarshalText([]byte(v)); err != nil {
-				bad(from, v, "use debug, info, warn or error")
-			}
-		}
-	}
-	if !set.shutdown {
-		if v, from, ok := value("shutdown-timeout"); ok {
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 {
-				bad(from, v, "use a non-negative duration such as 10s or 1m30s")
-			} else {
-				out.ShutdownTimeout = d
-			}
-		}
-	}
-	// Limits, in time and in number, follow one rule: an option of 0
-	// leaves the limit to the flag, the environment or the default, and a
-	// negative option means no limit; a flag or variable takes a positive
-	// value or the word none. Resolved, a limit is positive, or
-	// negative for none.
-	duration := func(name string, dst *time.Duration, given bool, def time.Duration) {
-		resolveLimit(value, bad, name, dst, given, def, "30s", func(v string) (time.Duration, error) { return time.ParseDuration(v) })
-	}
-	count := func(name string, dst *int, given bool, def int) {
-		resolveLimit(value, bad, name, dst, given, def, "100", strconv.Atoi)
-	}
-	duration("read-header-timeout", &out.ReadHeaderTimeout, set.readHeader, DefaultReadHeaderTimeout)
-	duration("read-body-timeout", &out.ReadBodyTimeout, set.readBody, DefaultReadBodyTimeout)
-	duration("write-timeout", &out.WriteTimeout, set.write, DefaultWriteTimeout)
-	duration("json-window", &out.JSONWindow, set.jsonWindow, DefaultJSONWindow)
-	duration("idle-conn-timeout", &out.IdleConnTimeout, set.idleConn, DefaultIdleConnTimeout)
-	duration("session-idle-timeout", &out.SessionIdleTimeout, set.idleTimeout, transport.DefaultSessionIdleTimeout)
-	count("max-sessions", &out.MaxSessions, set.maxSessions, transport.DefaultMaxSessions)
-	count("max-streams-per-session", &out.MaxStreamsPerSession, set.maxStreams, transport.DefaultMaxStreamsPerSession)
-	count("max-listens", &out.MaxListens, set.maxListens, transport.DefaultMaxListens)
-	// Sizes are always bounded (http.Server has no unbounded header size):
-	// a positive number of bytes.
-	size := func(name string, def int64) int64 {
-		if v, from, ok := value(name); ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n <= 0 {
-				bad(from, v, "use a positive number of bytes, such as 65536")
-				return def
-			}
-			return n
-		}
-		return def
-	}
-	if !set.maxHeader {
-		out.MaxHeaderBytes = int(size("max-header-bytes", DefaultMaxHeaderBytes))
-	}
-	if !set.maxBody {
-		out.MaxBodyBytes = size("max-body-bytes", DefaultMaxBodyBytes)
-	}
-
-	switch out.Transport {
-	case "":
-		out.Transport = "stdio"
-		if out.Addr != "" {
-			out.Transport = "http"
-		}
-	case "stdio", "http":
-	default:
-		from := "option Transport"
-		if !set.transport {
-			_, from, _ = value("transport")
-		}
-		bad(from, out.Transport, "use stdio or http")
-	}
-	if out.Transport == "http" && out.Addr == "" {
-		out.Addr = "localhost:8000"
-	}
-	if out.Path == "" {
-		out.Path = "/mcp"
-	} else if !strings.HasPrefix(out.Path, "/") {
-		from := "option HTTPPath"
-		if !set.path {
-			_, from, _ = value("path")
-		}
-		bad(from, out.Path, "the MCP endpoint path must start with /")
-	}
-	if out.ShutdownTimeout == 0 && !set.shutdown {
-		out.ShutdownTimeout = 10 * time.Second
 	}
 	return out, errors.Join(errs...)
+}
+
+// rawSetting returns the text of r's flag, when it was given, else of its
+// variable, when it is not empty, and where it came from.
+func rawSetting(r *setting, flags map[string]string, lookup func(string) (string, bool)) (v, from string, ok bool) {
+	if v, ok := flags[r.name]; ok {
+		return v, "flag -" + r.name, true
+	}
+	if v, ok := lookup(r.env()); ok && v != "" {
+		return v, r.env(), true
+	}
+	return "", "", false
+}
+
+// settingError says which setting is invalid, where it came from, and
+// what it accepts; a secret setting's value is left out.
+func settingError(r *setting, from, v, accepts string) error {
+	if r.secret {
+		return fmt.Errorf("fastmcp: setting %s is invalid: %s", from, accepts)
+	}
+	return fmt.Errorf("fastmcp: setting %s=%q is invalid: %s", from, v, accepts)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
-// served is a server running ServeListener on 127.0.0.1.
+// served is a server running Run with a Listener on 127.0.0.1.
 type served struct {
 	base   string // http://127.0.0.1:port
 	cancel context.CancelFunc
@@ -23,7 +23,7 @@ type served struct {
 	done   bool
 }
 
-// stop cancels ServeListener's context and waits (at most 5 s, else the
+// stop cancels Run's context and waits (at most 5 s, else the
 // test fails) for it to return; it reports the time shutdown took.
 func (sv *served) stop(t *testing.T) time.Duration {
 	t.Helper()
@@ -34,25 +34,14 @@ func (sv *served) stop(t *testing.T) time.Duration {
 		case sv.err = <-sv.errc:
 			sv.done = true
 		case <-time.After(5 * time.Second):
-			t.Fatal("ServeListener did not return within 5s of shutdown")
+			t.Fatal("Run did not return within 5s of shutdown")
 		}
 	}
 	return time.Since(began)
 }
 
-// serveLoopback serves s with ServeListener on 127.0.0.1 and waits until
-// /healthz says ok. The test's cleanup stops it.
-func serveLoopback(t *testing.T, s *fastmcp.Server) *served {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return serveOn(t, s, ln)
-}
-
-// serveOn serves s with ServeListener on ln and waits until /healthz says
-// ok. The test's cleanup stops it. sv.base is ln's address, 127.0.0.1 for
+// serveOn runs s, made with the option Listener(ln), and waits until
+// /healthz says ok. The test's cleanup stops it. sv.base is ln's address, 127.0.0.1 for
 // a listener on every interface.
 func serveOn(t *testing.T, s *fastmcp.Server, ln net.Listener) *served {
 	t.Helper()
@@ -63,14 +52,14 @@ func serveOn(t *testing.T, s *fastmcp.Server, ln net.Listener) *served {
 		host = "127.0.0.1"
 	}
 	sv := &served{base: "http://" + net.JoinHostPort(host, fmt.Sprint(tcp.Port)), cancel: cancel, errc: make(chan error, 1)}
-	go func() { sv.errc <- s.ServeListener(ctx, ln) }()
+	go func() { sv.errc <- s.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		if !sv.done {
 			select {
 			case <-sv.errc:
 			case <-time.After(15 * time.Second):
-				t.Error("ServeListener did not return")
+				t.Error("Run did not return")
 			}
 		}
 	})
@@ -93,16 +82,17 @@ func serveOn(t *testing.T, s *fastmcp.Server, ln net.Listener) *served {
 // for the ShutdownTimeout.
 func TestShutdownEndsListenStreamsPromptly(t *testing.T) {
 	t.Parallel()
-	s := newServer(fastmcp.ShutdownTimeout(30 * time.Second))
+	ln := listenLoopback(t)
+	s := newServer(fastmcp.ShutdownTimeout(30*time.Second), fastmcp.Listener(ln))
 	s.Tool("add", func(in AddArgs) int { return in.A + in.B }, fastmcp.Description("add"))
-	sv := serveLoopback(t, s)
+	sv := serveOn(t, s, ln)
 
 	ls := openListen(t, sv.base)
 
 	took := sv.stop(t)
 	t.Logf("shutdown with an open subscriptions/listen stream took %v", took)
 	if sv.err != nil {
-		t.Fatalf("ServeListener: %v", sv.err)
+		t.Fatalf("Run: %v", sv.err)
 	}
 	ls.checkFinalResult(t)
 }
@@ -193,8 +183,8 @@ func (ls *listenStream) checkFinalResult(t *testing.T) {
 // answers it 503 with Retry-After, over a real socket.
 func TestShutdownCutsTrickledBody(t *testing.T) {
 	t.Parallel()
-	s := newServer(fastmcp.ShutdownTimeout(20 * time.Second))
-	sv := serveLoopback(t, s)
+	ln := listenLoopback(t)
+	sv := serveOn(t, newServer(fastmcp.ShutdownTimeout(20*time.Second), fastmcp.Listener(ln)), ln)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(sv.base, "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -225,7 +215,7 @@ func TestShutdownCutsTrickledBody(t *testing.T) {
 		t.Errorf("shutdown took %v with a trickled body; want well under the 20s ShutdownTimeout", took)
 	}
 	if sv.err != nil {
-		t.Errorf("ServeListener: %v", sv.err)
+		t.Errorf("Run: %v", sv.err)
 	}
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)

@@ -60,20 +60,20 @@ func TestRedisURLSetting(t *testing.T) {
 // add, whichever way it serves.
 func TestRedisURLWithoutBackend(t *testing.T) {
 	t.Setenv("FASTMCP_REDIS_URL", "redis://127.0.0.1:1/0")
-	serve := map[string]func(*fastmcp.Server) error{
-		"ServeListener": func(s *fastmcp.Server) error {
+	serve := map[string]func() (*fastmcp.Server, error){
+		"Run": func() (*fastmcp.Server, error) {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
 			}
-			return s.ServeListener(context.Background(), ln)
+			s := newServer(fastmcp.Listener(ln))
+			return s, s.Run(context.Background())
 		},
-		"Start": func(s *fastmcp.Server) error { return s.Start(context.Background()) },
+		"Start": func() (*fastmcp.Server, error) { s := newServer(); return s, s.Start(context.Background()) },
 	}
 	for name, fn := range serve {
 		t.Run(name, func(t *testing.T) {
-			s := newServer()
-			err := fn(s)
+			s, err := fn()
 			if !errors.Is(err, fastmcp.ErrNoStoreBackend) || !strings.Contains(err.Error(), `import _ "github.com/fastmcp-go/fastmcp/store/redisstore"`) {
 				t.Fatalf("%s = %v, want ErrNoStoreBackend naming the import", name, err)
 			}

@@ -21,10 +21,11 @@ import (
 // parallel, since it reads the process's heap.
 func TestClientThatStopsReading(t *testing.T) {
 	const calls, size = 10, 6 << 20
-	s := newServer(fastmcp.WriteTimeout(300 * time.Millisecond))
+	ln := listenLoopback(t)
+	s := newServer(fastmcp.WriteTimeout(300*time.Millisecond), fastmcp.Listener(ln))
 	big := strings.Repeat("x", size)
 	s.Tool("big", func() string { return big }, fastmcp.Description("a large answer"))
-	sv := serveLoopback(t, s)
+	sv := serveOn(t, s, ln)
 	addr := strings.TrimPrefix(sv.base, "http://")
 
 	// A session, set up by a client that reads.

@@ -159,7 +159,7 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 		if ln, err = net.Listen("tcp", addr); err != nil {
 			return usage(fmt.Errorf("--from: %w", err))
 		}
-		defer ln.Close() // ServeListener closes it too; this covers the failures before it
+		defer ln.Close() // Run closes it too; this covers the failures before it
 		// Checked before the server is started (the library would refuse
 		// too, once serving): on every interface the Host check needs names.
 		if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() && len(o.allowedHosts) == 0 && os.Getenv("FASTMCP_ALLOWED_HOSTS") == "" {
@@ -193,7 +193,7 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 	var served string
 	if listen {
 		served = servedURL(addr, ln.Addr(), path)
-		opts = append(opts, fastmcp.HTTPPath(path))
+		opts = append(opts, fastmcp.HTTPPath(path), fastmcp.Listener(ln))
 		if len(o.allowedHosts) > 0 {
 			opts = append(opts, fastmcp.AllowedHosts(o.allowedHosts...))
 		}
@@ -231,7 +231,7 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 			return err
 		}
 		fmt.Fprintf(a.rawStdout, "Serving: %s\n", served)
-		err = srv.ServeListener(sctx, ln)
+		err = srv.Run(sctx)
 		if errors.Is(err, fastmcp.ErrAllowedHostsRequired) {
 			return errEveryInterface(o.from)
 		}

@@ -97,14 +97,14 @@ func admin(ctx *fastmcp.Context) (string, error) {
 }
 
 // newServer returns the protected server of c.
-func newServer(c config) *fastmcp.Server {
-	s := fastmcp.New("auth-server", "1.0.0",
+func newServer(c config, opts ...fastmcp.Option) *fastmcp.Server {
+	s := fastmcp.New("auth-server", "1.0.0", append(opts,
 		fastmcp.Auth(auth.Protect(auth.JWT(c.issuer, c.audience), func(a *auth.ProtectOptions) {
 			a.Metadata.ResourceName = "fastmcp auth-server example"
 			if c.scope != "" {
 				a.Bearer.Scopes = []string{c.scope}
 			}
-		})))
+		})))...)
 	s.Tool("whoami", whoami, fastmcp.Description("Say who the access token stands for: subject, client and scopes"), fastmcp.ReadOnly())
 	s.Tool("admin", admin, fastmcp.Description("An administrative operation; needs the scope \"admin\""), fastmcp.RequireScopes(adminScope))
 	return s
@@ -121,7 +121,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := newServer(c).ListenAndServe(ctx, c.addr); err != nil {
+	if err := newServer(c, fastmcp.Addr(c.addr)).Run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "auth-server:", err)
 		os.Exit(1)
 	}

@@ -105,13 +105,13 @@ func TestTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newServer(c)
+	s := newServer(c, fastmcp.Listener(ln))
 	served := make(chan error, 1)
-	go func() { served <- s.ServeListener(ctx, ln) }()
+	go func() { served <- s.Run(ctx) }()
 	defer func() {
 		cancel()
 		if err := <-served; err != nil {
-			t.Errorf("ServeListener: %v", err)
+			t.Errorf("Run: %v", err)
 		}
 	}()
 	url := "http://" + c.addr + "/mcp"

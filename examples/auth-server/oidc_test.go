@@ -193,11 +193,11 @@ func TestOIDCProvider(t *testing.T) {
 	}
 	served := make(chan error, 1)
 	sctx, stop := context.WithCancel(ctx)
-	go func() { served <- newServer(c).ServeListener(sctx, ln) }()
+	go func() { served <- newServer(c, fastmcp.Listener(ln)).Run(sctx) }()
 	defer func() {
 		stop()
 		if err := <-served; err != nil {
-			t.Errorf("ServeListener: %v", err)
+			t.Errorf("Run: %v", err)
 		}
 	}()
 	quiet := slog.New(slog.DiscardHandler)

@@ -32,8 +32,8 @@ type CountArgs struct {
 	Text string `json:"text" jsonschema:"description=the text to count" validate:"max=10000"`
 }
 
-func newServer() *fastmcp.Server {
-	s := fastmcp.New("words", "1.0.0")
+func newServer(opts ...fastmcp.Option) *fastmcp.Server {
+	s := fastmcp.New("words", "1.0.0", opts...)
 	s.Tool("count", func(in CountArgs) (int, error) {
 		return len(strings.Fields(in.Text)), nil
 	}, fastmcp.Description("Count the words of a text"))
@@ -74,17 +74,18 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// 2. A server over Streamable HTTP (here in this process). Start makes
 	// it ready before it listens: until then it answers 503.
-	srv := newServer()
-	if err := srv.Start(ctx); err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
+	srv := newServer(fastmcp.Listener(ln))
+	if err := srv.Start(ctx); err != nil {
+		ln.Close()
+		return err
+	}
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
-	go func() { served <- srv.ServeListener(sctx, ln) }()
+	go func() { served <- srv.Run(sctx) }()
 	defer func() { stop(); <-served }()
 	remote, err := fastmcp.ConnectHTTP(ctx, "http://"+ln.Addr().String()+"/mcp")
 	if err != nil {

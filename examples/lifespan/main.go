@@ -96,7 +96,7 @@ type GetArgs struct {
 	Key string `json:"key" validate:"min=1"`
 }
 
-func newServer(dsn string, out io.Writer) *fastmcp.Server {
+func newServer(dsn string, out io.Writer, opts ...fastmcp.Option) *fastmcp.Server {
 	// The lifespan opens the database before the first request and returns
 	// the cleanup the server runs at shutdown, after the last request.
 	open := func(ctx context.Context) (*DB, func(context.Context) error, error) {
@@ -112,7 +112,7 @@ func newServer(dsn string, out io.Writer) *fastmcp.Server {
 		}
 		return db, closeDB, nil
 	}
-	s := fastmcp.New("kv", "1.0.0", fastmcp.Lifespan(open))
+	s := fastmcp.New("kv", "1.0.0", append(opts, fastmcp.Lifespan(open))...)
 	s.Tool("put", func(ctx *fastmcp.Context, in PutArgs) (int, error) {
 		return fastmcp.State[*DB](ctx).Put(in.Key, in.Value) // *DB, as the lifespan returned it
 	}, fastmcp.Description("Store a value; returns the number of rows"))
@@ -130,7 +130,11 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	url, stop, err := serve(ctx, newServer("memory://notes", out))
+	ln, err := net.Listen("tcp", "127.0.0.1:0") // a free loopback port
+	if err != nil {
+		return err
+	}
+	url, stop, err := serve(ctx, newServer("memory://notes", out, fastmcp.Listener(ln)), ln)
 	if err != nil {
 		return err // the lifespan's error: the server does not start
 	}
@@ -166,19 +170,15 @@ func use(ctx context.Context, url string, out io.Writer) error {
 	return nil
 }
 
-// serve starts s — running its lifespan — and serves it over HTTP on a free
-// loopback port until stop is called.
-func serve(ctx context.Context, s *fastmcp.Server) (url string, stop func(), err error) {
+// serve starts s (made with the option fastmcp.Listener(ln)) — running
+// its lifespan — and serves it over HTTP until stop is called.
+func serve(ctx context.Context, s *fastmcp.Server, ln net.Listener) (url string, stop func(), err error) {
 	if err := s.Start(ctx); err != nil {
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		s.Shutdown(ctx)
+		ln.Close()
 		return "", nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); s.ServeListener(ctx, ln) }()
+	go func() { defer close(done); s.Run(ctx) }()
 	return "http://" + ln.Addr().String() + "/mcp", func() { cancel(); <-done }, nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"net"
 	"strings"
 	"testing"
 
@@ -29,7 +31,11 @@ db: closed with 2 row(s)
 // starting, and comes back to the caller.
 func TestOpenFails(t *testing.T) {
 	var out bytes.Buffer
-	_, _, err := serve(context.Background(), newServer("postgres://db", &out))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = serve(context.Background(), newServer("postgres://db", &out, fastmcp.Listener(ln)), ln)
 	if err == nil || !strings.Contains(err.Error(), "only memory:// databases") {
 		t.Fatalf("serve with a bad dsn: %v, want the lifespan's error", err)
 	}

@@ -162,7 +162,11 @@ func run(ctx context.Context, out io.Writer) error {
 	}))
 	timing := &Timing{}
 
-	s := fastmcp.New("guarded", "1.0.0")
+	ln, err := net.Listen("tcp", "127.0.0.1:0") // a free loopback port
+	if err != nil {
+		return err
+	}
+	s := fastmcp.New("guarded", "1.0.0", fastmcp.Listener(ln))
 	s.Tool("echo", func(ctx *fastmcp.Context, in EchoArgs) (string, error) {
 		caller, _ := ctx.Value(callerKey{}).(string) // set by auth
 		return in.Text + ", " + caller, nil
@@ -170,7 +174,7 @@ func run(ctx context.Context, out io.Writer) error {
 	// The first middleware registered runs outermost.
 	s.Lowlevel().Use(logging(log), timing.Middleware, auth)
 
-	url, stop, err := serve(ctx, s)
+	url, stop, err := serve(ctx, s, ln)
 	if err != nil {
 		return err
 	}
@@ -214,17 +218,15 @@ func echo(ctx context.Context, c *fastmcp.Client, who string, out io.Writer) {
 	fmt.Fprintf(out, "%s: echo → %s\n", who, res.Text())
 }
 
-// serve serves s over HTTP on a free loopback port until stop is called.
-func serve(ctx context.Context, s *fastmcp.Server) (url string, stop func(), err error) {
+// serve runs s, made with the option fastmcp.Listener(ln), until stop is
+// called, and returns the URL of its MCP endpoint.
+func serve(ctx context.Context, s *fastmcp.Server, ln net.Listener) (url string, stop func(), err error) {
 	if err := s.Start(ctx); err != nil { // ready before the first request
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+		ln.Close()
 		return "", nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); s.ServeListener(ctx, ln) }()
+	go func() { defer close(done); s.Run(ctx) }()
 	return "http://" + ln.Addr().String() + "/mcp", func() { cancel(); <-done }, nil
 }

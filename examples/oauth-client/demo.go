@@ -45,7 +45,7 @@ func runDemo(ctx context.Context, out io.Writer, openURL func(context.Context, s
 		ln.Close()
 		return err
 	}
-	s := fastmcp.New("demo", "1.0.0", fastmcp.Auth(auth.Protect(verifier, func(c *auth.ProtectOptions) {
+	s := fastmcp.New("demo", "1.0.0", fastmcp.Listener(ln), fastmcp.Auth(auth.Protect(verifier, func(c *auth.ProtectOptions) {
 		c.Metadata.Resource = mcpURL + "/mcp"
 		c.Metadata.AuthorizationServers = []string{as.URL()}
 	})))
@@ -58,7 +58,7 @@ func runDemo(ctx context.Context, out io.Writer, openURL func(context.Context, s
 	}
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
-	go func() { served <- s.ServeListener(sctx, ln) }()
+	go func() { served <- s.Run(sctx) }()
 	defer func() { stop(); <-served }()
 
 	cfg := oauth(out, openURL, tokens)

@@ -68,11 +68,10 @@ func run(ctx context.Context, logger *slog.Logger, ln net.Listener, url string, 
 		return err
 	}
 	defer client.Close()
-	proxy := fastmcp.Proxy(client, fastmcp.Logger(logger))
 	if ln != nil {
-		return proxy.ServeListener(ctx, ln)
+		return fastmcp.Proxy(client, fastmcp.Logger(logger), fastmcp.Listener(ln)).Run(ctx)
 	}
-	return proxy.ServeStdio(ctx)
+	return fastmcp.Proxy(client, fastmcp.Logger(logger)).ServeStdio(ctx)
 }
 
 // connect connects to the backend: over Streamable HTTP at url, or to

@@ -49,8 +49,8 @@ type User struct {
 
 var users = map[int]string{1: "Ada", 2: "Grace"}
 
-func newServer() *fastmcp.Server {
-	s := fastmcp.New("users", "1.0.0")
+func newServer(opts ...fastmcp.Option) *fastmcp.Server {
+	s := fastmcp.New("users", "1.0.0", opts...)
 	// A static resource: a string is text, with the MIME type given.
 	s.Resource("docs://readme", func() string {
 		return "# Users service"
@@ -80,7 +80,11 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	url, stop, err := serve(ctx, newServer())
+	ln, err := net.Listen("tcp", "127.0.0.1:0") // a free loopback port
+	if err != nil {
+		return err
+	}
+	url, stop, err := serve(ctx, newServer(fastmcp.Listener(ln)), ln)
 	if err != nil {
 		return err
 	}
@@ -116,17 +120,15 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// serve serves s over HTTP on a free loopback port until stop is called.
-func serve(ctx context.Context, s *fastmcp.Server) (url string, stop func(), err error) {
+// serve runs s, made with the option fastmcp.Listener(ln), until stop is
+// called, and returns the URL of its MCP endpoint.
+func serve(ctx context.Context, s *fastmcp.Server, ln net.Listener) (url string, stop func(), err error) {
 	if err := s.Start(ctx); err != nil { // ready before the first request
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+		ln.Close()
 		return "", nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); s.ServeListener(ctx, ln) }()
+	go func() { defer close(done); s.Run(ctx) }()
 	return "http://" + ln.Addr().String() + "/mcp", func() { cancel(); <-done }, nil
 }

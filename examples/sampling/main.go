@@ -81,9 +81,13 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	s := fastmcp.New("summarizer", "1.0.0")
+	ln, err := net.Listen("tcp", "127.0.0.1:0") // a free loopback port
+	if err != nil {
+		return err
+	}
+	s := fastmcp.New("summarizer", "1.0.0", fastmcp.Listener(ln))
 	s.Tool("summarize", summarize, fastmcp.Description("Summarize a text with the client's model"))
-	url, stop, err := serve(ctx, s)
+	url, stop, err := serve(ctx, s, ln)
 	if err != nil {
 		return err
 	}
@@ -107,17 +111,15 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// serve serves s over HTTP on a free loopback port until stop is called.
-func serve(ctx context.Context, s *fastmcp.Server) (url string, stop func(), err error) {
+// serve runs s, made with the option fastmcp.Listener(ln), until stop is
+// called, and returns the URL of its MCP endpoint.
+func serve(ctx context.Context, s *fastmcp.Server, ln net.Listener) (url string, stop func(), err error) {
 	if err := s.Start(ctx); err != nil { // ready before the first request
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+		ln.Close()
 		return "", nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); s.ServeListener(ctx, ln) }()
+	go func() { defer close(done); s.Run(ctx) }()
 	return "http://" + ln.Addr().String() + "/mcp", func() { cancel(); <-done }, nil
 }

@@ -69,7 +69,7 @@ type ForecastArgs struct {
 }
 
 // newServer returns the weather server, traced by tp, logging to log.
-func newServer(tp trace.TracerProvider, log io.Writer) *fastmcp.Server {
+func newServer(tp trace.TracerProvider, log io.Writer, opts ...fastmcp.Option) *fastmcp.Server {
 	logger := slog.New(otel.LogHandler(slog.NewTextHandler(log, &slog.HandlerOptions{
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 			if a.Key == slog.TimeKey {
@@ -78,7 +78,7 @@ func newServer(tp trace.TracerProvider, log io.Writer) *fastmcp.Server {
 			return a
 		},
 	})))
-	s := fastmcp.New("weather", "1.0.0", fastmcp.Logger(logger))
+	s := fastmcp.New("weather", "1.0.0", append(opts, fastmcp.Logger(logger))...)
 	s.Lowlevel().Use(otel.Server(otel.WithTracerProvider(tp)))
 	tracer := tp.Tracer("weather")
 	s.Tool("forecast", func(ctx *fastmcp.Context, in ForecastArgs) (string, error) {
@@ -104,14 +104,14 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	defer tp.Shutdown(context.Background())
-	s := newServer(tp, out)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
+	s := newServer(tp, out, fastmcp.Listener(ln))
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
-	go func() { served <- s.ServeListener(sctx, ln) }()
+	go func() { served <- s.Run(sctx) }()
 	defer func() {
 		stop()
 		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -144,7 +144,7 @@ func serveHTTP(ctx context.Context, addr string, w io.Writer) error {
 	}
 	defer tp.Shutdown(context.Background())
 	fmt.Fprintf(os.Stderr, "serving MCP on http://%s/mcp\n", addr)
-	return newServer(tp, out).ListenAndServe(ctx, addr)
+	return newServer(tp, out, fastmcp.Addr(addr)).Run(ctx)
 }
 
 // lockedWriter serializes the writes of several goroutines to w.

@@ -13,7 +13,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
-// settingReplica serves, on a loopback socket with ServeListener, a server
+// settingReplica runs, on a loopback socket (the Listener option), a server
 // configured by nothing but the environment, with a "wait" task tool, a
 // plain "echo" tool and the asking "greet" tool. It stops when the test
 // ends.
@@ -22,7 +22,11 @@ func settingReplica(t *testing.T, release <-chan struct{}, logger *slog.Logger) 
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s = fastmcp.New("replica", "1.0.0", fastmcp.Logger(logger))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = fastmcp.New("replica", "1.0.0", fastmcp.Logger(logger), fastmcp.Listener(ln))
 	s.Tool("wait", func(ctx *fastmcp.Context, _ struct{}) (string, error) {
 		select {
 		case <-release:
@@ -41,17 +45,13 @@ func settingReplica(t *testing.T, release <-chan struct{}, logger *slog.Logger) 
 		}
 		return "hello " + who.Name, nil
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- s.ServeListener(ctx, ln) }()
+	go func() { served <- s.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-served; err != nil {
-			t.Errorf("ServeListener: %v", err)
+			t.Errorf("Run: %v", err)
 		}
 	})
 	eventually(t, "the server to start", s.Ready)
@@ -90,16 +90,16 @@ func TestRedisURLSettingErrors(t *testing.T) {
 		{"redis://127.0.0.1:1/0", "Redis operation failed"},
 	} {
 		t.Setenv(redisstore.EnvURL, tt.url)
-		s := fastmcp.New("x", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
+		s := fastmcp.New("x", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)), fastmcp.Listener(ln))
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		err = s.ServeListener(ctx, ln)
+		err = s.Run(ctx)
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), "opening the stores of the RedisURL setting") || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: ServeListener = %v, want an error saying %q", tt.url, err, tt.want)
+			t.Errorf("%s: Run = %v, want an error saying %q", tt.url, err, tt.want)
 		}
 	}
 }
@@ -111,19 +111,21 @@ func TestRedisURLSettingFailedStart(t *testing.T) {
 	srv := startRedis(t)
 	t.Setenv(redisstore.EnvURL, "redis://"+srv.addr+"/0")
 	boom := errors.New("boom")
-	for name, serve := range map[string]func(*fastmcp.Server) error{
-		"ServeListener": func(s *fastmcp.Server) error {
+	newServer := func(opts ...fastmcp.Option) *fastmcp.Server {
+		return fastmcp.New("x", "1", append(opts, fastmcp.Logger(slog.New(slog.DiscardHandler)),
+			fastmcp.Lifespan(func(context.Context) (int, func(context.Context) error, error) { return 0, nil, boom }))...)
+	}
+	for name, serve := range map[string]func() error{
+		"Run": func() error {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
 			}
-			return s.ServeListener(context.Background(), ln)
+			return newServer(fastmcp.Listener(ln)).Run(context.Background())
 		},
-		"Start": func(s *fastmcp.Server) error { return s.Start(context.Background()) },
+		"Start": func() error { return newServer().Start(context.Background()) },
 	} {
-		s := fastmcp.New("x", "1", fastmcp.Logger(slog.New(slog.DiscardHandler)),
-			fastmcp.Lifespan(func(context.Context) (int, func(context.Context) error, error) { return 0, nil, boom }))
-		if err := serve(s); !errors.Is(err, boom) {
+		if err := serve(); !errors.Is(err, boom) {
 			t.Errorf("%s = %v, want the lifespan's error", name, err)
 		}
 	}

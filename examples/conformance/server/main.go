@@ -19,10 +19,10 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
-func newServer(logger *slog.Logger) *fastmcp.Server {
-	s := fastmcp.New("mcp-conformance-test-server", "1.0.0",
+func newServer(logger *slog.Logger, opts ...fastmcp.Option) *fastmcp.Server {
+	s := fastmcp.New("mcp-conformance-test-server", "1.0.0", append(opts,
 		fastmcp.Logger(logger),
-		fastmcp.Instructions("The fastmcp everything-server for the MCP conformance suite."))
+		fastmcp.Instructions("The fastmcp everything-server for the MCP conformance suite."))...)
 	registerTools(s)
 	registerResources(s)
 	registerPrompts(s)
@@ -42,13 +42,14 @@ func main() {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s := newServer(logger)
 	var err error
 	switch {
 	case *stdio:
-		err = s.ServeStdio(ctx)
+		err = newServer(logger).ServeStdio(ctx)
 	case *addr != "":
-		err = serveHTTP(ctx, s, *addr)
+		// Streamable HTTP at /mcp (both protocol eras on the one endpoint)
+		// and the legacy HTTP+SSE transport at /sse, until ctx is done.
+		err = newServer(logger, fastmcp.Addr(*addr)).Run(ctx)
 	default:
 		fmt.Fprintln(os.Stderr, "usage: server -http=localhost:3001 | -stdio")
 		os.Exit(2)

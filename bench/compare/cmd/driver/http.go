@@ -92,7 +92,7 @@ func (s *httpSession) close() {
 func (s *httpSession) initialize() error {
 	resp, err := s.post(initRequest(1))
 	// A server may open its port before it is ready and answer 503 until
-	// then (fastmcp's ListenAndServe does, with Retry-After): try again.
+	// then (fastmcp's Run over HTTP does, with Retry-After): try again.
 	for deadline := time.Now().Add(5 * time.Second); errors.Is(err, errUnavailable) && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 		resp, err = s.post(initRequest(1))

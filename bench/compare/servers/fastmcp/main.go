@@ -22,7 +22,11 @@ func add(ctx *fastmcp.Context, in AddArgs) (int, error) { return in.A + in.B, ni
 
 func main() {
 	cfg := args.Parse()
-	s := fastmcp.New("calc", "1.0.0")
+	var opts []fastmcp.Option
+	if cfg.HTTP != "" {
+		opts = append(opts, fastmcp.Addr(cfg.HTTP))
+	}
+	s := fastmcp.New("calc", "1.0.0", opts...)
 	s.Tool("add", add, fastmcp.Description("Add two integers"))
 	if cfg.Tools100 {
 		tools100.Register(s)
@@ -30,7 +34,7 @@ func main() {
 	ctx := context.Background()
 	var err error
 	if cfg.HTTP != "" {
-		err = s.ListenAndServe(ctx, cfg.HTTP)
+		err = s.Run(ctx)
 	} else {
 		err = s.ServeStdio(ctx)
 	}

@@ -185,7 +185,7 @@ func serveHTTP(ctx context.Context, addr, issuer string) error {
 		return err
 	}
 	url := "http://" + ln.Addr().String() + "/mcp"
-	var opts []fastmcp.Option
+	opts := []fastmcp.Option{fastmcp.Listener(ln)}
 	if issuer != "" {
 		opts = append(opts, fastmcp.Auth(auth.Protect(auth.JWT(issuer, url), func(*auth.ProtectOptions) {})))
 	}
@@ -194,5 +194,5 @@ func serveHTTP(ctx context.Context, addr, issuer string) error {
 		s.Tool("whoami", func(ctx *fastmcp.Context) string { return "you are " + ctx.Auth().Subject })
 	}
 	fmt.Println("listening on", url)
-	return s.ServeListener(ctx, ln)
+	return s.Run(ctx)
 }

@@ -56,12 +56,12 @@ func Main() int {
 	// Short task leases: the tasks of a replica that died are reported
 	// failed within seconds (the multi-replica test waits for it).
 	opts = append(opts, fastmcp.Logger(logger), fastmcp.Tasks(fastmcp.TaskSettings{LeasePeriod: LeasePeriod, LeaseTimeout: LeaseTimeout}))
-	s := New(name, shared, opts...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		logger.Error("replica: listening", "error", err)
 		return 1
 	}
+	s := New(name, shared, append(opts, fastmcp.Listener(ln))...)
 	// The endpoint is announced once the server serves (Ready: its stores
 	// open, its bus subscribed), not when the socket opens: a client that
 	// connects on seeing the line would otherwise get 503.
@@ -82,7 +82,7 @@ func Main() int {
 			}
 		}
 	})
-	err = s.ServeListener(ctx, ln)
+	err = s.Run(ctx)
 	close(served)
 	announce.Wait()
 	if err != nil {
