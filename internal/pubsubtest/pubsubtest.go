@@ -1,4 +1,4 @@
-// Package pubsubtest checks that a pubsub.Bus behaves as the interface
+// Package pubsubtest checks that a store.Bus behaves as the interface
 // says, so that every implementation runs the same table.
 package pubsubtest
 
@@ -9,14 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // Run checks the behaviour of the buses newBus returns. Each call of newBus
 // returns a new bus handle onto one shared medium when shared is true (two
 // processes' views of one Redis), so messages published on one reach the
 // subscribers of the other.
-func Run(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
+func Run(t *testing.T, newBus func(t *testing.T) store.Bus) {
 	ctx := context.Background()
 	t.Run("DeliversToEverySubscriberInOrder", func(t *testing.T) {
 		a, b := newBus(t), newBus(t)
@@ -140,7 +140,7 @@ type recorder struct {
 	more chan struct{}
 }
 
-func collect(t *testing.T, b pubsub.Bus, topic string) (*recorder, func()) {
+func collect(t *testing.T, b store.Bus, topic string) (*recorder, func()) {
 	t.Helper()
 	r := &recorder{more: make(chan struct{}, 1)}
 	un, err := b.Subscribe(context.Background(), topic, func(msg []byte) {

@@ -2,7 +2,7 @@
 // replicas in Redis: the SSE event log of resumable Streamable HTTP
 // streams (EventStore), the records of legacy sessions that any replica
 // may serve (SessionStore), the state of tasks (TaskStore), and the key
-// ring that seals requestState (KeyRing); and a pubsub.Bus (NewBus) that
+// ring that seals requestState (KeyRing); and a store.Bus (NewBus) that
 // carries announcements and routed messages between replicas. Options
 // gives a server all of them from one client. Linking the package also
 // lets the server's RedisURL setting (FASTMCP_REDIS_URL, -redis-url) open
