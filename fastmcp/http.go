@@ -33,16 +33,18 @@ type HTTPConfig struct {
 	SSEPath, MessagePath string
 	// NoSSE leaves the legacy endpoints out.
 	NoSSE bool
-	// Streamable configures the Streamable HTTP transport (event store,
-	// session expiry, body limit, keep-alives...); fields left zero take the
-	// server's Settings, then the transport's defaults.
+	// Streamable configures the Streamable HTTP transport (session
+	// expiry, body limit, keep-alives...); fields left zero take the
+	// server's Settings, then the transport's defaults. Its EventStore,
+	// Sessions and Bus are the server's shared stores (SharedStores or
+	// the RedisURL setting): values set here are replaced, with a warning.
 	Streamable transport.HTTPOptions
 }
 
 // HTTPEndpoints gives fn the HTTPConfig of the server's MCP endpoints,
 // with the defaults filled in, before they are built: move the legacy SSE
-// endpoints or leave them out, or set transport options (an event
-// store, keep-alives...). Several HTTPEndpoints options run in order.
+// endpoints or leave them out, or set transport options (keep-alives,
+// probe timeouts...). Several HTTPEndpoints options run in order.
 func HTTPEndpoints(fn func(*HTTPConfig)) Option {
 	return serverOption(func(c *serverConfig) { c.http.endpoints = append(c.http.endpoints, fn) })
 }
