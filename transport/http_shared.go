@@ -57,7 +57,7 @@ func newSharing(h *StreamableHandler) *sharing {
 	}
 	seq, ok := h.store.(store.SequencedEventStore)
 	if !ok {
-		panic(fmt.Sprintf("transport: NewStreamableHandler: HTTPOptions.Sessions needs an store.EventStore that numbers events (store.SequencedEventStore, as MemoryEventStore and redisstore.EventStore do); %T does not", h.store))
+		panic(fmt.Sprintf("transport: NewStreamableHandler: HTTPOptions.Sessions needs an EventStore that numbers events (store.SequencedEventStore, as MemoryEventStore and redisstore.EventStore do); %T does not", h.store))
 	}
 	sh.seq = seq
 	return sh

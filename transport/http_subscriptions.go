@@ -128,7 +128,7 @@ func NotifySubscribers(ctx context.Context, opts *HTTPOptions, uri string, msg p
 	}
 	seq, ok := opts.EventStore.(store.SequencedEventStore)
 	if !ok {
-		return fmt.Errorf("transport: NotifySubscribers needs the store.EventStore of the shared sessions, one that numbers events (store.SequencedEventStore); %T does not", opts.EventStore)
+		return fmt.Errorf("transport: NotifySubscribers needs the EventStore of the shared sessions, one that numbers events (store.SequencedEventStore); %T does not", opts.EventStore)
 	}
 	logger := opts.Logger
 	if logger == nil {
