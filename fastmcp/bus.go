@@ -7,33 +7,11 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
-// Bus makes the server one replica of several that share b (for instance
-// redisstore.NewBus on a Redis all replicas use): what the server
-// announces reaches the clients of every replica, not only its own.
-//
-//   - NotifyToolsChanged, NotifyPromptsChanged, NotifyResourcesChanged and
-//     NotifyResourceUpdated reach the legacy sessions and the
-//     subscriptions/listen streams of every replica, each client once.
-//     The list changes a registration (Tool, RemoveTool, ...) sends stay
-//     on this replica, whose list alone changed.
-//   - A task's new status reaches the listen streams following it on any
-//     replica, and tasks/update and tasks/cancel received by any replica
-//     reach the replica running the task. Share the task store too (see
-//     Tasks).
-//
-// The bus delivers at most once: an announcement made while a replica is
-// cut off from the bus does not reach that replica's clients. The server
-// subscribes when it starts (a bus that cannot subscribe fails Start) and
-// unsubscribes at Shutdown; it does not close b.
-func Bus(b pubsub.Bus) Option {
-	return serverOption(func(c *serverConfig) { c.bus, c.busRun = b, busCode{} })
-}
-
-// busCode is the busRunner the settings that give a bus install (Bus,
-// SharedStores, RegisterStoreBackend): the one way the rest of the server
+// busCode is the busRunner the settings that give a bus install
+// (SharedStores, RegisterStoreBackend): the one way the rest of the server
 // reaches this file's code.
 type busCode struct{}
 
@@ -112,7 +90,7 @@ const busDeliveryTimeout = 10 * time.Second
 // brings to this replica's clients, in order, so that a slow client never
 // holds up the bus.
 type busState struct {
-	bus pubsub.Bus // nil without the Bus option
+	bus store.Bus // nil without a shared bus (Stores.Bus)
 
 	mu          sync.Mutex
 	queue       chan func()   // nil until started

@@ -16,6 +16,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // replica is one server of a group sharing a bus and a task store, served
@@ -27,12 +28,12 @@ type replica struct {
 
 // replicas starts n servers sharing bus and a task store, each with the
 // same tools (setup registers them), each behind its own HTTP server.
-func replicas(t *testing.T, bus pubsub.Bus, n int, setup func(*fastmcp.Server)) []replica {
+func replicas(t *testing.T, bus store.Bus, n int, setup func(*fastmcp.Server)) []replica {
 	t.Helper()
-	store := fastmcp.NewMemoryTaskStore()
+	tasks := store.NewMemoryTaskStore()
 	var out []replica
 	for range n {
-		s := newServer(fastmcp.Bus(bus), fastmcp.Tasks(fastmcp.TaskSettings{Store: store}))
+		s := newServer(fastmcp.SharedStores(&store.Stores{Bus: bus, Tasks: tasks}))
 		if setup != nil {
 			setup(s)
 		}
@@ -347,8 +348,8 @@ func TestBusDown(t *testing.T) {
 	t.Parallel()
 	closed := pubsub.NewMemory(nil)
 	closed.Close()
-	if err := newServer(fastmcp.Bus(closed)).Start(ctxT(t)); !errors.Is(err, pubsub.ErrClosed) {
-		t.Errorf("Start with a closed bus = %v, want pubsub.ErrClosed", err)
+	if err := newServer(fastmcp.SharedStores(&store.Stores{Bus: closed})).Start(ctxT(t)); !errors.Is(err, store.ErrBusClosed) {
+		t.Errorf("Start with a closed bus = %v, want store.ErrBusClosed", err)
 	}
 
 	rs := replicas(t, downBus{memoryBus(t)}, 1, func(s *fastmcp.Server) {

@@ -74,7 +74,7 @@ type taskCall interface {
 
 // busRunner is the bus's code (bus.go) as Start, Shutdown and the
 // announcements reach it. Only what can give a server a bus installs it:
-// the Bus and SharedStores options, and RegisterStoreBackend for the
+// the SharedStores option, and RegisterStoreBackend for the
 // RedisURL setting. It is indirect on purpose: a direct call of the bus's
 // code from Start would link it, and package pubsub, into every server
 // (issue 30; TestMinimalServerLinks checks it).

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/authinfo"
-	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -43,22 +42,12 @@ type HTTPConfig struct {
 }
 
 // StreamableConfig is what the Streamable HTTP endpoint takes beside the
-// Settings: the stores that make its streams resumable and its sessions
-// shared among replicas, and the timing of its SSE streams. A field left
-// zero takes the server's shared stores (SharedStores, RedisURL, Bus),
-// then the transport's default. Each field is described with the field of
-// the same name in transport.HTTPOptions.
+// Settings and the stores: the timing of its SSE streams. A field left
+// zero takes the transport's default. Each field is described with the
+// field of the same name in transport.HTTPOptions. The event store, the
+// session store and the bus are the server's shared stores (SharedStores
+// or the RedisURL setting), the one way to give them.
 type StreamableConfig struct {
-	// EventStore keeps the events of resumable streams. Nil: the shared
-	// stores' event store, else an in-memory one owned by the endpoint.
-	EventStore transport.EventStore
-	// Sessions shares the legacy sessions with the server's other
-	// replicas. Nil: the shared stores', else sessions live in this
-	// process only.
-	Sessions transport.SessionStore
-	// Bus carries what the replicas serving one session tell each other.
-	// Nil: the server's bus (Bus, SharedStores), if any.
-	Bus pubsub.Bus
 	// ProbeTimeout bounds how long a replica following another's stream
 	// waits to hear that the request still runs. Zero:
 	// transport.DefaultProbeTimeout.
@@ -249,22 +238,18 @@ func (s *Server) endpointConfig(path string) HTTPConfig {
 	for _, fn := range configure {
 		fn(&cfg)
 	}
-	st := &cfg.Streamable
-	so := transport.HTTPOptions{EventStore: st.EventStore, Sessions: st.Sessions, Bus: st.Bus}
-	s.sharedHTTP(&so)
-	st.EventStore, st.Sessions, st.Bus = so.EventStore, so.Sessions, so.Bus
 	return cfg
 }
 
 // httpOptions returns the Streamable HTTP transport's options: every
-// limit and policy from the settings, the stores and stream timing from
-// st.
+// limit and policy from the settings, the shared stores (sharedHTTP), the
+// stream timing from st.
 func (s *Server) httpOptions(set Settings, st StreamableConfig) transport.HTTPOptions {
 	principal := s.cfg.httpPrincipal
 	if principal == nil && s.auth != nil {
 		principal = authinfo.PrincipalFromRequest // the token's issuer, subject and client
 	}
-	return transport.HTTPOptions{
+	so := transport.HTTPOptions{
 		Stateless:            set.Stateless,
 		JSONResponse:         set.JSONResponse,
 		JSONWindow:           set.JSONWindow, // negative: SSE always, as in the transport
@@ -279,13 +264,12 @@ func (s *Server) httpOptions(set Settings, st StreamableConfig) transport.HTTPOp
 		MaxListens:           set.MaxListens,
 		Logger:               s.logger,
 		Principal:            principal,
-		EventStore:           st.EventStore,
-		Sessions:             st.Sessions,
-		Bus:                  st.Bus,
 		ProbeTimeout:         st.ProbeTimeout,
 		RetryInterval:        st.RetryInterval,
 		KeepAlive:            st.KeepAlive,
 	}
+	s.sharedHTTP(&so)
+	return so
 }
 
 // httpHandler builds the MCP endpoints with set and the HTTPEndpoints

@@ -8,38 +8,14 @@ import (
 	"strings"
 	"sync"
 	"time"
-)
 
-// A KeyRing holds the secrets that seal the requestState of multi
-// round-trip requests (protocol 2026-07-28). The current key seals new
-// states; every key the ring still holds opens the states it sealed, whose
-// bytes name it by its id. Replicas behind a load balancer share a ring, so
-// that any of them opens a state another one sealed: StaticKeys for keys
-// given in the configuration, redisstore.NewKeyRing for keys that rotate
-// on their own through Redis.
-//
-// Both methods are called on every request that gives or gets a
-// requestState, concurrently: they must not block on the network.
-type KeyRing interface {
-	// Current returns the key that seals new states: an id of 1 to
-	// MaxKeyIDLen bytes, sent in clear in each state, and a secret of at
-	// least MinKeySecretLen bytes.
-	Current() (id string, secret []byte)
-	// Lookup returns the secret of the key named id, or false when the
-	// ring does not hold it (any more).
-	Lookup(id string) (secret []byte, ok bool)
-}
-
-// Limits on the keys of a KeyRing.
-const (
-	MaxKeyIDLen     = 32 // bytes of a key id
-	MinKeySecretLen = 16 // bytes of a key's secret; 32 random bytes are the norm
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // RequestStateKeys sets the key ring that seals the requestState of multi
 // round-trip requests (protocol 2026-07-28). It replaces
 // RequestStateSecret. Default: a random secret per process.
-func RequestStateKeys(ring KeyRing) Option {
+func RequestStateKeys(ring store.KeyRing) Option {
 	return serverOption(func(c *serverConfig) { c.stateKeys, c.stateSecret = ring, nil })
 }
 
@@ -56,9 +32,9 @@ type Key struct {
 // RequestStateTTL has passed.
 //
 // It panics, saying what to fix, when no key is given, an id is empty,
-// longer than MaxKeyIDLen or repeated, or a secret is shorter than
-// MinKeySecretLen.
-func StaticKeys(keys ...Key) KeyRing {
+// longer than store.MaxKeyIDLen or repeated, or a secret is shorter than
+// store.MinKeySecretLen.
+func StaticKeys(keys ...Key) store.KeyRing {
 	if len(keys) == 0 {
 		panic("fastmcp.StaticKeys: no key given; pass at least the key that seals")
 	}
@@ -80,10 +56,10 @@ func checkKey(id string, secret []byte) error {
 	switch {
 	case id == "":
 		return fmt.Errorf("the id is empty; name the key")
-	case len(id) > MaxKeyIDLen:
-		return fmt.Errorf("the id %q is %d bytes; keep it to %d", id, len(id), MaxKeyIDLen)
-	case len(secret) < MinKeySecretLen:
-		return fmt.Errorf("key %q has a %d-byte secret; give it at least %d random bytes (32 are usual)", id, len(secret), MinKeySecretLen)
+	case len(id) > store.MaxKeyIDLen:
+		return fmt.Errorf("the id %q is %d bytes; keep it to %d", id, len(id), store.MaxKeyIDLen)
+	case len(secret) < store.MinKeySecretLen:
+		return fmt.Errorf("key %q has a %d-byte secret; give it at least %d random bytes (32 are usual)", id, len(secret), store.MinKeySecretLen)
 	}
 	return nil
 }

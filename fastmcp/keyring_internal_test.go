@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 func testKey(id string, b byte) Key { return Key{ID: id, Secret: bytes.Repeat([]byte{b}, 32)} }
@@ -16,7 +18,7 @@ func testKey(id string, b byte) Key { return Key{ID: id, Secret: bytes.Repeat([]
 // naming the key, by a ring that dropped it.
 func TestKeyRingRotation(t *testing.T) {
 	a, b := testKey("a", 1), testKey("b", 2)
-	sealWith := func(ring KeyRing) string {
+	sealWith := func(ring store.KeyRing) string {
 		t.Helper()
 		state, err := newStateSealer(ring, nil, time.Minute).seal(&sealedState{Binding: "bind", Principal: "p"})
 		if err != nil {
@@ -26,8 +28,8 @@ func TestKeyRingRotation(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		sealer  KeyRing
-		opener  KeyRing
+		sealer  store.KeyRing
+		opener  store.KeyRing
 		wantErr string // "" opens
 	}{
 		{"same ring", StaticKeys(a), StaticKeys(a), ""},
@@ -136,7 +138,7 @@ func TestStaticKeysMistakes(t *testing.T) {
 	}{
 		{"none", nil, "no key given"},
 		{"empty id", []Key{testKey("", 1)}, "the id is empty"},
-		{"long id", []Key{testKey(strings.Repeat("x", MaxKeyIDLen+1), 1)}, "keep it to 32"},
+		{"long id", []Key{testKey(strings.Repeat("x", store.MaxKeyIDLen+1), 1)}, "keep it to 32"},
 		{"short secret", []Key{{ID: "a", Secret: []byte("short")}}, "at least 16"},
 		{"duplicate", []Key{testKey("a", 1), testKey("a", 2)}, `"a" given twice`},
 	}

@@ -60,7 +60,7 @@ var ErrServerClosed = errors.New("fastmcp: server closed")
 // Start runs the server's Lifespan, once; later calls return nil at once.
 // The serving methods call it; call it yourself to start the state before
 // serving (in tests, say). A lifespan error is returned, wrapped, and the
-// server stays unstarted. With the Bus option Start first subscribes to
+// server stays unstarted. With a shared bus (Stores.Bus) Start first subscribes to
 // the bus, and fails when it cannot.
 func (s *Server) Start(ctx context.Context) error {
 	l := &s.life

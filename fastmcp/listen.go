@@ -106,18 +106,18 @@ func (c *Context) CloseStream() error {
 // NotifyToolsChanged tells connected clients that the tool list changed
 // (notifications/tools/list_changed), for tools whose availability changes
 // without registering or removing them. AddTool and RemoveTool notify on
-// their own. With the Bus option the clients of every replica are told.
+// their own. With a shared bus (Stores.Bus) the clients of every replica are told.
 func (s *Server) NotifyToolsChanged() { s.announceListChanged(protocol.NotificationToolsListChanged) }
 
 // NotifyPromptsChanged tells connected clients that the prompt list
-// changed (notifications/prompts/list_changed). With the Bus option the
+// changed (notifications/prompts/list_changed). With a shared bus (Stores.Bus) the
 // clients of every replica are told.
 func (s *Server) NotifyPromptsChanged() {
 	s.announceListChanged(protocol.NotificationPromptsListChanged)
 }
 
 // NotifyResourcesChanged tells connected clients that the resource list
-// changed (notifications/resources/list_changed). With the Bus option the
+// changed (notifications/resources/list_changed). With a shared bus (Stores.Bus) the
 // clients of every replica are told.
 func (s *Server) NotifyResourcesChanged() {
 	s.announceListChanged(protocol.NotificationResourcesListChanged)

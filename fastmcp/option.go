@@ -25,8 +25,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // An Option configures a Server in New.
@@ -63,8 +63,8 @@ type serverConfig struct {
 	strict         bool
 	keepRefs       bool
 	stateSecret    []byte
-	stateKeys      KeyRing
-	stores         *Stores
+	stateKeys      store.KeyRing
+	stores         *store.Stores
 	stateTTL       time.Duration
 	principal      func(*session.Request) string
 	httpPrincipal  func(*http.Request) string
@@ -79,8 +79,7 @@ type serverConfig struct {
 	auth           *authOption
 	tasks          TaskSettings
 	taskRun        taskRunner // installed by Tasks
-	bus            pubsub.Bus
-	busRun         busRunner // installed with the bus by Bus and SharedStores
+	busRun         busRunner  // installed by SharedStores
 }
 
 type itemConfig struct {

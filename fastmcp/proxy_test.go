@@ -14,7 +14,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 type proxyNameArgs struct {
@@ -545,7 +545,7 @@ func (b stuckBus) Subscribe(ctx context.Context, topic string, fn func([]byte)) 
 	return func() {}, nil
 }
 
-var _ pubsub.Bus = stuckBus{}
+var _ store.Bus = stuckBus{}
 
 // TestProxyUpdateDoesNotBlockCalls: passing a backend's resource update on
 // (here through a bus that does not answer) does not hold up the backend
@@ -555,7 +555,7 @@ func TestProxyUpdateDoesNotBlockCalls(t *testing.T) {
 	backend, _ := proxyBackendServer(t)
 	bc := connect(t, backend, legacy, fastmcp.WithRequestForwarding())
 	bus := stuckBus{release: make(chan struct{})}
-	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger), fastmcp.Bus(bus))
+	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger), fastmcp.SharedStores(&store.Stores{Bus: bus}))
 	t.Cleanup(func() { closeNow(proxy) }) // ends the bus's worker
 	t.Cleanup(func() { close(bus.release) })
 	fc := connect(t, proxy, legacy)

@@ -14,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // ErrInvalidRequestState is wrapped by the error a modern request gets when
@@ -32,12 +33,12 @@ var ErrInvalidRequestState = errors.New("fastmcp: invalid requestState")
 //
 // with everything before the nonce authenticated.
 type stateSealer struct {
-	ring KeyRing
+	ring store.KeyRing
 	ttl  time.Duration
 	now  func() time.Time
 }
 
-func newStateSealer(ring KeyRing, secret []byte, ttl time.Duration) *stateSealer {
+func newStateSealer(ring store.KeyRing, secret []byte, ttl time.Duration) *stateSealer {
 	if ttl <= 0 {
 		ttl = 10 * time.Minute
 	}
@@ -98,7 +99,7 @@ func (s *stateSealer) seal(st *sealedState) (string, error) {
 // holds, intact, unexpired, sealed for binding, and sealed for principal.
 func (s *stateSealer) open(state, binding, principal string) (*sealedState, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(state)
-	if err != nil || len(raw) < 1 || raw[0] == 0 || int(raw[0]) > MaxKeyIDLen || len(raw) < 1+int(raw[0])+12 {
+	if err != nil || len(raw) < 1 || raw[0] == 0 || int(raw[0]) > store.MaxKeyIDLen || len(raw) < 1+int(raw[0])+12 {
 		return nil, fmt.Errorf("%w: malformed", ErrInvalidRequestState)
 	}
 	head := 1 + int(raw[0])

@@ -12,6 +12,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -63,12 +64,12 @@ func (s *Server) notifyShared(ctx context.Context, uri string) error {
 		return transport.NotifySubscribers(ctx, &so, uri, msg)
 	}
 	var (
-		done []transport.SessionStore
+		done []store.SessionStore
 		errs []error
 	)
 	for _, h := range hs {
 		st := h.SessionStore()
-		if slices.ContainsFunc(done, func(o transport.SessionStore) bool { return sameStore(o, st) }) {
+		if slices.ContainsFunc(done, func(o store.SessionStore) bool { return sameStore(o, st) }) {
 			continue
 		}
 		done = append(done, st)
@@ -80,16 +81,16 @@ func (s *Server) notifyShared(ctx context.Context, uri string) error {
 }
 
 // sharedOptions returns the Streamable HTTP options of the stores the
-// server's handlers would share sessions through: those of its
-// HTTPEndpoints options, or of its shared stores.
+// server's handlers share sessions through: its shared stores.
 func (s *Server) sharedOptions() transport.HTTPOptions {
-	st := s.endpointConfig("").Streamable
-	return transport.HTTPOptions{EventStore: st.EventStore, Sessions: st.Sessions, Bus: st.Bus, Logger: s.logger}
+	so := transport.HTTPOptions{Logger: s.logger}
+	s.sharedHTTP(&so)
+	return so
 }
 
 // sameStore reports whether a and b are one store (without comparing
 // values whose type cannot be compared).
-func sameStore(a, b transport.SessionStore) bool {
+func sameStore(a, b store.SessionStore) bool {
 	ta := reflect.TypeOf(a)
 	return ta == reflect.TypeOf(b) && ta.Comparable() && a == b
 }
@@ -165,7 +166,7 @@ func (s *subscriptions) notify(ctx context.Context, uri string) error {
 // sessions and streams that ended meanwhile are skipped silently. ctx
 // bounds the sending to legacy sessions.
 //
-// With the Bus option the update is published and every replica tells its
+// With a shared bus (Stores.Bus) the update is published and every replica tells its
 // own subscribers; the error is then the bus's when it could not take the
 // update (this replica's subscribers are told all the same), and failures
 // to reach a session are logged by the replica holding it.
@@ -239,7 +240,7 @@ func sessionSubscriber(sess *session.Session) subscriber {
 // sessionStoreFailed is the error of a request of a shared session that
 // the session store could not record.
 func (s *Server) sessionStoreFailed(method string, err error) error {
-	if errors.Is(err, transport.ErrSessionUnknown) {
+	if errors.Is(err, store.ErrSessionUnknown) {
 		return fmt.Errorf("%w: %s: the session ended", protocol.ErrInvalidRequest, method)
 	}
 	s.logger.Error("session store failed", "method", method, "error", err)

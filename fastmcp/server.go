@@ -11,6 +11,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -45,12 +46,12 @@ type Server struct {
 	auth        *authState     // the Auth option built; nil without it
 	authErr     error          // why the Auth option could not be built: HTTP is not served
 
-	bus            busState     // the Bus option: announcements shared with other replicas
-	busRun         busRunner    // the bus's code; set with bus.bus, nil without a bus
-	tasks          *taskManager // runs the tasks of tools registered with Task; nil until the first (taskRun.enable)
-	taskRun        taskRunner   // the task runtime, set with tasks; s.mu (see taskRuntime)
-	sharedTasks    TaskStore    // the shared stores' task store, for the task manager; s.mu
-	tasksInstalled bool         // the tasks methods are in the table; s.mu
+	bus            busState        // the shared bus (Stores.Bus): announcements shared with other replicas
+	busRun         busRunner       // the bus's code; set with bus.bus, nil without a bus
+	tasks          *taskManager    // runs the tasks of tools registered with Task; nil until the first (taskRun.enable)
+	taskRun        taskRunner      // the task runtime, set with tasks; s.mu (see taskRuntime)
+	sharedTasks    store.TaskStore // the shared stores' task store, for the task manager; s.mu
+	tasksInstalled bool            // the tasks methods are in the table; s.mu
 
 	noTokenWarning sync.Once // logs once that a RequireScopes feature was asked for without a token
 
@@ -96,8 +97,9 @@ func New(name, version string, opts ...Option) *Server {
 		sealer: newStateSealer(cfg.stateKeys, cfg.stateSecret, cfg.stateTTL),
 		level:  level,
 	}
-	if cfg.bus != nil {
-		s.bus.bus, s.busRun = cfg.bus, cfg.busRun
+	if cfg.stores != nil { // SharedStores: nothing to open
+		s.useStores(cfg.stores, cfg.busRun)
+		s.stores.opened = true
 	}
 	if cfg.auth != nil {
 		s.auth, s.authErr = cfg.auth.build(cfg.auth, logger, s.requiredScopes)

@@ -118,9 +118,10 @@ type Settings struct {
 	// RedisURL names the Redis that keeps the state the server shares
 	// with its replicas (redis://user:password@host:6379/0, rediss:// for
 	// TLS, unix:///path/to/socket): the SSE event log, the tasks, and the
-	// keys that seal requestState (see SharedStores). The program must
-	// link package store/redisstore (import _
-	// "github.com/fastmcp-go/fastmcp/store/redisstore"); without it, or
+	// keys that seal requestState, the legacy sessions and the bus (see
+	// SharedStores). The program must link package
+	// store/redisstore/redisurl (import _
+	// "github.com/fastmcp-go/fastmcp/store/redisstore/redisurl"); without it, or
 	// when Redis cannot be reached, the server does not start. Empty: the
 	// in-memory stores.
 	RedisURL string
@@ -288,7 +289,7 @@ func MaxBodyBytes(n int64) Option {
 
 // RedisURL makes the server keep the state it shares with its replicas
 // in the Redis the URL names (see Settings.RedisURL); the program must
-// link package store/redisstore. An empty url leaves the setting to the
+// link package store/redisstore/redisurl. An empty url leaves the setting to the
 // flag or the environment.
 func RedisURL(url string) Option {
 	return serverOption(func(c *serverConfig) { c.settings.RedisURL = url; c.give("redis-url", url != "") })

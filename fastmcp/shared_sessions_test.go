@@ -3,7 +3,6 @@ package fastmcp_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,24 +15,20 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // sharedReplicas starts n servers sharing legacy sessions through memory
 // stores and a memory bus, as replicas do through Redis, behind a balancer
-// whose route picks the replica (0 to n-1) of each request. With
-// serverBus, the servers also announce to each other (the Bus option).
-func sharedReplicas(t *testing.T, n int, serverBus bool, route func(r *http.Request, body []byte) int) (servers []*fastmcp.Server, url string) {
+// whose route picks the replica (0 to n-1) of each request.
+func sharedReplicas(t *testing.T, n int, route func(r *http.Request, body []byte) int) (servers []*fastmcp.Server, url string) {
 	t.Helper()
 	sessions, events, bus := transport.NewMemorySessionStore(), transport.NewMemoryEventStore(nil), pubsub.NewMemory(nil)
 	var handlers []http.Handler
 	for range n {
-		opts := []fastmcp.Option{fastmcp.Logger(slog.New(slog.DiscardHandler)), fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
-			h.Streamable.Sessions, h.Streamable.EventStore, h.Streamable.Bus = sessions, events, bus
-		})}
-		if serverBus {
-			opts = append(opts, fastmcp.Bus(bus))
-		}
+		opts := []fastmcp.Option{fastmcp.Logger(slog.New(slog.DiscardHandler)),
+			fastmcp.SharedStores(&store.Stores{Sessions: sessions, Events: events, Bus: bus})}
 		s := fastmcp.New("replica", "1.0.0", opts...)
 		for _, uri := range []string{"x://a", "x://b"} {
 			s.Resource(uri, func() string { return uri })
@@ -110,73 +105,68 @@ func (u *updateLog) waitFor(t *testing.T, ctx context.Context, n int) []string {
 // arrives twice, shows before the next one.
 func TestSharedSessionSubscriptions(t *testing.T) {
 	t.Parallel()
-	for _, serverBus := range []bool{false, true} {
-		t.Run(fmt.Sprintf("server bus %v", serverBus), func(t *testing.T) {
-			t.Parallel()
-			var post, get atomic.Int32
-			get.Store(1)
-			rs, url := sharedReplicas(t, 3, serverBus, func(r *http.Request, body []byte) int {
-				if r.Method == http.MethodGet {
-					return int(get.Load())
-				}
-				return int(post.Load())
-			})
-			ctx := ctxT(t)
-			got := &updateLog{ch: make(chan struct{}, 1)}
-			c, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion),
-				fastmcp.WithResourceUpdatedHandler(got.fn))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			for _, uri := range []string{"x://a", "x://b"} {
-				if err := c.Subscribe(ctx, uri, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			announce := func(r int, uris ...string) {
-				t.Helper()
-				for _, uri := range uris {
-					if err := rs[r].NotifyResourceUpdated(ctx, uri); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			want := []string{"x://a", "x://b"}
-			announce(2, "x://a")
-			announce(1, "x://b")
-			check := func(step string) {
-				t.Helper()
-				if list := got.waitFor(t, ctx, len(want)); !slices.Equal(list, want) {
-					t.Fatalf("%s: updates %q, want %q", step, list, want)
-				}
-			}
-			check("subscribed on 0, GET on 1")
-
-			// Replica 0, which took the subscriptions, stops.
-			post.Store(2)
-			stop(rs[0])
-			announce(1, "x://a", "x://b")
-			want = append(want, "x://a", "x://b")
-			check("replica 0 stopped")
-
-			// Replica 1, holding the GET stream, stops: the client resumes
-			// its GET stream on replica 2.
-			get.Store(2)
-			stop(rs[1])
-			announce(2, "x://a", "x://b")
-			want = append(want, "x://a", "x://b")
-			check("replica 1 stopped")
-
-			// Unsubscribed, through replica 2: x://a no more.
-			if err := c.Unsubscribe(ctx, "x://a"); err != nil {
-				t.Fatal(err)
-			}
-			announce(2, "x://a", "x://b")
-			want = append(want, "x://b")
-			check("unsubscribed from x://a")
-		})
+	var post, get atomic.Int32
+	get.Store(1)
+	rs, url := sharedReplicas(t, 3, func(r *http.Request, body []byte) int {
+		if r.Method == http.MethodGet {
+			return int(get.Load())
+		}
+		return int(post.Load())
+	})
+	ctx := ctxT(t)
+	got := &updateLog{ch: make(chan struct{}, 1)}
+	c, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion),
+		fastmcp.WithResourceUpdatedHandler(got.fn))
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer c.Close()
+	for _, uri := range []string{"x://a", "x://b"} {
+		if err := c.Subscribe(ctx, uri, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	announce := func(r int, uris ...string) {
+		t.Helper()
+		for _, uri := range uris {
+			if err := rs[r].NotifyResourceUpdated(ctx, uri); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := []string{"x://a", "x://b"}
+	announce(2, "x://a")
+	announce(1, "x://b")
+	check := func(step string) {
+		t.Helper()
+		if list := got.waitFor(t, ctx, len(want)); !slices.Equal(list, want) {
+			t.Fatalf("%s: updates %q, want %q", step, list, want)
+		}
+	}
+	check("subscribed on 0, GET on 1")
+
+	// Replica 0, which took the subscriptions, stops.
+	post.Store(2)
+	stop(rs[0])
+	announce(1, "x://a", "x://b")
+	want = append(want, "x://a", "x://b")
+	check("replica 0 stopped")
+
+	// Replica 1, holding the GET stream, stops: the client resumes
+	// its GET stream on replica 2.
+	get.Store(2)
+	stop(rs[1])
+	announce(2, "x://a", "x://b")
+	want = append(want, "x://a", "x://b")
+	check("replica 1 stopped")
+
+	// Unsubscribed, through replica 2: x://a no more.
+	if err := c.Unsubscribe(ctx, "x://a"); err != nil {
+		t.Fatal(err)
+	}
+	announce(2, "x://a", "x://b")
+	want = append(want, "x://b")
+	check("unsubscribed from x://a")
 }
 
 // TestSharedSubscriptionsEndWithSession: a shared session's subscriptions
@@ -185,9 +175,8 @@ func TestSharedSessionSubscriptions(t *testing.T) {
 func TestSharedSubscriptionsEndWithSession(t *testing.T) {
 	t.Parallel()
 	sessions := transport.NewMemorySessionStore()
-	s := fastmcp.New("replica", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)), fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
-		h.Streamable.Sessions, h.Streamable.EventStore = sessions, transport.NewMemoryEventStore(nil)
-	}))
+	s := fastmcp.New("replica", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)),
+		fastmcp.SharedStores(&store.Stores{Sessions: sessions, Events: transport.NewMemoryEventStore(nil)}))
 	for _, uri := range []string{"x://a", "x://b"} {
 		s.Resource(uri, func() string { return uri })
 	}

@@ -2,7 +2,6 @@ package fastmcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,91 +9,28 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// Stores are the state a server shares with its replicas, kept outside
-// the process: the SSE event log of resumable streams, the records of
-// legacy sessions, the tasks, the keys that seal requestState, and the bus
-// that carries announcements and routed messages between replicas. A nil
-// field keeps the server's in-memory default (no bus: nothing crosses to
-// another replica). Package store/redisstore makes them on Redis.
-type Stores struct {
-	Events   transport.EventStore
-	Sessions transport.SessionStore
-	Tasks    TaskStore
-	Keys     KeyRing
-	Bus      pubsub.Bus
-	// Close releases what the stores hold (a poller, a client); the
-	// server calls it at Shutdown, after its last request. It may be nil.
-	Close func() error
-}
-
-// SharedStores gives the server stores shared with its replicas. Each one
-// fills in what no other option chose: an EventStore or SessionStore an
-// HTTPEndpoints option set, a Tasks option's Store, a Bus option, and
-// RequestStateKeys or
-// RequestStateSecret win over it. With SharedStores the RedisURL setting
-// is not used. The server closes the stores at Shutdown. A later
-// SharedStores replaces an earlier one.
-func SharedStores(st *Stores) Option {
+// SharedStores gives the server the state it shares with its replicas (see
+// store.Stores): the one way to give a server an event store, a session
+// store or a bus, and the way to give it the rest with them (a task store
+// and a key ring). The other route is the RedisURL setting, which opens
+// such stores from a registered backend; with SharedStores the setting is
+// not used. A Tasks option's Store and RequestStateKeys or
+// RequestStateSecret win over the task store and the key ring given here.
+// The server subscribes to the bus when it starts and unsubscribes at
+// Shutdown, and calls the stores' Close at Shutdown. A later SharedStores
+// replaces an earlier one.
+func SharedStores(st *store.Stores) Option {
 	return serverOption(func(c *serverConfig) { c.stores, c.busRun = st, busCode{} })
 }
 
-// TaskRecord and its methods live here, with the stores, not in task*.go:
-// every server's Stores and TaskSettings name TaskStore, so validator's
-// MethodByName keeps TaskRecord's exported methods in every binary; here
-// they do not pull the task runtime's file set in (see hooks.go).
-
-// TaskRecord is what a TaskStore keeps of one task. Every field is plain
-// data so that a store may serialise it (encoding/json works).
-type TaskRecord struct {
-	// ID identifies the task; the server mints it.
-	ID string `json:"id"`
-	// Principal is the caller that created the task; only the same
-	// principal may see it.
-	Principal string `json:"principal"`
-	// Tool is the name of the tool the task runs.
-	Tool string `json:"tool"`
-	// Status is the task's state.
-	Status protocol.TaskStatus `json:"status"`
-	// StatusMessage describes the state.
-	StatusMessage string `json:"statusMessage,omitempty"`
-	// CreatedAt and UpdatedAt are the creation and last change times.
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-	// TTL is how long after CreatedAt the task is kept; 0 keeps it until
-	// the store is closed.
-	TTL time.Duration `json:"ttl"`
-	// PollInterval is the polling interval suggested to the client.
-	PollInterval time.Duration `json:"pollInterval"`
-	// Result is the tool's result once completed.
-	Result json.RawMessage `json:"result,omitempty"`
-	// Error is the JSON-RPC error once failed.
-	Error *protocol.Error `json:"error,omitempty"`
-	// InputRequests are the pending requests for client input while
-	// input_required.
-	InputRequests protocol.InputRequests `json:"inputRequests,omitempty"`
-	// Runner names the replica (the server process) that runs the task;
-	// with a TaskLeaseStore, it holds the task's lease.
-	Runner string `json:"runner,omitempty"`
-}
-
-// Terminal reports whether the task has ended (completed, failed or
-// cancelled): its state no longer changes.
-func (r *TaskRecord) Terminal() bool {
-	switch r.Status {
-	case protocol.TaskCompleted, protocol.TaskFailed, protocol.TaskCancelled:
-		return true
-	}
-	return false
-}
-
 // A StoreBackend opens the stores a URL names, for the RedisURL setting.
-// Package store/redisstore registers one named "redis" when it is linked.
-type StoreBackend func(ctx context.Context, p StoreParams) (*Stores, error)
+// Package store/redisstore/redisurl registers one named "redis" when it is
+// linked.
+type StoreBackend func(ctx context.Context, p StoreParams) (*store.Stores, error)
 
 // StoreParams is what a StoreBackend gets from the server.
 type StoreParams struct {
@@ -115,9 +51,16 @@ var backends struct {
 
 // RegisterStoreBackend makes open the backend named name. The RedisURL
 // setting uses the backend named "redis", which package
-// store/redisstore registers when it is linked (import _
-// "github.com/fastmcp-go/fastmcp/store/redisstore"). It panics when name
-// is registered twice or open is nil.
+// store/redisstore/redisurl registers when it is linked (import _
+// "github.com/fastmcp-go/fastmcp/store/redisstore/redisurl"). It panics
+// when name is registered twice or open is nil.
+//
+// The registry is here, not in package store, because registering is what
+// links the code that runs a shared bus (bus.go): a backend's stores may
+// carry one, and a server that links no backend and no SharedStores must
+// not pay for it (TestMinimalServerLinks). A backend package that does not
+// import fastmcp cannot link that code; its bridge package (such as
+// redisurl) calls RegisterStoreBackend.
 func RegisterStoreBackend(name string, open StoreBackend) {
 	backends.Lock()
 	defer backends.Unlock()
@@ -143,11 +86,13 @@ var ErrNoStoreBackend = errors.New("fastmcp: no store backend linked")
 type storesState struct {
 	mu     sync.Mutex
 	opened bool
-	st     *Stores // nil: the in-memory defaults
+	st     *store.Stores // nil: the in-memory defaults
 }
 
 // openStores opens the stores the RedisURL setting names, once, and
-// installs them where no option chose otherwise. The serving methods call
+// installs them where no option chose otherwise; New installed those of
+// SharedStores already, so that a server not yet started announces on
+// their bus and finds their sessions. The serving methods call
 // it before they build their endpoints, with the resolved settings; a
 // failure stops start-up and is tried again by the next call.
 func (s *Server) openStores(ctx context.Context, set Settings) error {
@@ -164,7 +109,7 @@ func (s *Server) openStores(ctx context.Context, set Settings) error {
 		busRun = backends.busRun
 		backends.Unlock()
 		if open == nil {
-			return fmt.Errorf(`%w: the RedisURL setting (FASTMCP_REDIS_URL, -redis-url) is set, but the program does not link the Redis stores: add import _ "github.com/fastmcp-go/fastmcp/store/redisstore"`, ErrNoStoreBackend)
+			return fmt.Errorf(`%w: the RedisURL setting (FASTMCP_REDIS_URL, -redis-url) is set, but the program does not link the Redis stores: add import _ "github.com/fastmcp-go/fastmcp/store/redisstore/redisurl"`, ErrNoStoreBackend)
 		}
 		var err error
 		st, err = open(ctx, StoreParams{URL: set.RedisURL, RequestStateTTL: s.sealer.ttl, Logger: s.logger})
@@ -172,42 +117,43 @@ func (s *Server) openStores(ctx context.Context, set Settings) error {
 			return fmt.Errorf("fastmcp: opening the stores of the RedisURL setting: %w", err)
 		}
 	}
-	if st != nil {
-		if st.Tasks != nil && s.cfg.tasks.Store == nil {
-			s.mu.Lock()
-			s.sharedTasks = st.Tasks
-			if s.tasks != nil { // a tool registered with Task made it already
-				s.tasks.store = st.Tasks
-			}
-			s.mu.Unlock()
-		}
-		if st.Keys != nil && s.cfg.stateKeys == nil && s.cfg.stateSecret == nil {
-			s.sealer.ring = st.Keys
-		}
-		if st.Bus != nil && s.cfg.bus == nil {
-			s.bus.bus, s.busRun = st.Bus, busRun // before startBus, which the serving methods call after this
-		}
-	}
-	ss.st, ss.opened = st, true
+	s.useStores(st, busRun)
+	ss.opened = true
 	return nil
 }
 
-// sharedHTTP fills in the Streamable HTTP options the shared stores and
-// the bus give, where the HTTPEndpoints options chose nothing.
+// useStores installs st where no option chose otherwise, and busRun with
+// its bus; s.stores.mu held, or s not yet shared (New). st may be nil.
+func (s *Server) useStores(st *store.Stores, busRun busRunner) {
+	s.stores.st = st
+	if st == nil {
+		return
+	}
+	if st.Tasks != nil && s.cfg.tasks.Store == nil {
+		s.mu.Lock()
+		s.sharedTasks = st.Tasks
+		if s.tasks != nil { // a tool registered with Task made it already
+			s.tasks.store = st.Tasks
+		}
+		s.mu.Unlock()
+	}
+	if st.Keys != nil && s.cfg.stateKeys == nil && s.cfg.stateSecret == nil {
+		s.sealer.ring = st.Keys
+	}
+	if st.Bus != nil {
+		s.bus.bus, s.busRun = st.Bus, busRun // before startBus, which the serving methods call after this
+	}
+}
+
+// sharedHTTP gives the Streamable HTTP options the shared stores and the
+// bus (SharedStores or the RedisURL setting), the one source of both.
 func (s *Server) sharedHTTP(so *transport.HTTPOptions) {
 	s.stores.mu.Lock()
 	st := s.stores.st
 	s.stores.mu.Unlock()
+	so.EventStore, so.Sessions, so.Bus = nil, nil, s.bus.bus
 	if st != nil {
-		if so.EventStore == nil {
-			so.EventStore = st.Events
-		}
-		if so.Sessions == nil {
-			so.Sessions = st.Sessions
-		}
-	}
-	if so.Bus == nil {
-		so.Bus = s.bus.bus
+		so.EventStore, so.Sessions = st.Events, st.Sessions
 	}
 }
 
@@ -259,14 +205,19 @@ func (s *Server) startStores(ctx context.Context) (bool, error) {
 }
 
 // abandonStores closes the stores a start that failed opened, so that the
-// next start opens them again; an error closing them is logged.
+// next start opens them again; an error closing them is logged. The
+// stores of SharedStores stay for the next start; Shutdown closes them.
 func (s *Server) abandonStores() {
 	s.stores.mu.Lock()
 	st := s.stores.st
+	if st != nil && st == s.cfg.stores {
+		s.stores.mu.Unlock()
+		return
+	}
 	s.stores.st, s.stores.opened = nil, false
 	s.stores.mu.Unlock()
-	if st == nil || st.Close == nil || st == s.cfg.stores {
-		return // SharedStores' stores stay for the next start; Shutdown closes them
+	if st == nil || st.Close == nil {
+		return
 	}
 	if err := st.Close(); err != nil {
 		s.logger.Error("closing the shared stores failed", "error", err)

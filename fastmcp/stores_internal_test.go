@@ -1,22 +1,26 @@
 package fastmcp
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// TestSharedStores: the shared stores fill in what no other option chose,
-// and the server closes them at Shutdown, once.
+// TestSharedStores: the shared stores give the HTTP stores, and the task
+// store and key ring no other option chose; the server closes them at
+// Shutdown, once.
 func TestSharedStores(t *testing.T) {
 	events := transport.NewMemoryEventStore(nil)
-	newStores := func(closed *int) *Stores {
-		return &Stores{Events: events, Tasks: NewMemoryTaskStore(), Keys: StaticKeys(Key{ID: "shared", Secret: make([]byte, 32)}),
+	newStores := func(closed *int) *store.Stores {
+		return &store.Stores{Events: events, Tasks: store.NewMemoryTaskStore(), Keys: StaticKeys(Key{ID: "shared", Secret: make([]byte, 32)}),
 			Close: func() error { *closed++; return errors.New("closing failed") }}
 	}
-	ownTasks, ownKeys := NewMemoryTaskStore(), StaticKeys(Key{ID: "own", Secret: make([]byte, 32)})
+	ownTasks, ownKeys := store.NewMemoryTaskStore(), StaticKeys(Key{ID: "own", Secret: make([]byte, 32)})
 	tests := []struct {
 		name                   string
 		opts                   []Option
@@ -30,7 +34,6 @@ func TestSharedStores(t *testing.T) {
 		{name: "own tasks store", opts: []Option{Tasks(TaskSettings{Store: ownTasks})}, wantKeys: true, wantEvents: true},
 		{name: "own keys", opts: []Option{RequestStateKeys(ownKeys)}, wantTasks: true, wantEvents: true},
 		{name: "own secret", opts: []Option{RequestStateSecret(make([]byte, 32))}, wantTasks: true, wantEvents: true},
-		{name: "own event store", opts: []Option{HTTPEndpoints(func(h *HTTPConfig) { h.Streamable.EventStore = transport.NewMemoryEventStore(nil) })}, wantTasks: true, wantKeys: true},
 		{name: "never started", openBefore: true},
 		{name: "wins over the RedisURL setting", redisURL: "redis://127.0.0.1:1/0", wantTasks: true, wantKeys: true, wantEvents: true},
 	}
@@ -39,7 +42,8 @@ func TestSharedStores(t *testing.T) {
 			t.Setenv("FASTMCP_REDIS_URL", tt.redisURL)
 			var closed int
 			st := newStores(&closed)
-			s := New("x", "1", append(tt.opts, SharedStores(st))...)
+			var logs bytes.Buffer
+			s := New("x", "1", append(tt.opts, SharedStores(st), Logger(slog.New(slog.NewTextHandler(&logs, nil))))...)
 			if !tt.tasksAfterStart {
 				enableTasks(s)
 			}
@@ -58,7 +62,7 @@ func TestSharedStores(t *testing.T) {
 				}
 				set, _ := s.Settings()
 				h := s.httpHandler(set)
-				if got := h.cfg.Streamable.EventStore == transport.EventStore(events); got != tt.wantEvents {
+				if got := s.httpOptions(set, h.cfg.Streamable).EventStore == store.EventStore(events); got != tt.wantEvents {
 					t.Errorf("shared event store used: %v, want %v", got, tt.wantEvents)
 				}
 				_ = h.close()

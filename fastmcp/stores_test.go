@@ -74,7 +74,7 @@ func TestRedisURLWithoutBackend(t *testing.T) {
 	for name, fn := range serve {
 		t.Run(name, func(t *testing.T) {
 			s, err := fn()
-			if !errors.Is(err, fastmcp.ErrNoStoreBackend) || !strings.Contains(err.Error(), `import _ "github.com/fastmcp-go/fastmcp/store/redisstore"`) {
+			if !errors.Is(err, fastmcp.ErrNoStoreBackend) || !strings.Contains(err.Error(), `import _ "github.com/fastmcp-go/fastmcp/store/redisstore/redisurl"`) {
 				t.Fatalf("%s = %v, want ErrNoStoreBackend naming the import", name, err)
 			}
 			_ = s.Shutdown(context.Background())

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // TaskMode says how a tool takes part in the tasks extension
@@ -64,8 +65,8 @@ func (o TaskOption) applyTool(c *toolConfig) { c.task, c.taskRun = &o.taskSpec, 
 // TaskSettings configure the tasks of a server (see Tasks). The zero value
 // works: tasks kept in memory for an hour, polled every second.
 type TaskSettings struct {
-	// Store keeps the tasks' state. Default: NewMemoryTaskStore().
-	Store TaskStore
+	// Store keeps the tasks' state. Default: store.NewMemoryTaskStore().
+	Store store.TaskStore
 	// TTL is how long a task is kept after it was created; after that
 	// tasks/get no longer finds it. Default: one hour.
 	TTL time.Duration
@@ -79,7 +80,7 @@ type TaskSettings struct {
 	// Default: DefaultMaxRunningTasks; negative: no bound.
 	MaxRunning int
 	// LeasePeriod is how often the replica running tasks renews their
-	// leases, with a Store that keeps them (TaskLeaseStore, as
+	// leases, with a Store that keeps them (store.TaskLeaseStore, as
 	// redisstore's does). Default: DefaultTaskLeasePeriod (10 s).
 	LeasePeriod time.Duration
 	// LeaseTimeout is how long after its last renewal a task's lease
@@ -138,8 +139,8 @@ func newTaskID() string {
 
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-// wire returns the record as the tasks/get result.
-func (r *TaskRecord) wire() *protocol.DetailedTask {
+// taskWire returns the record as the tasks/get result.
+func taskWire(r *store.TaskRecord) *protocol.DetailedTask {
 	d := &protocol.DetailedTask{
 		TaskID:         r.ID,
 		Status:         r.Status,
@@ -163,9 +164,9 @@ func (r *TaskRecord) wire() *protocol.DetailedTask {
 	return d
 }
 
-// created returns the record as the tools/call result that creates it.
-func (r *TaskRecord) created() *protocol.TaskCreatedResult {
-	d := r.wire()
+// taskCreated returns the record as the tools/call result that creates it.
+func taskCreated(r *store.TaskRecord) *protocol.TaskCreatedResult {
+	d := taskWire(r)
 	return &protocol.TaskCreatedResult{
 		ResultType: protocol.ResultTypeTask, TaskID: d.TaskID, Status: d.Status,
 		StatusMessage: d.StatusMessage, CreatedAt: d.CreatedAt, LastUpdatedAt: d.LastUpdatedAt,

@@ -7,9 +7,10 @@ import (
 	"slices"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
-// Tasks across replicas (the Bus option). The replica running a task
+// Tasks across replicas (a shared bus, Stores.Bus). The replica running a task
 // subscribes to the task's control topic from its creation to its end, so
 // that tasks/update and tasks/cancel received by another replica reach it;
 // every replica with a listen stream following a task subscribes to the
@@ -18,8 +19,8 @@ import (
 
 // publishTaskStatus publishes the task's new state; when the bus cannot
 // take it, this replica's listen streams get it all the same.
-func (s *Server) publishTaskStatus(rec *TaskRecord) {
-	raw, err := protocol.Marshal(rec.wire())
+func (s *Server) publishTaskStatus(rec *store.TaskRecord) {
+	raw, err := protocol.Marshal(taskWire(rec))
 	if err != nil {
 		s.logger.Error("encoding a task's status", "task", rec.ID, "error", err)
 		return

@@ -8,34 +8,8 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
-
-// A TaskLeaseStore is a TaskStore shared between replicas that also keeps
-// a lease for each task a replica runs, so that a task whose replica died
-// does not stay working until its TTL. The replica running a task renews
-// its lease every TaskSettings.LeasePeriod; once it has not for
-// TaskSettings.LeaseTimeout, any replica reading the task (tasks/get,
-// tasks/update, tasks/cancel, a subscriptions/listen following it, which
-// looks every LeaseTimeout) finds
-// the lease lapsed and reports the task failed ("the server replica running
-// this task stopped"); the first to find it records that in the store and
-// publishes the change, once.
-//
-// redisstore.TaskStore implements it. NewMemoryTaskStore does not need to:
-// its tasks end with the process that runs them and holds the store.
-type TaskLeaseStore interface {
-	TaskStore
-	// RenewLeases sets the leases of the tasks ids to end timeout from
-	// now. A lease already found lapsed (LeaseLapsed) is not renewed:
-	// the task has been reported failed, and its id is returned in
-	// lapsed, so that the replica running it stops its handler.
-	RenewLeases(ctx context.Context, ids []string, timeout time.Duration) (lapsed []string, err error)
-	// LeaseLapsed reports whether the lease of the task rec, set by
-	// RenewLeases before the task was created, has ended. The first call
-	// that finds it ended gets first = true (its caller records the
-	// task's end); later ones get lapsed = true, first = false.
-	LeaseLapsed(ctx context.Context, rec *TaskRecord) (lapsed, first bool, err error)
-}
 
 // Defaults of TaskSettings.LeasePeriod and LeaseTimeout.
 const (
@@ -45,7 +19,7 @@ const (
 
 // TaskLapsedMessage is the status message, and the error message, of a
 // task reported failed because the replica running it stopped renewing its
-// lease (see TaskLeaseStore).
+// lease (see store.TaskLeaseStore).
 const TaskLapsedMessage = "the server replica running this task stopped"
 
 // leaseSettings checks and completes the lease settings of set; it panics
@@ -71,8 +45,8 @@ func leaseSettings(set TaskSettings) (period, timeout time.Duration) {
 func newReplicaID() string { return rand.Text()[:10] }
 
 // leases returns the store's leases, or nil when it keeps none.
-func (m *taskManager) leases() TaskLeaseStore {
-	l, _ := m.store.(TaskLeaseStore)
+func (m *taskManager) leases() store.TaskLeaseStore {
+	l, _ := m.store.(store.TaskLeaseStore)
 	return l
 }
 
@@ -98,7 +72,7 @@ func (m *taskManager) lease(ctx context.Context, id string) error {
 
 // renew renews the leases of the tasks running here every leasePeriod,
 // until shutdown.
-func (m *taskManager) renew(l TaskLeaseStore) {
+func (m *taskManager) renew(l store.TaskLeaseStore) {
 	defer m.wg.Done()
 	t := time.NewTicker(m.leasePeriod)
 	defer t.Stop()
@@ -137,7 +111,7 @@ func (m *taskManager) renew(l TaskLeaseStore) {
 
 // errTaskLapsed is the cause a task's context is cancelled with when its
 // lease was found lapsed: another replica took this one for dead and
-// reported the task failed, which stands (TaskStore.Update refuses to
+// reported the task failed, which stands (store.TaskStore.Update refuses to
 // change an ended task).
 var errTaskLapsed = errors.New("fastmcp: this replica did not renew the task's lease in time; another replica reported the task failed")
 
@@ -158,7 +132,7 @@ func (m *taskManager) stopLapsed(ids []string) {
 // checkLease returns rec as the task stands: failed when it is not ended,
 // runs on another replica (not here) and its lease lapsed. The first
 // replica to find the lease lapsed records the end and publishes it.
-func (s *Server) checkLease(ctx context.Context, rec *TaskRecord) (*TaskRecord, error) {
+func (s *Server) checkLease(ctx context.Context, rec *store.TaskRecord) (*store.TaskRecord, error) {
 	m := s.tasks
 	l := m.leases()
 	if l == nil || rec.Terminal() || rec.Runner == "" {
@@ -181,15 +155,15 @@ func (s *Server) checkLease(ctx context.Context, rec *TaskRecord) (*TaskRecord, 
 	}
 	m.logger.Warn("task failed: the replica running it stopped renewing its lease", "task", rec.ID, "runner", rec.Runner)
 	switch err := m.store.Update(ctx, rec); {
-	case errors.Is(err, ErrTaskEnded):
+	case errors.Is(err, store.ErrTaskEnded):
 		// The task ended meanwhile (its runner was alive after all):
 		// that outcome stands.
 		cur, err := m.store.Get(ctx, rec.ID)
-		if errors.Is(err, ErrTaskNotFound) {
+		if errors.Is(err, store.ErrTaskNotFound) {
 			return rec, nil // expired meanwhile, as below
 		}
 		return cur, err
-	case err != nil && !errors.Is(err, ErrTaskNotFound):
+	case err != nil && !errors.Is(err, store.ErrTaskNotFound):
 		return nil, err
 	}
 	if m.notify != nil {

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
-// holdingTaskStore is a MemoryTaskStore that records the states it
+// holdingTaskStore is a store.MemoryTaskStore that records the states it
 // stores, per task, and holds the first Update of a record whose status
 // message is hold until release is closed (or its ctx ends).
 type holdingTaskStore struct {
-	*MemoryTaskStore
+	*store.MemoryTaskStore
 	hold    string
 	once    sync.Once
 	entered chan struct{}
@@ -26,7 +27,7 @@ type holdingTaskStore struct {
 	stored map[string][]string // task → "status message" of each Update stored
 }
 
-func (s *holdingTaskStore) Update(ctx context.Context, rec *TaskRecord) error {
+func (s *holdingTaskStore) Update(ctx context.Context, rec *store.TaskRecord) error {
 	if s.hold != "" && rec.StatusMessage == s.hold {
 		held := false
 		s.once.Do(func() { held = true })
@@ -80,8 +81,8 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 	for _, where := range []string{"store", "bus"} {
 		t.Run(where, func(t *testing.T) {
 			ctx := context.Background()
-			store := &holdingTaskStore{MemoryTaskStore: NewMemoryTaskStore(), entered: make(chan struct{}, 1), release: make(chan struct{}), stored: map[string][]string{}}
-			s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: store})))
+			ts := &holdingTaskStore{MemoryTaskStore: store.NewMemoryTaskStore(), entered: make(chan struct{}, 1), release: make(chan struct{}), stored: map[string][]string{}}
+			s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: ts})))
 			m := s.tasks
 			defer func() {
 				if err := m.shutdown(ctx); err != nil {
@@ -93,13 +94,13 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 				notified []string
 				once     sync.Once
 			)
-			m.notify = func(r *TaskRecord) {
+			m.notify = func(r *store.TaskRecord) {
 				if where == "bus" && r.StatusMessage == "held" {
 					held := false
 					once.Do(func() { held = true })
 					if held {
-						store.entered <- struct{}{}
-						<-store.release
+						ts.entered <- struct{}{}
+						<-ts.release
 					}
 				}
 				mu.Lock()
@@ -107,7 +108,7 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 				mu.Unlock()
 			}
 			if where == "store" {
-				store.hold = "held"
+				ts.hold = "held"
 			}
 			actx, acancel := context.WithCancelCause(ctx)
 			defer acancel(nil)
@@ -131,11 +132,11 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 			release := func() {
 				if !released {
 					released = true
-					close(store.release)
+					close(ts.release)
 				}
 			}
 			defer release()
-			<-store.entered
+			<-ts.entered
 
 			notReturning(t, "ctx.Log inside the task (its id lookup)", func() {
 				if id, ok := a.createdID(); !ok || id != recA.ID {
@@ -143,7 +144,7 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 				}
 			})
 			notReturning(t, "another task's status change", func() { b.status("b half way") })
-			if got, _ := store.Get(ctx, recB.ID); got.StatusMessage != "b half way" {
+			if got, _ := ts.Get(ctx, recB.ID); got.StatusMessage != "b half way" {
 				t.Errorf("the other task's status message is %q", got.StatusMessage)
 			}
 			notReturning(t, "the bus worker passing on a tasks/cancel", func() {
@@ -160,10 +161,10 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 			<-finished
 
 			want := []string{"working held", "cancelled cancelled by the client"}
-			if got := store.states(recA.ID); !slices.Equal(got, want) {
+			if got := ts.states(recA.ID); !slices.Equal(got, want) {
 				t.Errorf("stored states of the task = %q, want %q", got, want)
 			}
-			if got, _ := store.Get(ctx, recA.ID); got.Status != protocol.TaskCancelled {
+			if got, _ := ts.Get(ctx, recA.ID); got.Status != protocol.TaskCancelled {
 				t.Errorf("the task ended %s, want cancelled", got.Status)
 			}
 			if cause := context.Cause(actx); !errors.Is(cause, errTaskCancelled) {

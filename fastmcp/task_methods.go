@@ -12,6 +12,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // installTaskHandlers declares the tasks extension and serves tasks/get,
@@ -38,7 +39,7 @@ type ackResult struct{}
 
 // lookupTask checks that the request may use the tasks extension and
 // returns the caller's task: another principal's task is not found.
-func (s *Server) lookupTask(ctx context.Context, req *lowlevel.Request, params any) (*TaskRecord, error) {
+func (s *Server) lookupTask(ctx context.Context, req *lowlevel.Request, params any) (*store.TaskRecord, error) {
 	if !req.Modern {
 		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
 	}
@@ -59,7 +60,7 @@ func (s *Server) lookupTask(ctx context.Context, req *lowlevel.Request, params a
 		return nil, fmt.Errorf("%w: %s: missing taskId", protocol.ErrInvalidParams, req.Method)
 	}
 	rec, err := s.tasks.store.Get(ctx, id)
-	if errors.Is(err, ErrTaskNotFound) || (err == nil && rec.Principal != s.principal(req)) {
+	if errors.Is(err, store.ErrTaskNotFound) || (err == nil && rec.Principal != s.principal(req)) {
 		return nil, fmt.Errorf("%w: unknown task %q", protocol.ErrInvalidParams, id)
 	}
 	if err != nil {
@@ -77,7 +78,7 @@ func (s *Server) getTask(ctx context.Context, req *lowlevel.Request) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return rec.wire(), nil
+	return taskWire(rec), nil
 }
 
 // updateTask serves tasks/update: answers to input requests of a task
@@ -155,7 +156,7 @@ func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, er
 	// tell the replica running it to stop its handler.
 	rec.Status, rec.StatusMessage, rec.InputRequests, rec.UpdatedAt = protocol.TaskCancelled, "cancelled by the client", nil, s.tasks.now()
 	if err := s.tasks.store.Update(ctx, rec); err != nil {
-		if errors.Is(err, ErrTaskNotFound) || errors.Is(err, ErrTaskEnded) {
+		if errors.Is(err, store.ErrTaskNotFound) || errors.Is(err, store.ErrTaskEnded) {
 			return ackResult{}, nil // ended meanwhile: that stands
 		}
 		return nil, s.tasks.unavailable("recording the cancellation", err, "task", rec.ID)
@@ -176,7 +177,7 @@ func (s *Server) cancelTask(ctx context.Context, req *lowlevel.Request) (any, er
 // after it, cannot overwrite it: see taskManager.write).
 func (rt *runningTask) cancelByClient(wait bool) {
 	rt.mu.Lock()
-	flush := rt.changeLocked(func(r *TaskRecord) {
+	flush := rt.changeLocked(func(r *store.TaskRecord) {
 		r.Status, r.StatusMessage, r.InputRequests = protocol.TaskCancelled, "cancelled by the client", nil
 	})
 	rt.mu.Unlock()
@@ -197,7 +198,7 @@ func (s *Server) listenTasks(ctx context.Context, req *lowlevel.Request, ids []s
 		switch {
 		case err == nil && rec.Principal == s.principal(req):
 			ok = append(ok, id)
-		case err != nil && !errors.Is(err, ErrTaskNotFound):
+		case err != nil && !errors.Is(err, store.ErrTaskNotFound):
 			return nil, s.tasks.unavailable("reading a task to follow", err, "task", id)
 		}
 	}
@@ -207,7 +208,7 @@ func (s *Server) listenTasks(ctx context.Context, req *lowlevel.Request, ids []s
 // checkListenedLeases checks the leases of the tasks ids a listen stream
 // follows (see checkLease): one whose replica died is reported failed,
 // and the stream, following it, is told. It returns the tasks still
-// running elsewhere, to check again later; none without a TaskLeaseStore.
+// running elsewhere, to check again later; none without a store.TaskLeaseStore.
 func (s *Server) checkListenedLeases(ctx context.Context, ids []string) []string {
 	if s.tasks.leases() == nil {
 		return nil
@@ -223,7 +224,7 @@ func (s *Server) checkListenedLeases(ctx context.Context, ids []string) []string
 			if !rec.Terminal() {
 				open = append(open, id)
 			}
-		case !errors.Is(err, ErrTaskNotFound):
+		case !errors.Is(err, store.ErrTaskNotFound):
 			open = append(open, id) // try again
 			s.logger.Warn("task store: checking the lease of a task followed failed", "task", id, "error", err)
 		}
@@ -234,11 +235,11 @@ func (s *Server) checkListenedLeases(ctx context.Context, ids []string) []string
 // notifyTask sends notifications/tasks with the task's state to the
 // listen streams that follow it: with a bus, on every replica (each
 // listener subscribed to the task's status, see serveListen).
-func (s *Server) notifyTask(rec *TaskRecord) {
+func (s *Server) notifyTask(rec *store.TaskRecord) {
 	if s.bus.bus != nil {
 		s.publishTaskStatus(rec)
 		return
 	}
-	s.listen.send(protocol.NotificationTasks, rec.wire(),
+	s.listen.send(protocol.NotificationTasks, taskWire(rec),
 		func(f *protocol.SubscriptionFilter) bool { return slices.Contains(f.TaskIDs, rec.ID) })
 }

@@ -12,18 +12,19 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // taskManager runs the server's tasks: it owns their goroutines (ended and
 // waited for at Shutdown) and the in-process state of the running ones (their
 // cancel functions and the input they wait for).
 type taskManager struct {
-	store TaskStore
+	store store.TaskStore
 	ttl   time.Duration
 	poll  time.Duration
 	now   func() time.Time
 	// notify sends a task's new state to the listen streams following it.
-	notify func(*TaskRecord)
+	notify func(*store.TaskRecord)
 	// logger receives the store's failures to record a task's new state.
 	logger *slog.Logger
 	// subscribeControl subscribes to the requests other replicas pass on
@@ -40,7 +41,7 @@ type taskManager struct {
 	active  int // task handlers running (bounded by max)
 	max     int // TaskSettings.MaxRunning; 0: no bound
 
-	// Leases (a TaskLeaseStore): this replica's name in the records of
+	// Leases (a store.TaskLeaseStore): this replica's name in the records of
 	// the tasks it runs, and the renewals' settings; renewing says the
 	// goroutine renewing them runs.
 	replica                   string
@@ -53,7 +54,7 @@ func newTaskManager(set TaskSettings) *taskManager {
 		running: map[string]*runningTask{}, logger: slog.New(slog.DiscardHandler), replica: newReplicaID()}
 	m.leasePeriod, m.leaseTimeout = leaseSettings(set)
 	if m.store == nil {
-		m.store = NewMemoryTaskStore()
+		m.store = store.NewMemoryTaskStore()
 	}
 	if m.ttl <= 0 {
 		m.ttl = time.Hour
@@ -129,7 +130,7 @@ type runningTask struct {
 // taskWrite is one change to a task's stored record; done is closed once
 // it is written (or dropped: see write).
 type taskWrite struct {
-	fn   func(*TaskRecord)
+	fn   func(*store.TaskRecord)
 	done chan struct{}
 }
 
@@ -186,7 +187,7 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 	})
 	princ := s.principal(c.req)
 
-	var rec *TaskRecord
+	var rec *store.TaskRecord
 	if t.task.after == 0 {
 		if rec, err = rt.create(reqCtx, princ, t.def.Name); err != nil {
 			stopReq()
@@ -223,7 +224,7 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 	}()
 	if rec != nil {
 		stopReq()
-		return rec.created(), nil, true
+		return taskCreated(rec), nil, true
 	}
 	timer := time.NewTimer(t.task.after)
 	defer timer.Stop()
@@ -244,7 +245,7 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 		return nil, err, true
 	}
 	stopReq()
-	return rec.created(), nil, true
+	return taskCreated(rec), nil, true
 }
 
 var errTaskFinished = errors.New("fastmcp: the call finished before it became a task")
@@ -264,7 +265,7 @@ func (rt *runningTask) lockCreated() {
 // create turns the call into a task: the record is stored before the
 // tools/call result announces it. The bus subscription, the lease and the
 // record are written outside rt.mu, with rt.creating set meanwhile.
-func (rt *runningTask) create(ctx context.Context, principal, tool string) (*TaskRecord, error) {
+func (rt *runningTask) create(ctx context.Context, principal, tool string) (*store.TaskRecord, error) {
 	rt.lockCreated()
 	if rt.finished {
 		rt.mu.Unlock()
@@ -291,9 +292,9 @@ func (rt *runningTask) create(ctx context.Context, principal, tool string) (*Tas
 // createRecord creates a task's record: it subscribes to the task's requests on
 // the bus, takes its lease and stores it. endControl ends the
 // subscription.
-func (m *taskManager) createRecord(ctx context.Context, principal, tool string) (rec *TaskRecord, endControl func(), err error) {
+func (m *taskManager) createRecord(ctx context.Context, principal, tool string) (rec *store.TaskRecord, endControl func(), err error) {
 	now := m.now()
-	rec = &TaskRecord{
+	rec = &store.TaskRecord{
 		ID: newTaskID(), Principal: principal, Tool: tool, Status: protocol.TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: m.ttl, PollInterval: m.poll, Runner: m.replica,
 	}
@@ -326,7 +327,7 @@ func (m *taskManager) createRecord(ctx context.Context, principal, tool string) 
 // is written. So the store sees a task's states in the order they were
 // made, and whoever does not wait (the bus worker) is never held up by a
 // stalled store.
-func (rt *runningTask) changeLocked(fn func(*TaskRecord)) (flush func(wait bool)) {
+func (rt *runningTask) changeLocked(fn func(*store.TaskRecord)) (flush func(wait bool)) {
 	w := &taskWrite{fn: fn, done: make(chan struct{})}
 	rt.writes = append(rt.writes, w)
 	return func(wait bool) {
@@ -365,13 +366,13 @@ func (rt *runningTask) drain() {
 // that fails or stalls (storeTimeout) loses the change, with a log line:
 // clients keep seeing the task's last stored state. A terminal state
 // stored meanwhile (cancelled, or failed elsewhere) stands: the store
-// refuses to change it (ErrTaskEnded).
-func (m *taskManager) write(id string, fn func(*TaskRecord)) {
+// refuses to change it (store.ErrTaskEnded).
+func (m *taskManager) write(id string, fn func(*store.TaskRecord)) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	rec, err := m.store.Get(ctx, id)
 	if err != nil {
-		if !errors.Is(err, ErrTaskNotFound) {
+		if !errors.Is(err, store.ErrTaskNotFound) {
 			m.logger.Error("task store: reading the task to record its new state", "task", id, "error", err)
 		}
 		return
@@ -382,11 +383,11 @@ func (m *taskManager) write(id string, fn func(*TaskRecord)) {
 	fn(rec)
 	rec.UpdatedAt = m.now()
 	if err := m.store.Update(ctx, rec); err != nil {
-		if errors.Is(err, ErrTaskEnded) {
+		if errors.Is(err, store.ErrTaskEnded) {
 			// Ended meanwhile elsewhere (cancelled, or reported failed
 			// after a lapsed lease): that outcome stands.
 			m.logger.Info("task store: the task ended elsewhere; its new state here is dropped", "task", id, "status", rec.Status)
-		} else if !errors.Is(err, ErrTaskNotFound) {
+		} else if !errors.Is(err, store.ErrTaskNotFound) {
 			m.logger.Error("task store: recording the task's new state", "task", id, "status", rec.Status, "error", err)
 		}
 		return
@@ -410,7 +411,7 @@ func (rt *runningTask) syncInputsLocked() (flush func(wait bool)) {
 			reqs[k] = p.req
 		}
 	}
-	return rt.changeLocked(func(r *TaskRecord) { r.Status, r.InputRequests = status, reqs })
+	return rt.changeLocked(func(r *store.TaskRecord) { r.Status, r.InputRequests = status, reqs })
 }
 
 // finish stores the outcome of the handler of a task, and returns once it
@@ -441,7 +442,7 @@ func (rt *runningTask) finish(ctx context.Context, res *ToolResult, err error) {
 		}
 	}
 	rt.pending = nil
-	flush := rt.changeLocked(func(r *TaskRecord) {
+	flush := rt.changeLocked(func(r *store.TaskRecord) {
 		r.InputRequests = nil
 		if perr != nil {
 			r.Status, r.Error = protocol.TaskFailed, perr
@@ -523,7 +524,7 @@ func (rt *runningTask) status(message string) bool {
 		rt.mu.Unlock()
 		return true
 	}
-	flush := rt.changeLocked(func(r *TaskRecord) { r.StatusMessage = message })
+	flush := rt.changeLocked(func(r *store.TaskRecord) { r.StatusMessage = message })
 	rt.mu.Unlock()
 	flush(true)
 	return true

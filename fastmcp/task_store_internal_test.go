@@ -12,81 +12,16 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
-
-func TestMemoryTaskStore(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	now := time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
-	m := NewMemoryTaskStore()
-	m.now = func() time.Time { return now }
-	for _, r := range []*TaskRecord{
-		{ID: "a", Principal: "alice", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Minute},
-		{ID: "b", Principal: "bob", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour},
-		{ID: "c", Principal: "alice", Status: protocol.TaskWorking, CreatedAt: now.Add(time.Second)},
-	} {
-		if err := m.Create(ctx, r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := m.Create(ctx, &TaskRecord{ID: "a"}); err == nil {
-		t.Error("Create with a used id succeeded")
-	}
-
-	// Records are copies: changing one changes nothing stored.
-	a, err := m.Get(ctx, "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Status, a.Result = protocol.TaskCompleted, json.RawMessage(`{"content":[]}`)
-	if again, _ := m.Get(ctx, "a"); again.Status != protocol.TaskWorking {
-		t.Errorf("stored record changed through a copy: %+v", again)
-	}
-	if err := m.Update(ctx, a); err != nil {
-		t.Fatal(err)
-	}
-	if again, _ := m.Get(ctx, "a"); !again.Terminal() || string(again.Result) != `{"content":[]}` {
-		t.Errorf("after Update: %+v", again)
-	}
-
-	list, _ := m.List(ctx, "alice")
-	if len(list) != 2 || list[0].ID != "a" || list[1].ID != "c" {
-		t.Errorf("List(alice) = %v", list)
-	}
-
-	// A minute later a is gone, b and c (no TTL) stay.
-	now = now.Add(time.Minute)
-	for id, want := range map[string]error{"a": ErrTaskNotFound, "b": nil, "c": nil, "zz": ErrTaskNotFound} {
-		if _, err := m.Get(ctx, id); !errors.Is(err, want) {
-			t.Errorf("Get(%s) = %v, want %v", id, err, want)
-		}
-	}
-	if err := m.Update(ctx, a); !errors.Is(err, ErrTaskNotFound) {
-		t.Errorf("Update of an expired task = %v", err)
-	}
-	if list, _ := m.List(ctx, "alice"); len(list) != 1 || list[0].ID != "c" {
-		t.Errorf("List(alice) after expiry = %v", list)
-	}
-
-	// The record survives a JSON round trip (a shared store serialises it).
-	b, _ := m.Get(ctx, "b")
-	raw, err := json.Marshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back TaskRecord
-	if err := json.Unmarshal(raw, &back); err != nil || back.ID != "b" || back.TTL != time.Hour || !back.CreatedAt.Equal(b.CreatedAt) {
-		t.Errorf("round trip: %+v %v", back, err)
-	}
-}
 
 // TestTasksOptionsAddUp checks that a later Tasks option keeps what an
 // earlier one set and it does not.
 func TestTasksOptionsAddUp(t *testing.T) {
-	store := NewMemoryTaskStore()
-	s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: store, MaxRunning: 3}), Tasks(TaskSettings{TTL: time.Minute})))
-	if s.tasks.store != store || s.tasks.ttl != time.Minute || s.tasks.max != 3 || s.tasks.poll != time.Second {
-		t.Errorf("tasks: store kept %v, ttl %v, max %d, poll %v", s.tasks.store == store, s.tasks.ttl, s.tasks.max, s.tasks.poll)
+	ts := store.NewMemoryTaskStore()
+	s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: ts, MaxRunning: 3}), Tasks(TaskSettings{TTL: time.Minute})))
+	if s.tasks.store != ts || s.tasks.ttl != time.Minute || s.tasks.max != 3 || s.tasks.poll != time.Second {
+		t.Errorf("tasks: store kept %v, ttl %v, max %d, poll %v", s.tasks.store == ts, s.tasks.ttl, s.tasks.max, s.tasks.poll)
 	}
 }
 
@@ -100,18 +35,20 @@ func enableTasks(s *Server) *Server {
 }
 
 // failingUpdates is a task store whose Update fails.
-type failingUpdates struct{ TaskStore }
+type failingUpdates struct{ store.TaskStore }
 
-func (failingUpdates) Update(context.Context, *TaskRecord) error { return errors.New("store down") }
+func (failingUpdates) Update(context.Context, *store.TaskRecord) error {
+	return errors.New("store down")
+}
 
 // TestTaskStoreFailureLogged checks that a running task's change the store
 // fails to record is logged, not lost silently, and notifies no one.
 func TestTaskStoreFailureLogged(t *testing.T) {
 	var logs bytes.Buffer
-	m := newTaskManager(TaskSettings{Store: failingUpdates{NewMemoryTaskStore()}})
+	m := newTaskManager(TaskSettings{Store: failingUpdates{store.NewMemoryTaskStore()}})
 	m.logger = slog.New(slog.NewTextHandler(&logs, nil))
 	notified := false
-	m.notify = func(*TaskRecord) { notified = true }
+	m.notify = func(*store.TaskRecord) { notified = true }
 	rt := &runningTask{m: m}
 	if _, err := rt.create(context.Background(), "p", "tool"); err != nil {
 		t.Fatal(err)
@@ -125,10 +62,10 @@ func TestTaskStoreFailureLogged(t *testing.T) {
 	}
 }
 
-// lapsingStore is a TaskLeaseStore in memory whose leases lapse when the
+// lapsingStore is a store.TaskLeaseStore in memory whose leases lapse when the
 // test says so.
 type lapsingStore struct {
-	*MemoryTaskStore
+	*store.MemoryTaskStore
 	mu     sync.Mutex
 	lapsed map[string]bool
 }
@@ -150,7 +87,7 @@ func (l *lapsingStore) RenewLeases(_ context.Context, ids []string, _ time.Durat
 	return lapsed, nil
 }
 
-func (l *lapsingStore) LeaseLapsed(_ context.Context, rec *TaskRecord) (lapsed, first bool, err error) {
+func (l *lapsingStore) LeaseLapsed(_ context.Context, rec *store.TaskRecord) (lapsed, first bool, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.lapsed[rec.ID], l.lapsed[rec.ID], nil
@@ -171,15 +108,15 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 	} {
 		t.Run(outcome.name, func(t *testing.T) {
 			ctx := context.Background()
-			store := &lapsingStore{MemoryTaskStore: NewMemoryTaskStore(), lapsed: map[string]bool{}}
-			m := newTaskManager(TaskSettings{Store: store, LeasePeriod: time.Millisecond, LeaseTimeout: time.Hour})
+			ts := &lapsingStore{MemoryTaskStore: store.NewMemoryTaskStore(), lapsed: map[string]bool{}}
+			m := newTaskManager(TaskSettings{Store: ts, LeasePeriod: time.Millisecond, LeaseTimeout: time.Hour})
 			defer func() {
 				if err := m.shutdown(ctx); err != nil {
 					t.Error(err)
 				}
 			}()
 			var notified []protocol.TaskStatus
-			m.notify = func(r *TaskRecord) { notified = append(notified, r.Status) }
+			m.notify = func(r *store.TaskRecord) { notified = append(notified, r.Status) }
 			hctx, cancel := context.WithCancelCause(ctx)
 			defer cancel(nil)
 			rt := &runningTask{m: m, cancel: cancel}
@@ -191,10 +128,10 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 			// Another replica finds the lease lapsed and records the end.
 			failed := *rec
 			failed.Status, failed.StatusMessage = protocol.TaskFailed, TaskLapsedMessage
-			if err := store.Update(ctx, &failed); err != nil {
+			if err := ts.Update(ctx, &failed); err != nil {
 				t.Fatal(err)
 			}
-			store.lapse(rec.ID)
+			ts.lapse(rec.ID)
 
 			<-hctx.Done()
 			if cause := context.Cause(hctx); !errors.Is(cause, errTaskLapsed) {
@@ -204,11 +141,11 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 			// as well (a direct Update).
 			late := *rec
 			late.Status = protocol.TaskCompleted
-			if err := store.Update(ctx, &late); !errors.Is(err, ErrTaskEnded) {
-				t.Errorf("Update of a failed task = %v, want ErrTaskEnded", err)
+			if err := ts.Update(ctx, &late); !errors.Is(err, store.ErrTaskEnded) {
+				t.Errorf("Update of a failed task = %v, want store.ErrTaskEnded", err)
 			}
 			rt.finish(hctx, outcome.res, outcome.err)
-			got, err := store.Get(ctx, rec.ID)
+			got, err := ts.Get(ctx, rec.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,29 +165,29 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 // one.
 func TestTaskLapseRacesCompletion(t *testing.T) {
 	ctx := context.Background()
-	store := &lapsingStore{MemoryTaskStore: NewMemoryTaskStore(), lapsed: map[string]bool{}}
-	s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: store})))
+	ts := &lapsingStore{MemoryTaskStore: store.NewMemoryTaskStore(), lapsed: map[string]bool{}}
+	s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: ts})))
 	notified := false
-	s.tasks.notify = func(*TaskRecord) { notified = true }
+	s.tasks.notify = func(*store.TaskRecord) { notified = true }
 	now := time.Now()
-	seen := &TaskRecord{ID: "x", Principal: "p", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour, Runner: "elsewhere"}
-	if err := store.Create(ctx, seen); err != nil {
+	seen := &store.TaskRecord{ID: "x", Principal: "p", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour, Runner: "elsewhere"}
+	if err := ts.Create(ctx, seen); err != nil {
 		t.Fatal(err)
 	}
 	done := *seen
 	done.Status, done.Result = protocol.TaskCompleted, json.RawMessage(`{"content":[]}`)
-	if err := store.Update(ctx, &done); err != nil {
+	if err := ts.Update(ctx, &done); err != nil {
 		t.Fatal(err)
 	}
-	store.lapse("x")
-	got, err := s.checkLease(ctx, copyRecord(seen))
+	ts.lapse("x")
+	got, err := s.checkLease(ctx, func() *store.TaskRecord { c := *seen; return &c }())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Status != protocol.TaskCompleted || string(got.Result) != `{"content":[]}` {
 		t.Errorf("checkLease = %s %s, want the completion", got.Status, got.Result)
 	}
-	if stored, _ := store.Get(ctx, "x"); stored.Status != protocol.TaskCompleted {
+	if stored, _ := ts.Get(ctx, "x"); stored.Status != protocol.TaskCompleted {
 		t.Errorf("stored %s, want completed", stored.Status)
 	}
 	if notified {

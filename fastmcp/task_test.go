@@ -15,6 +15,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // taskRPC speaks the 2026-07-28 wire by hand to a server's /mcp endpoint,
@@ -356,8 +357,8 @@ func TestTaskAfterInput(t *testing.T) {
 
 func TestTaskEndsAtShutdown(t *testing.T) {
 	t.Parallel()
-	store := fastmcp.NewMemoryTaskStore()
-	s := newServer(fastmcp.Tasks(fastmcp.TaskSettings{Store: store}))
+	tasks := store.NewMemoryTaskStore()
+	s := newServer(fastmcp.Tasks(fastmcp.TaskSettings{Store: tasks}))
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	started := make(chan struct{})
@@ -372,7 +373,7 @@ func TestTaskEndsAtShutdown(t *testing.T) {
 	if err := s.Shutdown(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := store.Get(ctxT(t), id)
+	rec, err := tasks.Get(ctxT(t), id)
 	if err != nil || rec.Status != protocol.TaskFailed || rec.Error == nil || !strings.Contains(rec.Error.Message, "shut down") {
 		t.Fatalf("after Shutdown: %+v %v, want failed (server shut down)", rec, err)
 	}

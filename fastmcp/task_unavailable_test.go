@@ -11,6 +11,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // downStore is a task store whose every operation fails as a store
@@ -19,12 +20,12 @@ type downStore struct{}
 
 var errDown = errors.New("dial tcp 10.0.0.7:6379: connect: connection refused")
 
-func (downStore) Create(context.Context, *fastmcp.TaskRecord) error { return errDown }
-func (downStore) Get(context.Context, string) (*fastmcp.TaskRecord, error) {
+func (downStore) Create(context.Context, *store.TaskRecord) error { return errDown }
+func (downStore) Get(context.Context, string) (*store.TaskRecord, error) {
 	return nil, errDown
 }
-func (downStore) Update(context.Context, *fastmcp.TaskRecord) error { return errDown }
-func (downStore) List(context.Context, string) ([]*fastmcp.TaskRecord, error) {
+func (downStore) Update(context.Context, *store.TaskRecord) error { return errDown }
+func (downStore) List(context.Context, string) ([]*store.TaskRecord, error) {
 	return nil, errDown
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // MemoryOptions configures a memory bus. The zero value is ready to use.
@@ -16,7 +18,7 @@ type MemoryOptions struct {
 	Logger *slog.Logger
 }
 
-// Memory is a Bus within one process. Each subscription has a goroutine
+// Memory is a store.Bus within one process. Each subscription has a goroutine
 // that runs its callback; Close ends them all.
 type Memory struct {
 	buffer int
@@ -34,6 +36,8 @@ type memSub struct {
 	once sync.Once
 	fn   func([]byte)
 }
+
+var _ store.Bus = (*Memory)(nil)
 
 // NewMemory returns a bus that delivers within this process. opts may be
 // nil.
@@ -59,7 +63,7 @@ func (m *Memory) Publish(ctx context.Context, topic string, msg []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return ErrClosed
+		return store.ErrBusClosed
 	}
 	subs := m.topics[topic]
 	if len(subs) == 0 {
@@ -86,7 +90,7 @@ func (m *Memory) Subscribe(ctx context.Context, topic string, fn func(msg []byte
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		return nil, ErrClosed
+		return nil, store.ErrBusClosed
 	}
 	subs := m.topics[topic]
 	if subs == nil {
@@ -131,7 +135,7 @@ func (m *Memory) run(s *memSub) {
 }
 
 // Close ends every subscription and waits for their callbacks to return;
-// later calls of Publish and Subscribe fail with ErrClosed. It must not be
+// later calls of Publish and Subscribe fail with store.ErrBusClosed. It must not be
 // called from a callback.
 func (m *Memory) Close() error {
 	m.mu.Lock()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/internal/pubsubtest"
 	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -19,7 +20,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func TestMemory(t *testing.T) {
 	shared := pubsub.NewMemory(nil)
 	t.Cleanup(func() { shared.Close() })
-	pubsubtest.Run(t, func(*testing.T) pubsub.Bus { return shared })
+	pubsubtest.Run(t, func(*testing.T) store.Bus { return shared })
 }
 
 func TestMemoryClose(t *testing.T) {
@@ -30,10 +31,10 @@ func TestMemoryClose(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Publish(context.Background(), "t", nil); !errors.Is(err, pubsub.ErrClosed) {
+	if err := m.Publish(context.Background(), "t", nil); !errors.Is(err, store.ErrBusClosed) {
 		t.Errorf("Publish after Close: %v", err)
 	}
-	if _, err := m.Subscribe(context.Background(), "t", func([]byte) {}); !errors.Is(err, pubsub.ErrClosed) {
+	if _, err := m.Subscribe(context.Background(), "t", func([]byte) {}); !errors.Is(err, store.ErrBusClosed) {
 		t.Errorf("Subscribe after Close: %v", err)
 	}
 	if err := m.Close(); err != nil {

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // TestMemoryEventStoreGlobalBudget: many sessions together hold no more
 // than MaxTotalBytes; the oldest events of any session go first, and a
-// resumption from before them gets ErrEventsLost; a deleted session's
+// resumption from before them gets store.ErrEventsLost; a deleted session's
 // bytes no longer count.
 func TestMemoryEventStoreGlobalBudget(t *testing.T) {
 	ctx := context.Background()
@@ -33,8 +35,8 @@ func TestMemoryEventStoreGlobalBudget(t *testing.T) {
 	// each holds only its newest.
 	for i := range 20 {
 		sess := fmt.Sprint("s", i)
-		if err := s.Replay(ctx, sess, "st", 0, func(int64, []byte) error { return nil }); !errors.Is(err, ErrEventsLost) {
-			t.Errorf("%s: replay from the start = %v, want ErrEventsLost", sess, err)
+		if err := s.Replay(ctx, sess, "st", 0, func(int64, []byte) error { return nil }); !errors.Is(err, store.ErrEventsLost) {
+			t.Errorf("%s: replay from the start = %v, want store.ErrEventsLost", sess, err)
 		}
 		var seqs []int64
 		if err := s.Replay(ctx, sess, "st", 7, func(seq int64, _ []byte) error { seqs = append(seqs, seq); return nil }); err != nil {

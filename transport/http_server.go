@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // HTTPOptions configures a StreamableHandler. The zero value is ready to
@@ -45,7 +45,7 @@ type HTTPOptions struct {
 	// EventStore keeps the events of resumable streams (legacy stateful
 	// sessions answering with SSE). Nil means a MemoryEventStore with its
 	// default bounds, owned by the handler.
-	EventStore EventStore
+	EventStore store.EventStore
 	// SessionIdleTimeout ends a legacy session that has had no request and
 	// no open stream for this long; later requests for it get 404. Zero
 	// means DefaultSessionIdleTimeout (30 minutes); negative means sessions
@@ -125,7 +125,7 @@ type HTTPOptions struct {
 	// The EventStore must then implement SequencedEventStore
 	// (NewStreamableHandler panics otherwise). Nil means sessions live in
 	// this handler only. See docs/scale.md.
-	Sessions SessionStore
+	Sessions store.SessionStore
 	// Bus carries, with Sessions, what the replicas serving one session
 	// tell each other: the client's answers to requests another replica
 	// sent, its cancellations of requests running elsewhere, its
@@ -133,7 +133,7 @@ type HTTPOptions struct {
 	// and wake-ups of the replica holding the GET stream. Without it a
 	// session can still be served by any replica, but those messages stay
 	// on the replica they reached.
-	Bus pubsub.Bus
+	Bus store.Bus
 	// ProbeTimeout bounds how long a replica where a client resumed the
 	// stream of a request running on another replica waits for that
 	// replica to say, over the Bus, that it still runs the request: before
@@ -243,7 +243,7 @@ func (o *HTTPOptions) reprobeEvery() time.Duration { return 5 * o.ProbeTimeout }
 type StreamableHandler struct {
 	connect func(Conn, ConnInfo)
 	opts    HTTPOptions
-	store   EventStore
+	store   store.EventStore
 	policy  HostPolicy
 	logger  *slog.Logger
 

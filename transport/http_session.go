@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // This file holds the state of legacy (stateful) Streamable HTTP sessions:
@@ -276,7 +277,7 @@ func (h *StreamableHandler) closeIdle(list []*httpSession) {
 			h.logger.Debug("closing idle MCP session", "session", s.id)
 			s.Close()
 		case idle == 0 && h.shared != nil:
-			if errors.Is(s.refresh(context.Background()), ErrSessionUnknown) {
+			if errors.Is(s.refresh(context.Background()), store.ErrSessionUnknown) {
 				s.Close() // deleted, or expired on every replica
 			}
 		}
@@ -310,7 +311,7 @@ func (h *StreamableHandler) lookup(ctx context.Context, id, principal string) (*
 		return nil, nil
 	}
 	if h.shared != nil {
-		if err := s.refresh(ctx); errors.Is(err, ErrSessionUnknown) {
+		if err := s.refresh(ctx); errors.Is(err, store.ErrSessionUnknown) {
 			s.Close() // deleted, or expired on every replica
 			return nil, nil
 		}
@@ -822,7 +823,7 @@ func (s *httpSession) replay(ctx context.Context, name string, after int64) ([]o
 		out = append(out, outEvent{seq: seq, data: buf})
 		return nil
 	})
-	if errors.Is(err, ErrEventsLost) {
+	if errors.Is(err, store.ErrEventsLost) {
 		s.h.logger.Warn("resuming SSE stream: some events were discarded", "session", s.id, "stream", name, "after", after)
 		err = nil
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // This file holds what legacy sessions shared between replicas need
@@ -32,9 +32,9 @@ var errStoreDown = protocol.NewError(protocol.CodeInternalError, "Service unavai
 // sharing is the state of a handler whose sessions are shared.
 type sharing struct {
 	h     *StreamableHandler
-	store SessionStore
-	bus   pubsub.Bus          // nil: no messages between replicas
-	seq   SequencedEventStore // the event store
+	store store.SessionStore
+	bus   store.Bus                 // nil: no messages between replicas
+	seq   store.SequencedEventStore // the event store
 	// replica names this handler among the replicas: it starts the ids of
 	// the requests its sessions send and the names of its SSE streams.
 	replica string
@@ -55,9 +55,9 @@ func newSharing(h *StreamableHandler) *sharing {
 	if h.opts.SessionIdleTimeout > 0 {
 		sh.ttl = h.opts.SessionIdleTimeout
 	}
-	seq, ok := h.store.(SequencedEventStore)
+	seq, ok := h.store.(store.SequencedEventStore)
 	if !ok {
-		panic(fmt.Sprintf("transport: NewStreamableHandler: HTTPOptions.Sessions needs an EventStore that numbers events (SequencedEventStore, as MemoryEventStore and redisstore.EventStore do); %T does not", h.store))
+		panic(fmt.Sprintf("transport: NewStreamableHandler: HTTPOptions.Sessions needs an EventStore that numbers events (store.SequencedEventStore, as MemoryEventStore and redisstore.EventStore do); %T does not", h.store))
 	}
 	sh.seq = seq
 	return sh
@@ -193,7 +193,7 @@ func (sh *sharing) adopt(ctx context.Context, id, principal string) (*httpSessio
 	gctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	rec, err := sh.store.Get(gctx, id)
 	cancel()
-	if errors.Is(err, ErrSessionUnknown) {
+	if errors.Is(err, store.ErrSessionUnknown) {
 		return nil, nil
 	}
 	if err != nil {
@@ -245,7 +245,7 @@ func (s *httpSession) refresh(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	err := sh.store.Touch(ctx, s.id, now, sh.ttl)
-	if err != nil && !errors.Is(err, ErrSessionUnknown) {
+	if err != nil && !errors.Is(err, store.ErrSessionUnknown) {
 		s.h.logger.Warn("refreshing the MCP session's record failed", "session", s.id, "error", err)
 		return nil
 	}
@@ -267,7 +267,7 @@ func (s *httpSession) record(ctx context.Context, resp *protocol.Response) *prot
 	}
 	sh := s.h.shared
 	now := time.Now()
-	rec := &SessionRecord{ID: s.id, Principal: s.principal, Version: version, InitializeParams: params, Created: now, LastActive: now}
+	rec := &store.SessionRecord{ID: s.id, Principal: s.principal, Version: version, InitializeParams: params, Created: now, LastActive: now}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	if err := sh.store.Create(ctx, rec, sh.ttl); err != nil {

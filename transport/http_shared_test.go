@@ -19,6 +19,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
 	"github.com/fastmcp-go/fastmcp/session"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -36,7 +37,7 @@ type replica struct {
 // picks the replica of each request.
 type cluster struct {
 	replicas []*replica
-	sessions transport.SessionStore
+	sessions store.SessionStore
 	events   *transport.MemoryEventStore
 	bus      *pubsub.Memory
 	front    *httptest.Server
@@ -49,7 +50,7 @@ type cluster struct {
 
 // clusterOptions adjusts the HTTPOptions of every replica.
 type clusterOptions struct {
-	sessions transport.SessionStore // nil: a memory store
+	sessions store.SessionStore // nil: a memory store
 	noBus    bool
 	opts     transport.HTTPOptions
 	server   func() *lowlevel.Server // nil: newTestServer
@@ -231,15 +232,15 @@ func TestSharedSessionConcurrentAdoption(t *testing.T) {
 }
 
 // failingStore is a session store that is down: every call fails.
-type failingStore struct{ transport.SessionStore }
+type failingStore struct{ store.SessionStore }
 
 var errDown = errors.New("store down")
 
-func (failingStore) Create(context.Context, *transport.SessionRecord, time.Duration) error {
+func (failingStore) Create(context.Context, *store.SessionRecord, time.Duration) error {
 	return errDown
 }
 
-func (failingStore) Get(context.Context, string) (*transport.SessionRecord, error) {
+func (failingStore) Get(context.Context, string) (*store.SessionRecord, error) {
 	return nil, errDown
 }
 
@@ -288,7 +289,7 @@ func TestSharedSessionDelete(t *testing.T) {
 			}
 			// Both replicas' instances end.
 			waitFor(t, func() bool { return len(sessionsOf(a.srv))+len(sessionsOf(b.srv)) == 0 })
-			if _, err := c.sessions.Get(testCtx(t), sid); !errors.Is(err, transport.ErrSessionUnknown) {
+			if _, err := c.sessions.Get(testCtx(t), sid); !errors.Is(err, store.ErrSessionUnknown) {
 				t.Errorf("the record is still there: %v", err)
 			}
 			for i, rep := range c.replicas {
@@ -690,7 +691,7 @@ notifications/message {"level":"info","data":"later 2"}` {
 }
 
 // unnumberedStore is an EventStore that cannot number events itself.
-type unnumberedStore struct{ transport.EventStore }
+type unnumberedStore struct{ store.EventStore }
 
 func TestSharedSessionsNeedSequencedEventStore(t *testing.T) {
 	defer func() {

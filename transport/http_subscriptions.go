@@ -8,7 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // This file holds the resources/subscribe subscriptions of legacy sessions
@@ -83,7 +83,7 @@ func (h *StreamableHandler) SharesSessions() bool { return h.shared != nil }
 
 // SessionStore returns the session store h shares its sessions through
 // (HTTPOptions.Sessions), or nil.
-func (h *StreamableHandler) SessionStore() SessionStore {
+func (h *StreamableHandler) SessionStore() store.SessionStore {
 	if h.shared == nil {
 		return nil
 	}
@@ -126,9 +126,9 @@ func NotifySubscribers(ctx context.Context, opts *HTTPOptions, uri string, msg p
 	if opts == nil || opts.Sessions == nil {
 		return nil
 	}
-	seq, ok := opts.EventStore.(SequencedEventStore)
+	seq, ok := opts.EventStore.(store.SequencedEventStore)
 	if !ok {
-		return fmt.Errorf("transport: NotifySubscribers needs the EventStore of the shared sessions, one that numbers events (SequencedEventStore); %T does not", opts.EventStore)
+		return fmt.Errorf("transport: NotifySubscribers needs the EventStore of the shared sessions, one that numbers events (store.SequencedEventStore); %T does not", opts.EventStore)
 	}
 	logger := opts.Logger
 	if logger == nil {
@@ -140,7 +140,7 @@ func NotifySubscribers(ctx context.Context, opts *HTTPOptions, uri string, msg p
 // notifySubscribers appends msg to the GET stream of each session of store
 // subscribed to uri, numbered by seq, and wakes the replica holding the
 // client's GET connection: local's session, if any, and over bus.
-func notifySubscribers(ctx context.Context, store SessionStore, seq SequencedEventStore, bus pubsub.Bus, logger *slog.Logger,
+func notifySubscribers(ctx context.Context, store store.SessionStore, seq store.SequencedEventStore, bus store.Bus, logger *slog.Logger,
 	local func(id string) *httpSession, uri string, msg protocol.Message) error {
 	data, err := protocol.AppendMessage(nil, msg)
 	if err != nil {

@@ -8,11 +8,12 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // plainEvents is an EventStore that does not number events.
-type plainEvents struct{ transport.EventStore }
+type plainEvents struct{ store.EventStore }
 
 // TestNotifySubscribers: without a handler, NotifySubscribers appends the
 // update to the GET stream, in the event store, of each session
@@ -23,21 +24,21 @@ func TestNotifySubscribers(t *testing.T) {
 	msg := &protocol.Request{Method: protocol.NotificationResourcesUpdated, Params: []byte(`{"uri":"x://a"}`)}
 	tests := []struct {
 		name    string
-		opts    func(sessions transport.SessionStore, events transport.EventStore, bus pubsub.Bus) *transport.HTTPOptions
+		opts    func(sessions store.SessionStore, events store.EventStore, bus store.Bus) *transport.HTTPOptions
 		wantErr string
 		want    map[string]int // session → events on its GET stream
 		woken   int            // wake-ups on the sessions' topics
 	}{
-		{"shared stores", func(ss transport.SessionStore, es transport.EventStore, b pubsub.Bus) *transport.HTTPOptions {
+		{"shared stores", func(ss store.SessionStore, es store.EventStore, b store.Bus) *transport.HTTPOptions {
 			return &transport.HTTPOptions{Sessions: ss, EventStore: es, Bus: b}
 		}, "", map[string]int{"s1": 1, "s2": 1, "s3": 0}, 2},
-		{"no bus", func(ss transport.SessionStore, es transport.EventStore, b pubsub.Bus) *transport.HTTPOptions {
+		{"no bus", func(ss store.SessionStore, es store.EventStore, b store.Bus) *transport.HTTPOptions {
 			return &transport.HTTPOptions{Sessions: ss, EventStore: es}
 		}, "", map[string]int{"s1": 1, "s2": 1, "s3": 0}, 0},
-		{"no session store", func(ss transport.SessionStore, es transport.EventStore, b pubsub.Bus) *transport.HTTPOptions {
+		{"no session store", func(ss store.SessionStore, es store.EventStore, b store.Bus) *transport.HTTPOptions {
 			return &transport.HTTPOptions{EventStore: es, Bus: b}
 		}, "", map[string]int{"s1": 0, "s2": 0, "s3": 0}, 0},
-		{"events not numbered", func(ss transport.SessionStore, es transport.EventStore, b pubsub.Bus) *transport.HTTPOptions {
+		{"events not numbered", func(ss store.SessionStore, es store.EventStore, b store.Bus) *transport.HTTPOptions {
 			return &transport.HTTPOptions{Sessions: ss, EventStore: plainEvents{es}, Bus: b}
 		}, "numbers events", map[string]int{"s1": 0, "s2": 0, "s3": 0}, 0},
 	}
@@ -47,7 +48,7 @@ func TestNotifySubscribers(t *testing.T) {
 			defer bus.Close()
 			woken := make(chan string, 8)
 			for _, id := range []string{"s1", "s2", "s3"} {
-				if err := sessions.Create(ctx, &transport.SessionRecord{ID: id, Version: "2025-11-25"}, time.Hour); err != nil {
+				if err := sessions.Create(ctx, &store.SessionRecord{ID: id, Version: "2025-11-25"}, time.Hour); err != nil {
 					t.Fatal(err)
 				}
 				un, err := bus.Subscribe(ctx, "mcp-session:"+id, func([]byte) { woken <- id })

@@ -3,84 +3,13 @@ package transport
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"maps"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/store"
 )
-
-// A SessionStore keeps a record of each legacy (2025-11-25 and older)
-// Streamable HTTP session, so that any replica of a server sharing the
-// store can serve the session's requests (see HTTPOptions.Sessions): a
-// replica that gets a request for a session it does not know looks the id
-// up and adopts the session.
-//
-// A record lives until Delete, or until ttl has passed since it was last
-// created or touched (ttl zero: no expiry). Implementations must be safe
-// for concurrent use and must not keep the records they are given.
-type SessionStore interface {
-	// Create stores rec under rec.ID, replacing any record of that id, to
-	// expire ttl from now.
-	Create(ctx context.Context, rec *SessionRecord, ttl time.Duration) error
-	// Get returns the record of id. It fails with an error matching
-	// ErrSessionUnknown when there is none (never created, deleted or
-	// expired).
-	Get(ctx context.Context, id string) (*SessionRecord, error)
-	// Touch marks the session active at now: its LastActive becomes now
-	// and its expiry ttl from now. It fails with an error matching
-	// ErrSessionUnknown when there is no record.
-	Touch(ctx context.Context, id string, now time.Time, ttl time.Duration) error
-	// SetLogLevel records the level the client set with logging/setLevel.
-	// It fails with an error matching ErrSessionUnknown when there is no
-	// record.
-	SetLogLevel(ctx context.Context, id, level string) error
-	// Subscribe records that the client of session id subscribed to
-	// updates of uri (resources/subscribe): uri joins the record's
-	// Subscriptions and the session is among Subscribers(uri) for as long
-	// as its record lives. It fails with an error matching
-	// ErrSessionUnknown when there is no record.
-	Subscribe(ctx context.Context, id, uri string) error
-	// Unsubscribe undoes Subscribe (resources/unsubscribe) and reports
-	// whether the session was subscribed to uri; a uri the session did not
-	// subscribe to, or a session without a record, is not an error.
-	Unsubscribe(ctx context.Context, id, uri string) (removed bool, err error)
-	// Subscribers returns the ids of the sessions subscribed to uri whose
-	// records live (not deleted nor expired), in no particular order.
-	Subscribers(ctx context.Context, uri string) ([]string, error)
-	// Delete removes the record of id, if any, and its subscriptions.
-	Delete(ctx context.Context, id string) error
-}
-
-// ErrSessionUnknown is reported by a SessionStore for a session it has no
-// record of.
-var ErrSessionUnknown = errors.New("transport: no such session in the session store")
-
-// SessionRecord is what a SessionStore keeps of a legacy session: enough
-// for another replica to serve it as if it had seen its initialize.
-type SessionRecord struct {
-	// ID is the session's Mcp-Session-Id.
-	ID string `json:"id"`
-	// Principal is the caller that created the session
-	// (HTTPOptions.Principal); only requests with the same principal may
-	// use it.
-	Principal string `json:"principal,omitempty"`
-	// Version is the protocol revision initialize negotiated.
-	Version string `json:"version"`
-	// InitializeParams are the params of the client's initialize request,
-	// as sent (its capabilities and clientInfo).
-	InitializeParams json.RawMessage `json:"initializeParams,omitempty"`
-	// LogLevel is the level the client last set with logging/setLevel, or
-	// "" when it set none.
-	LogLevel string `json:"logLevel,omitempty"`
-	// Subscriptions are the URIs the client subscribed to with
-	// resources/subscribe and did not unsubscribe from, sorted.
-	Subscriptions []string `json:"subscriptions,omitempty"`
-	// Created and LastActive are when the session started and when a
-	// replica last reported activity (at most every ttl/4 per replica).
-	Created    time.Time `json:"created"`
-	LastActive time.Time `json:"lastActive"`
-}
 
 // MemorySessionStore is a SessionStore in memory: it shares sessions
 // between the handlers of one process (as in tests of several replicas).
@@ -95,7 +24,7 @@ type MemorySessionStore struct {
 }
 
 type memRecord struct {
-	rec     SessionRecord
+	rec     store.SessionRecord
 	subs    map[string]struct{} // the URIs subscribed to
 	expires time.Time           // zero: never
 }
@@ -103,7 +32,7 @@ type memRecord struct {
 // memSweepEvery is how often Create drops every expired record.
 const memSweepEvery = time.Minute
 
-var _ SessionStore = (*MemorySessionStore)(nil)
+var _ store.SessionStore = (*MemorySessionStore)(nil)
 
 // NewMemorySessionStore returns an empty store.
 func NewMemorySessionStore() *MemorySessionStore {
@@ -151,7 +80,7 @@ func (s *MemorySessionStore) sweep(now time.Time) {
 }
 
 // Create implements SessionStore.
-func (s *MemorySessionStore) Create(ctx context.Context, rec *SessionRecord, ttl time.Duration) error {
+func (s *MemorySessionStore) Create(ctx context.Context, rec *store.SessionRecord, ttl time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -171,7 +100,7 @@ func (s *MemorySessionStore) Create(ctx context.Context, rec *SessionRecord, ttl
 }
 
 // Get implements SessionStore.
-func (s *MemorySessionStore) Get(ctx context.Context, id string) (*SessionRecord, error) {
+func (s *MemorySessionStore) Get(ctx context.Context, id string) (*store.SessionRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -179,7 +108,7 @@ func (s *MemorySessionStore) Get(ctx context.Context, id string) (*SessionRecord
 	defer s.mu.Unlock() // r.subs is the live record's map: read it under the lock
 	r, ok := s.live(id)
 	if !ok {
-		return nil, ErrSessionUnknown
+		return nil, store.ErrSessionUnknown
 	}
 	rec := r.rec
 	rec.InitializeParams = append(json.RawMessage(nil), r.rec.InitializeParams...)
@@ -198,7 +127,7 @@ func (s *MemorySessionStore) Touch(ctx context.Context, id string, now time.Time
 	defer s.mu.Unlock()
 	r, ok := s.live(id)
 	if !ok {
-		return ErrSessionUnknown
+		return store.ErrSessionUnknown
 	}
 	r.rec.LastActive = now
 	r.expires = expiry(time.Now(), ttl)
@@ -215,7 +144,7 @@ func (s *MemorySessionStore) SetLogLevel(ctx context.Context, id, level string) 
 	defer s.mu.Unlock()
 	r, ok := s.live(id)
 	if !ok {
-		return ErrSessionUnknown
+		return store.ErrSessionUnknown
 	}
 	r.rec.LogLevel = level
 	s.records[id] = r
@@ -230,7 +159,7 @@ func (s *MemorySessionStore) Subscribe(ctx context.Context, id, uri string) erro
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.live(id); !ok {
-		return ErrSessionUnknown
+		return store.ErrSessionUnknown
 	}
 	s.subscribeLocked(id, uri)
 	return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -321,7 +322,7 @@ func TestMemoryEventStore(t *testing.T) {
 	}
 	// Six events were appended with room for four: stream 1's first events
 	// are gone.
-	if err := s.Replay(ctx, "s1", "1", 0, func(int64, []byte) error { return nil }); !errors.Is(err, transport.ErrEventsLost) {
+	if err := s.Replay(ctx, "s1", "1", 0, func(int64, []byte) error { return nil }); !errors.Is(err, store.ErrEventsLost) {
 		t.Errorf("replay of evicted events: %v", err)
 	}
 	got = nil
@@ -352,7 +353,7 @@ func TestMemoryEventStoreManyStreams(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
 	lost := func(s *transport.MemoryEventStore, stream string, after int64) bool {
-		return errors.Is(s.Replay(ctx, "s", stream, after, func(int64, []byte) error { return nil }), transport.ErrEventsLost)
+		return errors.Is(s.Replay(ctx, "s", stream, after, func(int64, []byte) error { return nil }), store.ErrEventsLost)
 	}
 	s := transport.NewMemoryEventStore(&transport.MemoryEventStoreOptions{MaxEvents: 4})
 	for i := range 1000 {

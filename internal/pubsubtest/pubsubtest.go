@@ -1,4 +1,4 @@
-// Package pubsubtest checks that a pubsub.Bus behaves as the interface
+// Package pubsubtest checks that a store.Bus behaves as the interface
 // says, so that every implementation runs the same table.
 package pubsubtest
 
@@ -9,23 +9,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // Run checks the behaviour of the buses newBus returns, one subtest per
 // case of busCases. Each call of newBus returns a new bus handle onto one
 // shared medium (two processes' views of one Redis), so messages published
 // on one reach the subscribers of the other.
-func Run(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
+func Run(t *testing.T, newBus func(t *testing.T) store.Bus) {
 	for _, c := range busCases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, newBus) })
 	}
 }
 
-// busCase is one behaviour a pubsub.Bus must have.
+// busCase is one behaviour a store.Bus must have.
 type busCase struct {
 	name string
-	run  func(t *testing.T, newBus func(t *testing.T) pubsub.Bus)
+	run  func(t *testing.T, newBus func(t *testing.T) store.Bus)
 }
 
 // busCases are the cases Run runs, in order.
@@ -40,7 +40,7 @@ var busCases = []busCase{
 
 // deliversToEverySubscriberInOrder: every subscriber of a topic, on either
 // handle, gets each message published on it, in the order published.
-func deliversToEverySubscriberInOrder(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
+func deliversToEverySubscriberInOrder(t *testing.T, newBus func(t *testing.T) store.Bus) {
 	ctx := context.Background()
 	a, b := newBus(t), newBus(t)
 	topic := t.Name()
@@ -64,7 +64,7 @@ func deliversToEverySubscriberInOrder(t *testing.T, newBus func(t *testing.T) pu
 }
 
 // topicsAreSeparate: a subscriber gets only its own topic's messages.
-func topicsAreSeparate(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
+func topicsAreSeparate(t *testing.T, newBus func(t *testing.T) store.Bus) {
 	ctx := context.Background()
 	a := newBus(t)
 	other, unOther := collect(t, a, t.Name()+"/other")
@@ -87,7 +87,7 @@ func topicsAreSeparate(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
 
 // unsubscribeStopsDelivery: an ended subscription gets nothing more (and
 // ending it twice is fine), while the others on the topic still do.
-func unsubscribeStopsDelivery(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
+func unsubscribeStopsDelivery(t *testing.T, newBus func(t *testing.T) store.Bus) {
 	ctx := context.Background()
 	a := newBus(t)
 	topic := t.Name()
@@ -112,7 +112,7 @@ func unsubscribeStopsDelivery(t *testing.T, newBus func(t *testing.T) pubsub.Bus
 }
 
 // publishDoesNotKeepMsg: Publish does not keep the caller's slice.
-func publishDoesNotKeepMsg(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
+func publishDoesNotKeepMsg(t *testing.T, newBus func(t *testing.T) store.Bus) {
 	ctx := context.Background()
 	a := newBus(t)
 	topic := t.Name()
@@ -130,7 +130,7 @@ func publishDoesNotKeepMsg(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
 
 // callbackMayPublishAndUnsubscribe: a callback may publish and end its own
 // subscription without deadlocking the bus.
-func callbackMayPublishAndUnsubscribe(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
+func callbackMayPublishAndUnsubscribe(t *testing.T, newBus func(t *testing.T) store.Bus) {
 	ctx := context.Background()
 	a := newBus(t)
 	topic := t.Name()
@@ -160,7 +160,7 @@ func callbackMayPublishAndUnsubscribe(t *testing.T, newBus func(t *testing.T) pu
 }
 
 // cancelledContext: Publish and Subscribe fail on a context already done.
-func cancelledContext(t *testing.T, newBus func(t *testing.T) pubsub.Bus) {
+func cancelledContext(t *testing.T, newBus func(t *testing.T) store.Bus) {
 	ctx := context.Background()
 	a := newBus(t)
 	cctx, cancel := context.WithCancel(ctx)
@@ -179,7 +179,7 @@ type recorder struct {
 	more chan struct{}
 }
 
-func collect(t *testing.T, b pubsub.Bus, topic string) (*recorder, func()) {
+func collect(t *testing.T, b store.Bus, topic string) (*recorder, func()) {
 	t.Helper()
 	r := &recorder{more: make(chan struct{}, 1)}
 	un, err := b.Subscribe(context.Background(), topic, func(msg []byte) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // BusOptions configures a Bus. The zero value takes the defaults.
@@ -24,7 +24,7 @@ type BusOptions struct {
 	Logger *slog.Logger
 }
 
-// Bus is a pubsub.Bus over Redis PUBLISH and SUBSCRIBE, so that the
+// Bus is a store.Bus over Redis PUBLISH and SUBSCRIBE, so that the
 // replicas of a server sharing one Redis hear each other's announcements.
 //
 // A Bus holds one Redis connection for its subscriptions, whatever their
@@ -70,7 +70,7 @@ type busDelivery struct {
 	subs []*busSub
 }
 
-var _ pubsub.Bus = (*Bus)(nil)
+var _ store.Bus = (*Bus)(nil)
 
 // NewBus returns a Bus on rdb. It connects in the background and keeps
 // reconnecting while Redis is away; Subscribe fails while it cannot reach
@@ -119,7 +119,7 @@ func (b *Bus) Publish(ctx context.Context, topic string, msg []byte) error {
 	closed := b.closed
 	b.mu.Unlock()
 	if closed {
-		return pubsub.ErrClosed
+		return store.ErrBusClosed
 	}
 	if err := b.rdb.Publish(ctx, b.channel(topic), msg).Err(); err != nil {
 		return fmt.Errorf("%w: publish on %q: %w", ErrRedis, topic, err)
@@ -143,7 +143,7 @@ func (b *Bus) Subscribe(ctx context.Context, topic string, fn func(msg []byte)) 
 	if b.closed {
 		b.mu.Unlock()
 		b.cmdMu.Unlock()
-		return nil, pubsub.ErrClosed
+		return nil, store.ErrBusClosed
 	}
 	t := b.topics[ch]
 	created := t == nil
@@ -173,7 +173,7 @@ func (b *Bus) Subscribe(ctx context.Context, topic string, fn func(msg []byte)) 
 		return unsubscribe, nil
 	case <-b.closing:
 		unsubscribe()
-		return nil, pubsub.ErrClosed
+		return nil, store.ErrBusClosed
 	case <-ctx.Done():
 		unsubscribe()
 		return nil, fmt.Errorf("redisstore: subscribe to %q: Redis did not confirm: %w", topic, ctx.Err())
@@ -289,7 +289,7 @@ func (b *Bus) deliver() {
 
 // Close ends every subscription, closes the subscription connection and
 // waits for the bus's goroutines to end; later calls of Publish and
-// Subscribe fail with pubsub.ErrClosed. It does not close the client
+// Subscribe fail with store.ErrBusClosed. It does not close the client
 // given to NewBus, and must not be called from a callback.
 func (b *Bus) Close() error {
 	b.mu.Lock()

@@ -29,9 +29,7 @@ func startBusReplica(t *testing.T, srv *redisServer, setup func(*fastmcp.Server)
 	rdb := srv.client(t)
 	bus := redisstore.NewBus(rdb, nil)
 	t.Cleanup(func() { bus.Close() }) // after the server's shutdown below
-	opts, err := redisstore.Options(context.Background(), rdb, &redisstore.Config{
-		Bus: bus, Tasks: fastmcp.TaskSettings{PollInterval: time.Millisecond},
-	})
+	opts, err := options(context.Background(), rdb, &redisstore.Config{Bus: bus}, fastmcp.TaskSettings{PollInterval: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/pubsubtest"
-	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
@@ -36,7 +36,7 @@ func TestBus(t *testing.T) {
 		}
 	})
 	var n int
-	pubsubtest.Run(t, func(*testing.T) pubsub.Bus {
+	pubsubtest.Run(t, func(*testing.T) store.Bus {
 		n++
 		return buses[n%2]
 	})
@@ -227,10 +227,10 @@ func TestBusClose(t *testing.T) {
 	if err := bus.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := bus.Publish(context.Background(), "t", nil); !errors.Is(err, pubsub.ErrClosed) {
+	if err := bus.Publish(context.Background(), "t", nil); !errors.Is(err, store.ErrBusClosed) {
 		t.Errorf("Publish after Close: %v", err)
 	}
-	if _, err := bus.Subscribe(context.Background(), "t", func([]byte) {}); !errors.Is(err, pubsub.ErrClosed) {
+	if _, err := bus.Subscribe(context.Background(), "t", func([]byte) {}); !errors.Is(err, store.ErrBusClosed) {
 		t.Errorf("Subscribe after Close: %v", err)
 	}
 	if err := bus.Close(); err != nil {
@@ -241,7 +241,7 @@ func TestBusClose(t *testing.T) {
 	}
 }
 
-func mustSubscribe(t *testing.T, b pubsub.Bus, topic string, got chan<- string) func() {
+func mustSubscribe(t *testing.T, b store.Bus, topic string, got chan<- string) func() {
 	t.Helper()
 	un, err := b.Subscribe(context.Background(), topic, func(msg []byte) { got <- string(msg) })
 	if err != nil {
@@ -256,13 +256,13 @@ func TestOptionsBusPrefix(t *testing.T) {
 	rdb := startRedis(t).client(t)
 	bus := redisstore.NewBus(rdb, nil)
 	defer bus.Close()
-	_, err := redisstore.Options(context.Background(), rdb, &redisstore.Config{Prefix: "app:", Bus: bus})
+	_, err := options(context.Background(), rdb, &redisstore.Config{Prefix: "app:", Bus: bus})
 	if err == nil || !strings.Contains(err.Error(), `BusOptions{Prefix: "app:"}`) {
 		t.Errorf("Options with a bus of another prefix = %v", err)
 	}
 	mine := redisstore.NewBus(rdb, &redisstore.BusOptions{Prefix: "app:"})
 	defer mine.Close()
-	opts, err := redisstore.Options(context.Background(), rdb, &redisstore.Config{Prefix: "app:", Bus: mine})
+	opts, err := options(context.Background(), rdb, &redisstore.Config{Prefix: "app:", Bus: mine})
 	if err != nil {
 		t.Fatalf("Options with a bus of the same prefix = %v", err)
 	}

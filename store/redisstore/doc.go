@@ -2,11 +2,13 @@
 // replicas in Redis: the SSE event log of resumable Streamable HTTP
 // streams (EventStore), the records of legacy sessions that any replica
 // may serve (SessionStore), the state of tasks (TaskStore), and the key
-// ring that seals requestState (KeyRing); and a pubsub.Bus (NewBus) that
-// carries announcements and routed messages between replicas. Options
-// gives a server all of them from one client. Linking the package also
-// lets the server's RedisURL setting (FASTMCP_REDIS_URL, -redis-url) open
-// them.
+// ring that seals requestState (KeyRing); and a store.Bus (NewBus) that
+// carries announcements and routed messages between replicas: the
+// contracts of package store, which is all of the SDK it imports besides
+// protocol. NewStores makes all of them on one client, for
+// fastmcp.SharedStores; Open does the same from a URL. Linking package
+// redisurl lets the server's RedisURL setting (FASTMCP_REDIS_URL,
+// -redis-url) open them.
 //
 // It needs Redis 7.0 or later. Its keys are laid out for Redis Cluster
 // (a session's event keys share a hash tag; no command spans two slots),

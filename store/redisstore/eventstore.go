@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/fastmcp-go/fastmcp/transport"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // EventStoreOptions configures an EventStore. The zero value takes the
@@ -32,7 +32,7 @@ type EventStoreOptions struct {
 	TTL time.Duration
 }
 
-// EventStore is a transport.EventStore in Redis, so that a client may
+// EventStore is a store.EventStore in Redis, so that a client may
 // resume a stream on any replica. It keeps the semantics and bounds of
 // transport.MemoryEventStore: MaxEvents and MaxBytes per session, the
 // oldest events discarded first, ErrEventsLost for a replay that needs a
@@ -47,7 +47,7 @@ type EventStore struct {
 	ttl       time.Duration
 }
 
-var _ transport.SequencedEventStore = (*EventStore)(nil)
+var _ store.SequencedEventStore = (*EventStore)(nil)
 
 // NewEventStore returns an EventStore using rdb. opts may be nil.
 func NewEventStore(rdb redis.UniversalClient, opts *EventStoreOptions) *EventStore {
@@ -159,7 +159,7 @@ end
 for _, k in ipairs(KEYS) do redis.call('PEXPIRE', k, ttl) end
 `
 
-// Append implements transport.EventStore.
+// Append implements store.EventStore.
 func (s *EventStore) Append(ctx context.Context, session, stream string, seq int64, data []byte) error {
 	err := appendScript.Run(ctx, s.rdb, s.keys(session),
 		encodeEvent(stream, seq, data), len(data), s.maxEvents, s.maxBytes, s.ttl.Milliseconds()).Err()
@@ -169,7 +169,7 @@ func (s *EventStore) Append(ctx context.Context, session, stream string, seq int
 	return nil
 }
 
-// AppendNext implements transport.SequencedEventStore: the number comes
+// AppendNext implements store.SequencedEventStore: the number comes
 // from a counter of the stream's in Redis, incremented in the script that
 // appends the event.
 func (s *EventStore) AppendNext(ctx context.Context, session, stream string, data []byte) (int64, error) {
@@ -200,13 +200,13 @@ end
 return out
 `)
 
-// Replay implements transport.EventStore. The events are selected in
+// Replay implements store.EventStore. The events are selected in
 // Redis, in one script, and fn is called once they have all arrived.
 func (s *EventStore) Replay(ctx context.Context, session, stream string, after int64, fn func(seq int64, data []byte) error) error {
 	keys := s.keys(session)
 	res, err := replayScript.Run(ctx, s.rdb, []string{keys[0], keys[2]}, stream, after).StringSlice()
 	if errors.Is(err, redis.Nil) {
-		return transport.ErrEventsLost
+		return store.ErrEventsLost
 	}
 	if err != nil {
 		return fmt.Errorf("%w: replay events: %w", ErrRedis, err)
@@ -223,7 +223,7 @@ func (s *EventStore) Replay(ctx context.Context, session, stream string, after i
 	return nil
 }
 
-// DeleteSession implements transport.EventStore.
+// DeleteSession implements store.EventStore.
 func (s *EventStore) DeleteSession(ctx context.Context, session string) error {
 	if err := s.rdb.Del(ctx, s.keys(session)...).Err(); err != nil {
 		return fmt.Errorf("%w: delete session events: %w", ErrRedis, err)

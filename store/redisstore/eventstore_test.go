@@ -8,21 +8,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // eventStoreKinds builds each EventStore under test with the given bounds:
 // the in-memory default and the Redis store, which must behave alike.
-func eventStoreKinds(t *testing.T) map[string]func(maxEvents, maxBytes int) transport.EventStore {
+func eventStoreKinds(t *testing.T) map[string]func(maxEvents, maxBytes int) store.EventStore {
 	srv := startRedis(t)
 	rdb := srv.client(t)
 	n := 0
-	return map[string]func(int, int) transport.EventStore{
-		"memory": func(maxEvents, maxBytes int) transport.EventStore {
+	return map[string]func(int, int) store.EventStore{
+		"memory": func(maxEvents, maxBytes int) store.EventStore {
 			return transport.NewMemoryEventStore(&transport.MemoryEventStoreOptions{MaxEvents: maxEvents, MaxBytes: maxBytes})
 		},
-		"redis": func(maxEvents, maxBytes int) transport.EventStore {
+		"redis": func(maxEvents, maxBytes int) store.EventStore {
 			n++ // each store its own keys
 			return redisstore.NewEventStore(rdb, &redisstore.EventStoreOptions{
 				Prefix: "t" + strconv.Itoa(n) + ":", MaxEvents: maxEvents, MaxBytes: maxBytes})
@@ -154,7 +155,7 @@ func TestEventStores(t *testing.T) {
 						return nil
 					})
 					switch {
-					case c.lost && !errors.Is(err, transport.ErrEventsLost):
+					case c.lost && !errors.Is(err, store.ErrEventsLost):
 						t.Errorf("Replay(%s, %s, after %d) = %q, %v; want ErrEventsLost", c.session, c.stream, c.after, got, err)
 					case c.lost && got != nil:
 						t.Errorf("Replay(%s, %s, after %d) called fn with %q before ErrEventsLost", c.session, c.stream, c.after, got)

@@ -6,7 +6,7 @@ import (
 	"log"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	_ "github.com/fastmcp-go/fastmcp/store/redisstore" // the Redis stores, for FASTMCP_REDIS_URL
+	_ "github.com/fastmcp-go/fastmcp/store/redisstore/redisurl" // the Redis stores, for FASTMCP_REDIS_URL
 )
 
 // A program that links the Redis stores lets FASTMCP_REDIS_URL (or the

@@ -3,6 +3,7 @@ package redisstore_test
 import (
 	"context"
 	"log"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
@@ -11,26 +12,26 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
-// Every replica of a server runs this: the SSE event log, the tasks and
-// the requestState secret are kept in one Redis. (Compiled, not run: it
-// needs a Redis on localhost:6379. TestOptionsTwoReplicas runs the same
-// against a redis-server of its own.)
-func ExampleOptions() {
+// Every replica of a server runs this: the SSE event log, the legacy
+// sessions, the tasks, the requestState keys and the bus are kept in one
+// Redis. (Compiled, not run: it needs a Redis on localhost:6379.
+// TestOptionsTwoReplicas runs the same against a redis-server of its own.)
+func ExampleNewStores() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
 	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379", ContextTimeoutEnabled: true})
 	defer rdb.Close()
-	opts, err := redisstore.Options(ctx, rdb, &redisstore.Config{
-		Tasks: fastmcp.TaskSettings{TTL: 24 * time.Hour},
-	})
+	st, err := redisstore.NewStores(ctx, rdb, nil)
 	if err != nil {
 		log.Fatal(err) // Redis is unreachable
 	}
-	s := fastmcp.New("reports", "1.0.0", append(opts, fastmcp.Addr(":8000"))...)
+	s := fastmcp.New("reports", "1.0.0", fastmcp.SharedStores(st),
+		fastmcp.Tasks(fastmcp.TaskSettings{TTL: 24 * time.Hour}), fastmcp.Addr(":8000"))
 	if err := s.Run(ctx); err != nil {
 		log.Fatal(err)
 	}
@@ -46,35 +47,32 @@ func ExampleNewSessionStore() {
 	defer rdb.Close()
 	// Within one process; replicas in several processes need a bus
 	// between them, on Redis.
-	var bus pubsub.Bus = pubsub.NewMemory(nil)
-	s := fastmcp.New("reports", "1.0.0", fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
+	var bus store.Bus = pubsub.NewMemory(nil)
+	s := fastmcp.New("reports", "1.0.0", fastmcp.SharedStores(&store.Stores{
 		// Who the sessions are.
-		h.Streamable.Sessions = redisstore.NewSessionStore(rdb, nil)
+		Sessions: redisstore.NewSessionStore(rdb, nil),
 		// Their SSE events, numbered in Redis.
-		h.Streamable.EventStore = redisstore.NewEventStore(rdb, nil)
-		// How the replicas talk: a pubsub.Bus every replica shares.
-		h.Streamable.Bus = bus
+		Events: redisstore.NewEventStore(rdb, nil),
+		// How the replicas talk: a store.Bus every replica shares.
+		Bus: bus,
 	}))
 	if err := s.Run(ctx); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// With FASTMCP_REDIS_URL set (redis://host:6379/0), the server keeps its
-// shared state in that Redis; unset, in memory. (Compiled, not run.)
-func ExampleFromEnv() {
+// A program that takes the Redis URL from its own configuration opens the
+// stores itself; their Close, which the server calls at Shutdown, closes
+// the client Open made. (Compiled, not run. Programs configured by
+// FASTMCP_REDIS_URL need only link package redisurl: see the RedisURL
+// example.)
+func ExampleOpen() {
 	ctx := context.Background()
-	opts, rdb, err := redisstore.FromEnv(ctx, nil)
+	st, err := redisstore.Open(ctx, os.Getenv("REPORTS_REDIS"), nil)
 	if err != nil {
-		log.Fatal(err)
+		log.Fatal(err) // an invalid URL, or Redis is unreachable
 	}
-	if rdb != nil {
-		defer rdb.Close()
-		bus := redisstore.NewBus(rdb, nil)
-		defer bus.Close() // runs before rdb.Close, after the server stopped
-		opts = append(opts, fastmcp.Bus(bus))
-	}
-	s := fastmcp.New("reports", "1.0.0", opts...)
+	s := fastmcp.New("reports", "1.0.0", fastmcp.SharedStores(st))
 	if err := s.Run(ctx); err != nil {
 		log.Fatal(err)
 	}
@@ -93,11 +91,11 @@ func ExampleNewBus() {
 	defer rdb.Close()
 	bus := redisstore.NewBus(rdb, nil)
 	defer bus.Close() // runs before rdb.Close, after the server stopped
-	opts, err := redisstore.Options(ctx, rdb, &redisstore.Config{Bus: bus})
+	st, err := redisstore.NewStores(ctx, rdb, &redisstore.Config{Bus: bus})
 	if err != nil {
 		log.Fatal(err) // Redis is unreachable
 	}
-	s := fastmcp.New("reports", "1.0.0", append(opts, fastmcp.Addr(":8000"))...)
+	s := fastmcp.New("reports", "1.0.0", fastmcp.SharedStores(st), fastmcp.Addr(":8000"))
 	s.Tool("reindex", func(ctx *fastmcp.Context) (string, error) {
 		// ... the tool list depends on the index ...
 		s.NotifyToolsChanged() // every replica's clients list the tools again

@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
@@ -16,7 +16,7 @@ import (
 func storeOps(rdb redis.UniversalClient) map[string]func(context.Context) error {
 	ev := redisstore.NewEventStore(rdb, nil)
 	ts := redisstore.NewTaskStore(rdb, nil)
-	rec := &fastmcp.TaskRecord{ID: "t", Principal: "p", CreatedAt: time.Now(), TTL: time.Hour}
+	rec := &store.TaskRecord{ID: "t", Principal: "p", CreatedAt: time.Now(), TTL: time.Hour}
 	return map[string]func(context.Context) error{
 		"Append": func(ctx context.Context) error { return ev.Append(ctx, "s", "1", 1, []byte("x")) },
 		"Replay": func(ctx context.Context) error {

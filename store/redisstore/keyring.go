@@ -13,7 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // KeyRingOptions configure NewKeyRing. The zero value takes every default.
@@ -39,9 +39,9 @@ type KeyRingOptions struct {
 	Logger *slog.Logger
 }
 
-// KeyRing is a fastmcp.KeyRing kept in Redis and shared by every replica
+// KeyRing is a store.KeyRing kept in Redis and shared by every replica
 // that uses the same Redis and prefix: give it to
-// fastmcp.RequestStateKeys (Options does). Each key is 32 random bytes
+// fastmcp.RequestStateKeys (NewStores does). Each key is 32 random bytes
 // named by the time it was made; the newest key whose time has come
 // seals, every key still in the ring opens.
 //
@@ -86,7 +86,7 @@ type ringKey struct {
 
 // NewKeyRing reads the ring under rdb, making its first key if there is
 // none, within ctx, and starts polling it every PollInterval until Close
-// (fastmcp.SharedStores, which Options uses, closes it at the server's
+// (fastmcp.SharedStores, which NewStores gives it to, closes it at the server's
 // Shutdown). It fails with an error matching ErrRedis when Redis cannot be
 // reached. opts may be nil.
 func NewKeyRing(ctx context.Context, rdb redis.UniversalClient, opts *KeyRingOptions) (*KeyRing, error) {
@@ -312,4 +312,4 @@ func parseRing(res []any) ([]ringKey, time.Time, error) {
 	return keys, time.UnixMilli(ms), nil
 }
 
-var _ fastmcp.KeyRing = (*KeyRing)(nil)
+var _ store.KeyRing = (*KeyRing)(nil)

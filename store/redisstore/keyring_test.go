@@ -17,6 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
@@ -128,7 +129,7 @@ func TestKeyRingReplicasAgree(t *testing.T) {
 
 // askingReplica serves a tool that asks the client for a name, with the
 // ring sealing its requestState (TTL 200 ms, as newRing's).
-func askingReplica(t *testing.T, ring fastmcp.KeyRing) string {
+func askingReplica(t *testing.T, ring store.KeyRing) string {
 	t.Helper()
 	s := fastmcp.New("replica", "1.0.0", fastmcp.RequestStateKeys(ring), fastmcp.RequestStateTTL(200*time.Millisecond),
 		fastmcp.Logger(slog.New(slog.DiscardHandler)))
@@ -351,7 +352,7 @@ func TestOptionsShareKeyRing(t *testing.T) {
 	srv := startRedis(t)
 	ctx := context.Background()
 	greeter := func(extra ...fastmcp.Option) string {
-		opts, err := redisstore.Options(ctx, srv.client(t), nil)
+		opts, err := options(ctx, srv.client(t), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,11 +55,11 @@ func TestOptionsTwoReplicas(t *testing.T) {
 	rdb := startRedis(t).client(t)
 	ctx := context.Background()
 	release := make(chan struct{})
-	optsA, err := redisstore.Options(ctx, rdb, nil)
+	optsA, err := options(ctx, rdb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	optsB, err := redisstore.Options(ctx, rdb, &redisstore.Config{Tasks: fastmcp.TaskSettings{TTL: time.Hour}})
+	optsB, err := options(ctx, rdb, nil, fastmcp.TaskSettings{TTL: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,39 +101,38 @@ func TestOptionsTwoReplicas(t *testing.T) {
 	}
 }
 
-// TestFromEnv: without FASTMCP_REDIS_URL the server keeps its defaults;
-// with it, FromEnv connects; with an unreachable Redis it fails.
-func TestFromEnv(t *testing.T) {
+// TestOpen: Open connects to the Redis a URL names and its stores' Close
+// closes the client; a malformed URL or an unreachable Redis fails.
+func TestOpen(t *testing.T) {
 	srv := startRedis(t)
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name, url string
-		wantOpts  bool
 		wantErr   error
 		anyErr    bool
 	}{
-		{name: "unset"},
-		{name: "set", url: "redis://" + srv.addr + "/0", wantOpts: true},
+		{name: "reachable", url: "redis://" + srv.addr + "/0"},
 		{name: "malformed", url: "http://x", anyErr: true},
 		{name: "unreachable", url: "redis://127.0.0.1:1/0", wantErr: redisstore.ErrRedis},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv(redisstore.EnvURL, tt.url)
-			opts, rdb, err := redisstore.FromEnv(ctx, nil)
-			if rdb != nil {
-				defer rdb.Close()
-			}
-			// The server closes the stores' key ring at Shutdown.
-			defer fastmcp.New("x", "1", opts...).Shutdown(ctx) //nolint:errcheck
+			st, err := redisstore.Open(ctx, tt.url, nil)
 			switch {
 			case tt.anyErr:
 				if err == nil {
 					t.Error("a malformed URL was accepted")
 				}
 			case !errors.Is(err, tt.wantErr):
-				t.Errorf("FromEnv = %v, want %v", err, tt.wantErr)
-			case (len(opts) > 0) != tt.wantOpts || (rdb != nil) != tt.wantOpts:
-				t.Errorf("FromEnv = %d options, client %v", len(opts), rdb)
+				t.Errorf("Open = %v, want %v", err, tt.wantErr)
+			case err == nil:
+				if st.Events == nil || st.Sessions == nil || st.Tasks == nil || st.Keys == nil || st.Bus == nil {
+					t.Errorf("Open = %+v, want every store", st)
+				}
+				// The server calls Close at Shutdown; the package's
+				// goroutine check finds nothing left.
+				if err := st.Close(); err != nil {
+					t.Errorf("Close = %v", err)
+				}
 			}
 		})
 	}

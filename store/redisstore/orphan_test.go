@@ -34,13 +34,12 @@ func TestOrphanedCallOnRedis(t *testing.T) {
 	}
 	var reps []*rep
 	for _, name := range []string{"A", "B"} {
-		opts, err := redisstore.Options(context.Background(), rdb, nil)
+		r := &rep{bus: redisstore.NewBus(rdb, nil)}
+		opts, err := options(context.Background(), rdb, &redisstore.Config{Bus: r.bus})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &rep{bus: redisstore.NewBus(rdb, nil)}
 		opts = append(opts, fastmcp.Logger(slog.New(slog.DiscardHandler)), fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
-			h.Streamable.Bus = r.bus
 			h.Streamable.ProbeTimeout = 300 * time.Millisecond
 			h.Streamable.RetryInterval = 20 * time.Millisecond
 		}))

@@ -4,8 +4,6 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-
-	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
 // TestRedisOutage: a server on Redis keeps serving what does not need it
@@ -14,7 +12,7 @@ import (
 // them again once Redis is back, without a restart.
 func TestRedisOutage(t *testing.T) {
 	srv := startRedis(t)
-	t.Setenv(redisstore.EnvURL, "redis://"+srv.addr+"/0?dial_timeout=200ms&max_retries=-1")
+	t.Setenv("FASTMCP_REDIS_URL", "redis://"+srv.addr+"/0?dial_timeout=200ms&max_retries=-1")
 	logs := &syncHandler{}
 	release := make(chan struct{})
 	close(release)

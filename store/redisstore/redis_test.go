@@ -13,6 +13,8 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/store/redisstore"
 	"github.com/fastmcp-go/fastmcp/store/redisstore/internal/replicaserver"
 )
 
@@ -102,4 +104,18 @@ func (s *redisServer) client(t *testing.T) *redis.Client {
 	rdb := redis.NewClient(&redis.Options{Addr: s.addr})
 	t.Cleanup(func() { _ = rdb.Close() })
 	return rdb
+}
+
+// options returns the server options that share the stores NewStores
+// makes on rdb (fastmcp.SharedStores), and a Tasks option per tasks.
+func options(ctx context.Context, rdb redis.UniversalClient, cfg *redisstore.Config, tasks ...fastmcp.TaskSettings) ([]fastmcp.Option, error) {
+	st, err := redisstore.NewStores(ctx, rdb, cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts := []fastmcp.Option{fastmcp.SharedStores(st)}
+	for _, set := range tasks {
+		opts = append(opts, fastmcp.Tasks(set))
+	}
+	return opts, nil
 }

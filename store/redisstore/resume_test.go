@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
 // post sends one legacy (2025-11-25) JSON-RPC message and returns the
@@ -43,7 +42,7 @@ func post(t *testing.T, url, session, body string) (*http.Response, string) {
 func TestResumeFromRedis(t *testing.T) {
 	rdb := startRedis(t).client(t)
 	ctx := context.Background()
-	opts, err := redisstore.Options(ctx, rdb, nil)
+	opts, err := options(ctx, rdb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,13 +15,13 @@ const secretSize = 32
 // SharedSecret returns the secret that seals requestState, shared by every
 // replica through Redis under prefix+"requeststate-secret": the first
 // replica to start creates it at random (SET NX), the others read it.
-// Give it to fastmcp.RequestStateSecret (Options does). The key does not
+// Give it to fastmcp.RequestStateSecret (NewStores does). The key does not
 // expire; the keys the server derives from it rotate hourly (see
 // fastmcp.RequestStateSecret). Deleting it makes replicas that start later
 // use a new secret, and states sealed by the older replicas unreadable to
 // them: restart every replica after deleting it.
 //
-// Deprecated: the secret never rotates. Use NewKeyRing (Options does),
+// Deprecated: the secret never rotates. Use NewKeyRing (NewStores does),
 // whose keys rotate without restarting the replicas.
 func SharedSecret(ctx context.Context, rdb redis.UniversalClient, prefix string) ([]byte, error) {
 	if prefix == "" {

@@ -15,22 +15,21 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
 // sessionReplica starts a server on the Redis stores, its sessions shared
 // through them and bus, with tools that tell which replica served them
 // and ask the client for input.
-func sessionReplica(t *testing.T, rdb redis.UniversalClient, bus pubsub.Bus, name string) *httptest.Server {
+func sessionReplica(t *testing.T, rdb redis.UniversalClient, bus store.Bus, name string) *httptest.Server {
 	t.Helper()
-	opts, err := redisstore.Options(context.Background(), rdb, nil)
+	st, err := redisstore.NewStores(context.Background(), rdb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts = append(opts, fastmcp.Logger(slog.New(slog.DiscardHandler)), fastmcp.HTTPEndpoints(func(h *fastmcp.HTTPConfig) {
-		h.Streamable.Bus = bus
-	}))
-	s := fastmcp.New("replica", "1.0.0", opts...)
+	st.Bus = bus // its Close still closes the bus NewStores made
+	s := fastmcp.New("replica", "1.0.0", fastmcp.SharedStores(st), fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("who", func(ctx *fastmcp.Context, _ struct{}) (string, error) {
 		return name + " " + ctx.ClientInfo().Name, nil
 	})

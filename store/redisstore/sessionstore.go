@@ -11,7 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/fastmcp-go/fastmcp/transport"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // SessionStoreOptions configures a SessionStore. The zero value takes the
@@ -21,7 +21,7 @@ type SessionStoreOptions struct {
 	Prefix string
 }
 
-// SessionStore is a transport.SessionStore in Redis: the records of the
+// SessionStore is a store.SessionStore in Redis: the records of the
 // legacy sessions that every replica of a server may serve
 // (transport.HTTPOptions.Sessions). A record is one hash, which Redis
 // expires TTL after the session's last refresh; each operation on it is
@@ -38,7 +38,7 @@ type SessionStore struct {
 	prefix string
 }
 
-var _ transport.SessionStore = (*SessionStore)(nil)
+var _ store.SessionStore = (*SessionStore)(nil)
 
 // NewSessionStore returns a SessionStore using rdb. opts may be nil.
 func NewSessionStore(rdb redis.UniversalClient, opts *SessionStoreOptions) *SessionStore {
@@ -67,8 +67,8 @@ const (
 
 func millis(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 
-// Create implements transport.SessionStore.
-func (s *SessionStore) Create(ctx context.Context, rec *transport.SessionRecord, ttl time.Duration) error {
+// Create implements store.SessionStore.
+func (s *SessionStore) Create(ctx context.Context, rec *store.SessionRecord, ttl time.Duration) error {
 	k := s.key(rec.ID)
 	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Del(ctx, k)
@@ -96,16 +96,16 @@ func (s *SessionStore) Create(ctx context.Context, rec *transport.SessionRecord,
 	return nil
 }
 
-// Get implements transport.SessionStore.
-func (s *SessionStore) Get(ctx context.Context, id string) (*transport.SessionRecord, error) {
+// Get implements store.SessionStore.
+func (s *SessionStore) Get(ctx context.Context, id string) (*store.SessionRecord, error) {
 	m, err := s.rdb.HGetAll(ctx, s.key(id)).Result()
 	if err != nil {
 		return nil, fmt.Errorf("%w: read session record: %w", ErrRedis, err)
 	}
 	if len(m) == 0 {
-		return nil, transport.ErrSessionUnknown
+		return nil, store.ErrSessionUnknown
 	}
-	rec := &transport.SessionRecord{
+	rec := &store.SessionRecord{
 		ID:        id,
 		Principal: m[fieldPrincipal],
 		Version:   m[fieldVersion],
@@ -152,7 +152,7 @@ func (s *SessionStore) update(ctx context.Context, id, field, value, ttl, what s
 		return fmt.Errorf("%w: %s: %w", ErrRedis, what, err)
 	}
 	if n == 0 {
-		return transport.ErrSessionUnknown
+		return store.ErrSessionUnknown
 	}
 	return nil
 }
@@ -174,7 +174,7 @@ end
 return subs
 `)
 
-// Touch implements transport.SessionStore: the entries of the session in
+// Touch implements store.SessionStore: the entries of the session in
 // the indexes of the URIs it subscribed to expire with the record again.
 // They are entered afresh, from the subscriptions the record lists, so
 // that an entry lost (an index write that failed after the record was
@@ -186,7 +186,7 @@ func (s *SessionStore) Touch(ctx context.Context, id string, now time.Time, ttl 
 	res, err := touchScript.Run(ctx, s.rdb, []string{s.key(id)}, millis(now), strconv.FormatInt(ttl.Milliseconds(), 10)).StringSlice()
 	switch {
 	case errors.Is(err, redis.Nil):
-		return transport.ErrSessionUnknown
+		return store.ErrSessionUnknown
 	case err != nil:
 		return fmt.Errorf("%w: refresh session record: %w", ErrRedis, err)
 	}
@@ -239,7 +239,7 @@ func (s *SessionStore) index(ctx context.Context, id string, uris []string, ttl 
 	return nil
 }
 
-// SetLogLevel implements transport.SessionStore.
+// SetLogLevel implements store.SessionStore.
 func (s *SessionStore) SetLogLevel(ctx context.Context, id, level string) error {
 	return s.update(ctx, id, fieldLevel, level, "", "set session log level")
 }
@@ -252,14 +252,14 @@ redis.call('HSET', KEYS[1], ARGV[1], '1')
 return redis.call('PTTL', KEYS[1])
 `)
 
-// Subscribe implements transport.SessionStore.
+// Subscribe implements store.SessionStore.
 func (s *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
 	pttl, err := subscribeScript.Run(ctx, s.rdb, []string{s.key(id)}, fieldSubPrefix+uri).Int64()
 	if err != nil {
 		return fmt.Errorf("%w: record subscription: %w", ErrRedis, err)
 	}
 	if pttl == -2 {
-		return transport.ErrSessionUnknown
+		return store.ErrSessionUnknown
 	}
 	if err := s.index(ctx, id, []string{uri}, time.Duration(max(pttl, 0))*time.Millisecond); err != nil {
 		return fmt.Errorf("%w: record subscription: %w", ErrRedis, err)
@@ -267,7 +267,7 @@ func (s *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
 	return nil
 }
 
-// Unsubscribe implements transport.SessionStore.
+// Unsubscribe implements store.SessionStore.
 func (s *SessionStore) Unsubscribe(ctx context.Context, id, uri string) (bool, error) {
 	var del *redis.IntCmd
 	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -290,7 +290,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. string.format('%d', now))
 return redis.call('ZRANGE', KEYS[1], 0, -1)
 `)
 
-// Subscribers implements transport.SessionStore. It drops from the index
+// Subscribers implements store.SessionStore. It drops from the index
 // the sessions whose records are gone or no longer subscribe to uri (as
 // after an unsubscribe that failed halfway).
 func (s *SessionStore) Subscribers(ctx context.Context, uri string) ([]string, error) {
@@ -328,7 +328,7 @@ func (s *SessionStore) Subscribers(ctx context.Context, uri string) ([]string, e
 	return live, nil
 }
 
-// Delete implements transport.SessionStore.
+// Delete implements store.SessionStore.
 func (s *SessionStore) Delete(ctx context.Context, id string) error {
 	k := s.key(id)
 	fields, err := s.rdb.HKeys(ctx, k).Result()

@@ -10,18 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // sessionStoreKinds builds each SessionStore under test: the in-memory
 // one and the Redis store, which must behave alike.
-func sessionStoreKinds(t *testing.T) map[string]func() transport.SessionStore {
+func sessionStoreKinds(t *testing.T) map[string]func() store.SessionStore {
 	rdb := startRedis(t).client(t)
 	n := 0
-	return map[string]func() transport.SessionStore{
-		"memory": func() transport.SessionStore { return transport.NewMemorySessionStore() },
-		"redis": func() transport.SessionStore {
+	return map[string]func() store.SessionStore{
+		"memory": func() store.SessionStore { return transport.NewMemorySessionStore() },
+		"redis": func() store.SessionStore {
 			n++ // each store its own keys
 			return redisstore.NewSessionStore(rdb, &redisstore.SessionStoreOptions{Prefix: "t" + strconv.Itoa(n) + ":"})
 		},
@@ -33,16 +34,16 @@ func sessionStoreKinds(t *testing.T) map[string]func() transport.SessionStore {
 func TestSessionStores(t *testing.T) {
 	ctx := context.Background()
 	created := time.UnixMilli(1_700_000_000_000)
-	rec := func(id string) *transport.SessionRecord {
-		return &transport.SessionRecord{
+	rec := func(id string) *store.SessionRecord {
+		return &store.SessionRecord{
 			ID: id, Principal: "p:" + id, Version: "2025-11-25",
 			InitializeParams: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"sampling":{},"experimental":{"x":[]}},"clientInfo":{"name":"c","version":"1.0"}}`),
 			Created:          created, LastActive: created,
 		}
 	}
-	show := func(r *transport.SessionRecord, err error) string {
+	show := func(r *store.SessionRecord, err error) string {
 		if err != nil {
-			if errors.Is(err, transport.ErrSessionUnknown) {
+			if errors.Is(err, store.ErrSessionUnknown) {
 				return "unknown"
 			}
 			return "error: " + err.Error()
@@ -50,41 +51,41 @@ func TestSessionStores(t *testing.T) {
 		return fmt.Sprintf("%s %s %s level=%q %s created=%d active=%d", r.ID, r.Principal, r.Version, r.LogLevel, r.InitializeParams, r.Created.UnixMilli(), r.LastActive.UnixMilli())
 	}
 	full := func(id, level string, active int64) string {
-		return show(&transport.SessionRecord{ID: id, Principal: "p:" + id, Version: "2025-11-25", LogLevel: level,
+		return show(&store.SessionRecord{ID: id, Principal: "p:" + id, Version: "2025-11-25", LogLevel: level,
 			InitializeParams: rec(id).InitializeParams, Created: created, LastActive: time.UnixMilli(active)}, nil)
 	}
 	tests := []struct {
 		name string
-		ops  func(s transport.SessionStore) error
+		ops  func(s store.SessionStore) error
 		id   string
 		want string
 	}{
-		{"created record reads back exactly", func(s transport.SessionStore) error {
+		{"created record reads back exactly", func(s store.SessionStore) error {
 			return s.Create(ctx, rec("a"), time.Hour)
 		}, "a", full("a", "", created.UnixMilli())},
-		{"unknown id", func(s transport.SessionStore) error { return nil }, "nope", "unknown"},
-		{"touch sets last active", func(s transport.SessionStore) error {
+		{"unknown id", func(s store.SessionStore) error { return nil }, "nope", "unknown"},
+		{"touch sets last active", func(s store.SessionStore) error {
 			if err := s.Create(ctx, rec("a"), time.Hour); err != nil {
 				return err
 			}
 			return s.Touch(ctx, "a", time.UnixMilli(1_700_000_060_000), time.Hour)
 		}, "a", full("a", "", 1_700_000_060_000)},
-		{"log level", func(s transport.SessionStore) error {
+		{"log level", func(s store.SessionStore) error {
 			if err := s.Create(ctx, rec("a"), 0); err != nil {
 				return err
 			}
 			return s.SetLogLevel(ctx, "a", "debug")
 		}, "a", full("a", "debug", created.UnixMilli())},
-		{"touch of an unknown session", func(s transport.SessionStore) error {
-			if err := s.Touch(ctx, "x", time.Now(), time.Hour); !errors.Is(err, transport.ErrSessionUnknown) {
+		{"touch of an unknown session", func(s store.SessionStore) error {
+			if err := s.Touch(ctx, "x", time.Now(), time.Hour); !errors.Is(err, store.ErrSessionUnknown) {
 				return fmt.Errorf("Touch: %v, want ErrSessionUnknown", err)
 			}
-			if err := s.SetLogLevel(ctx, "x", "info"); !errors.Is(err, transport.ErrSessionUnknown) {
+			if err := s.SetLogLevel(ctx, "x", "info"); !errors.Is(err, store.ErrSessionUnknown) {
 				return fmt.Errorf("SetLogLevel: %v, want ErrSessionUnknown", err)
 			}
 			return nil
 		}, "x", "unknown"},
-		{"delete", func(s transport.SessionStore) error {
+		{"delete", func(s store.SessionStore) error {
 			if err := s.Create(ctx, rec("a"), time.Hour); err != nil {
 				return err
 			}
@@ -93,7 +94,7 @@ func TestSessionStores(t *testing.T) {
 			}
 			return s.Delete(ctx, "a") // twice is fine
 		}, "a", "unknown"},
-		{"create replaces", func(s transport.SessionStore) error {
+		{"create replaces", func(s store.SessionStore) error {
 			if err := s.Create(ctx, rec("a"), time.Hour); err != nil {
 				return err
 			}
@@ -102,7 +103,7 @@ func TestSessionStores(t *testing.T) {
 			}
 			return s.Create(ctx, rec("a"), time.Hour)
 		}, "a", full("a", "", created.UnixMilli())},
-		{"no params", func(s transport.SessionStore) error {
+		{"no params", func(s store.SessionStore) error {
 			r := rec("b")
 			r.InitializeParams = nil
 			return s.Create(ctx, r, time.Hour)
@@ -131,7 +132,7 @@ func TestSessionStoreExpiry(t *testing.T) {
 	s := redisstore.NewSessionStore(rdb, nil)
 	now := time.Now()
 	for id, ttl := range map[string]time.Duration{"short": time.Minute, "forever": 0} {
-		if err := s.Create(ctx, &transport.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, ttl); err != nil {
+		if err := s.Create(ctx, &store.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, ttl); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -161,15 +162,15 @@ func TestSessionStoreExpiry(t *testing.T) {
 func TestSequencedEventStores(t *testing.T) {
 	ctx := context.Background()
 	rdb := startRedis(t).client(t)
-	kinds := map[string]func() [2]transport.SequencedEventStore{
-		"memory": func() [2]transport.SequencedEventStore {
+	kinds := map[string]func() [2]store.SequencedEventStore{
+		"memory": func() [2]store.SequencedEventStore {
 			s := transport.NewMemoryEventStore(&transport.MemoryEventStoreOptions{MaxEvents: 50})
-			return [2]transport.SequencedEventStore{s, s}
+			return [2]store.SequencedEventStore{s, s}
 		},
-		"redis": func() [2]transport.SequencedEventStore {
+		"redis": func() [2]store.SequencedEventStore {
 			// Two processes' views of one Redis.
 			o := &redisstore.EventStoreOptions{MaxEvents: 50}
-			return [2]transport.SequencedEventStore{redisstore.NewEventStore(rdb, o), redisstore.NewEventStore(rdb, o)}
+			return [2]store.SequencedEventStore{redisstore.NewEventStore(rdb, o), redisstore.NewEventStore(rdb, o)}
 		},
 	}
 	for kind, newStores := range kinds {
@@ -216,7 +217,7 @@ func TestSequencedEventStores(t *testing.T) {
 			if seq, err := stores[1].AppendNext(ctx, "s", "0", []byte("y")); err != nil || seq != 61 {
 				t.Fatalf("AppendNext after discards = %d, %v; want 61", seq, err)
 			}
-			if err := stores[0].Replay(ctx, "s", "0", 5, func(int64, []byte) error { return nil }); !errors.Is(err, transport.ErrEventsLost) {
+			if err := stores[0].Replay(ctx, "s", "0", 5, func(int64, []byte) error { return nil }); !errors.Is(err, store.ErrEventsLost) {
 				t.Errorf("replay of discarded events: %v, want ErrEventsLost", err)
 			}
 			if err := stores[0].DeleteSession(ctx, "s"); err != nil {

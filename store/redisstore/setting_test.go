@@ -62,7 +62,7 @@ func settingReplica(t *testing.T, release <-chan struct{}, logger *slog.Logger) 
 // FASTMCP_REDIS_URL share their tasks and open each other's requestState.
 func TestRedisURLSetting(t *testing.T) {
 	srv := startRedis(t)
-	t.Setenv(redisstore.EnvURL, "redis://"+srv.addr+"/0")
+	t.Setenv("FASTMCP_REDIS_URL", "redis://"+srv.addr+"/0")
 	release := make(chan struct{})
 	a, _ := settingReplica(t, release, nil)
 	b, _ := settingReplica(t, release, nil)
@@ -89,7 +89,7 @@ func TestRedisURLSettingErrors(t *testing.T) {
 		{"redis://127.0.0.1:1/notadb", "the Redis URL is invalid"},
 		{"redis://127.0.0.1:1/0", "Redis operation failed"},
 	} {
-		t.Setenv(redisstore.EnvURL, tt.url)
+		t.Setenv("FASTMCP_REDIS_URL", tt.url)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -109,7 +109,7 @@ func TestRedisURLSettingErrors(t *testing.T) {
 // package's goroutine check finds no key ring left polling.
 func TestRedisURLSettingFailedStart(t *testing.T) {
 	srv := startRedis(t)
-	t.Setenv(redisstore.EnvURL, "redis://"+srv.addr+"/0")
+	t.Setenv("FASTMCP_REDIS_URL", "redis://"+srv.addr+"/0")
 	boom := errors.New("boom")
 	newServer := func(opts ...fastmcp.Option) *fastmcp.Server {
 		return fastmcp.New("x", "1", append(opts, fastmcp.Logger(slog.New(slog.DiscardHandler)),

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
-	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 // TestSessionStoreSubscriptions runs the same behaviour table for the
@@ -18,16 +18,16 @@ import (
 // session stores: what the record lists, and what Subscribers finds.
 func TestSessionStoreSubscriptions(t *testing.T) {
 	ctx := context.Background()
-	create := func(s transport.SessionStore, ttl time.Duration, ids ...string) error {
+	create := func(s store.SessionStore, ttl time.Duration, ids ...string) error {
 		for _, id := range ids {
 			now := time.Now()
-			if err := s.Create(ctx, &transport.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, ttl); err != nil {
+			if err := s.Create(ctx, &store.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, ttl); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	subscribe := func(s transport.SessionStore, id string, uris ...string) error {
+	subscribe := func(s store.SessionStore, id string, uris ...string) error {
 		for _, uri := range uris {
 			if err := s.Subscribe(ctx, id, uri); err != nil {
 				return fmt.Errorf("Subscribe(%s, %s): %w", id, uri, err)
@@ -37,12 +37,12 @@ func TestSessionStoreSubscriptions(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		ops  func(s transport.SessionStore) error
+		ops  func(s store.SessionStore) error
 		// want: for each session, its record's subscriptions; for each
 		// URI, its subscribers.
 		want string
 	}{
-		{"subscribed", func(s transport.SessionStore) error {
+		{"subscribed", func(s store.SessionStore) error {
 			if err := create(s, time.Hour, "a", "b"); err != nil {
 				return err
 			}
@@ -51,7 +51,7 @@ func TestSessionStoreSubscriptions(t *testing.T) {
 			}
 			return subscribe(s, "b", "r://2", "r://2") // twice is once
 		}, "a[r://1 r://2] b[r://2] | r://1[a] r://2[a b] r://3[]"},
-		{"unsubscribed", func(s transport.SessionStore) error {
+		{"unsubscribed", func(s store.SessionStore) error {
 			if err := create(s, time.Hour, "a", "b"); err != nil {
 				return err
 			}
@@ -75,7 +75,7 @@ func TestSessionStoreSubscriptions(t *testing.T) {
 			}
 			return nil
 		}, "a[r://1] b[r://2] | r://1[a] r://2[b] r://3[]"},
-		{"deleted session", func(s transport.SessionStore) error {
+		{"deleted session", func(s store.SessionStore) error {
 			if err := create(s, time.Hour, "a", "b"); err != nil {
 				return err
 			}
@@ -87,13 +87,13 @@ func TestSessionStoreSubscriptions(t *testing.T) {
 			}
 			return s.Delete(ctx, "a")
 		}, "a- b[r://1] | r://1[b] r://2[] r://3[]"},
-		{"unknown session", func(s transport.SessionStore) error {
-			if err := s.Subscribe(ctx, "a", "r://1"); !errors.Is(err, transport.ErrSessionUnknown) {
+		{"unknown session", func(s store.SessionStore) error {
+			if err := s.Subscribe(ctx, "a", "r://1"); !errors.Is(err, store.ErrSessionUnknown) {
 				return fmt.Errorf("Subscribe: %v, want ErrSessionUnknown", err)
 			}
 			return nil
 		}, "a- b- | r://1[] r://2[] r://3[]"},
-		{"create replaces the subscriptions", func(s transport.SessionStore) error {
+		{"create replaces the subscriptions", func(s store.SessionStore) error {
 			if err := create(s, time.Hour, "a"); err != nil {
 				return err
 			}
@@ -101,10 +101,10 @@ func TestSessionStoreSubscriptions(t *testing.T) {
 				return err
 			}
 			now := time.Now()
-			return s.Create(ctx, &transport.SessionRecord{ID: "a", Version: "2025-11-25", Created: now, LastActive: now,
+			return s.Create(ctx, &store.SessionRecord{ID: "a", Version: "2025-11-25", Created: now, LastActive: now,
 				Subscriptions: []string{"r://3", "r://2"}}, 0)
 		}, "a[r://2 r://3] b- | r://1[] r://2[a] r://3[a]"},
-		{"touch keeps them", func(s transport.SessionStore) error {
+		{"touch keeps them", func(s store.SessionStore) error {
 			if err := create(s, time.Hour, "a"); err != nil {
 				return err
 			}
@@ -113,14 +113,14 @@ func TestSessionStoreSubscriptions(t *testing.T) {
 			}
 			return s.Touch(ctx, "a", time.Now(), 2*time.Hour)
 		}, "a[r://1] b- | r://1[a] r://2[] r://3[]"},
-		{"expired session", func(s transport.SessionStore) error {
+		{"expired session", func(s store.SessionStore) error {
 			if err := create(s, time.Hour, "b"); err != nil {
 				return err
 			}
 			if err := create(s, 20*time.Millisecond, "a"); err != nil {
 				return err
 			}
-			if err := subscribe(s, "a", "r://1"); err != nil && !errors.Is(err, transport.ErrSessionUnknown) {
+			if err := subscribe(s, "a", "r://1"); err != nil && !errors.Is(err, store.ErrSessionUnknown) {
 				return err
 			}
 			if err := subscribe(s, "b", "r://1"); err != nil {
@@ -128,19 +128,19 @@ func TestSessionStoreSubscriptions(t *testing.T) {
 			}
 			// Wait for the record to expire: nothing is asserted on time.
 			for {
-				if _, err := s.Get(ctx, "a"); errors.Is(err, transport.ErrSessionUnknown) {
+				if _, err := s.Get(ctx, "a"); errors.Is(err, store.ErrSessionUnknown) {
 					return nil
 				}
 				time.Sleep(5 * time.Millisecond)
 			}
 		}, "a- b[r://1] | r://1[b] r://2[] r://3[]"},
 	}
-	show := func(s transport.SessionStore) string {
+	show := func(s store.SessionStore) string {
 		var parts []string
 		for _, id := range []string{"a", "b"} {
 			rec, err := s.Get(ctx, id)
 			switch {
-			case errors.Is(err, transport.ErrSessionUnknown):
+			case errors.Is(err, store.ErrSessionUnknown):
 				parts = append(parts, id+"-")
 			case err != nil:
 				parts = append(parts, id+" error: "+err.Error())
@@ -184,7 +184,7 @@ func TestSessionStoreSubscriptionIndexExpiry(t *testing.T) {
 	s := redisstore.NewSessionStore(rdb, nil)
 	now := time.Now()
 	for id, ttl := range map[string]time.Duration{"short": time.Minute, "forever": 0} {
-		if err := s.Create(ctx, &transport.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, ttl); err != nil {
+		if err := s.Create(ctx, &store.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, ttl); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Subscribe(ctx, id, "r://"+id); err != nil {
@@ -224,7 +224,7 @@ func TestSessionStoreTouchHealsIndex(t *testing.T) {
 	s := redisstore.NewSessionStore(rdb, nil)
 	now := time.Now()
 	for _, id := range []string{"a", "b"} {
-		if err := s.Create(ctx, &transport.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, time.Minute); err != nil {
+		if err := s.Create(ctx, &store.SessionRecord{ID: id, Version: "2025-11-25", Created: now, LastActive: now}, time.Minute); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Subscribe(ctx, id, "r://x"); err != nil {

@@ -23,9 +23,7 @@ func startLeaseReplica(t *testing.T, srv *redisServer) (busReplica, *redis.Clien
 	t.Cleanup(func() { rdb.Close() })
 	bus := redisstore.NewBus(rdb, &redisstore.BusOptions{Logger: quietSlog})
 	t.Cleanup(func() { bus.Close() }) // after the server's shutdown below
-	opts, err := redisstore.Options(context.Background(), rdb, &redisstore.Config{
-		Bus: bus, Tasks: fastmcp.TaskSettings{PollInterval: time.Millisecond, LeasePeriod: 20 * time.Millisecond, LeaseTimeout: time.Second},
-	})
+	opts, err := options(context.Background(), rdb, &redisstore.Config{Bus: bus}, fastmcp.TaskSettings{PollInterval: time.Millisecond, LeasePeriod: 20 * time.Millisecond, LeaseTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

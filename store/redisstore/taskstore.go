@@ -12,8 +12,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // TaskStoreOptions configures a TaskStore. The zero value takes the
@@ -23,7 +23,7 @@ type TaskStoreOptions struct {
 	Prefix string
 }
 
-// TaskStore is a fastmcp.TaskStore in Redis, so that any replica can
+// TaskStore is a store.TaskStore in Redis, so that any replica can
 // answer tasks/get, tasks/result and tasks/list for a task another one
 // runs. Each task is one JSON value that Redis expires at CreatedAt+TTL
 // (a task with no TTL stays until deleted from Redis); each principal has
@@ -34,7 +34,7 @@ type TaskStore struct {
 	now    func() time.Time
 }
 
-var _ fastmcp.TaskStore = (*TaskStore)(nil)
+var _ store.TaskStore = (*TaskStore)(nil)
 
 // NewTaskStore returns a TaskStore using rdb. opts may be nil.
 func NewTaskStore(rdb redis.UniversalClient, opts *TaskStoreOptions) *TaskStore {
@@ -55,16 +55,16 @@ func (s *TaskStore) indexKey(principal string) string {
 }
 
 // expiry returns when rec expires, or the zero time when it does not.
-func expiry(rec *fastmcp.TaskRecord) time.Time {
+func expiry(rec *store.TaskRecord) time.Time {
 	if rec.TTL <= 0 {
 		return time.Time{}
 	}
 	return rec.CreatedAt.Add(rec.TTL)
 }
 
-// Create implements fastmcp.TaskStore. A record whose TTL has already
+// Create implements store.TaskStore. A record whose TTL has already
 // passed is not stored.
-func (s *TaskStore) Create(ctx context.Context, rec *fastmcp.TaskRecord) error {
+func (s *TaskStore) Create(ctx context.Context, rec *store.TaskRecord) error {
 	val, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("redisstore: encode task %q: %w", rec.ID, err)
@@ -111,11 +111,11 @@ end
 return 1
 `)
 
-// Get implements fastmcp.TaskStore.
-func (s *TaskStore) Get(ctx context.Context, id string) (*fastmcp.TaskRecord, error) {
+// Get implements store.TaskStore.
+func (s *TaskStore) Get(ctx context.Context, id string) (*store.TaskRecord, error) {
 	val, err := s.rdb.Get(ctx, s.taskKey(id)).Bytes()
 	if errors.Is(err, redis.Nil) {
-		return nil, fastmcp.ErrTaskNotFound
+		return nil, store.ErrTaskNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: get task: %w", ErrRedis, err)
@@ -123,27 +123,27 @@ func (s *TaskStore) Get(ctx context.Context, id string) (*fastmcp.TaskRecord, er
 	return s.decode(id, val)
 }
 
-func (s *TaskStore) decode(id string, val []byte) (*fastmcp.TaskRecord, error) {
-	var rec fastmcp.TaskRecord
+func (s *TaskStore) decode(id string, val []byte) (*store.TaskRecord, error) {
+	var rec store.TaskRecord
 	if err := json.Unmarshal(val, &rec); err != nil {
 		return nil, fmt.Errorf("redisstore: decode task %q: %w", id, err)
 	}
 	if exp := expiry(&rec); !exp.IsZero() && !s.now().Before(exp) {
-		return nil, fastmcp.ErrTaskNotFound // Redis has not expired it yet
+		return nil, store.ErrTaskNotFound // Redis has not expired it yet
 	}
 	return &rec, nil
 }
 
-// Update implements fastmcp.TaskStore. It keeps the task's expiry, and
-// refuses (fastmcp.ErrTaskEnded) to overwrite a task whose stored status
+// Update implements store.TaskStore. It keeps the task's expiry, and
+// refuses (store.ErrTaskEnded) to overwrite a task whose stored status
 // is final: the check and the write are one script.
-func (s *TaskStore) Update(ctx context.Context, rec *fastmcp.TaskRecord) error {
+func (s *TaskStore) Update(ctx context.Context, rec *store.TaskRecord) error {
 	val, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("redisstore: encode task %q: %w", rec.ID, err)
 	}
 	if exp := expiry(rec); !exp.IsZero() && !s.now().Before(exp) {
-		return fastmcp.ErrTaskNotFound
+		return store.ErrTaskNotFound
 	}
 	n, err := updateTaskScript.Run(ctx, s.rdb, []string{s.taskKey(rec.ID)}, val).Int()
 	if err != nil {
@@ -151,9 +151,9 @@ func (s *TaskStore) Update(ctx context.Context, rec *fastmcp.TaskRecord) error {
 	}
 	switch n {
 	case 0:
-		return fastmcp.ErrTaskNotFound
+		return store.ErrTaskNotFound
 	case 2:
-		return fmt.Errorf("%w: %q", fastmcp.ErrTaskEnded, rec.ID)
+		return fmt.Errorf("%w: %q", store.ErrTaskEnded, rec.ID)
 	}
 	return nil
 }
@@ -175,8 +175,8 @@ redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
 return 1
 `)
 
-// List implements fastmcp.TaskStore.
-func (s *TaskStore) List(ctx context.Context, principal string) ([]*fastmcp.TaskRecord, error) {
+// List implements store.TaskStore.
+func (s *TaskStore) List(ctx context.Context, principal string) ([]*store.TaskRecord, error) {
 	idx := s.indexKey(principal)
 	now := strconv.FormatInt(s.now().UnixMilli(), 10)
 	if err := s.rdb.ZRemRangeByScore(ctx, idx, "-inf", now).Err(); err != nil {
@@ -199,14 +199,14 @@ func (s *TaskStore) List(ctx context.Context, principal string) ([]*fastmcp.Task
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return nil, fmt.Errorf("%w: list tasks: %w", ErrRedis, err)
 	}
-	var out []*fastmcp.TaskRecord
+	var out []*store.TaskRecord
 	for i, c := range cmds {
 		val, err := c.Bytes()
 		if err != nil {
 			continue // expired between the index and the read
 		}
 		rec, err := s.decode(ids[i], val)
-		if errors.Is(err, fastmcp.ErrTaskNotFound) {
+		if errors.Is(err, store.ErrTaskNotFound) {
 			continue
 		}
 		if err != nil {
@@ -216,7 +216,7 @@ func (s *TaskStore) List(ctx context.Context, principal string) ([]*fastmcp.Task
 			out = append(out, rec)
 		}
 	}
-	slices.SortFunc(out, func(a, b *fastmcp.TaskRecord) int {
+	slices.SortFunc(out, func(a, b *store.TaskRecord) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
 			return c
 		}
@@ -225,7 +225,7 @@ func (s *TaskStore) List(ctx context.Context, principal string) ([]*fastmcp.Task
 	return out, nil
 }
 
-var _ fastmcp.TaskLeaseStore = (*TaskStore)(nil)
+var _ store.TaskLeaseStore = (*TaskStore)(nil)
 
 // leaseKey names the lease of task id: present while the replica running
 // the task renews it, then "lapsed" once a replica found it ended.
@@ -242,7 +242,7 @@ redis.call('SET', KEYS[1], 'held', 'PX', ARGV[1])
 return 1
 `)
 
-// RenewLeases implements fastmcp.TaskLeaseStore: one key per task, which
+// RenewLeases implements store.TaskLeaseStore: one key per task, which
 // Redis expires at the end of the lease.
 func (s *TaskStore) RenewLeases(ctx context.Context, ids []string, timeout time.Duration) (lapsed []string, err error) {
 	ms := strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)
@@ -283,8 +283,8 @@ end
 return 2
 `)
 
-// LeaseLapsed implements fastmcp.TaskLeaseStore.
-func (s *TaskStore) LeaseLapsed(ctx context.Context, rec *fastmcp.TaskRecord) (lapsed, first bool, err error) {
+// LeaseLapsed implements store.TaskLeaseStore.
+func (s *TaskStore) LeaseLapsed(ctx context.Context, rec *store.TaskRecord) (lapsed, first bool, err error) {
 	keep := ""
 	if exp := expiry(rec); !exp.IsZero() {
 		keep = strconv.FormatInt(max(exp.Sub(s.now()).Milliseconds(), 1), 10)

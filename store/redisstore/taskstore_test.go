@@ -9,26 +9,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
 )
 
 // taskStoreKinds builds each TaskStore under test: the in-memory default
 // and the Redis store, which must behave alike.
-func taskStoreKinds(t *testing.T) map[string]func() fastmcp.TaskStore {
+func taskStoreKinds(t *testing.T) map[string]func() store.TaskStore {
 	rdb := startRedis(t).client(t)
 	n := 0
-	return map[string]func() fastmcp.TaskStore{
-		"memory": func() fastmcp.TaskStore { return fastmcp.NewMemoryTaskStore() },
-		"redis": func() fastmcp.TaskStore {
+	return map[string]func() store.TaskStore{
+		"memory": func() store.TaskStore { return store.NewMemoryTaskStore() },
+		"redis": func() store.TaskStore {
 			n++
 			return redisstore.NewTaskStore(rdb, &redisstore.TaskStoreOptions{Prefix: "t" + strconv.Itoa(n) + ":"})
 		},
 	}
 }
 
-func ids(recs []*fastmcp.TaskRecord) string {
+func ids(recs []*store.TaskRecord) string {
 	var s []string
 	for _, r := range recs {
 		s = append(s, r.ID)
@@ -44,7 +44,7 @@ func TestTaskStores(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			ctx := context.Background()
 			s := newStore()
-			for _, r := range []*fastmcp.TaskRecord{
+			for _, r := range []*store.TaskRecord{
 				{ID: "a", Principal: "alice", Tool: "t", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour},
 				{ID: "b", Principal: "bob", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour},
 				{ID: "c", Principal: "alice", Status: protocol.TaskWorking, CreatedAt: now.Add(-time.Second)},
@@ -55,7 +55,7 @@ func TestTaskStores(t *testing.T) {
 					t.Fatalf("Create(%s): %v", r.ID, err)
 				}
 			}
-			if err := s.Create(ctx, &fastmcp.TaskRecord{ID: "a", Principal: "mallory", CreatedAt: now}); err == nil {
+			if err := s.Create(ctx, &store.TaskRecord{ID: "a", Principal: "mallory", CreatedAt: now}); err == nil {
 				t.Error("Create with a used id succeeded")
 			}
 			if got, _ := s.Get(ctx, "a"); got == nil || got.Principal != "alice" {
@@ -80,16 +80,16 @@ func TestTaskStores(t *testing.T) {
 				t.Errorf("after Update: %+v", got)
 			}
 
-			for id, want := range map[string]error{"b": nil, "c": nil, "d": fastmcp.ErrTaskNotFound, "zz": fastmcp.ErrTaskNotFound} {
+			for id, want := range map[string]error{"b": nil, "c": nil, "d": store.ErrTaskNotFound, "zz": store.ErrTaskNotFound} {
 				if _, err := s.Get(ctx, id); !errors.Is(err, want) {
 					t.Errorf("Get(%s) = %v, want %v", id, err, want)
 				}
 			}
-			for _, r := range []*fastmcp.TaskRecord{
+			for _, r := range []*store.TaskRecord{
 				{ID: "zz", CreatedAt: now, TTL: time.Hour},
 				{ID: "d", Principal: "alice", CreatedAt: now.Add(-2 * time.Hour), TTL: time.Hour},
 			} {
-				if err := s.Update(ctx, r); !errors.Is(err, fastmcp.ErrTaskNotFound) {
+				if err := s.Update(ctx, r); !errors.Is(err, store.ErrTaskNotFound) {
 					t.Errorf("Update(%s) = %v, want ErrTaskNotFound", r.ID, err)
 				}
 			}
@@ -109,7 +109,7 @@ func TestTaskStoreExpiry(t *testing.T) {
 	ctx := context.Background()
 	s := redisstore.NewTaskStore(rdb, nil)
 	now := time.Now().Truncate(time.Millisecond)
-	for _, r := range []*fastmcp.TaskRecord{
+	for _, r := range []*store.TaskRecord{
 		{ID: "short", Principal: "p", CreatedAt: now, TTL: time.Minute},
 		{ID: "long", Principal: "p", CreatedAt: now, TTL: time.Hour + 1500*time.Millisecond},
 		{ID: "mid", Principal: "p", CreatedAt: now, TTL: 2 * time.Minute},
@@ -134,7 +134,7 @@ func TestTaskStoreExpiry(t *testing.T) {
 		}
 	}
 	// Update keeps the expiry.
-	if err := s.Update(ctx, &fastmcp.TaskRecord{ID: "short", Principal: "p", CreatedAt: now, TTL: time.Minute, Status: protocol.TaskCompleted}); err != nil {
+	if err := s.Update(ctx, &store.TaskRecord{ID: "short", Principal: "p", CreatedAt: now, TTL: time.Minute, Status: protocol.TaskCompleted}); err != nil {
 		t.Fatal(err)
 	}
 	if got := rdb.PExpireTime(ctx, "fastmcp:task:short").Val(); got != time.Duration(now.Add(time.Minute).UnixMilli())*time.Millisecond {
@@ -148,7 +148,7 @@ func TestTaskStoreExpiry(t *testing.T) {
 }
 
 // TestTaskStoresKeepEnd: in both stores, once a task's stored status is
-// final, Update refuses to change it (fastmcp.ErrTaskEnded) and the stored
+// final, Update refuses to change it (store.ErrTaskEnded) and the stored
 // outcome stays, whichever final status comes late.
 func TestTaskStoresKeepEnd(t *testing.T) {
 	now := time.Now().Truncate(time.Millisecond)
@@ -157,7 +157,7 @@ func TestTaskStoresKeepEnd(t *testing.T) {
 			t.Run(kind+"/"+string(end), func(t *testing.T) {
 				ctx := context.Background()
 				s := newStore()
-				rec := &fastmcp.TaskRecord{ID: "x", Principal: "p", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour}
+				rec := &store.TaskRecord{ID: "x", Principal: "p", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour}
 				if err := s.Create(ctx, rec); err != nil {
 					t.Fatal(err)
 				}
@@ -174,7 +174,7 @@ func TestTaskStoresKeepEnd(t *testing.T) {
 				for _, late := range []protocol.TaskStatus{protocol.TaskWorking, protocol.TaskCompleted, protocol.TaskFailed, protocol.TaskCancelled} {
 					r := *rec
 					r.Status, r.StatusMessage = late, "late"
-					if err := s.Update(ctx, &r); !errors.Is(err, fastmcp.ErrTaskEnded) {
+					if err := s.Update(ctx, &r); !errors.Is(err, store.ErrTaskEnded) {
 						t.Errorf("Update of a %s task to %s = %v, want ErrTaskEnded", end, late, err)
 					}
 				}
@@ -182,7 +182,7 @@ func TestTaskStoresKeepEnd(t *testing.T) {
 				if err != nil || got.Status != end || got.StatusMessage != "the end" {
 					t.Fatalf("stored %+v %v, want %s", got, err, end)
 				}
-				if err := s.Update(ctx, &fastmcp.TaskRecord{ID: "none", CreatedAt: now, TTL: time.Hour}); !errors.Is(err, fastmcp.ErrTaskNotFound) {
+				if err := s.Update(ctx, &store.TaskRecord{ID: "none", CreatedAt: now, TTL: time.Hour}); !errors.Is(err, store.ErrTaskNotFound) {
 					t.Errorf("Update of an unknown task = %v, want ErrTaskNotFound", err)
 				}
 			})
@@ -208,14 +208,14 @@ func TestTaskLeasesReportLapsed(t *testing.T) {
 	if err := rdb.Del(ctx, redisstore.DefaultPrefix+"task-lease:dead").Err(); err != nil {
 		t.Fatal(err)
 	}
-	if l, first, err := s.LeaseLapsed(ctx, &fastmcp.TaskRecord{ID: "dead", CreatedAt: now, TTL: time.Hour}); err != nil || !l || !first {
+	if l, first, err := s.LeaseLapsed(ctx, &store.TaskRecord{ID: "dead", CreatedAt: now, TTL: time.Hour}); err != nil || !l || !first {
 		t.Fatalf("LeaseLapsed = %v %v %v", l, first, err)
 	}
 	lapsed, err = s.RenewLeases(ctx, []string{"live", "dead"}, time.Hour)
 	if err != nil || len(lapsed) != 1 || lapsed[0] != "dead" {
 		t.Fatalf("renewal after the lapse: lapsed %v, %v; want [dead]", lapsed, err)
 	}
-	if l, _, err := s.LeaseLapsed(ctx, &fastmcp.TaskRecord{ID: "live", CreatedAt: now, TTL: time.Hour}); err != nil || l {
+	if l, _, err := s.LeaseLapsed(ctx, &store.TaskRecord{ID: "live", CreatedAt: now, TTL: time.Hour}); err != nil || l {
 		t.Errorf("the live lease: lapsed %v, %v", l, err)
 	}
 }

@@ -41,7 +41,7 @@ func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	setup, cancel := context.WithTimeout(ctx, 10*time.Second)
-	opts, rdb, err := redisstore.FromEnv(setup, nil)
+	opts, rdb, err := fromEnv(setup)
 	cancel()
 	if err != nil {
 		logger.Error("replica: connecting to Redis", "error", err)
@@ -90,4 +90,26 @@ func Main() int {
 		return 1
 	}
 	return 0
+}
+
+// fromEnv connects to the Redis FASTMCP_REDIS_URL names and returns the
+// option that shares its stores, and the client; nothing without the
+// variable.
+func fromEnv(ctx context.Context) ([]fastmcp.Option, *redis.Client, error) {
+	url := os.Getenv("FASTMCP_REDIS_URL")
+	if url == "" {
+		return nil, nil, nil
+	}
+	ro, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, nil, err
+	}
+	ro.ContextTimeoutEnabled = true
+	rdb := redis.NewClient(ro)
+	st, err := redisstore.NewStores(ctx, rdb, nil)
+	if err != nil {
+		_ = rdb.Close()
+		return nil, nil, err
+	}
+	return []fastmcp.Option{fastmcp.SharedStores(st)}, rdb, nil
 }

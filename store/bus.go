@@ -1,4 +1,4 @@
-package pubsub
+package store
 
 import (
 	"context"
@@ -6,8 +6,17 @@ import (
 )
 
 // A Bus delivers messages published on a topic to the topic's current
-// subscribers, in every process sharing the bus. Implementations are safe
-// for concurrent use.
+// subscribers, in every process sharing the bus: a list change, a resource
+// update or a task's new status announced on one replica reaches the
+// clients connected to the others, and a legacy session's messages reach
+// the replica that serves the session. Implementations are safe for
+// concurrent use: pubsub.NewMemory within one process, redisstore.NewBus
+// over Redis.
+//
+// Delivery is at most once, as with Redis PUBLISH: a message published
+// while a subscriber is disconnected, or that a slow subscriber has no
+// room for, is not delivered to it. Keep anything that must not be lost in
+// a store.
 type Bus interface {
 	// Publish sends msg to every subscriber of topic, including those of
 	// this process. It returns once the bus has taken the message, not
@@ -26,5 +35,6 @@ type Bus interface {
 	Subscribe(ctx context.Context, topic string, fn func(msg []byte)) (unsubscribe func(), err error)
 }
 
-// ErrClosed is returned by Publish and Subscribe of a bus that was closed.
-var ErrClosed = errors.New("pubsub: bus closed")
+// ErrBusClosed is returned by Publish and Subscribe of a bus that was
+// closed.
+var ErrBusClosed = errors.New("store: bus closed")
