@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"context"
@@ -45,7 +45,7 @@ type startOnlyKey struct{}
 // result and a nil task, as CallTool would. Input the server asks for
 // before it makes a task is answered with the client's handlers, as in
 // CallTool.
-func (c *Client) StartTool(ctx context.Context, name string, args any, opts ...CallOption) (*ToolResult, *protocol.TaskCreatedResult, error) {
+func (c *Client) StartTool(ctx context.Context, name string, args any, opts ...CallOption) (*protocol.CallToolResult, *protocol.TaskCreatedResult, error) {
 	var task protocol.TaskCreatedResult
 	res, err := c.CallTool(context.WithValue(ctx, startOnlyKey{}, &task), name, args, opts...)
 	switch {

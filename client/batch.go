@@ -1,9 +1,10 @@
-package fastmcp
+package client
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
 
@@ -29,7 +30,7 @@ var ErrBatchUnsupported = session.ErrBatchUnsupported
 // it) to use them. On any other revision Batch sends nothing and returns
 // an error matching ErrBatchUnsupported.
 func (c *Client) Batch(ctx context.Context, calls ...*BatchCall) error {
-	if c.modern {
+	if c.era == protocol.Modern {
 		err := fmt.Errorf("%w (protocol revision: %s)", ErrBatchUnsupported, c.ProtocolVersion())
 		for _, call := range calls {
 			call.Err = err

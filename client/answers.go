@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"encoding/json"
@@ -45,5 +45,5 @@ func CancelElicitation() *ElicitResult {
 }
 
 // ErrToolFailed is matched, with errors.Is, by the error
-// ToolResult.Structured returns for a result with IsError set.
+// protocol.CallToolResult.Structured returns for a result with IsError set.
 var ErrToolFailed = protocol.ErrToolFailed
