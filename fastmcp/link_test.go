@@ -129,7 +129,7 @@ func TestMinimalServerLinks(t *testing.T) {
 // their reachable types' methods reach.
 var notImported = []string{
 	"github.com/fastmcp-go/fastmcp/auth",        // fastmcp.Auth takes an HTTPAuth; auth.Protect is one
-	"github.com/fastmcp-go/fastmcp/oauthclient", // fastmcp.OAuth takes an HTTPAuthorizer; oauthclient.Config is one
+	"github.com/fastmcp-go/fastmcp/oauthclient", // client.OAuth takes an HTTPAuthorizer; oauthclient.Config is one
 	"github.com/go-jose/go-jose/v4",
 	"golang.org/x/oauth2",
 	"github.com/fastmcp-go/fastmcp/skills",

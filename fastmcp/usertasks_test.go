@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -121,19 +122,19 @@ func TestUserTasks(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			answers := []func() (*fastmcp.ElicitResult, error){
-				func() (*fastmcp.ElicitResult, error) {
-					return fastmcp.AcceptElicitation(map[string]any{"confirm": true, "note": "done"})
+			answers := []func() (*client.ElicitResult, error){
+				func() (*client.ElicitResult, error) {
+					return client.AcceptElicitation(map[string]any{"confirm": true, "note": "done"})
 				},
-				func() (*fastmcp.ElicitResult, error) { return fastmcp.AcceptElicitation(confirmForm{}) },
-				func() (*fastmcp.ElicitResult, error) { return fastmcp.DeclineElicitation(), nil },
-				func() (*fastmcp.ElicitResult, error) { return fastmcp.CancelElicitation(), nil },
+				func() (*client.ElicitResult, error) { return client.AcceptElicitation(confirmForm{}) },
+				func() (*client.ElicitResult, error) { return client.DeclineElicitation(), nil },
+				func() (*client.ElicitResult, error) { return client.CancelElicitation(), nil },
 			}
 			var next int
 			var mu sync.Mutex
-			c, err := fastmcp.ConnectHTTP(ctx, ts.URL+"/mcp",
-				fastmcp.WithProtocolVersion(version),
-				fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+			c, err := client.ConnectHTTP(ctx, ts.URL+"/mcp",
+				client.WithProtocolVersion(version),
+				client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 					if req.Message != "Cancel every booking?" || !json.Valid(req.RequestedSchema) {
 						return nil, errors.New("unexpected elicitation")
 					}
@@ -167,7 +168,7 @@ func TestUserTasks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("CallTool book with bad arguments: %v", err)
 			}
-			if err := res.Structured(&got); !errors.Is(err, fastmcp.ErrToolFailed) {
+			if err := res.Structured(&got); !errors.Is(err, client.ErrToolFailed) {
 				t.Errorf("Structured on a failed call: %v, want ErrToolFailed", err)
 			}
 			if !res.IsError || !strings.Contains(res.Text(), "title") || !strings.Contains(res.Text(), "copies") {
