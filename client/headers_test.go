@@ -1,4 +1,4 @@
-package fastmcp_test
+package client_test
 
 import (
 	"context"
@@ -324,7 +324,7 @@ func TestClientRelistsOnHeaderMismatch(t *testing.T) {
 func TestLegacyClientIgnoresHeaderAnnotations(t *testing.T) {
 	t.Parallel()
 	s := newServer()
-	s.Tool("where", func(in RegionArgs) string { return in.Region }, fastmcp.Description("where"))
+	s.Tool("where", func(in regionArgs) string { return in.Region }, fastmcp.Description("where"))
 	h := s
 	var mu sync.Mutex
 	var headers []http.Header
@@ -356,7 +356,10 @@ func TestLegacyClientIgnoresHeaderAnnotations(t *testing.T) {
 // Against fastmcp's own server, whose tools/call checks the headers.
 func TestClientParamHeadersRoundTrip(t *testing.T) {
 	t.Parallel()
-	_, ts := httpServer(t)
+	s := newServer()
+	s.Tool("where", func(in regionArgs) string { return in.Region }, fastmcp.Description("where"))
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() { closeNow(s); ts.Close() })
 	c := connectModern(t, ts.URL+"/mcp")
 	for _, region := range []string{"eu-west1", " café ", "=?base64?x?=", ""} {
 		res, err := c.CallTool(ctxT(t), "where", map[string]any{"region": region, "count": 3})
@@ -499,4 +502,10 @@ func TestClientInputRequiredRetries(t *testing.T) {
 	if n := len(byName["no_result_type"]); n != 1 {
 		t.Errorf("no_result_type sent %d times, want 1", n)
 	}
+}
+
+// regionArgs are a tool's arguments mirrored in Mcp-Param headers.
+type regionArgs struct {
+	Region string `json:"region" jsonschema_extras:"x-mcp-header=Region"`
+	Count  int    `json:"count,omitempty" jsonschema_extras:"x-mcp-header=Count"`
 }

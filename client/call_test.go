@@ -1,4 +1,4 @@
-package fastmcp_test
+package client_test
 
 import (
 	"context"
