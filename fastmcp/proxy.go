@@ -22,7 +22,7 @@ import (
 )
 
 // Proxy returns a Server that forwards everything to the server behind
-// client, so that one process can re-expose a server over another
+// backend (a *client.Client), so that one process can re-expose a server over another
 // transport (a stdio server over Streamable HTTP, a remote server over
 // stdio), put authentication or telemetry in front of it, or Mount it
 // beside other servers. Serve it like any Server: ServeStdio, ServeHTTP,
@@ -49,7 +49,7 @@ import (
 //   - cancellation of a call by the caller; resources/subscribe and the
 //     updates of the subscribed resources.
 //
-// Connect client with WithRequestForwarding, so that it declares the
+// Connect backend with client.WithRequestForwarding, so that it declares the
 // capabilities its callers may have; without it the backend's requests are
 // not forwarded. The proxy matches a backend request with the call it
 // belongs to through the call itself on 2026-07-28 backends (their input
@@ -80,7 +80,7 @@ func Proxy(backend *client.Client, opts ...Option) *Server {
 		panic("fastmcp: Proxy: this client already backs a proxy: connect one client for each Proxy")
 	}
 	if !p.link.Forwarding {
-		s.logger.Warn("fastmcp: Proxy: the client was connected without WithRequestForwarding: the backend's sampling, elicitation and roots requests will not reach the proxy's clients")
+		s.logger.Warn("fastmcp: Proxy: the client was connected without client.WithRequestForwarding: the backend's sampling, elicitation and roots requests will not reach the proxy's clients")
 	}
 	s.proxy = p
 	p.install()
