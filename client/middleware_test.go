@@ -32,7 +32,7 @@ func (l *sendLog) all() []string {
 	return slices.Clone(l.entries)
 }
 
-// TestClientMiddleware: WithClientMiddleware sees every request the client
+// TestClientMiddleware: WithMiddleware sees every request the client
 // sends, outermost first, with its method, params and revision; what it
 // puts in _meta reaches the server; it gets the raw result back, and the
 // server's error as a *protocol.Error. Both eras.
