@@ -13,10 +13,6 @@ import (
 // result, nil to discard it); Batch sets Err.
 type BatchCall = session.BatchCall
 
-// ErrBatchUnsupported is returned by Client.Batch when the connection does
-// not speak protocol revision 2025-03-26, the only one with JSON-RPC
-// batches.
-var ErrBatchUnsupported = session.ErrBatchUnsupported
 
 // Batch sends calls as one JSON-RPC batch and waits for every response,
 // setting each call's Result and Err (its own error, such as a
@@ -28,10 +24,11 @@ var ErrBatchUnsupported = session.ErrBatchUnsupported
 // Batches exist only in protocol revision 2025-03-26: connect with
 // WithProtocolVersion(protocol.Version20250326) (or to a server that chooses
 // it) to use them. On any other revision Batch sends nothing and returns
-// an error matching ErrBatchUnsupported.
+// an error matching session.ErrBatchUnsupported (the connection does not
+// speak protocol revision 2025-03-26, the only one with JSON-RPC batches).
 func (c *Client) Batch(ctx context.Context, calls ...*BatchCall) error {
 	if c.era == protocol.Modern {
-		err := fmt.Errorf("%w (protocol revision: %s)", ErrBatchUnsupported, c.ProtocolVersion())
+		err := fmt.Errorf("%w (protocol revision: %s)", session.ErrBatchUnsupported, c.ProtocolVersion())
 		for _, call := range calls {
 			call.Err = err
 		}

@@ -370,7 +370,7 @@ func (c *Client) connectAuto(ctx context.Context) error {
 }
 
 // errProbeTimeout is the cause of a server/discover probe cut short.
-var errProbeTimeout = errors.New("fastmcp: no answer to server/discover within the discover timeout")
+var errProbeTimeout error = &sentinel{"fastmcp: no answer to server/discover within the discover timeout"}
 
 // probe is discover bounded by the WithDiscoverTimeout setting.
 func (c *Client) probe(ctx context.Context, v string) error {
@@ -981,3 +981,12 @@ func link(x any) *clientlink.Client {
 		WithoutProtocolMembers: withoutProtocolMembers,
 	}
 }
+
+// sentinel is the type of the package's sentinel errors. Unlike
+// errors.New's, its values are laid out by the compiler, so package client
+// has no init work: package fastmcp imports it for Proxy, and a server that
+// builds no Proxy links none of it (fastmcp's TestMinimalServerLinks).
+// Keep every package-level variable here a constant expression.
+type sentinel struct{ msg string }
+
+func (e *sentinel) Error() string { return e.msg }

@@ -23,7 +23,7 @@ import (
 // of the Streamable HTTP transport (2026-07-28, "Custom Headers from Tool
 // Parameters"). Such tools are left out of ListTools and Tools, and are
 // never called.
-var ErrInvalidToolHeaders = errors.New("fastmcp: the tool's x-mcp-header annotations are invalid")
+var ErrInvalidToolHeaders error = &sentinel{"fastmcp: the tool's x-mcp-header annotations are invalid"}
 
 // paramHeader is one tool parameter mirrored into an Mcp-Param-* header.
 type paramHeader struct {

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 
 // ErrTaskCancelled is returned by CallTool (and Call) when the server ran
 // the call as a task and the task ended cancelled.
-var ErrTaskCancelled = errors.New("fastmcp: the task was cancelled")
+var ErrTaskCancelled error = &sentinel{"fastmcp: the task was cancelled"}
 
 // taskPollFloor bounds how often a task is polled, whatever the server
 // suggests.

@@ -18,6 +18,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -494,7 +495,7 @@ func TestClientBatch(t *testing.T) {
 				c := cn.connect(t, client.WithProtocolVersion(v))
 				call := &client.BatchCall{Method: protocol.MethodPing}
 				err := c.Batch(ctxT(t), call)
-				if !errors.Is(err, client.ErrBatchUnsupported) || !errors.Is(call.Err, client.ErrBatchUnsupported) || !strings.Contains(err.Error(), v) {
+				if !errors.Is(err, session.ErrBatchUnsupported) || !errors.Is(call.Err, session.ErrBatchUnsupported) || !strings.Contains(err.Error(), v) {
 					t.Errorf("%s: Batch = %v (call: %v), want ErrBatchUnsupported naming %s", v, err, call.Err, v)
 				}
 				if err := c.Ping(ctxT(t)); err != nil {
