@@ -13,7 +13,6 @@ import (
 // result, nil to discard it); Batch sets Err.
 type BatchCall = session.BatchCall
 
-
 // Batch sends calls as one JSON-RPC batch and waits for every response,
 // setting each call's Result and Err (its own error, such as a
 // *protocol.Error from the server). It returns an error when the batch as
