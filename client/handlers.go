@@ -77,12 +77,12 @@ func WithRootsFunc(fn RootsHandler) Option {
 	return option(func(c *config) { c.handlers.roots = fn })
 }
 
-// WithRequestForwarding prepares the client for Proxy: it declares
+// WithRequestForwarding prepares the client for fastmcp.Proxy: it declares
 // sampling (with tools), elicitation (form and URL mode) and roots, and
-// once Proxy is built on the client, its log messages (every level,
+// once a Proxy is built on the client, its log messages (every level,
 // unless WithLogLevel says otherwise) and the server's requests of those kinds
 // made while a call is forwarded go to the client of that call, whatever
-// protocol revision each side speaks (see Proxy for how a request is
+// protocol revision each side speaks (see fastmcp.Proxy for how a request is
 // matched with its call). A request that cannot be matched with a call
 // goes to the handlers set with WithSampling, WithElicitation and
 // WithRootsFunc, when there are some, and is refused otherwise.
