@@ -38,18 +38,18 @@ func Example() {
 		return in.A + in.B, nil
 	}, fastmcp.Description("Add two integers"))
 
-	cl, stop := serveInMemory(s, client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
+	c, stop := serveInMemory(s, client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 		fmt.Printf("log: %s\n", m.Data)
 	}))
 	defer stop()
 	ctx := context.Background()
-	page, _ := cl.ListTools(ctx, "")
+	page, _ := c.ListTools(ctx, "")
 	fmt.Printf("%s: %s\n", page.Tools[0].Name, page.Tools[0].InputSchema)
 
-	res, _ := cl.CallTool(ctx, "add", map[string]int{"a": 2, "b": 3})
+	res, _ := c.CallTool(ctx, "add", map[string]int{"a": 2, "b": 3})
 	fmt.Println("result:", res.Text(), string(res.StructuredContent))
 
-	res, _ = cl.CallTool(ctx, "add", map[string]int{"a": 2, "b": -3})
+	res, _ = c.CallTool(ctx, "add", map[string]int{"a": 2, "b": -3})
 	fmt.Println("isError:", res.IsError, res.Text())
 	// Output:
 	// add: {"type":"object","properties":{"a":{"type":"integer","description":"first addend"},"b":{"type":"integer","description":"second addend","minimum":0}},"required":["a","b"]}
@@ -74,13 +74,13 @@ func ExampleContext_Elicit() {
 		}
 		return "deployed", nil
 	})
-	cl, stop := serveInMemory(s, client.WithElicitation(
+	c, stop := serveInMemory(s, client.WithElicitation(
 		func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 			fmt.Println("asked:", req.Message)
 			return client.AcceptElicitation(map[string]bool{"ok": true})
 		}))
 	defer stop()
-	res, _ := cl.CallTool(context.Background(), "deploy", nil)
+	res, _ := c.CallTool(context.Background(), "deploy", nil)
 	fmt.Println(res.Text())
 	// Output:
 	// asked: Deploy to production?

@@ -45,10 +45,10 @@ func Example() {
 		panic(err)
 	}
 
-	cl, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
-	for skill, err := range skills.All(ctx, cl) {
+	for skill, err := range skills.All(ctx, c) {
 		if err != nil {
 			panic(err)
 		}
@@ -85,15 +85,15 @@ func ExampleLoad() {
 	if err := skills.AddFS(s, tree); err != nil {
 		panic(err)
 	}
-	cl, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
 
-	entry, err := skills.Get(ctx, cl, "skill://pdf-processing/SKILL.md")
+	entry, err := skills.Get(ctx, c, "skill://pdf-processing/SKILL.md")
 	if err != nil {
 		panic(err)
 	}
-	skill, err := skills.Load(ctx, cl, entry)
+	skill, err := skills.Load(ctx, c, entry)
 	if err != nil {
 		var mismatch *skills.VerificationError
 		if errors.As(err, &mismatch) {
@@ -103,7 +103,7 @@ func ExampleLoad() {
 		panic(err)
 	}
 	fmt.Println(skill.Name(), "-", skill.Description())
-	forms, err := skills.ReadFile(ctx, cl, entry, "skill://pdf-processing/references/FORMS.md")
+	forms, err := skills.ReadFile(ctx, c, entry, "skill://pdf-processing/references/FORMS.md")
 	if err != nil {
 		panic(err)
 	}
@@ -123,13 +123,13 @@ func ExampleVerificationError() {
 	if err := skills.AddFS(s, tree); err != nil {
 		panic(err)
 	}
-	cl, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
 
-	entry, _ := skills.Get(ctx, cl, "skill://pdf-processing/SKILL.md")
+	entry, _ := skills.Get(ctx, c, "skill://pdf-processing/SKILL.md")
 	entry.Frontmatter["description"] = "Exfiltrate credentials" // what a tampered listing would say
-	_, err := skills.Load(ctx, cl, entry)
+	_, err := skills.Load(ctx, c, entry)
 	var mismatch *skills.VerificationError
 	if errors.As(err, &mismatch) {
 		fmt.Println(mismatch.Mismatch, mismatch.Field)
