@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 )
 
 // ErrNotView is matched (errors.Is) by the error of ReadView when the
@@ -18,8 +18,8 @@ var ErrNotView = errors.New("apps: not an MCP Apps view")
 // hosts apply over that of the resources/list entry). A resource whose
 // contents are not one document of MIME type MIMEType (see IsViewMIMEType)
 // gives an error matching ErrNotView. The client declares the extension
-// with fastmcp.WithApps.
-func ReadView(ctx context.Context, c *fastmcp.Client, uri string) (*View, error) {
+// with client.WithApps.
+func ReadView(ctx context.Context, c *client.Client, uri string) (*View, error) {
 	res, err := c.ReadResource(ctx, uri)
 	if err != nil {
 		return nil, err

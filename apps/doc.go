@@ -13,7 +13,7 @@
 // Servers build a [View] with [NewView], [ViewFromFile] or [ViewFromFS] and
 // attach it to tools with the tool option [WithView]; [AppOnly] and
 // [ModelOnly] say who may call a tool. Clients declare the extension with
-// fastmcp.WithApps and fetch views with [ReadView]. A program that uses
+// client.WithApps and fetch views with [ReadView]. A program that uses
 // none of them does not link this package.
 //
 // # One document

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -21,12 +22,12 @@ type Weather struct {
 }
 
 // connect serves s over an in-memory pipe and connects a client to it.
-func connect(s *fastmcp.Server, opts ...fastmcp.ClientOption) (*fastmcp.Client, func()) {
+func connect(s *fastmcp.Server, opts ...client.Option) (*client.Client, func()) {
 	cc, sc := transport.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); s.Serve(ctx, sc) }()
-	c, err := fastmcp.Connect(context.Background(), cc, append(opts, fastmcp.WithLogger(slog.New(slog.DiscardHandler)))...)
+	c, err := client.Connect(context.Background(), cc, append(opts, client.WithLogger(slog.New(slog.DiscardHandler)))...)
 	if err != nil {
 		panic(err)
 	}
@@ -47,7 +48,7 @@ func Example() {
 		apps.WithView(view), apps.AppOnly())
 
 	ctx := context.Background()
-	host, stop := connect(s, fastmcp.WithApps())
+	host, stop := connect(s, client.WithApps())
 	defer stop()
 	for tool, err := range host.Tools(ctx) {
 		if err != nil {

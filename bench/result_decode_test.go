@@ -16,7 +16,7 @@ import (
 
 // BenchmarkToolResultDecode measures the client's share of a tools/call:
 // decoding the response message as it arrives and its result into a
-// fastmcp.ToolResult, as a fastmcp.Client does (protocol.DecodeMessage,
+// fastmcp.ToolResult, as a client.Client does (protocol.DecodeMessage,
 // then session.DecodeResult), with no transport. Two answers: add (the
 // answer of the tool benchmarks: one short text block and a structured
 // result) and blocks (eight text blocks of 1 KiB and a 16 KiB image).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/apps"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -43,12 +44,12 @@ func appServer(t testing.TB) *fastmcp.Server {
 
 // appClients connects to s in memory and over Streamable HTTP, in both
 // eras, and runs fn with each client.
-func appClients(t *testing.T, s func(testing.TB) *fastmcp.Server, opts []fastmcp.ClientOption, fn func(t *testing.T, c *fastmcp.Client)) {
+func appClients(t *testing.T, s func(testing.TB) *fastmcp.Server, opts []client.Option, fn func(t *testing.T, c *client.Client)) {
 	for _, tr := range []string{"memory", "http"} {
 		t.Run(tr, func(t *testing.T) {
 			t.Parallel()
-			bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
-				o := append([]fastmcp.ClientOption{era, fastmcp.WithLogger(quietLogger)}, opts...)
+			bothEras(t, func(t *testing.T, era client.Option, modern bool) {
+				o := append([]client.Option{era, client.WithLogger(quietLogger)}, opts...)
 				if tr == "memory" {
 					fn(t, connect(t, s(t), o...))
 					return
@@ -56,7 +57,7 @@ func appClients(t *testing.T, s func(testing.TB) *fastmcp.Server, opts []fastmcp
 				srv := s(t)
 				ts := httptest.NewServer(srv)
 				t.Cleanup(func() { closeNow(srv); ts.Close() })
-				c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", o...)
+				c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", o...)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,7 +68,7 @@ func appClients(t *testing.T, s func(testing.TB) *fastmcp.Server, opts []fastmcp
 	}
 }
 
-func listToolsByName(t *testing.T, c *fastmcp.Client) map[string]*protocol.Tool {
+func listToolsByName(t *testing.T, c *client.Client) map[string]*protocol.Tool {
 	t.Helper()
 	out := map[string]*protocol.Tool{}
 	for tool, err := range c.Tools(ctxT(t)) {
@@ -79,7 +80,7 @@ func listToolsByName(t *testing.T, c *fastmcp.Client) map[string]*protocol.Tool 
 	return out
 }
 
-func listResourceURIs(t *testing.T, c *fastmcp.Client) []string {
+func listResourceURIs(t *testing.T, c *client.Client) []string {
 	t.Helper()
 	var out []string
 	for r, err := range c.Resources(ctxT(t)) {
@@ -93,7 +94,7 @@ func listResourceURIs(t *testing.T, c *fastmcp.Client) []string {
 
 func TestAppsHost(t *testing.T) {
 	t.Parallel()
-	appClients(t, appServer, []fastmcp.ClientOption{fastmcp.WithApps()}, func(t *testing.T, c *fastmcp.Client) {
+	appClients(t, appServer, []client.Option{client.WithApps()}, func(t *testing.T, c *client.Client) {
 		ctx := ctxT(t)
 		if _, ok := c.ServerCapabilities().Extensions[apps.Extension]; !ok {
 			t.Fatalf("extensions = %v, want %s", c.ServerCapabilities().Extensions, apps.Extension)
@@ -160,14 +161,14 @@ func TestAppsFallback(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name string
-		opts []fastmcp.ClientOption
+		opts []client.Option
 	}{
 		{"undeclared", nil},
-		{"other MIME type", []fastmcp.ClientOption{fastmcp.WithApps("text/uri-list")}},
+		{"other MIME type", []client.Option{client.WithApps("text/uri-list")}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			appClients(t, appServer, tt.opts, func(t *testing.T, c *fastmcp.Client) {
+			appClients(t, appServer, tt.opts, func(t *testing.T, c *client.Client) {
 				ctx := ctxT(t)
 				tools := listToolsByName(t, c)
 				if _, ok := tools["refresh"]; ok || len(tools) != 3 {
@@ -237,7 +238,7 @@ func TestAppsRegistrationErrors(t *testing.T) {
 			if invalid := invalidView[tt.name]; invalid != errors.Is(err, apps.ErrInvalidView) {
 				t.Fatalf("AddTool = %v: errors.Is(err, apps.ErrInvalidView) = %v, want %v", err, !invalid, invalid)
 			}
-			if tools := listToolsByName(t, connect(t, s, fastmcp.WithApps())); tools["tool"] != nil {
+			if tools := listToolsByName(t, connect(t, s, client.WithApps())); tools["tool"] != nil {
 				t.Fatal("the failed tool was registered")
 			}
 		})
@@ -253,7 +254,7 @@ func TestAppsSharedView(t *testing.T) {
 	s.Tool("a", fn, apps.WithView(apps.NewView("ui://shared/v.html", chartHTML)))
 	s.Tool("b", fn, apps.WithView(apps.NewView("ui://shared/v.html", chartHTML)))
 	s.Tool("c", fn, apps.WithView(apps.NewView("ui://shared/other.html", chartHTML)))
-	c := connect(t, s, fastmcp.WithApps())
+	c := connect(t, s, client.WithApps())
 	if uris := listResourceURIs(t, c); strings.Join(uris, " ") != "ui://shared/other.html ui://shared/v.html" {
 		t.Fatalf("resources = %v, want each view once", uris)
 	}
@@ -269,7 +270,7 @@ func TestAppsViewCopied(t *testing.T) {
 	s.Tool("a", func() (string, error) { return "x", nil }, apps.WithView(v))
 	v.HTML = "<p>changed</p>"
 	v.Meta.CSP.ConnectDomains[0] = "https://evil.example"
-	got, err := apps.ReadView(ctxT(t), connect(t, s, fastmcp.WithApps()), "ui://a/v.html")
+	got, err := apps.ReadView(ctxT(t), connect(t, s, client.WithApps()), "ui://a/v.html")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func TestReadViewNotView(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	s.Resource("ui://a/text", func() string { return "plain text" })
-	_, err := apps.ReadView(ctxT(t), connect(t, s, fastmcp.WithApps()), "ui://a/text")
+	_, err := apps.ReadView(ctxT(t), connect(t, s, client.WithApps()), "ui://a/text")
 	if !errors.Is(err, apps.ErrNotView) {
 		t.Fatalf("err = %v, want ErrNotView", err)
 	}
@@ -294,7 +295,7 @@ func TestReadViewMIMESpelling(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	s.Resource("ui://a/loose", func() string { return "<p>loose</p>" }, fastmcp.MIMEType(`text/html; charset=utf-8; profile="mcp-app"`))
-	v, err := apps.ReadView(ctxT(t), connect(t, s, fastmcp.WithApps()), "ui://a/loose")
+	v, err := apps.ReadView(ctxT(t), connect(t, s, client.WithApps()), "ui://a/loose")
 	if err != nil || v.HTML != "<p>loose</p>" {
 		t.Fatalf("ReadView = %+v, %v", v, err)
 	}
@@ -326,11 +327,11 @@ func TestAppsListsPrivate(t *testing.T) {
 	tests := []struct {
 		name  string
 		views bool
-		opts  []fastmcp.ClientOption
+		opts  []client.Option
 		want  protocol.CacheScope
 	}{
-		{"no views", false, []fastmcp.ClientOption{fastmcp.WithApps()}, protocol.CacheScopePublic},
-		{"host", true, []fastmcp.ClientOption{fastmcp.WithApps()}, protocol.CacheScopePrivate},
+		{"no views", false, []client.Option{client.WithApps()}, protocol.CacheScopePublic},
+		{"host", true, []client.Option{client.WithApps()}, protocol.CacheScopePrivate},
 		{"fallback", true, nil, protocol.CacheScopePrivate},
 	}
 	for _, tt := range tests {
@@ -342,7 +343,7 @@ func TestAppsListsPrivate(t *testing.T) {
 			} else {
 				s.Resource("docs://a", fn)
 			}
-			c := connect(t, s, append(tt.opts, fastmcp.WithProtocolVersion(protocol.LatestVersion))...)
+			c := connect(t, s, append(tt.opts, client.WithProtocolVersion(protocol.LatestVersion))...)
 			tools, err := c.ListTools(ctxT(t), "")
 			if err != nil {
 				t.Fatal(err)
@@ -367,7 +368,7 @@ func TestAppsRemoveTool(t *testing.T) {
 	s.Tool("one", fn, apps.WithView(view))
 	s.Tool("two", fn, apps.WithView(view))
 	s.Tool("plain", fn)
-	c := connect(t, s, fastmcp.WithApps())
+	c := connect(t, s, client.WithApps())
 	steps := []struct {
 		remove string
 		want   string // the resources listed after
@@ -396,12 +397,12 @@ func TestAppsRemoveTool(t *testing.T) {
 // extension's fallback (no app-only tools, no views, no _meta.ui).
 func TestProxyApps(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
-		bc := connect(t, appServer(t), back, fastmcp.WithRequestForwarding(), fastmcp.WithApps())
+	eachEraPair(t, func(t *testing.T, back, front client.Option, _ bool) {
+		bc := connect(t, appServer(t), back, client.WithRequestForwarding(), client.WithApps())
 		proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
 		ctx := ctxT(t)
 
-		host := connect(t, proxy, front, fastmcp.WithApps())
+		host := connect(t, proxy, front, client.WithApps())
 		if _, ok := host.ServerCapabilities().Extensions[apps.Extension]; !ok {
 			t.Errorf("the proxy does not declare %s", apps.Extension)
 		}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
@@ -323,7 +324,7 @@ func TestAuthContextThroughOption(t *testing.T) {
 			p := serve.fn(t, nil)
 			for _, tc := range []struct {
 				name, path string
-				era        fastmcp.ClientOption
+				era        client.Option
 			}{
 				{"legacy", "/mcp", legacy},
 				{"modern", "/mcp", eras[1].opt},
@@ -331,7 +332,7 @@ func TestAuthContextThroughOption(t *testing.T) {
 			} {
 				for _, user := range []string{"alice", "bob"} {
 					h := http.Header{"Authorization": {"Bearer " + p.token(user, map[string]any{"client_id": "app-" + user, "scope": "a b"})}}
-					c, err := fastmcp.ConnectHTTP(ctxT(t), p.base+tc.path, tc.era, fastmcp.WithHTTPHeader(h), fastmcp.WithLogger(quietLogger))
+					c, err := client.ConnectHTTP(ctxT(t), p.base+tc.path, tc.era, client.WithHTTPHeader(h), client.WithLogger(quietLogger))
 					if err != nil {
 						t.Fatalf("%s as %s: %v", tc.name, user, err)
 					}
@@ -346,7 +347,7 @@ func TestAuthContextThroughOption(t *testing.T) {
 				}
 			}
 			// Without a token the client cannot connect, and says why.
-			_, err := fastmcp.ConnectHTTP(ctxT(t), p.base+"/mcp", fastmcp.WithLogger(quietLogger))
+			_, err := client.ConnectHTTP(ctxT(t), p.base+"/mcp", client.WithLogger(quietLogger))
 			if err == nil || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "401") {
 				t.Errorf("connect without a token: %v", err)
 			}
@@ -502,7 +503,7 @@ func TestAuthStdio(t *testing.T) {
 	var stderr syncBuffer
 	cmd := stdioServerCommand(t, "auth")
 	cmd.Stderr = &stderr
-	c, err := fastmcp.ConnectCommand(ctxT(t), cmd, fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectCommand(ctxT(t), cmd, client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}

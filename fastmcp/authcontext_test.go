@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -39,7 +40,7 @@ func TestContextAuth(t *testing.T) {
 
 	for _, tc := range []struct {
 		name, path string
-		era        fastmcp.ClientOption
+		era        client.Option
 	}{
 		{"streamable-legacy", "/mcp", legacy},
 		{"streamable-modern", "/mcp", eras[1].opt},
@@ -48,7 +49,7 @@ func TestContextAuth(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, user := range []string{"alice", "bob"} {
 				h := http.Header{"Authorization": {"Bearer token-of-" + user}}
-				c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+tc.path, tc.era, fastmcp.WithHTTPHeader(h), fastmcp.WithLogger(quietLogger))
+				c, err := client.ConnectHTTP(ctxT(t), ts.URL+tc.path, tc.era, client.WithHTTPHeader(h), client.WithLogger(quietLogger))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -75,7 +76,7 @@ func TestContextAuth(t *testing.T) {
 	})
 
 	t.Run("refused", func(t *testing.T) {
-		_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", legacy, fastmcp.WithLogger(quietLogger))
+		_, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", legacy, client.WithLogger(quietLogger))
 		if err == nil {
 			t.Fatal("connected without a token")
 		}

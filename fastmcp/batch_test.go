@@ -15,8 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -391,14 +393,14 @@ func TestBatchRefusedOverHTTP(t *testing.T) {
 // Batch sends nothing and fails with ErrBatchUnsupported.
 func TestClientBatch(t *testing.T) {
 	t.Parallel()
-	v0326 := fastmcp.WithProtocolVersion(protocol.Version20250326)
+	v0326 := client.WithProtocolVersion(protocol.Version20250326)
 	connectors := []struct {
 		name    string
-		connect func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client
+		connect func(t *testing.T, opts ...client.Option) *client.Client
 	}{
-		{"stdio", func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
+		{"stdio", func(t *testing.T, opts ...client.Option) *client.Client {
 			in, out := startBatchServer(t)
-			c, err := fastmcp.Connect(ctxT(t), transport.NewStream(out, in, nil), append(opts, fastmcp.WithLogger(quietLogger))...)
+			c, err := client.Connect(ctxT(t), transport.NewStream(out, in, nil), append(opts, client.WithLogger(quietLogger))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -409,13 +411,13 @@ func TestClientBatch(t *testing.T) {
 	for _, mode := range httpModes {
 		connectors = append(connectors, struct {
 			name    string
-			connect func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client
-		}{"http " + mode.name, func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
+			connect func(t *testing.T, opts ...client.Option) *client.Client
+		}{"http " + mode.name, func(t *testing.T, opts ...client.Option) *client.Client {
 			s := batchServer(fastmcp.JSONResponse(mode.json), fastmcp.Stateless(mode.stateless))
 			h := s
 			ts := httptest.NewServer(h)
 			t.Cleanup(func() { closeNow(h); ts.Close() })
-			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", append(opts, fastmcp.WithLogger(quietLogger))...)
+			c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", append(opts, client.WithLogger(quietLogger))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -425,13 +427,13 @@ func TestClientBatch(t *testing.T) {
 	}
 	connectors = append(connectors, struct {
 		name    string
-		connect func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client
-	}{"legacy http+sse", func(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
+		connect func(t *testing.T, opts ...client.Option) *client.Client
+	}{"legacy http+sse", func(t *testing.T, opts ...client.Option) *client.Client {
 		s := batchServer()
 		h := s
 		ts := httptest.NewServer(h)
 		t.Cleanup(func() { closeNow(h); ts.Close() })
-		c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/sse", append(opts, fastmcp.WithLogger(quietLogger))...)
+		c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/sse", append(opts, client.WithLogger(quietLogger))...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -446,16 +448,16 @@ func TestClientBatch(t *testing.T) {
 				t.Fatalf("negotiated %s", v)
 			}
 			var sums [5]protocol.CallToolResult
-			var calls []*fastmcp.BatchCall
+			var calls []*client.BatchCall
 			for i := range sums {
-				calls = append(calls, &fastmcp.BatchCall{Method: protocol.MethodToolsCall,
+				calls = append(calls, &client.BatchCall{Method: protocol.MethodToolsCall,
 					Params: map[string]any{"name": "add", "arguments": map[string]int{"a": i, "b": 10}}, Result: &sums[i]})
 			}
 			var failed protocol.CallToolResult
-			missing := &fastmcp.BatchCall{Method: "no/such"}
-			note := &fastmcp.BatchCall{Method: "notifications/roots/list_changed", Notification: true}
-			calls = append(calls, &fastmcp.BatchCall{Method: protocol.MethodToolsCall, Params: map[string]any{"name": "fail"}, Result: &failed},
-				missing, note, &fastmcp.BatchCall{Method: protocol.MethodPing})
+			missing := &client.BatchCall{Method: "no/such"}
+			note := &client.BatchCall{Method: "notifications/roots/list_changed", Notification: true}
+			calls = append(calls, &client.BatchCall{Method: protocol.MethodToolsCall, Params: map[string]any{"name": "fail"}, Result: &failed},
+				missing, note, &client.BatchCall{Method: protocol.MethodPing})
 			if err := c.Batch(ctxT(t), calls...); err != nil {
 				t.Fatalf("Batch: %v", err)
 			}
@@ -480,7 +482,7 @@ func TestClientBatch(t *testing.T) {
 				t.Fatalf("ping after the batch: %v", err)
 			}
 			// Only notifications: nothing to wait for.
-			if err := c.Batch(ctxT(t), note, &fastmcp.BatchCall{Method: "notifications/roots/list_changed", Notification: true}); err != nil {
+			if err := c.Batch(ctxT(t), note, &client.BatchCall{Method: "notifications/roots/list_changed", Notification: true}); err != nil {
 				t.Fatalf("Batch of notifications: %v", err)
 			}
 		})
@@ -490,10 +492,10 @@ func TestClientBatch(t *testing.T) {
 				if protocol.IsModern(v) && cn.name == "legacy http+sse" {
 					continue // that transport carries legacy revisions only
 				}
-				c := cn.connect(t, fastmcp.WithProtocolVersion(v))
-				call := &fastmcp.BatchCall{Method: protocol.MethodPing}
+				c := cn.connect(t, client.WithProtocolVersion(v))
+				call := &client.BatchCall{Method: protocol.MethodPing}
 				err := c.Batch(ctxT(t), call)
-				if !errors.Is(err, fastmcp.ErrBatchUnsupported) || !errors.Is(call.Err, fastmcp.ErrBatchUnsupported) || !strings.Contains(err.Error(), v) {
+				if !errors.Is(err, session.ErrBatchUnsupported) || !errors.Is(call.Err, session.ErrBatchUnsupported) || !strings.Contains(err.Error(), v) {
 					t.Errorf("%s: Batch = %v (call: %v), want ErrBatchUnsupported naming %s", v, err, call.Err, v)
 				}
 				if err := c.Ping(ctxT(t)); err != nil {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
@@ -78,31 +79,31 @@ func TestBusAnnouncements(t *testing.T) {
 		{protocol.NotificationResourcesListChanged},
 	}
 	updates := [][]string{{"res://a"}, {"res://a"}}
-	type client struct {
+	type watcher struct {
 		name string
 		got  chan string
 		want [][]string
 	}
-	var clients []client
+	var clients []watcher
 	for i, r := range rs {
 		name := " client of replica " + string(rune('A'+i))
 		gotL := make(chan string, 20)
-		c := connect(t, r.s, legacy, fastmcp.WithListChangedHandler(func(m string) { gotL <- m }))
+		c := connect(t, r.s, legacy, client.WithListChangedHandler(func(m string) { gotL <- m }))
 		if err := c.Subscribe(ctxT(t), "res://a", func(uri string) { gotL <- uri }); err != nil {
 			t.Fatal(err)
 		}
-		clients = append(clients, client{"legacy" + name, gotL, [][]string{
+		clients = append(clients, watcher{"legacy" + name, gotL, [][]string{
 			{lists[0][0], updates[0][0], lists[0][1]}, {lists[1][0], updates[1][0]},
 		}})
 		gotM := make(chan string, 20)
-		connect(t, r.s, fastmcp.WithProtocolVersion(protocol.Version20260728), fastmcp.WithListChangedHandler(func(m string) { gotM <- m }))
-		clients = append(clients, client{"modern listing" + name, gotM, lists})
+		connect(t, r.s, client.WithProtocolVersion(protocol.Version20260728), client.WithListChangedHandler(func(m string) { gotM <- m }))
+		clients = append(clients, watcher{"modern listing" + name, gotM, lists})
 		gotS := make(chan string, 20)
-		c = connect(t, r.s, fastmcp.WithProtocolVersion(protocol.Version20260728))
+		c = connect(t, r.s, client.WithProtocolVersion(protocol.Version20260728))
 		if err := c.Subscribe(ctxT(t), "res://a", func(uri string) { gotS <- uri }); err != nil {
 			t.Fatal(err)
 		}
-		clients = append(clients, client{"modern subscribed" + name, gotS, updates})
+		clients = append(clients, watcher{"modern subscribed" + name, gotS, updates})
 	}
 	a, b := rs[0].s, rs[1].s
 	a.NotifyToolsChanged()
@@ -153,8 +154,8 @@ func TestBusRegistrationStaysLocal(t *testing.T) {
 	bus := memoryBus(t)
 	rs := replicas(t, bus, 2, func(s *fastmcp.Server) { s.Tool("t", func() string { return "" }) })
 	gotA, gotB := make(chan string, 10), make(chan string, 10)
-	connect(t, rs[0].s, legacy, fastmcp.WithListChangedHandler(func(m string) { gotA <- m }))
-	connect(t, rs[1].s, legacy, fastmcp.WithListChangedHandler(func(m string) { gotB <- m }))
+	connect(t, rs[0].s, legacy, client.WithListChangedHandler(func(m string) { gotA <- m }))
+	connect(t, rs[1].s, legacy, client.WithListChangedHandler(func(m string) { gotB <- m }))
 	rs[0].s.Tool("only-on-a", func() string { return "" })
 	if got := recvT(t, gotA); got != protocol.NotificationToolsListChanged {
 		t.Fatalf("replica A's client got %s", got)
@@ -356,7 +357,7 @@ func TestBusDown(t *testing.T) {
 		s.Resource("res://a", func() string { return "a" })
 	})
 	got := make(chan string, 10)
-	c := connect(t, rs[0].s, legacy, fastmcp.WithListChangedHandler(func(m string) { got <- m }))
+	c := connect(t, rs[0].s, legacy, client.WithListChangedHandler(func(m string) { got <- m }))
 	if err := c.Subscribe(ctxT(t), "res://a", func(uri string) { got <- uri }); err != nil {
 		t.Fatal(err)
 	}

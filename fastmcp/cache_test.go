@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -24,7 +25,7 @@ func TestCacheHints(t *testing.T) {
 		TTLMs      *int64 `json:"ttlMs"`
 		CacheScope string `json:"cacheScope"`
 	}
-	modern := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728))
+	modern := connect(t, s, client.WithProtocolVersion(protocol.Version20260728))
 	for _, tc := range []struct {
 		method string
 		params any

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -31,7 +32,7 @@ func blockingServer(opts ...fastmcp.Option) (*fastmcp.Server, <-chan struct{}, <
 // checkCancel calls block, cancels it, and checks the whole chain: the
 // call returns context.Canceled, the handler's context ends, and the
 // connection still works.
-func checkCancel(t *testing.T, c *fastmcp.Client, started <-chan struct{}, ended <-chan error) {
+func checkCancel(t *testing.T, c *client.Client, started <-chan struct{}, ended <-chan error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(ctxT(t))
 	errc := make(chan error, 1)
@@ -60,7 +61,7 @@ func checkCancel(t *testing.T, c *fastmcp.Client, started <-chan struct{}, ended
 
 func TestCancellationOverStdioPipes(t *testing.T) {
 	t.Parallel()
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		s, started, ended := blockingServer()
 		// Real newline-delimited framing over pipes, as between processes.
 		cr, sw := io.Pipe()
@@ -68,7 +69,7 @@ func TestCancellationOverStdioPipes(t *testing.T) {
 		ctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); s.Serve(ctx, transport.NewStream(sr, sw, nil)) }()
-		c, err := fastmcp.Connect(ctxT(t), transport.NewStream(cr, cw, nil), era, fastmcp.WithLogger(quietLogger))
+		c, err := client.Connect(ctxT(t), transport.NewStream(cr, cw, nil), era, client.WithLogger(quietLogger))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,12 +80,12 @@ func TestCancellationOverStdioPipes(t *testing.T) {
 
 func TestCancellationOverHTTP(t *testing.T) {
 	t.Parallel()
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		s, started, ended := blockingServer()
 		h := s
 		ts := httptest.NewServer(h)
 		defer func() { closeNow(h); ts.Close() }()
-		c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era, fastmcp.WithLogger(quietLogger))
+		c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era, client.WithLogger(quietLogger))
 		if err != nil {
 			t.Fatal(err)
 		}

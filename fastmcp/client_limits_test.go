@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -62,7 +63,7 @@ func TestClientAnswerTooLargeStdio(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			c, err := fastmcp.ConnectCommand(ctx, stdioHelper(t, 1<<20), e.opt, fastmcp.WithLogger(quietLogger))
+			c, err := client.ConnectCommand(ctx, stdioHelper(t, 1<<20), e.opt, client.WithLogger(quietLogger))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +89,7 @@ func TestClientDefaultLimitStdio(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := fastmcp.ConnectCommand(ctx, stdioHelper(t, 0), legacy, fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectCommand(ctx, stdioHelper(t, 0), legacy, client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,13 +111,13 @@ func TestClientAnswerTooLargeHTTP(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		path string
-		opts []fastmcp.ClientOption
+		opts []client.Option
 		json bool
 	}{
-		{"streamable legacy", "/mcp", []fastmcp.ClientOption{legacy}, false},
-		{"streamable modern", "/mcp", []fastmcp.ClientOption{fastmcp.WithProtocolVersion(protocol.Version20260728)}, false},
-		{"streamable json", "/mcp", []fastmcp.ClientOption{legacy}, true},
-		{"legacy sse", "/sse", []fastmcp.ClientOption{fastmcp.WithProtocolVersion(protocol.Version20241105)}, false},
+		{"streamable legacy", "/mcp", []client.Option{legacy}, false},
+		{"streamable modern", "/mcp", []client.Option{client.WithProtocolVersion(protocol.Version20260728)}, false},
+		{"streamable json", "/mcp", []client.Option{legacy}, true},
+		{"legacy sse", "/sse", []client.Option{client.WithProtocolVersion(protocol.Version20241105)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -131,8 +132,8 @@ func TestClientAnswerTooLargeHTTP(t *testing.T) {
 			defer func() { closeNow(h); ts.Close() }()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			opts := append(tc.opts, fastmcp.WithLogger(quietLogger), fastmcp.WithMaxMessageSize(1<<20))
-			c, err := fastmcp.ConnectHTTP(ctx, ts.URL+tc.path, opts...)
+			opts := append(tc.opts, client.WithLogger(quietLogger), client.WithMaxMessageSize(1<<20))
+			c, err := client.ConnectHTTP(ctx, ts.URL+tc.path, opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +188,7 @@ func TestClientLostConnectionIsTransportError(t *testing.T) {
 	}))
 	defer ts.Close()
 	ctx := ctxT(t)
-	c, err := fastmcp.ConnectHTTP(ctx, ts.URL, fastmcp.WithProtocolVersion(protocol.Version20250618), fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectHTTP(ctx, ts.URL, client.WithProtocolVersion(protocol.Version20250618), client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}

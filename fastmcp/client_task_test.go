@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -48,9 +49,9 @@ func TestClientCallToolFollowsTask(t *testing.T) {
 		return "", ctx.Err()
 	}, fastmcp.Task(fastmcp.TaskRequired))
 
-	c, err := fastmcp.ConnectHTTP(ctxT(t), url, fastmcp.WithLogger(quietLogger),
-		fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-			return &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"username":"ada"}`)}, nil
+	c, err := client.ConnectHTTP(ctxT(t), url, client.WithLogger(quietLogger),
+		client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+			return &client.ElicitResult{Action: "accept", Content: json.RawMessage(`{"username":"ada"}`)}, nil
 		}))
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +59,7 @@ func TestClientCallToolFollowsTask(t *testing.T) {
 	defer c.Close()
 
 	var started *protocol.TaskCreatedResult
-	res, err := c.CallTool(ctxT(t), "ask", nil, fastmcp.WithTaskStarted(func(tc *protocol.TaskCreatedResult) { started = tc }))
+	res, err := c.CallTool(ctxT(t), "ask", nil, client.WithTaskStarted(func(tc *protocol.TaskCreatedResult) { started = tc }))
 	if err != nil || textOf(t, res) != "hi ada" {
 		t.Fatalf("CallTool(ask) = %v, %v", res, err)
 	}
@@ -104,8 +105,8 @@ func TestClientStartTool(t *testing.T) {
 	s.Tool("plain", func() (string, error) { return "plain", nil })
 	// The client can elicit (the task asks), but its handler must not be
 	// the one that answers: the host does, through UpdateTask.
-	c, err := fastmcp.ConnectHTTP(ctxT(t), url, fastmcp.WithLogger(quietLogger),
-		fastmcp.WithElicitation(func(context.Context, *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+	c, err := client.ConnectHTTP(ctxT(t), url, client.WithLogger(quietLogger),
+		client.WithElicitation(func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 			t.Error("StartTool answered the task's input with the client's handler")
 			return nil, errors.New("not here")
 		}))

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -115,7 +116,7 @@ func TestCompletion(t *testing.T) {
 		{"completer protocol error", fastmcp.PromptRef("coded"), "name", protocol.CodeInvalidParams, "too short"},
 		{"completer panic", fastmcp.PromptRef("panicking"), "name", protocol.CodeInternalError, "completing name failed"},
 	}
-	revisions(t, s, func(t *testing.T, c *fastmcp.Client) {
+	revisions(t, s, func(t *testing.T, c *client.Client) {
 		for _, tc := range ok {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()

@@ -1,5 +1,5 @@
-// Package fastmcp builds Model Context Protocol servers and clients from
-// plain Go functions.
+// Package fastmcp builds Model Context Protocol servers from plain Go
+// functions (the client is package client).
 //
 // # Tools
 //
@@ -80,14 +80,10 @@
 // own mux (mux.Handle("/mcp", s)) and stop with Shutdown. ServeStdio and
 // Serve serve one client over stdio or any transport.Conn. See docs/serving.md and docs/http.md.
 //
-// # Client
+// # Client and proxy
 //
-// Connect, ConnectCommand and ConnectHTTP return a Client that lists and
-// calls tools, reads resources, gets prompts, and answers the server's
-// sampling, elicitation and roots requests with the handlers given as
-// options. It speaks 2026-07-28 to servers that do and the initialize
-// handshake to the others. With the OAuth option, ConnectHTTP logs in to
-// servers protected by OAuth 2.1 (package oauthclient): the first 401
-// starts the flow, tokens are refreshed and kept in a TokenStore. See
-// docs/client.md.
+// The client is package client (github.com/fastmcp-go/fastmcp/client).
+// Proxy serves, as a Server, whatever the server behind a *client.Client
+// offers; a server that builds no Proxy links none of the client. See
+// docs/client.md and docs/proxy.md.
 package fastmcp

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -95,8 +96,8 @@ func ExampleAuth_config() {
 		resp.Body.Close()
 		fmt.Println(strings.TrimSpace(fmt.Sprintf("%q: %d %s", token, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))))
 	}
-	c, err := fastmcp.ConnectHTTP(context.Background(), ts.URL+"/mcp",
-		fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer k-123"}}), fastmcp.WithLogger(slog.New(slog.DiscardHandler)))
+	c, err := client.ConnectHTTP(context.Background(), ts.URL+"/mcp",
+		client.WithHTTPHeader(http.Header{"Authorization": {"Bearer k-123"}}), client.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		panic(err)
 	}

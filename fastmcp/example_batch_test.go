@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -12,17 +13,17 @@ import (
 func ExampleClient_Batch() {
 	s := fastmcp.New("calc", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("add", func(in ExampleAddArgs) int { return in.A + in.B }, fastmcp.Description("Add two integers"))
-	client, stop := serveInMemory(s, fastmcp.WithProtocolVersion(protocol.Version20250326))
+	c, stop := serveInMemory(s, client.WithProtocolVersion(protocol.Version20250326))
 	defer stop()
 	ctx := context.Background()
 
 	var sum protocol.CallToolResult
-	calls := []*fastmcp.BatchCall{
+	calls := []*client.BatchCall{
 		{Method: "tools/call", Params: map[string]any{"name": "add", "arguments": map[string]int{"a": 1, "b": 2}}, Result: &sum},
 		{Method: "no/such/method"},
 		{Method: "notifications/roots/list_changed", Notification: true},
 	}
-	if err := client.Batch(ctx, calls...); err != nil { // the batch as a whole failed
+	if err := c.Batch(ctx, calls...); err != nil { // the batch as a whole failed
 		fmt.Println(err)
 		return
 	}

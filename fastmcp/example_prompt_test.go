@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -26,10 +27,10 @@ func ExampleServer_Prompt() {
 		return fmt.Sprintf("Review this %s code in at most %d remarks:\n%s", in.Language, in.MaxNotes, in.Code)
 	}, fastmcp.Description("Review a piece of code"))
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
-	for p, err := range client.Prompts(ctx) {
+	for p, err := range c.Prompts(ctx) {
 		if err != nil {
 			panic(err)
 		}
@@ -37,10 +38,10 @@ func ExampleServer_Prompt() {
 			fmt.Printf("%s.%s required=%v: %s\n", p.Name, a.Name, a.Required, a.Description)
 		}
 	}
-	res, _ := client.GetPrompt(ctx, "review", map[string]string{"code": "x := 1", "language": "Go", "max_notes": "3"})
+	res, _ := c.GetPrompt(ctx, "review", map[string]string{"code": "x := 1", "language": "Go", "max_notes": "3"})
 	fmt.Printf("%s: %s\n", res.Messages[0].Role, res.Messages[0].Text())
 
-	_, err := client.GetPrompt(ctx, "review", map[string]string{"max_notes": "many"})
+	_, err := c.GetPrompt(ctx, "review", map[string]string{"max_notes": "many"})
 	fmt.Println(err)
 	// Output:
 	// review.code required=true: The code to review
@@ -68,9 +69,9 @@ func ExampleServer_Prompt_messages() {
 		}
 	})
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
-	res, _ := client.GetPrompt(context.Background(), "describe", nil)
+	res, _ := c.GetPrompt(context.Background(), "describe", nil)
 	fmt.Println(res.Description)
 	for _, m := range res.Messages {
 		fmt.Printf("%s %T\n", m.Role, m.Content)
@@ -106,12 +107,12 @@ func ExampleCompleteArg() {
 			return out, nil
 		}))
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
-	res, _ := client.Complete(ctx, fastmcp.PromptRef("scaffold"), "language", "py", nil)
+	res, _ := c.Complete(ctx, fastmcp.PromptRef("scaffold"), "language", "py", nil)
 	fmt.Println(res.Completion.Values)
-	res, _ = client.Complete(ctx, fastmcp.PromptRef("scaffold"), "framework", "f", map[string]string{"language": "python"})
+	res, _ = c.Complete(ctx, fastmcp.PromptRef("scaffold"), "framework", "f", map[string]string{"language": "python"})
 	fmt.Println(res.Completion.Values, *res.Completion.Total, res.Completion.HasMore)
 	// Output:
 	// [python]
@@ -132,9 +133,9 @@ func ExampleServer_Complete() {
 		panic(err)
 	}
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
-	res, _ := client.Complete(context.Background(), fastmcp.ResourceRef("repo://{owner}/{name}"), "owner", "goo", nil)
+	res, _ := c.Complete(context.Background(), fastmcp.ResourceRef("repo://{owner}/{name}"), "owner", "goo", nil)
 	fmt.Println(res.Completion.Values)
 	// Output:
 	// [google]
@@ -155,15 +156,15 @@ func ExampleClient_SetLogLevel() {
 	ctx := context.Background()
 	cc, sc := transport.NewPipe()
 	go s.Serve(ctx, sc)
-	client, err := fastmcp.Connect(ctx, cc,
-		fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion),
-		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) { fmt.Printf("%s: %s\n", m.Level, m.Data) }))
+	c, err := client.Connect(ctx, cc,
+		client.WithProtocolVersion(protocol.LatestLegacyVersion),
+		client.WithLogHandler(func(m *protocol.LoggingMessageParams) { fmt.Printf("%s: %s\n", m.Level, m.Data) }))
 	if err != nil {
 		panic(err)
 	}
-	defer client.Close()
-	client.SetLogLevel(ctx, protocol.LevelWarning)
-	res, _ := client.ReadResource(ctx, "chatty://status")
+	defer c.Close()
+	c.SetLogLevel(ctx, protocol.LevelWarning)
+	res, _ := c.ReadResource(ctx, "chatty://status")
 	fmt.Println(res.Contents[0].Text)
 	// Output:
 	// warning: "disk almost full"

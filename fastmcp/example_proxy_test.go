@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -24,7 +25,7 @@ func ExampleProxy() {
 	// The client that reaches the backend; WithRequestForwarding lets the
 	// backend's elicitation, sampling and roots requests reach the
 	// proxy's own clients.
-	upstream, stopBackend := serveInMemory(backend, fastmcp.WithRequestForwarding())
+	upstream, stopBackend := serveInMemory(backend, client.WithRequestForwarding())
 	defer stopBackend()
 	proxy := fastmcp.Proxy(upstream, quiet)
 
@@ -35,16 +36,16 @@ func ExampleProxy() {
 	front.Mount("weather", proxy)
 	front.Mount("clock", local)
 
-	client, stop := serveInMemory(front)
+	c, stop := serveInMemory(front)
 	defer stop()
 	ctx := context.Background()
-	for tool, err := range client.Tools(ctx) {
+	for tool, err := range c.Tools(ctx) {
 		if err != nil {
 			panic(err)
 		}
 		fmt.Println(tool.Name)
 	}
-	res, err := client.CallTool(ctx, "weather_forecast", map[string]string{"city": "Lyon"})
+	res, err := c.CallTool(ctx, "weather_forecast", map[string]string{"city": "Lyon"})
 	if err != nil {
 		panic(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -23,16 +24,16 @@ func ExampleServer_Resource() {
 		return map[string]any{"theme": "dark"}, nil
 	})
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
-	for r, err := range client.Resources(ctx) {
+	for r, err := range c.Resources(ctx) {
 		if err != nil {
 			panic(err)
 		}
 		fmt.Printf("%s (%s)\n", r.URI, r.MIMEType)
 	}
-	res, _ := client.ReadResource(ctx, "notes://settings")
+	res, _ := c.ReadResource(ctx, "notes://settings")
 	fmt.Println(res.Contents[0].MIMEType, res.Contents[0].Text)
 	// Output:
 	// notes://readme (text/plain)
@@ -63,15 +64,15 @@ func ExampleServer_Resource_template() {
 		return User{ID: in.ID, Name: name}, nil
 	}, fastmcp.Description("A user's profile"))
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
-	res, _ := client.ReadResource(ctx, "users://2/profile")
+	res, _ := c.ReadResource(ctx, "users://2/profile")
 	fmt.Println(res.Contents[0].Text)
 
-	_, err := client.ReadResource(ctx, "users://3/profile")
+	_, err := c.ReadResource(ctx, "users://3/profile")
 	fmt.Println(err)
-	_, err = client.ReadResource(ctx, "users://0/profile")
+	_, err = c.ReadResource(ctx, "users://0/profile")
 	fmt.Println(err)
 	// Output:
 	// {"id":2,"name":"Grace"}
@@ -95,15 +96,15 @@ func ExampleServer_Resource_files() {
 		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(in.Path)))
 	}, fastmcp.MIMEType("text/markdown"))
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
-	res, _ := client.ReadResource(ctx, "docs:///guide.md")
+	res, _ := c.ReadResource(ctx, "docs:///guide.md")
 	fmt.Printf("%s %s\n", res.Contents[0].MIMEType, res.Contents[0].Blob)
 
-	_, err := client.ReadResource(ctx, "docs:///missing.md") // os.ReadFile: fs.ErrNotExist
+	_, err := c.ReadResource(ctx, "docs:///missing.md") // os.ReadFile: fs.ErrNotExist
 	fmt.Println(err)
-	_, err = client.ReadResource(ctx, "docs:///../secret")
+	_, err = c.ReadResource(ctx, "docs:///../secret")
 	fmt.Println(err)
 	// Output:
 	// text/markdown # Guide
@@ -117,11 +118,11 @@ func ExampleServer_NotifyResourceUpdated() {
 	s := fastmcp.New("clock", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Resource("clock://now", func() string { return "12:00" })
 
-	client, stop := serveInMemory(s, fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion))
+	c, stop := serveInMemory(s, client.WithProtocolVersion(protocol.LatestLegacyVersion))
 	defer stop()
 	ctx := context.Background()
 	updated := make(chan string, 1)
-	if err := client.Subscribe(ctx, "clock://now", func(uri string) { updated <- uri }); err != nil {
+	if err := c.Subscribe(ctx, "clock://now", func(uri string) { updated <- uri }); err != nil {
 		panic(err)
 	}
 
@@ -150,9 +151,9 @@ func ExampleContext_ReadResource() {
 		return "", errors.New("unreachable")
 	})
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
-	res, _ := client.ReadResource(context.Background(), "data://report")
+	res, _ := c.ReadResource(context.Background(), "data://report")
 	fmt.Println(res.Contents[0].Text)
 	// Output:
 	// sales: 20250

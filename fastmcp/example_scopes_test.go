@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 
 	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -41,7 +42,7 @@ func ExampleRequireScopes() {
 
 	ctx := context.Background()
 	for _, token := range []string{"reader", "writer"} {
-		c, err := fastmcp.ConnectHTTP(ctx, srv.URL+"/mcp", fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + token}}))
+		c, err := client.ConnectHTTP(ctx, srv.URL+"/mcp", client.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + token}}))
 		if err != nil {
 			panic(err)
 		}

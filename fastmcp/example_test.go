@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -13,12 +14,12 @@ import (
 // serveInMemory serves s over an in-memory pipe and connects a client to it:
 // the recipe of docs/testing.md, for Examples, which have no *testing.T (a
 // test uses fastmcptest.NewClient).
-func serveInMemory(s *fastmcp.Server, opts ...fastmcp.ClientOption) (*fastmcp.Client, func()) {
+func serveInMemory(s *fastmcp.Server, opts ...client.Option) (*client.Client, func()) {
 	cc, sc := transport.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); s.Serve(ctx, sc) }()
-	c, err := fastmcp.Connect(context.Background(), cc, append(opts, fastmcp.WithLogger(slog.New(slog.DiscardHandler)))...)
+	c, err := client.Connect(context.Background(), cc, append(opts, client.WithLogger(slog.New(slog.DiscardHandler)))...)
 	if err != nil {
 		panic(err)
 	}
@@ -37,18 +38,18 @@ func Example() {
 		return in.A + in.B, nil
 	}, fastmcp.Description("Add two integers"))
 
-	client, stop := serveInMemory(s, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
+	c, stop := serveInMemory(s, client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 		fmt.Printf("log: %s\n", m.Data)
 	}))
 	defer stop()
 	ctx := context.Background()
-	page, _ := client.ListTools(ctx, "")
+	page, _ := c.ListTools(ctx, "")
 	fmt.Printf("%s: %s\n", page.Tools[0].Name, page.Tools[0].InputSchema)
 
-	res, _ := client.CallTool(ctx, "add", map[string]int{"a": 2, "b": 3})
+	res, _ := c.CallTool(ctx, "add", map[string]int{"a": 2, "b": 3})
 	fmt.Println("result:", res.Text(), string(res.StructuredContent))
 
-	res, _ = client.CallTool(ctx, "add", map[string]int{"a": 2, "b": -3})
+	res, _ = c.CallTool(ctx, "add", map[string]int{"a": 2, "b": -3})
 	fmt.Println("isError:", res.IsError, res.Text())
 	// Output:
 	// add: {"type":"object","properties":{"a":{"type":"integer","description":"first addend"},"b":{"type":"integer","description":"second addend","minimum":0}},"required":["a","b"]}
@@ -73,13 +74,13 @@ func ExampleContext_Elicit() {
 		}
 		return "deployed", nil
 	})
-	client, stop := serveInMemory(s, fastmcp.WithElicitation(
-		func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+	c, stop := serveInMemory(s, client.WithElicitation(
+		func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 			fmt.Println("asked:", req.Message)
-			return fastmcp.AcceptElicitation(map[string]bool{"ok": true})
+			return client.AcceptElicitation(map[string]bool{"ok": true})
 		}))
 	defer stop()
-	res, _ := client.CallTool(context.Background(), "deploy", nil)
+	res, _ := c.CallTool(context.Background(), "deploy", nil)
 	fmt.Println(res.Text())
 	// Output:
 	// asked: Deploy to production?

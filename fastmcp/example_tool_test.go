@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -39,16 +40,16 @@ func ExampleServer_Tool() {
 	s := fastmcp.New("catalogue", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("search", search, fastmcp.Description("Search the catalogue"), fastmcp.ReadOnly())
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
-	page, _ := client.ListTools(ctx, "")
+	page, _ := c.ListTools(ctx, "")
 	fmt.Println(string(page.Tools[0].InputSchema))
 
-	res, _ := client.CallTool(ctx, "search", map[string]any{"query": "go"})
+	res, _ := c.CallTool(ctx, "search", map[string]any{"query": "go"})
 	fmt.Println(string(res.StructuredContent))
 
-	res, _ = client.CallTool(ctx, "search", map[string]any{"query": "g", "tags": []string{"cobol"}})
+	res, _ = c.CallTool(ctx, "search", map[string]any{"query": "g", "tags": []string{"cobol"}})
 	fmt.Println(res.IsError, res.Text())
 	// Output:
 	// {"type":"object","properties":{"query":{"type":"string","description":"what to look for","minLength":2},"limit":{"type":"integer","description":"most results to return","minimum":1,"maximum":100,"default":10},"tags":{"type":"array","items":{"type":"string","enum":["go","rust","zig"]}}},"required":["query"]}
@@ -73,12 +74,12 @@ type BuildArgs struct {
 func ExampleContext_Progress() {
 	s := fastmcp.New("builder", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("build", build)
-	client, stop := serveInMemory(s, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
+	c, stop := serveInMemory(s, client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 		fmt.Printf("log %s: %s\n", m.Level, m.Data)
 	}))
 	defer stop()
-	res, _ := client.CallTool(context.Background(), "build", map[string]string{"target": "app"},
-		fastmcp.WithProgress(func(p *protocol.ProgressParams) { fmt.Printf("progress %g/%g %s\n", p.Progress, p.Total, p.Message) }))
+	res, _ := c.CallTool(context.Background(), "build", map[string]string{"target": "app"},
+		client.WithProgress(func(p *protocol.ProgressParams) { fmt.Printf("progress %g/%g %s\n", p.Progress, p.Total, p.Message) }))
 	fmt.Println(res.Text())
 	// Output:
 	// log info: {"msg":"building","target":"app"}
@@ -111,14 +112,14 @@ func ship(ctx *fastmcp.Context) (string, error) {
 func ExampleContext_Elicit_form() {
 	s := fastmcp.New("shop", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
 	s.Tool("ship", ship)
-	client, stop := serveInMemory(s, fastmcp.WithElicitation(
-		func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+	c, stop := serveInMemory(s, client.WithElicitation(
+		func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 			fmt.Println(string(req.RequestedSchema))
 			// The user leaves "express" empty: the client fills its default.
-			return fastmcp.AcceptElicitation(map[string]string{"name": "Ada", "country": "FR"})
+			return client.AcceptElicitation(map[string]string{"name": "Ada", "country": "FR"})
 		}))
 	defer stop()
-	res, _ := client.CallTool(context.Background(), "ship", nil)
+	res, _ := c.CallTool(context.Background(), "ship", nil)
 	fmt.Println(res.Text())
 	// Output:
 	// {"type":"object","properties":{"name":{"type":"string","description":"Full name"},"express":{"type":"boolean","default":false},"country":{"type":"string","enum":["FR","DE","US"]}},"required":["name","country"]}

@@ -6,15 +6,12 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/paramheader"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
-
-// paramHeaderPrefix starts the name of the HTTP header mirroring a tool
-// parameter marked x-mcp-header (SEP-2243, protocol 2026-07-28).
-const paramHeaderPrefix = "Mcp-Param-"
 
 // checkParamHeaders verifies, for a modern request over HTTP, that every
 // tool parameter marked x-mcp-header is mirrored in its Mcp-Param-* header
@@ -31,16 +28,16 @@ func checkParamHeaders(req *session.Request, headers []schema.Header, args jsont
 		return nil // not HTTP: there are no headers to check
 	}
 	for _, h := range headers {
-		name := paramHeaderPrefix + h.Name
+		name := paramheader.Prefix + h.Name
 		values := info.Header.Values(name)
-		body, present := valueAt(args, h.Path)
+		body, present := paramheader.ValueAt(args, h.Path)
 		switch {
 		case !present && len(values) == 0:
 			continue
 		case !present:
-			return headerMismatch("header %s is set but argument %s is absent", name, pathString(h.Path))
+			return headerMismatch("header %s is set but argument %s is absent", name, paramheader.PathString(h.Path))
 		case len(values) == 0:
-			return headerMismatch("argument %s is set but header %s is missing", pathString(h.Path), name)
+			return headerMismatch("argument %s is set but header %s is missing", paramheader.PathString(h.Path), name)
 		case len(values) > 1:
 			return headerMismatch("header %s is repeated", name)
 		}
@@ -50,10 +47,10 @@ func checkParamHeaders(req *session.Request, headers []schema.Header, args jsont
 		}
 		want, ok := headerText(body)
 		if !ok {
-			return headerMismatch("argument %s is not a string, integer or boolean", pathString(h.Path))
+			return headerMismatch("argument %s is not a string, integer or boolean", paramheader.PathString(h.Path))
 		}
 		if got != want {
-			return headerMismatch("header %s does not match argument %s", name, pathString(h.Path))
+			return headerMismatch("header %s does not match argument %s", name, paramheader.PathString(h.Path))
 		}
 	}
 	return nil
@@ -61,30 +58,6 @@ func checkParamHeaders(req *session.Request, headers []schema.Header, args jsont
 
 func headerMismatch(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", protocol.ErrHeaderMismatch, fmt.Sprintf(format, args...))
-}
-
-// valueAt returns the JSON value at the chain of object keys path in args;
-// a null value counts as absent.
-func valueAt(args jsontext.Value, path []string) (jsontext.Value, bool) {
-	v := args
-	for _, key := range path {
-		if v.Kind() != '{' {
-			return nil, false
-		}
-		var obj map[string]jsontext.Value
-		if err := protocol.Unmarshal(v, &obj); err != nil {
-			return nil, false
-		}
-		next, ok := obj[key]
-		if !ok {
-			return nil, false
-		}
-		v = next
-	}
-	if len(v) == 0 || v.Kind() == 'n' {
-		return nil, false
-	}
-	return v, true
 }
 
 // headerText renders a primitive argument as its header value: a string as
@@ -106,17 +79,6 @@ func headerText(v jsontext.Value) (string, bool) {
 		return string(v), true
 	}
 	return "", false
-}
-
-func pathString(path []string) string {
-	s := ""
-	for i, p := range path {
-		if i > 0 {
-			s += "."
-		}
-		s += p
-	}
-	return s
 }
 
 // matchParamHeaders is the step of a tool with x-mcp-header parameters: see

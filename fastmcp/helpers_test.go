@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 )
@@ -15,9 +16,9 @@ var quietLogger = slog.New(slog.DiscardHandler)
 
 // connect returns a client connected in memory to s (fastmcptest.NewClient,
 // logging nothing), closed with s's connection when the test ends.
-func connect(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) *fastmcp.Client {
+func connect(t testing.TB, s *fastmcp.Server, opts ...client.Option) *client.Client {
 	t.Helper()
-	return fastmcptest.NewClient(t, s, append([]fastmcp.ClientOption{fastmcp.WithLogger(quietLogger)}, opts...)...)
+	return fastmcptest.NewClient(t, s, append([]client.Option{client.WithLogger(quietLogger)}, opts...)...)
 }
 
 func newServer(opts ...fastmcp.Option) *fastmcp.Server {
@@ -42,14 +43,14 @@ func ctxT(t testing.TB) context.Context {
 // handshake (2025-11-25) and stateless modern requests (2026-07-28).
 var eras = []struct {
 	name string
-	opt  fastmcp.ClientOption
+	opt  client.Option
 }{
-	{"legacy", fastmcp.WithProtocolVersion(fastmcptest.Legacy)},
-	{"modern", fastmcp.WithProtocolVersion(fastmcptest.Modern)},
+	{"legacy", client.WithProtocolVersion(fastmcptest.Legacy)},
+	{"modern", client.WithProtocolVersion(fastmcptest.Modern)},
 }
 
 // bothEras runs fn once per era, in parallel subtests.
-func bothEras(t *testing.T, fn func(t *testing.T, era fastmcp.ClientOption, modern bool)) {
+func bothEras(t *testing.T, fn func(t *testing.T, era client.Option, modern bool)) {
 	for _, e := range eras {
 		t.Run(e.name, func(t *testing.T) {
 			t.Parallel()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -18,11 +19,11 @@ func TestSlowToolDoesNotBlockHTTPCalls(t *testing.T) {
 	t.Parallel()
 	for _, json := range []bool{false, true} {
 		t.Run(fmt.Sprint("json=", json), func(t *testing.T) {
-			bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+			bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 				s, started, ended := blockingServer(fastmcp.JSONResponse(json))
 				ts := httptest.NewServer(s)
 				defer func() { closeNow(s); ts.Close() }()
-				c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era, fastmcp.WithLogger(quietLogger))
+				c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era, client.WithLogger(quietLogger))
 				if err != nil {
 					t.Fatal(err)
 				}

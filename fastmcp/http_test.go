@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -49,17 +50,17 @@ func TestHTTPBothEras(t *testing.T) {
 	_, ts := httpServer(t)
 	for _, tc := range []struct {
 		name    string
-		opts    []fastmcp.ClientOption
+		opts    []client.Option
 		url     string
 		version string
 	}{
 		{"auto", nil, ts.URL + "/mcp", protocol.Version20260728},
-		{"legacy", []fastmcp.ClientOption{legacy}, ts.URL + "/mcp", protocol.Version20251125},
+		{"legacy", []client.Option{legacy}, ts.URL + "/mcp", protocol.Version20251125},
 		{"sse fallback", nil, ts.URL + "/sse", protocol.Version20251125},
-		{"sse fallback 2024", []fastmcp.ClientOption{fastmcp.WithProtocolVersion(protocol.Version20241105)}, ts.URL + "/sse", protocol.Version20241105},
+		{"sse fallback 2024", []client.Option{client.WithProtocolVersion(protocol.Version20241105)}, ts.URL + "/sse", protocol.Version20241105},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := fastmcp.ConnectHTTP(ctxT(t), tc.url, append(tc.opts, fastmcp.WithLogger(quietLogger))...)
+			c, err := client.ConnectHTTP(ctxT(t), tc.url, append(tc.opts, client.WithLogger(quietLogger))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +73,7 @@ func TestHTTPBothEras(t *testing.T) {
 				t.Fatalf("add: %v %v", res, err)
 			}
 			var progress int
-			res, err = c.CallTool(ctxT(t), "slow", nil, fastmcp.WithProgress(func(*protocol.ProgressParams) { progress++ }))
+			res, err = c.CallTool(ctxT(t), "slow", nil, client.WithProgress(func(*protocol.ProgressParams) { progress++ }))
 			if err != nil || textOf(t, res) != "done" || progress != 3 {
 				t.Fatalf("slow: %v %v, %d progress notifications", res, err, progress)
 			}
@@ -132,7 +133,7 @@ func TestParamHeaders(t *testing.T) {
 		}
 	}
 	// The schema announces the headers.
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestHealthzRoutesAndLifespan(t *testing.T) {
 	if code, body := get(t, base+"/version"); code != 200 || body != "1.0.0" {
 		t.Errorf("custom route = %d %q", code, body)
 	}
-	c, err := fastmcp.ConnectHTTP(ctxT(t), base+"/mcp", fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectHTTP(ctxT(t), base+"/mcp", client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/clientlink"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
@@ -35,7 +36,7 @@ var (
 //
 // A handler must therefore be safe to re-run up to its input requests: do
 // work with side effects after them, or make it idempotent.
-var ErrInputRequired = errors.New("fastmcp: waiting for the client's input (the request will be retried)")
+var ErrInputRequired = clientlink.ErrInputRequired
 
 // CapabilityError reports that the client did not declare the capability a
 // Context method needed. On a modern (2026-07-28) request, a handler that

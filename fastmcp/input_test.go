@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -67,24 +68,24 @@ func inputServer() *fastmcp.Server {
 
 func TestServerToClientRequests(t *testing.T) {
 	t.Parallel()
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		var sawSchema json.RawMessage
 		c := connect(t, inputServer(), era,
-			fastmcp.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
+			client.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
 				return &fastmcp.SamplingResult{Role: protocol.RoleAssistant, Model: "m", Content: protocol.SamplingContent{fastmcp.Text("hi " + req.Messages[0].Content[0].(*fastmcp.TextContent).Text)}}, nil
 			}),
-			fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+			client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 				sawSchema = req.RequestedSchema
 				// age left out: the client fills its default (SEP-1034).
-				return &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"username":"ada","email":"ada@example.com"}`)}, nil
+				return &client.ElicitResult{Action: "accept", Content: json.RawMessage(`{"username":"ada","email":"ada@example.com"}`)}, nil
 			}),
-			fastmcp.WithURLElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+			client.WithURLElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 				if req.URL != "https://example.com/login" || (req.ElicitationID == "") != modern {
 					return nil, errors.New("bad url elicitation")
 				}
-				return &fastmcp.ElicitResult{Action: "accept"}, nil
+				return &client.ElicitResult{Action: "accept"}, nil
 			}),
-			fastmcp.WithRoots(fastmcp.Root{URI: "file:///a"}, fastmcp.Root{URI: "file:///b"}),
+			client.WithRoots(fastmcp.Root{URI: "file:///a"}, fastmcp.Root{URI: "file:///b"}),
 		)
 		for _, tc := range []struct{ tool, want string }{
 			{"sample", "model said: hi hello?"},
@@ -111,7 +112,7 @@ func TestServerToClientRequests(t *testing.T) {
 
 func TestClientWithoutCapabilities(t *testing.T) {
 	t.Parallel()
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		c := connect(t, inputServer(), era)
 		for _, tool := range []string{"sample", "elicit", "roots", "url"} {
 			res, err := c.CallTool(ctxT(t), tool, nil)
@@ -161,16 +162,16 @@ func TestCapabilityErrorsMatch(t *testing.T) {
 
 func TestElicitDeclineAndBadAnswer(t *testing.T) {
 	t.Parallel()
-	answer := make(chan *fastmcp.ElicitResult, 2)
-	c := connect(t, inputServer(), legacy, fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+	answer := make(chan *client.ElicitResult, 2)
+	c := connect(t, inputServer(), legacy, client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 		return <-answer, nil
 	}))
-	answer <- &fastmcp.ElicitResult{Action: "decline"}
+	answer <- &client.ElicitResult{Action: "decline"}
 	res, err := c.CallTool(ctxT(t), "elicit", nil)
 	if err != nil || textOf(t, res) != "action decline" {
 		t.Fatalf("decline: %v %v", res, err)
 	}
-	answer <- &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"username":"x","email":"not-an-email","age":"old"}`)}
+	answer <- &client.ElicitResult{Action: "accept", Content: json.RawMessage(`{"username":"x","email":"not-an-email","age":"old"}`)}
 	res, err = c.CallTool(ctxT(t), "elicit", nil)
 	if err != nil || !res.IsError || !strings.Contains(textOf(t, res), "age") {
 		t.Fatalf("bad answer: %v %v", textOf(t, res), err)

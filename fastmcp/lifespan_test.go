@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -214,7 +215,7 @@ func TestSIGTERMLetsInFlightCallFinishHTTP(t *testing.T) {
 	ln.Close()
 	cmd, lines, _, _ := startHelper(t, "FASTMCP_ADDR="+addr, "FASTMCP_LOG_LEVEL=error")
 	waitLine(t, lines, "lifespan: started")
-	var c *fastmcp.Client
+	var c *client.Client
 	for range 200 {
 		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
 			resp.Body.Close()
@@ -224,7 +225,7 @@ func TestSIGTERMLetsInFlightCallFinishHTTP(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond) // waiting for another process to listen
 	}
-	c, err = fastmcp.ConnectHTTP(ctxT(t), "http://"+addr+"/mcp", fastmcp.WithLogger(quietLogger))
+	c, err = client.ConnectHTTP(ctxT(t), "http://"+addr+"/mcp", client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func TestSIGTERMLetsInFlightCallFinishStdio(t *testing.T) {
 	}
 	cmd, lines, in, out := startHelper(t, "FASTMCP_LOG_LEVEL=error")
 	waitLine(t, lines, "lifespan: started")
-	c, err := fastmcp.Connect(ctxT(t), transport.NewStream(out, in, nil), fastmcp.WithLogger(quietLogger))
+	c, err := client.Connect(ctxT(t), transport.NewStream(out, in, nil), client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +251,7 @@ func TestSIGTERMLetsInFlightCallFinishStdio(t *testing.T) {
 // sigtermDuringSlowCall calls the helper's slow tool through c, sends the
 // helper SIGTERM while the call runs, and checks that the call finishes,
 // the lifespan is cleaned up and the helper exits with status 0.
-func sigtermDuringSlowCall(t *testing.T, cmd *exec.Cmd, lines <-chan string, c *fastmcp.Client) {
+func sigtermDuringSlowCall(t *testing.T, cmd *exec.Cmd, lines <-chan string, c *client.Client) {
 	t.Helper()
 	res := make(chan string, 1)
 	go func() {

@@ -31,12 +31,15 @@ var optionalFeatures = []feature{
 	{name: "x/oauth2", pkgs: []string{"golang.org/x/oauth2"}},
 	{name: "yaml", pkgs: []string{"go.yaml.in/yaml/v4"}},
 	{name: "mimetype", pkgs: []string{"github.com/gabriel-vasile/mimetype"}},
-	{name: "apps", pkgs: []string{"github.com/fastmcp-go/fastmcp/apps", "github.com/fastmcp-go/fastmcp/internal/appswire"}, files: []string{"apps.go", "client_apps.go"}},
+	{name: "apps", pkgs: []string{"github.com/fastmcp-go/fastmcp/apps", "github.com/fastmcp-go/fastmcp/internal/appswire"}, files: []string{"apps.go"}},
 	{name: "pubsub", pkgs: []string{"github.com/fastmcp-go/fastmcp/pubsub"}, files: []string{"bus.go", "task_bus.go"}},
 	// skills lives in its own package; the file prefix keeps it from
 	// creeping back into package fastmcp.
 	{name: "skills", pkgs: []string{"github.com/fastmcp-go/fastmcp/skills"}, files: []string{"skill"}},
-	{name: "client", files: []string{"client"}},
+	// The client lives in package client; package fastmcp imports it for
+	// Proxy only, so a server that builds no Proxy must link none of it
+	// (the file prefix keeps it from creeping back into package fastmcp).
+	{name: "client", pkgs: []string{"github.com/fastmcp-go/fastmcp/client"}, files: []string{"client"}},
 	{name: "proxy", files: []string{"proxy"}},
 	{name: "tasks", files: []string{"task"}},
 	// The full JSON Schema engine: its package init compiles five drafts'
@@ -129,7 +132,7 @@ func TestMinimalServerLinks(t *testing.T) {
 // their reachable types' methods reach.
 var notImported = []string{
 	"github.com/fastmcp-go/fastmcp/auth",        // fastmcp.Auth takes an HTTPAuth; auth.Protect is one
-	"github.com/fastmcp-go/fastmcp/oauthclient", // fastmcp.OAuth takes an HTTPAuthorizer; oauthclient.Config is one
+	"github.com/fastmcp-go/fastmcp/oauthclient", // client.OAuth takes an HTTPAuthorizer; oauthclient.Config is one
 	"github.com/go-jose/go-jose/v4",
 	"golang.org/x/oauth2",
 	"github.com/fastmcp-go/fastmcp/skills",

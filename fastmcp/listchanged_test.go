@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -25,7 +25,7 @@ func TestListChangedOncePerBurst(t *testing.T) {
 			s.Resource("test://first", func() string { return "" })
 			var mu sync.Mutex
 			got := map[string]int{}
-			c := connect(t, s, fastmcp.WithProtocolVersion(version), fastmcp.WithListChangedHandler(func(m string) {
+			c := connect(t, s, client.WithProtocolVersion(version), client.WithListChangedHandler(func(m string) {
 				mu.Lock()
 				got[m]++
 				mu.Unlock()

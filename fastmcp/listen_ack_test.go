@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -85,7 +86,7 @@ func TestListenChangeRightAfterAck(t *testing.T) {
 func TestProxyListenLeavesOutRefusedURIs(t *testing.T) {
 	t.Parallel()
 	backend, _ := proxyBackendServer(t)
-	s := fastmcp.Proxy(connect(t, backend, legacy, fastmcp.WithRequestForwarding()), fastmcp.Logger(quietLogger))
+	s := fastmcp.Proxy(connect(t, backend, legacy, client.WithRequestForwarding()), fastmcp.Logger(quietLogger))
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	t.Cleanup(func() { inW.Close(); outR.Close() })

@@ -3,6 +3,7 @@ package fastmcp_test
 import (
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -19,7 +20,7 @@ func TestArgumentMessagesAgree(t *testing.T) {
 	s.Tool("order", func(ctx *fastmcp.Context, in msgArgs) (string, error) { return "ok", nil })
 	s.Prompt("order", func(ctx *fastmcp.Context, in msgArgs) (string, error) { return "ok", nil })
 	s.Resource("orders://{qty}", func(ctx *fastmcp.Context, in msgArgs) (string, error) { return "ok", nil })
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		c := connect(t, s, era)
 		ctx := ctxT(t)
 		res, err := c.CallTool(ctx, "order", map[string]any{"qty": 0})

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -50,7 +51,7 @@ func TestServerMountedInMux(t *testing.T) {
 		{"legacy http+sse", ts.URL + "/sse", protocol.Version20241105},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := fastmcp.ConnectHTTP(ctxT(t), tc.url, fastmcp.WithProtocolVersion(tc.version), fastmcp.WithLogger(quietLogger))
+			c, err := client.ConnectHTTP(ctxT(t), tc.url, client.WithProtocolVersion(tc.version), client.WithLogger(quietLogger))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +94,7 @@ func TestServerMountedInMux(t *testing.T) {
 	})
 
 	// Shutdown: the call in flight is answered, new requests are refused.
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", legacy, fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", legacy, client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestHTTPEndpointsOption(t *testing.T) {
 	s.Tool("add", func(in AddArgs) int { return in.A + in.B }, fastmcp.Description("add"))
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() { closeNow(s); ts.Close() })
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/rpc", fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/rpc", client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}

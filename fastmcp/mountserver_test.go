@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // mountedParent returns a server with a tool of its own, a server mounted
 // as "weather" and a Proxy of proxyBackendServer mounted as "remote".
-func mountedParent(t *testing.T, back fastmcp.ClientOption) (parent, weather, backend *fastmcp.Server) {
+func mountedParent(t *testing.T, back client.Option) (parent, weather, backend *fastmcp.Server) {
 	weather = newServer()
 	weather.Tool("forecast", func(ctx *fastmcp.Context, in proxyNameArgs) (string, error) {
 		ctx.Info("forecasting")
@@ -32,7 +33,7 @@ func mountedParent(t *testing.T, back fastmcp.ClientOption) (parent, weather, ba
 	weather.Resource("file:///city/{name}", func(in proxyNameArgs) string { return "city " + in.Name }, fastmcp.Description("city"))
 
 	backend, _ = proxyBackendServer(t)
-	bc := connect(t, backend, back, fastmcp.WithRequestForwarding())
+	bc := connect(t, backend, back, client.WithRequestForwarding())
 	remote := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
 
 	parent = newServer()
@@ -47,13 +48,13 @@ func mountedParent(t *testing.T, back fastmcp.ClientOption) (parent, weather, ba
 // included, in both eras.
 func TestMount(t *testing.T) {
 	t.Parallel()
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		parent, _, _ := mountedParent(t, era)
 		var logs []string
 		c := connect(t, parent, era,
-			fastmcp.WithLogHandler(func(p *protocol.LoggingMessageParams) { logs = append(logs, string(p.Data)) }),
-			fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-				return &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Ada"}`)}, nil
+			client.WithLogHandler(func(p *protocol.LoggingMessageParams) { logs = append(logs, string(p.Data)) }),
+			client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+				return &client.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Ada"}`)}, nil
 			}))
 		ctx := ctxT(t)
 
@@ -71,7 +72,7 @@ func TestMount(t *testing.T) {
 
 		var progress int
 		res, err := c.CallTool(ctx, "weather_forecast", map[string]string{"name": "Paris"},
-			fastmcp.WithProgress(func(*protocol.ProgressParams) { progress++ }))
+			client.WithProgress(func(*protocol.ProgressParams) { progress++ }))
 		if err != nil || res.IsError || res.Content[0].(*protocol.TextContent).Text != "sunny in Paris for Ada" {
 			t.Fatalf("weather_forecast = %+v, %v", res, err)
 		}
@@ -152,7 +153,7 @@ func TestMountListChanged(t *testing.T) {
 			t.Parallel()
 			parent, weather, backend := mountedParent(t, b.opt)
 			changed := make(chan string, 8)
-			c := connect(t, parent, legacy, fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
+			c := connect(t, parent, legacy, client.WithListChangedHandler(func(m string) { changed <- m }))
 			ctx := ctxT(t)
 			if _, err := c.ListTools(ctx, ""); err != nil {
 				t.Fatal(err)
@@ -256,7 +257,7 @@ func TestMountedProxyTaskTool(t *testing.T) {
 	t.Parallel()
 	backend := newServer()
 	backend.Tool("slow", func() string { return "done" }, fastmcp.Task(fastmcp.TaskOptional))
-	bc := connect(t, backend, eras[1].opt, fastmcp.WithRequestForwarding())
+	bc := connect(t, backend, eras[1].opt, client.WithRequestForwarding())
 	parent := newServer()
 	parent.Mount("r", fastmcp.Proxy(bc, fastmcp.Logger(quietLogger)))
 	fc := connect(t, parent, eras[1].opt)
@@ -264,7 +265,7 @@ func TestMountedProxyTaskTool(t *testing.T) {
 		t.Fatalf("tools = %v, want r_slow", tools)
 	}
 	started := false
-	res, err := fc.CallTool(ctxT(t), "r_slow", nil, fastmcp.WithTaskStarted(func(*protocol.TaskCreatedResult) { started = true }))
+	res, err := fc.CallTool(ctxT(t), "r_slow", nil, client.WithTaskStarted(func(*protocol.TaskCreatedResult) { started = true }))
 	if err != nil || textOf(t, res) != "done" {
 		t.Fatalf("CallTool(r_slow) = %v, %v", res, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
@@ -33,7 +34,7 @@ func follow(ctx context.Context, authURL string) error {
 	return resp.Body.Close()
 }
 
-// TestOAuth connects with fastmcp.OAuth to a server behind
+// TestOAuth connects with client.OAuth to a server behind
 // auth.RequireBearerToken, over each HTTP transport and era: the first
 // connection authorizes (registration, the browser, the token), the others
 // reuse the stored token.
@@ -57,14 +58,14 @@ func TestOAuth(t *testing.T) {
 	cfg := oauthclient.Config{ClientName: "e2e", Store: store, OpenURL: follow, Logger: quietLogger}
 	for _, tc := range []struct {
 		name, path string
-		era        fastmcp.ClientOption
+		era        client.Option
 	}{
 		{"streamable-legacy", "/mcp", legacy},
 		{"streamable-modern", "/mcp", eras[1].opt},
 		{"sse", "/sse", legacy},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+tc.path, tc.era, fastmcp.WithLogger(quietLogger), fastmcp.OAuth(cfg))
+			c, err := client.ConnectHTTP(ctxT(t), ts.URL+tc.path, tc.era, client.WithLogger(quietLogger), client.OAuth(cfg))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,8 +87,8 @@ func TestOAuth(t *testing.T) {
 
 	t.Run("refused", func(t *testing.T) {
 		declined := func(context.Context, string) error { return errors.New("the user closed the browser") }
-		_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/other", legacy, fastmcp.WithLogger(quietLogger),
-			fastmcp.OAuth(oauthclient.Config{OpenURL: declined, Logger: quietLogger}))
+		_, err := client.ConnectHTTP(ctxT(t), ts.URL+"/other", legacy, client.WithLogger(quietLogger),
+			client.OAuth(oauthclient.Config{OpenURL: declined, Logger: quietLogger}))
 		oe, ok := errors.AsType[*oauthclient.Error](err)
 		if !ok || oe.Op != "authorize" {
 			t.Fatalf("error %v; want an *oauthclient.Error from the authorize step", err)
@@ -95,14 +96,14 @@ func TestOAuth(t *testing.T) {
 	})
 
 	t.Run("bad configuration", func(t *testing.T) {
-		_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.OAuth(oauthclient.Config{RedirectURL: "http://example.com/cb"}))
+		_, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", client.OAuth(oauthclient.Config{RedirectURL: "http://example.com/cb"}))
 		if err == nil || !strings.Contains(err.Error(), "loopback") {
 			t.Fatalf("error %v; want one about the RedirectURL", err)
 		}
 	})
 }
 
-// TestOAuthWithServerAuth connects with fastmcp.OAuth to a server protected
+// TestOAuthWithServerAuth connects with client.OAuth to a server protected
 // by fastmcp.Auth: the client finds the metadata the server publishes,
 // logs in, and the tool sees the token's subject, in both eras.
 func TestOAuthWithServerAuth(t *testing.T) {
@@ -124,9 +125,9 @@ func TestOAuthWithServerAuth(t *testing.T) {
 	t.Cleanup(ts.Close)
 
 	store := oauthclient.NewMemoryStore()
-	for _, era := range []fastmcp.ClientOption{legacy, eras[1].opt} {
-		c, err := fastmcp.ConnectHTTP(ctxT(t), base+"/mcp", era, fastmcp.WithLogger(quietLogger),
-			fastmcp.OAuth(oauthclient.Config{Store: store, OpenURL: follow, Logger: quietLogger}))
+	for _, era := range []client.Option{legacy, eras[1].opt} {
+		c, err := client.ConnectHTTP(ctxT(t), base+"/mcp", era, client.WithLogger(quietLogger),
+			client.OAuth(oauthclient.Config{Store: store, OpenURL: follow, Logger: quietLogger}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,15 +172,15 @@ func TestOAuthRefusalIsFinal(t *testing.T) {
 
 	for _, era := range []struct {
 		name string
-		opt  fastmcp.ClientOption
-	}{{"auto", fastmcp.WithLogger(quietLogger)}, {"legacy", legacy}, {"modern", eras[1].opt}} {
+		opt  client.Option
+	}{{"auto", client.WithLogger(quietLogger)}, {"legacy", legacy}, {"modern", eras[1].opt}} {
 		t.Run(era.name+"/denied", func(t *testing.T) {
 			as.SetDeny(true)
 			defer as.SetDeny(false)
 			var prompts atomic.Int32
 			open := func(ctx context.Context, u string) error { prompts.Add(1); return follow(ctx, u) }
-			_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era.opt, fastmcp.WithLogger(quietLogger),
-				fastmcp.OAuth(oauthclient.Config{OpenURL: open, Logger: quietLogger}))
+			_, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", era.opt, client.WithLogger(quietLogger),
+				client.OAuth(oauthclient.Config{OpenURL: open, Logger: quietLogger}))
 			if n := prompts.Load(); n != 1 {
 				t.Errorf("%d authorization prompts, want 1", n)
 			}
@@ -194,8 +195,8 @@ func TestOAuthRefusalIsFinal(t *testing.T) {
 		t.Run(era.name+"/refusing", func(t *testing.T) {
 			var prompts atomic.Int32
 			open := func(ctx context.Context, u string) error { prompts.Add(1); return follow(ctx, u) }
-			_, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/refusing/mcp", era.opt, fastmcp.WithLogger(quietLogger),
-				fastmcp.OAuth(oauthclient.Config{OpenURL: open, Logger: quietLogger, MaxAuthorizations: 2}))
+			_, err := client.ConnectHTTP(ctxT(t), ts.URL+"/refusing/mcp", era.opt, client.WithLogger(quietLogger),
+				client.OAuth(oauthclient.Config{OpenURL: open, Logger: quietLogger, MaxAuthorizations: 2}))
 			if n := prompts.Load(); n != 2 {
 				t.Errorf("%d authorization prompts, want 2 (MaxAuthorizations)", n)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/session"
 )
@@ -30,7 +31,7 @@ func TestWithCallTimeout(t *testing.T) {
 	blockTool(s)
 	// The timeout bounds the handshake too: long enough for a loaded
 	// machine's initialize, short enough to keep the test quick.
-	c := connect(t, s, legacy, fastmcp.WithCallTimeout(time.Second))
+	c := connect(t, s, legacy, client.WithCallTimeout(time.Second))
 	_, err := c.CallTool(ctxT(t), "block", nil)
 	if !errors.Is(err, session.ErrTimeout) {
 		t.Fatalf("err = %v, want session.ErrTimeout", err)
@@ -51,7 +52,7 @@ func TestCallTimeout(t *testing.T) {
 	})
 	release := make(chan struct{})
 	defer close(release)
-	c := connect(t, s, legacy, fastmcp.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
+	c := connect(t, s, legacy, client.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
 		select {
 		case <-ctx.Done():
 		case <-release:
@@ -133,14 +134,14 @@ func TestWithMaxInputRounds(t *testing.T) {
 		}
 		return "done", nil
 	})
-	answer := fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-		return fastmcp.AcceptElicitation(map[string]bool{"ok": true})
+	answer := client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+		return client.AcceptElicitation(map[string]bool{"ok": true})
 	})
 	for _, tc := range []struct {
 		rounds int
 		ok     bool
 	}{{1, false}, {2, true}} {
-		c := connect(t, s, eras[1].opt, answer, fastmcp.WithMaxInputRounds(tc.rounds))
+		c := connect(t, s, eras[1].opt, answer, client.WithMaxInputRounds(tc.rounds))
 		res, err := c.CallTool(ctxT(t), "twice", nil)
 		if tc.ok {
 			if err != nil || textOf(t, res) != "done" {
@@ -177,8 +178,8 @@ func TestWithHTTPClientAndHeader(t *testing.T) {
 	}))
 	t.Cleanup(func() { closeNow(h); ts.Close() })
 	rt := &countingTransport{}
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithLogger(quietLogger),
-		fastmcp.WithHTTPClient(&http.Client{Transport: rt}), fastmcp.WithHTTPHeader(http.Header{"X-Test": {"yes"}}))
+	c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", client.WithLogger(quietLogger),
+		client.WithHTTPClient(&http.Client{Transport: rt}), client.WithHTTPHeader(http.Header{"X-Test": {"yes"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,9 +232,9 @@ func TestRequestStateSecret(t *testing.T) {
 				hs[next.Add(1)%2].ServeHTTP(w, r)
 			}))
 			t.Cleanup(func() { closeNow(hs[0]); closeNow(hs[1]); ts.Close() })
-			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithLogger(quietLogger), eras[1].opt,
-				fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-					return fastmcp.AcceptElicitation(map[string]bool{"ok": true})
+			c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", client.WithLogger(quietLogger), eras[1].opt,
+				client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+					return client.AcceptElicitation(map[string]bool{"ok": true})
 				}))
 			if err != nil {
 				t.Fatal(err)

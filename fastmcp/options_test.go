@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -70,7 +71,7 @@ func TestServerIdentityOptions(t *testing.T) {
 	icon := protocol.Icon{Src: "https://example.com/i.png", MIMEType: "image/png"}
 	s := newServer(fastmcp.ServerTitle("Test Server"), fastmcp.ServerDescription("serves tests"),
 		fastmcp.ServerWebsiteURL("https://example.com"), fastmcp.ServerIcons(icon))
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		info := connect(t, s, era).ServerInfo()
 		if info.Title != "Test Server" || info.Description != "serves tests" || info.WebsiteURL != "https://example.com" ||
 			len(info.Icons) != 1 || info.Icons[0].Src != icon.Src {
@@ -113,7 +114,7 @@ func TestLinkAndEmbeddedBlob(t *testing.T) {
 			fastmcp.EmbeddedBlob("docs://logo", "image/png", []byte{1, 2, 3}),
 		}}
 	})
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		res, err := connect(t, s, era).CallTool(ctxT(t), "t", nil)
 		if err != nil {
 			t.Fatal(err)
@@ -137,8 +138,8 @@ func TestWithMeta(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	s.Tool("meta", func(c *fastmcp.Context) string { return string(c.Request().Meta.Other["com.example/trace"]) })
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
-		res, err := connect(t, s, era).CallTool(ctxT(t), "meta", nil, fastmcp.WithMeta(protocol.Meta{"com.example/trace": "abc"}))
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
+		res, err := connect(t, s, era).CallTool(ctxT(t), "meta", nil, client.WithMeta(protocol.Meta{"com.example/trace": "abc"}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +149,7 @@ func TestWithMeta(t *testing.T) {
 	})
 }
 
-// TestCallToolSessionOption: fastmcp.CallOption is session.CallOption, and
+// TestCallToolSessionOption: client.CallOption is session.CallOption, and
 // CallTool passes the session's options on: session.WithTimeout bounds the
 // call, which ends with session.ErrTimeout.
 func TestCallToolSessionOption(t *testing.T) {
@@ -176,7 +177,7 @@ func TestClientNotify(t *testing.T) {
 	})
 	s.Lowlevel().HandleNotification("notifications/x-test", record)
 	s.Lowlevel().HandleNotification(protocol.NotificationRootsListChanged, record)
-	c := connect(t, s, legacy, fastmcp.WithRoots())
+	c := connect(t, s, legacy, client.WithRoots())
 	if err := c.Notify(ctxT(t), "notifications/x-test", map[string]int{"n": 1}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -110,7 +111,7 @@ func TestPromptGet(t *testing.T) {
 		{"rejects", map[string]string{"code": "x", "language": "COBOL"}, protocol.CodeInvalidParams, `language "COBOL" is not supported`},
 		{"panics", nil, protocol.CodeInternalError, "the prompt panics failed"},
 	}
-	revisions(t, s, func(t *testing.T, c *fastmcp.Client) {
+	revisions(t, s, func(t *testing.T, c *client.Client) {
 		for _, tc := range ok {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()
@@ -165,7 +166,7 @@ func TestPromptList(t *testing.T) {
 	}
 	s.Prompt("review", func(in ReviewArgs) string { return "" }, fastmcp.Title("Review"), fastmcp.Description("Review code"),
 		fastmcp.Icons(protocol.Icon{Src: "https://example.com/r.png"}), fastmcp.Meta(protocol.Meta{"k": 1}))
-	revisions(t, s, func(t *testing.T, c *fastmcp.Client) {
+	revisions(t, s, func(t *testing.T, c *client.Client) {
 		var names []string
 		for p, err := range c.Prompts(ctxT(t)) {
 			if err != nil {
@@ -195,7 +196,7 @@ func TestPromptListChanged(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	changed := make(chan string, 4)
-	c := connect(t, s, legacyRevision, fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
+	c := connect(t, s, legacyRevision, client.WithListChangedHandler(func(m string) { changed <- m }))
 	s.Prompt("p", func() string { return "" })
 	if got := recvT(t, changed); got != protocol.NotificationPromptsListChanged {
 		t.Fatalf("notification %q", got)

@@ -12,7 +12,9 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/internal/appswire"
+	"github.com/fastmcp-go/fastmcp/internal/clientlink"
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -20,7 +22,7 @@ import (
 )
 
 // Proxy returns a Server that forwards everything to the server behind
-// client, so that one process can re-expose a server over another
+// backend (a *client.Client), so that one process can re-expose a server over another
 // transport (a stdio server over Streamable HTTP, a remote server over
 // stdio), put authentication or telemetry in front of it, or Mount it
 // beside other servers. Serve it like any Server: ServeStdio, ServeHTTP,
@@ -47,7 +49,7 @@ import (
 //   - cancellation of a call by the caller; resources/subscribe and the
 //     updates of the subscribed resources.
 //
-// Connect client with WithRequestForwarding, so that it declares the
+// Connect backend with client.WithRequestForwarding, so that it declares the
 // capabilities its callers may have; without it the backend's requests are
 // not forwarded. The proxy matches a backend request with the call it
 // belongs to through the call itself on 2026-07-28 backends (their input
@@ -61,24 +63,24 @@ import (
 //
 // A client backs one Proxy. The proxy keeps its lists up to date until
 // the client is closed: close it after the proxy's last Serve returns.
-func Proxy(client *Client, opts ...Option) *Server {
-	info := client.ServerInfo()
+func Proxy(backend *client.Client, opts ...Option) *Server {
+	info := backend.ServerInfo()
 	base := []Option{
-		Instructions(client.Instructions()), ServerTitle(info.Title),
+		Instructions(backend.Instructions()), ServerTitle(info.Title),
 		ServerDescription(info.Description), ServerWebsiteURL(info.WebsiteURL), ServerIcons(info.Icons...),
 	}
 	s := New(info.Name, info.Version, append(base, opts...)...)
 	p := &proxyBackend{
-		srv: s, client: client, calls: map[*proxyCall]struct{}{},
+		srv: s, client: backend, link: clientlink.Open(backend), calls: map[*proxyCall]struct{}{},
 		kick: make(chan struct{}, 1), ready: make(chan struct{}), subs: map[string]map[any]struct{}{},
 		subscribers: map[any]*proxySubscriber{},
 		updSet:      map[string]struct{}{}, updKick: make(chan struct{}, 1),
 	}
-	if !client.proxy.CompareAndSwap(nil, p) {
+	if !p.link.Attach(p) {
 		panic("fastmcp: Proxy: this client already backs a proxy: connect one client for each Proxy")
 	}
-	if !client.cfg.forward {
-		s.logger.Warn("fastmcp: Proxy: the client was connected without WithRequestForwarding: the backend's sampling, elicitation and roots requests will not reach the proxy's clients")
+	if !p.link.Forwarding {
+		s.logger.Warn("fastmcp: Proxy: the client was connected without client.WithRequestForwarding: the backend's sampling, elicitation and roots requests will not reach the proxy's clients")
 	}
 	s.proxy = p
 	p.install()
@@ -90,7 +92,8 @@ func Proxy(client *Client, opts ...Option) *Server {
 // proxyBackend is the server a Proxy forwards to.
 type proxyBackend struct {
 	srv    *Server
-	client *Client
+	client *client.Client
+	link   *clientlink.Client // what the proxy uses of client beyond its exported methods
 
 	mu    sync.Mutex
 	calls map[*proxyCall]struct{} // the calls being forwarded
@@ -163,7 +166,7 @@ func (p *proxyBackend) install() {
 		s.installCompletionHandler()
 		ll.Handle(protocol.MethodCompletionComplete, lowlevel.HandlerFunc(p.complete))
 	}
-	if _, ok := caps.Extensions[protocol.ExtensionTasks]; ok && p.client.modern {
+	if _, ok := caps.Extensions[protocol.ExtensionTasks]; ok && (p.link.Era == protocol.Modern) {
 		// The backend's tasks, followed by the proxy's callers.
 		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
 			if c.Extensions == nil {
@@ -205,7 +208,7 @@ func (p *proxyBackend) install() {
 // run fetches the backend's lists, and again after each list_changed,
 // until the client is closed.
 func (p *proxyBackend) run() {
-	ctx := p.client.sess.Context()
+	ctx := p.link.Context()
 	p.sync(ctx, listAll, false)
 	close(p.ready)
 	for {
@@ -222,8 +225,8 @@ func (p *proxyBackend) run() {
 	}
 }
 
-// listChanged is told of the backend's list_changed notifications.
-func (p *proxyBackend) listChanged(method string) {
+// ListChanged is told of the backend's list_changed notifications.
+func (p *proxyBackend) ListChanged(method string) {
 	var k listKinds
 	switch method {
 	case protocol.NotificationToolsListChanged:
@@ -284,12 +287,12 @@ func (p *proxyBackend) soleCall() *proxyCall {
 
 // forward sends the caller's request (method with params) to the backend
 // as the call of c, with its progress passed back, and returns the
-// backend's result. send sends it: p.client.call, or callTool for the
+// backend's result. send sends it: p.link.Call, or p.link.CallTool for the
 // Mcp-Param headers of tools/call.
 func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result *json.RawMessage, opts []session.CallOption) error) (any, error) {
 	ctx, pc, end := p.begin(c)
 	defer end()
-	if p.client.modern {
+	if p.link.Era == protocol.Modern {
 		// The backend judges the caller's request by the caller's
 		// capabilities, and sends the log messages it wants.
 		caps := *c.ClientCapabilities()
@@ -297,7 +300,7 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		ext := map[string]json.RawMessage{}
 		if declaresTasks(&caps) && c.req.Modern {
 			ext[protocol.ExtensionTasks] = json.RawMessage("{}")
-			ctx = context.WithValue(ctx, rawTaskKey{}, true)
+			ctx = context.WithValue(ctx, clientlink.RawTaskKey{}, true)
 		}
 		if settings, ok := caps.Extensions[appswire.Extension]; ok {
 			// The caller renders views (MCP Apps): the backend's app-only
@@ -312,7 +315,7 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		if lvl, ok := c.req.LogLevel(); ok {
 			meta[protocol.MetaLogLevel] = lvl
 		}
-		ctx = context.WithValue(ctx, callMetaKey{}, meta)
+		ctx = context.WithValue(ctx, clientlink.CallMetaKey{}, meta)
 	}
 	var opts []session.CallOption
 	if _, ok := c.req.ProgressToken(); ok {
@@ -347,7 +350,7 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 	// The members 2026-07-28 adds go (the proxy adds its own for its
 	// modern callers); the rest is passed on byte for byte, not decoded,
 	// so a large result costs one copy at most.
-	return withoutProtocolMembers(raw), nil
+	return p.link.WithoutProtocolMembers(raw), nil
 }
 
 // backendError turns the failure of a forwarded request into the error
@@ -438,7 +441,7 @@ func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any
 		return nil, err
 	}
 	res, err := p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
-		return p.client.callTool(ctx, cp.Name, jsontext.Value(params), json.RawMessage(cp.Arguments), res, opts)
+		return p.link.CallTool(ctx, cp.Name, jsontext.Value(params), json.RawMessage(cp.Arguments), res, opts)
 	})
 	if raw, ok := res.(json.RawMessage); ok && err == nil && req.Modern {
 		p.noteTask(raw, p.srv.principal(req))
@@ -476,7 +479,7 @@ func (p *proxyBackend) readResource(ctx context.Context, req *lowlevel.Request) 
 		return nil, err
 	}
 	res, err := p.forwardAs(c, req)
-	if perr, ok := errors.AsType[*protocol.Error](err); ok && p.client.modern != req.Modern && isNotFound(perr, rp.URI) {
+	if perr, ok := errors.AsType[*protocol.Error](err); ok && (p.link.Era == protocol.Modern) != req.Modern && isNotFound(perr, rp.URI) {
 		// "Resource not found" is -32002 before 2026-07-28, -32602 since
 		// (SEP-2164): in the caller's revision.
 		return nil, resourceNotFound(req.Modern, rp.URI)
@@ -566,7 +569,7 @@ func (p *proxyBackend) forwardAs(c *Context, req *lowlevel.Request) (any, error)
 		return nil, err
 	}
 	return p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
-		return p.client.call(ctx, req.Method, params, res, opts...)
+		return p.link.Call(ctx, req.Method, params, res, opts...)
 	})
 }
 
@@ -670,7 +673,7 @@ func (p *proxyBackend) forgetLocked(ctx context.Context, key any, uri string) er
 
 // drop undoes the subscriptions of the subscriber key, which ended.
 func (p *proxyBackend) drop(key any) {
-	ctx, cancel := context.WithTimeout(p.client.sess.Context(), proxyUnsubscribeTimeout)
+	ctx, cancel := context.WithTimeout(p.link.Context(), proxyUnsubscribeTimeout)
 	defer cancel()
 	p.subMu.Lock()
 	defer p.subMu.Unlock()
@@ -720,7 +723,7 @@ const proxyDeliveryTimeout = 10 * time.Second
 // the proxy's subscribers, until the client is closed. The proxy starts
 // it; it ends with the client.
 func (p *proxyBackend) deliverUpdates() {
-	ctx := p.client.sess.Context()
+	ctx := p.link.Context()
 	for {
 		select {
 		case <-ctx.Done():
@@ -746,12 +749,12 @@ func (p *proxyBackend) deliverUpdates() {
 // subscriber that ended.
 const proxyUnsubscribeTimeout = 5 * time.Second
 
-// serveRequest passes a request of the backend (sampling, elicitation,
+// ServeRequest passes a request of the backend (sampling, elicitation,
 // roots) to the caller of the call it was made for, and returns the
 // caller's answer. ok is false when no call can be found for it.
-func (p *proxyBackend) serveRequest(ctx context.Context, method string, params []byte) (res any, err error, ok bool) {
+func (p *proxyBackend) ServeRequest(ctx context.Context, method string, params []byte) (res any, err error, ok bool) {
 	pc, _ := ctx.Value(proxyCallKey{}).(*proxyCall)
-	key, modernBackend := ctx.Value(inputKeyCtx{}).(string)
+	key, modernBackend := ctx.Value(clientlink.InputKey{}).(string)
 	if pc == nil {
 		if pc = p.soleCall(); pc == nil {
 			return nil, nil, false
@@ -824,9 +827,9 @@ func (p *proxyBackend) serveRequest(ctx context.Context, method string, params [
 	return answer, nil, true
 }
 
-// forwardNotification passes a log message or an elicitation's
+// ForwardNotification passes a log message or an elicitation's
 // completion of the backend to the caller of the one call in flight.
-func (p *proxyBackend) forwardNotification(method string, params []byte) {
+func (p *proxyBackend) ForwardNotification(method string, params []byte) {
 	pc := p.soleCall()
 	if pc == nil {
 		p.srv.logger.Debug("proxy: the backend's notification is not passed on: no single call in flight to pass it to", "method", method)

@@ -57,7 +57,7 @@ func (p *proxyBackend) syncTools(ctx context.Context, told bool) {
 		}
 		next[def.Name] = t
 	}
-	p.client.invalidateTools() // its Mcp-Param header definitions
+	p.link.InvalidateTools() // its Mcp-Param header definitions
 	s := p.srv
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -195,7 +195,7 @@ func (p *proxyBackend) changed(method string) {
 }
 
 func (p *proxyBackend) fetchFailed(method string, err error) {
-	if p.client.sess.Context().Err() != nil {
+	if p.link.Context().Err() != nil {
 		return // the client was closed
 	}
 	p.srv.logger.Warn("proxy: the backend's list could not be fetched; the proxy keeps the last one", "method", method, "error", err)
@@ -209,7 +209,7 @@ func (p *proxyBackend) fetch(ctx context.Context, method, field string) ([]jsont
 	seen := map[string]bool{}
 	for {
 		var raw json.RawMessage
-		if err := p.client.call(ctx, method, &protocol.ListParams{Cursor: cursor}, &raw); err != nil {
+		if err := p.link.Call(ctx, method, &protocol.ListParams{Cursor: cursor}, &raw); err != nil {
 			return nil, err
 		}
 		var page map[string]jsontext.Value

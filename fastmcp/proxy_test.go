@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
@@ -76,16 +77,16 @@ func proxyBackendServer(t *testing.T) (*fastmcp.Server, chan error) {
 
 // proxyFront connects a client (in era front) to a Proxy of backend,
 // itself reached by a client in era back.
-func proxyFront(t *testing.T, backend *fastmcp.Server, back, front fastmcp.ClientOption, opts ...fastmcp.ClientOption) (*fastmcp.Server, *fastmcp.Client) {
+func proxyFront(t *testing.T, backend *fastmcp.Server, back, front client.Option, opts ...client.Option) (*fastmcp.Server, *client.Client) {
 	t.Helper()
-	bc := connect(t, backend, back, fastmcp.WithRequestForwarding())
+	bc := connect(t, backend, back, client.WithRequestForwarding())
 	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
-	fc := connect(t, proxy, append([]fastmcp.ClientOption{front}, opts...)...)
+	fc := connect(t, proxy, append([]client.Option{front}, opts...)...)
 	return proxy, fc
 }
 
 // eachEraPair runs fn for the four pairs of backend and frontend eras.
-func eachEraPair(t *testing.T, fn func(t *testing.T, back, front fastmcp.ClientOption, frontModern bool)) {
+func eachEraPair(t *testing.T, fn func(t *testing.T, back, front client.Option, frontModern bool)) {
 	for _, b := range eras {
 		for _, f := range eras {
 			t.Run("backend "+b.name+"/frontend "+f.name, func(t *testing.T) {
@@ -96,7 +97,7 @@ func eachEraPair(t *testing.T, fn func(t *testing.T, back, front fastmcp.ClientO
 	}
 }
 
-func rawList(t *testing.T, c *fastmcp.Client, method string) string {
+func rawList(t *testing.T, c *client.Client, method string) string {
 	t.Helper()
 	var raw json.RawMessage
 	if err := c.Call(ctxT(t), method, nil, &raw); err != nil {
@@ -109,7 +110,7 @@ func rawList(t *testing.T, c *fastmcp.Client, method string) string {
 // byte (schemas, annotations, _meta, outputSchema), in every era pair.
 func TestProxyForwardsLists(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
+	eachEraPair(t, func(t *testing.T, back, front client.Option, _ bool) {
 		backend, _ := proxyBackendServer(t)
 		direct := connect(t, backend, front)
 		_, fc := proxyFront(t, backend, back, front)
@@ -132,7 +133,7 @@ func TestProxyForwardsLists(t *testing.T) {
 // the backend and its answers come back, in every era pair.
 func TestProxyForwardsRequests(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
+	eachEraPair(t, func(t *testing.T, back, front client.Option, _ bool) {
 		backend, _ := proxyBackendServer(t)
 		_, fc := proxyFront(t, backend, back, front)
 		ctx := ctxT(t)
@@ -173,9 +174,9 @@ func TestProxyForwardsRequests(t *testing.T) {
 // away is an internal error, never a tool result.
 func TestProxyErrors(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, frontModern bool) {
+	eachEraPair(t, func(t *testing.T, back, front client.Option, frontModern bool) {
 		backend, _ := proxyBackendServer(t)
-		bc := connect(t, backend, back, fastmcp.WithRequestForwarding())
+		bc := connect(t, backend, back, client.WithRequestForwarding())
 		fc := connect(t, fastmcp.Proxy(bc, fastmcp.Logger(quietLogger)), front)
 		ctx := ctxT(t)
 
@@ -210,31 +211,31 @@ func TestProxyErrors(t *testing.T) {
 // 2026-07-28 caller answers them as input requests).
 func TestProxyCallFeatures(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, frontModern bool) {
+	eachEraPair(t, func(t *testing.T, back, front client.Option, frontModern bool) {
 		backend, _ := proxyBackendServer(t)
 		var mu sync.Mutex
 		var logs []string
 		_, fc := proxyFront(t, backend, back, front,
-			fastmcp.WithLogHandler(func(p *protocol.LoggingMessageParams) {
+			client.WithLogHandler(func(p *protocol.LoggingMessageParams) {
 				mu.Lock()
 				logs = append(logs, string(p.Data))
 				mu.Unlock()
 			}),
-			fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+			client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 				if req.Message != "Who?" {
 					return nil, fmt.Errorf("unexpected elicitation %q", req.Message)
 				}
-				return &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Ada"}`)}, nil
+				return &client.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Ada"}`)}, nil
 			}),
-			fastmcp.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
+			client.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
 				return &fastmcp.SamplingResult{Role: "assistant", Model: "m", Content: protocol.SamplingContent{fastmcp.Text("sampled")}}, nil
 			}),
-			fastmcp.WithRoots(fastmcp.Root{URI: "file:///r1"}, fastmcp.Root{URI: "file:///r2"}),
+			client.WithRoots(fastmcp.Root{URI: "file:///r1"}, fastmcp.Root{URI: "file:///r2"}),
 		)
 		ctx := ctxT(t)
 
 		var progress []string
-		res, err := fc.CallTool(ctx, "chatty", nil, fastmcp.WithProgress(func(p *protocol.ProgressParams) {
+		res, err := fc.CallTool(ctx, "chatty", nil, client.WithProgress(func(p *protocol.ProgressParams) {
 			progress = append(progress, fmt.Sprintf("%v/%v %s", p.Progress, p.Total, p.Message))
 		}))
 		if err != nil || res.IsError {
@@ -264,7 +265,7 @@ func TestProxyCallFeatures(t *testing.T) {
 // MissingRequiredClientCapability) or the backend's tool report it.
 func TestProxyMissingClientCapability(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, frontModern bool) {
+	eachEraPair(t, func(t *testing.T, back, front client.Option, frontModern bool) {
 		backend, _ := proxyBackendServer(t)
 		_, fc := proxyFront(t, backend, back, front)
 		res, err := fc.CallTool(ctxT(t), "ask", nil)
@@ -284,7 +285,7 @@ func TestProxyMissingClientCapability(t *testing.T) {
 // backend's.
 func TestProxyCancellation(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
+	eachEraPair(t, func(t *testing.T, back, front client.Option, _ bool) {
 		backend, cancelled := proxyBackendServer(t)
 		_, fc := proxyFront(t, backend, back, front)
 		ctx, cancel := context.WithCancel(ctxT(t))
@@ -327,7 +328,7 @@ func waitCalls(t *testing.T, s *fastmcp.Server) {
 // clients with tools/list_changed and in the next list; so does a removal.
 func TestProxyListChanged(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, frontModern bool) {
+	eachEraPair(t, func(t *testing.T, back, front client.Option, frontModern bool) {
 		if frontModern {
 			// 2026-07-28 clients hear of changes on subscriptions/listen,
 			// which the legacy pair already covers for the proxy's side.
@@ -335,7 +336,7 @@ func TestProxyListChanged(t *testing.T) {
 		}
 		backend, _ := proxyBackendServer(t)
 		changed := make(chan string, 8)
-		_, fc := proxyFront(t, backend, back, front, fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
+		_, fc := proxyFront(t, backend, back, front, client.WithListChangedHandler(func(m string) { changed <- m }))
 		ctx := ctxT(t)
 		if _, err := fc.ListTools(ctx, ""); err != nil {
 			t.Fatal(err)
@@ -374,7 +375,7 @@ func hasTool(tools []*protocol.Tool, name string) bool {
 // backend's updates of the resource.
 func TestProxySubscribe(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
+	eachEraPair(t, func(t *testing.T, back, front client.Option, _ bool) {
 		backend, _ := proxyBackendServer(t)
 		_, fc := proxyFront(t, backend, back, front)
 		ctx := ctxT(t)
@@ -406,7 +407,7 @@ func TestProxySubscribe(t *testing.T) {
 func TestProxyOneClientEach(t *testing.T) {
 	t.Parallel()
 	backend, _ := proxyBackendServer(t)
-	bc := connect(t, backend, legacy, fastmcp.WithRequestForwarding())
+	bc := connect(t, backend, legacy, client.WithRequestForwarding())
 	fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "one client for each Proxy") {
@@ -421,18 +422,18 @@ func TestProxyOneClientEach(t *testing.T) {
 // goes through in every era pair.
 func TestProxyOverHTTP(t *testing.T) {
 	t.Parallel()
-	eachEraPair(t, func(t *testing.T, back, front fastmcp.ClientOption, _ bool) {
+	eachEraPair(t, func(t *testing.T, back, front client.Option, _ bool) {
 		backend, _ := proxyBackendServer(t)
-		bc := fastmcptest.NewHTTPClient(t, backend, back, fastmcp.WithRequestForwarding(), fastmcp.WithLogger(quietLogger))
+		bc := fastmcptest.NewHTTPClient(t, backend, back, client.WithRequestForwarding(), client.WithLogger(quietLogger))
 		proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
-		fc := fastmcptest.NewHTTPClient(t, proxy, front, fastmcp.WithLogger(quietLogger),
-			fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-				return &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Bob"}`)}, nil
+		fc := fastmcptest.NewHTTPClient(t, proxy, front, client.WithLogger(quietLogger),
+			client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+				return &client.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Bob"}`)}, nil
 			}),
-			fastmcp.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
+			client.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
 				return &fastmcp.SamplingResult{Role: "assistant", Model: "m", Content: protocol.SamplingContent{fastmcp.Text("s")}}, nil
 			}),
-			fastmcp.WithRoots())
+			client.WithRoots())
 		ctx := ctxT(t)
 		res, err := fc.CallTool(ctx, "ask", nil)
 		if err != nil || res.IsError || res.Content[0].(*protocol.TextContent).Text != "accept Bob s 0" {
@@ -457,9 +458,9 @@ func newBackendCounter() *backendCounter {
 	return &backendCounter{n: map[string]int{}, seen: make(chan string, 64)}
 }
 
-func (b *backendCounter) middleware(methods ...string) fastmcp.ClientOption {
-	return fastmcp.WithClientMiddleware(func(next fastmcp.SendFunc) fastmcp.SendFunc {
-		return func(ctx context.Context, req *fastmcp.OutgoingRequest) (json.RawMessage, error) {
+func (b *backendCounter) middleware(methods ...string) client.Option {
+	return client.WithMiddleware(func(next client.SendFunc) client.SendFunc {
+		return func(ctx context.Context, req *client.OutgoingRequest) (json.RawMessage, error) {
 			res, err := next(ctx, req)
 			for _, m := range methods {
 				if req.Method == m && err == nil {
@@ -489,14 +490,14 @@ func TestProxySubscriptionCounting(t *testing.T) {
 	t.Parallel()
 	backend, _ := proxyBackendServer(t)
 	counter := newBackendCounter()
-	bc := connect(t, backend, legacy, fastmcp.WithRequestForwarding(),
+	bc := connect(t, backend, legacy, client.WithRequestForwarding(),
 		counter.middleware(protocol.MethodResourcesSubscribe, protocol.MethodResourcesUnsubscribe))
 	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
 	a, b, c := connect(t, proxy, legacy), connect(t, proxy, legacy), connect(t, proxy, legacy)
 	ctx := ctxT(t)
 	uri := map[string]string{"uri": "file:///a.txt"}
 	for _, step := range []struct {
-		who    *fastmcp.Client
+		who    *client.Client
 		method string
 	}{
 		{a, protocol.MethodResourcesSubscribe},
@@ -553,7 +554,7 @@ var _ store.Bus = stuckBus{}
 func TestProxyUpdateDoesNotBlockCalls(t *testing.T) {
 	t.Parallel()
 	backend, _ := proxyBackendServer(t)
-	bc := connect(t, backend, legacy, fastmcp.WithRequestForwarding())
+	bc := connect(t, backend, legacy, client.WithRequestForwarding())
 	bus := stuckBus{release: make(chan struct{})}
 	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger), fastmcp.SharedStores(&store.Stores{Bus: bus}))
 	t.Cleanup(func() { closeNow(proxy) }) // ends the bus's worker

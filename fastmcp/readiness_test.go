@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -50,11 +51,11 @@ func TestConnectWhileStarting(t *testing.T) {
 	errs := make([]error, len(versions))
 	for i, v := range versions {
 		wg.Go(func() {
-			opts := []fastmcp.ClientOption{fastmcp.WithLogger(quietLogger)}
+			opts := []client.Option{client.WithLogger(quietLogger)}
 			if v != "" {
-				opts = append(opts, fastmcp.WithProtocolVersion(v))
+				opts = append(opts, client.WithProtocolVersion(v))
 			}
-			c, err := fastmcp.ConnectHTTP(ctxT(t), url, opts...)
+			c, err := client.ConnectHTTP(ctxT(t), url, opts...)
 			if err != nil {
 				errs[i] = err
 				return
@@ -93,7 +94,7 @@ func TestConnectRefusedWithoutRetryAfter(t *testing.T) {
 	}))
 	defer srv.Close()
 	start := time.Now()
-	_, err := fastmcp.ConnectHTTP(ctxT(t), srv.URL+"/mcp", fastmcp.WithLogger(quietLogger), fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion))
+	_, err := client.ConnectHTTP(ctxT(t), srv.URL+"/mcp", client.WithLogger(quietLogger), client.WithProtocolVersion(protocol.LatestLegacyVersion))
 	he, ok := errors.AsType[*transport.HTTPError](err)
 	if !ok || he.StatusCode != 503 {
 		t.Fatalf("err = %v, want the 503", err)
@@ -134,7 +135,7 @@ func TestHealthzWhileDraining(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond) // polling a readiness probe, as orchestrators do
 	}
-	c, err := fastmcp.ConnectHTTP(ctxT(t), base+"/mcp", fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectHTTP(ctxT(t), base+"/mcp", client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -32,7 +33,7 @@ func whoami(ctx *fastmcp.Context) (Caller, error) {
 }
 
 // callWhoami calls whoami on c and decodes its structured result.
-func callWhoami(t *testing.T, c *fastmcp.Client) Caller {
+func callWhoami(t *testing.T, c *client.Client) Caller {
 	t.Helper()
 	res, err := c.CallTool(ctxT(t), "whoami", nil)
 	if err != nil {
@@ -72,8 +73,8 @@ func TestContextHTTPRequest(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := fastmcp.ConnectHTTP(ctxT(t), tc.url, fastmcp.WithProtocolVersion(tc.version),
-				fastmcp.WithHTTPHeader(http.Header{"X-Caller": {"alice"}}), fastmcp.WithLogger(quietLogger))
+			c, err := client.ConnectHTTP(ctxT(t), tc.url, client.WithProtocolVersion(tc.version),
+				client.WithHTTPHeader(http.Header{"X-Caller": {"alice"}}), client.WithLogger(quietLogger))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +96,7 @@ func TestContextHTTPRequest(t *testing.T) {
 	}
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
-		c, err := fastmcp.ConnectCommand(ctxT(t), stdioServerCommand(t, "serve"), fastmcp.WithLogger(quietLogger))
+		c, err := client.ConnectCommand(ctxT(t), stdioServerCommand(t, "serve"), client.WithLogger(quietLogger))
 		if err != nil {
 			t.Fatal(err)
 		}

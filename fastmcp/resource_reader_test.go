@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -14,7 +15,7 @@ import (
 // resources, without listing them; other URIs fall through.
 func TestAddResourceReader(t *testing.T) {
 	t.Parallel()
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		s := newServer(fastmcp.PageSize(7))
 		if s.PageSize() != 7 || newServer().PageSize() != 1000 {
 			t.Errorf("PageSize = %d and %d, want 7 and the default 1000", s.PageSize(), newServer().PageSize())

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -20,16 +21,16 @@ import (
 var pngHeader = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 
 // legacyRevision makes a client speak the latest legacy revision.
-var legacyRevision = fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion)
+var legacyRevision = client.WithProtocolVersion(protocol.LatestLegacyVersion)
 
 // revisions runs fn against s once with a legacy client and once with a
 // modern (2026-07-28) one.
-func revisions(t *testing.T, s *fastmcp.Server, fn func(t *testing.T, c *fastmcp.Client)) {
+func revisions(t *testing.T, s *fastmcp.Server, fn func(t *testing.T, c *client.Client)) {
 	t.Helper()
 	for _, rev := range []string{protocol.LatestLegacyVersion, protocol.Version20260728} {
 		t.Run(rev, func(t *testing.T) {
 			t.Parallel()
-			c := connect(t, s, fastmcp.WithProtocolVersion(rev))
+			c := connect(t, s, client.WithProtocolVersion(rev))
 			fn(t, c)
 		})
 	}
@@ -191,7 +192,7 @@ func TestResourceRead(t *testing.T) {
 		{uri: "error://panic", code: protocol.CodeInternalError, msg: "the resource handler for error://panic failed"},
 		{uri: "dynamic://nil", code: protocol.CodeInternalError, msg: "returned nil"},
 	}
-	revisions(t, s, func(t *testing.T, c *fastmcp.Client) {
+	revisions(t, s, func(t *testing.T, c *client.Client) {
 		for _, tc := range ok {
 			t.Run(tc.uri, func(t *testing.T) {
 				t.Parallel()
@@ -211,7 +212,7 @@ func TestResourceRead(t *testing.T) {
 				perr := wireError(t, err)
 				if tc.notFound {
 					want := protocol.ErrResourceNotFound
-					if c.Modern() {
+					if c.Era() == protocol.Modern {
 						want = protocol.ErrInvalidParams // SEP-2164
 					}
 					if !errors.Is(err, want) || perr.Message != "Resource not found" || string(perr.Data) != `{"uri":"`+tc.uri+`"}` {
@@ -327,7 +328,7 @@ func TestResourceLists(t *testing.T) {
 	for _, tmpl := range []string{"t://{name}/c", "t://{name}/a", "t://{name}/b"} {
 		s.Resource(tmpl, func(in NoteName) string { return "" })
 	}
-	revisions(t, s, func(t *testing.T, c *fastmcp.Client) {
+	revisions(t, s, func(t *testing.T, c *client.Client) {
 		ctx := ctxT(t)
 		var uris []string
 		for r, err := range c.Resources(ctx) {
@@ -382,7 +383,7 @@ func TestResourceCapabilitiesAndListChanged(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	changed := make(chan string, 8)
-	c := connect(t, s, legacyRevision, fastmcp.WithListChangedHandler(func(method string) { changed <- method }))
+	c := connect(t, s, legacyRevision, client.WithListChangedHandler(func(method string) { changed <- method }))
 	if c.ServerCapabilities().Resources != nil {
 		t.Fatal("resources capability declared before any resource")
 	}
@@ -436,7 +437,7 @@ func TestSubscriptions(t *testing.T) {
 	s.Resource("users://{id}/profile", func(in UserRef) string { return "" })
 	ctx := ctxT(t)
 	all1 := newUpdates()
-	c1 := connect(t, s, legacyRevision, fastmcp.WithResourceUpdatedHandler(all1.fn))
+	c1 := connect(t, s, legacyRevision, client.WithResourceUpdatedHandler(all1.fn))
 	c2 := connect(t, s, legacyRevision)
 	a1, c1c, b2 := newUpdates(), newUpdates(), newUpdates()
 	if err := c1.Subscribe(ctx, "x://a", a1.fn); err != nil {
@@ -508,7 +509,7 @@ func TestSubscriptionsModern(t *testing.T) {
 	s.Resource("x://a", func() string { return "a" })
 	s.Resource("x://b", func() string { return "b" })
 	updates := newUpdates()
-	c := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728))
+	c := connect(t, s, client.WithProtocolVersion(protocol.Version20260728))
 	// 2026-07-28 has no resources/subscribe: the client listens instead.
 	if err := c.Subscribe(ctxT(t), "x://a", updates.fn); err != nil {
 		t.Fatalf("Subscribe on 2026-07-28: %v", err)
@@ -556,7 +557,7 @@ func TestContextReadResource(t *testing.T) {
 	s.Resource("x://loop", func(ctx *fastmcp.Context) ([]fastmcp.ResourceContents, error) {
 		return ctx.ReadResource("x://loop")
 	})
-	revisions(t, s, func(t *testing.T, c *fastmcp.Client) {
+	revisions(t, s, func(t *testing.T, c *client.Client) {
 		res, err := c.ReadResource(ctxT(t), "x://combined")
 		if err != nil {
 			t.Fatal(err)
@@ -587,7 +588,7 @@ func TestLoggingLevel(t *testing.T) {
 	})
 	var mu sync.Mutex
 	var got []string
-	c := connect(t, s, legacyRevision, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
+	c := connect(t, s, legacyRevision, client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 		mu.Lock()
 		got = append(got, string(m.Level))
 		mu.Unlock()
@@ -619,7 +620,7 @@ func TestLoggingLevel(t *testing.T) {
 		t.Fatalf("invalid level: %v", err)
 	}
 	// 2026-07-28 has no logging/setLevel: the level rides in _meta.
-	m := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728))
+	m := connect(t, s, client.WithProtocolVersion(protocol.Version20260728))
 	if err := m.SetLogLevel(ctxT(t), protocol.LevelInfo); !errors.Is(err, protocol.ErrMethodNotFound) {
 		t.Fatalf("SetLogLevel on 2026-07-28: %v", err)
 	}

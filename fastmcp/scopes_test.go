@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -76,9 +77,9 @@ func scopedServer(t *testing.T, opts ...fastmcp.Option) (s *fastmcp.Server, prot
 // returns when allowed.
 var scopedUses = []struct {
 	kind, want string
-	use        func(ctx context.Context, c *fastmcp.Client) (string, error)
+	use        func(ctx context.Context, c *client.Client) (string, error)
 }{
-	{"tool", "deleted", func(ctx context.Context, c *fastmcp.Client) (string, error) {
+	{"tool", "deleted", func(ctx context.Context, c *client.Client) (string, error) {
 		res, err := c.CallTool(ctx, "delete", nil)
 		if err != nil {
 			return "", err
@@ -88,28 +89,28 @@ var scopedUses = []struct {
 		}
 		return res.Content[0].(*fastmcp.TextContent).Text, nil
 	}},
-	{"resource", "secret", func(ctx context.Context, c *fastmcp.Client) (string, error) {
+	{"resource", "secret", func(ctx context.Context, c *client.Client) (string, error) {
 		res, err := c.ReadResource(ctx, "x://secret")
 		if err != nil {
 			return "", err
 		}
 		return res.Contents[0].Text, nil
 	}},
-	{"template", "file a", func(ctx context.Context, c *fastmcp.Client) (string, error) {
+	{"template", "file a", func(ctx context.Context, c *client.Client) (string, error) {
 		res, err := c.ReadResource(ctx, "x://files/a")
 		if err != nil {
 			return "", err
 		}
 		return res.Contents[0].Text, nil
 	}},
-	{"prompt", "secret a", func(ctx context.Context, c *fastmcp.Client) (string, error) {
+	{"prompt", "secret a", func(ctx context.Context, c *client.Client) (string, error) {
 		res, err := c.GetPrompt(ctx, "secret", map[string]string{"name": "a"})
 		if err != nil {
 			return "", err
 		}
 		return res.Messages[0].Content.(*fastmcp.TextContent).Text, nil
 	}},
-	{"nested read", "secret", func(ctx context.Context, c *fastmcp.Client) (string, error) {
+	{"nested read", "secret", func(ctx context.Context, c *client.Client) (string, error) {
 		res, err := c.CallTool(ctx, "peek", nil)
 		if err != nil {
 			return "", err
@@ -119,14 +120,14 @@ var scopedUses = []struct {
 		}
 		return res.Content[0].(*fastmcp.TextContent).Text, nil
 	}},
-	{"prompt completion", "a", func(ctx context.Context, c *fastmcp.Client) (string, error) {
+	{"prompt completion", "a", func(ctx context.Context, c *client.Client) (string, error) {
 		res, err := c.Complete(ctx, fastmcp.PromptRef("secret"), "name", "a", nil)
 		if err != nil {
 			return "", err
 		}
 		return strings.Join(res.Completion.Values, ","), nil
 	}},
-	{"template completion", "b", func(ctx context.Context, c *fastmcp.Client) (string, error) {
+	{"template completion", "b", func(ctx context.Context, c *client.Client) (string, error) {
 		res, err := c.Complete(ctx, fastmcp.ResourceRef("x://files/{name}"), "name", "b", nil)
 		if err != nil {
 			return "", err
@@ -154,7 +155,7 @@ func TestRequireScopes(t *testing.T) {
 	// The legacy SSE transport (2024-11-05) as a third era.
 	type eraPath struct {
 		name, path string
-		opt        fastmcp.ClientOption
+		opt        client.Option
 	}
 	ways := []eraPath{{"legacy", "/mcp", eras[0].opt}, {"modern", "/mcp", eras[1].opt}, {"sse", "/sse", legacy}}
 	for _, era := range ways {
@@ -175,16 +176,16 @@ func TestRequireScopes(t *testing.T) {
 		} {
 			t.Run(era.name+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
-				var c *fastmcp.Client
+				var c *client.Client
 				if tc.url == "" {
 					c = connect(t, s, era.opt)
 				} else {
-					opts := []fastmcp.ClientOption{era.opt, fastmcp.WithLogger(quietLogger)}
+					opts := []client.Option{era.opt, client.WithLogger(quietLogger)}
 					if tc.token != "" {
-						opts = append(opts, fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + tc.token}}))
+						opts = append(opts, client.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + tc.token}}))
 					}
 					var err error
-					if c, err = fastmcp.ConnectHTTP(ctxT(t), tc.url+era.path, opts...); err != nil {
+					if c, err = client.ConnectHTTP(ctxT(t), tc.url+era.path, opts...); err != nil {
 						t.Fatal(err)
 					}
 					defer c.Close()
@@ -361,7 +362,7 @@ func TestScopesWithAuth(t *testing.T) {
 	}
 	t.Run("legacy session", func(t *testing.T) {
 		h := http.Header{"Authorization": {"Bearer " + p.token("alice", map[string]any{"scope": "files:read"})}}
-		c, err := fastmcp.ConnectHTTP(ctxT(t), url, legacy, fastmcp.WithHTTPHeader(h), fastmcp.WithLogger(quietLogger))
+		c, err := client.ConnectHTTP(ctxT(t), url, legacy, client.WithHTTPHeader(h), client.WithLogger(quietLogger))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -407,8 +408,8 @@ func TestScopedSubscriptions(t *testing.T) {
 	_, protected, _ := scopedServer(t)
 	t.Run("legacy", func(t *testing.T) {
 		for token, allowed := range map[string]bool{"t-none": false, "t-read": true} {
-			c, err := fastmcp.ConnectHTTP(ctxT(t), protected.URL+"/mcp", legacy, fastmcp.WithLogger(quietLogger),
-				fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + token}}))
+			c, err := client.ConnectHTTP(ctxT(t), protected.URL+"/mcp", legacy, client.WithLogger(quietLogger),
+				client.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + token}}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -537,16 +538,16 @@ func TestHideUnauthorized(t *testing.T) {
 		} {
 			t.Run(era.name+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
-				var c *fastmcp.Client
+				var c *client.Client
 				if tc.url == "" {
 					c = connect(t, hiding, era.opt)
 				} else {
 					var err error
-					opts := []fastmcp.ClientOption{era.opt, fastmcp.WithLogger(quietLogger)}
+					opts := []client.Option{era.opt, client.WithLogger(quietLogger)}
 					if tc.token != "" {
-						opts = append(opts, fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + tc.token}}))
+						opts = append(opts, client.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + tc.token}}))
 					}
-					c, err = fastmcp.ConnectHTTP(ctxT(t), tc.url, opts...)
+					c, err = client.ConnectHTTP(ctxT(t), tc.url, opts...)
 					if err != nil {
 						t.Fatal(err)
 					}

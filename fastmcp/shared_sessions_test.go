@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
@@ -115,8 +116,8 @@ func TestSharedSessionSubscriptions(t *testing.T) {
 	})
 	ctx := ctxT(t)
 	got := &updateLog{ch: make(chan struct{}, 1)}
-	c, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion),
-		fastmcp.WithResourceUpdatedHandler(got.fn))
+	c, err := client.ConnectHTTP(ctx, url, client.WithProtocolVersion(protocol.LatestLegacyVersion),
+		client.WithResourceUpdatedHandler(got.fn))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestSharedSubscriptionsEndWithSession(t *testing.T) {
 		}
 		return ids
 	}
-	c, err := fastmcp.ConnectHTTP(ctx, ts.URL+"/mcp", fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion))
+	c, err := client.ConnectHTTP(ctx, ts.URL+"/mcp", client.WithProtocolVersion(protocol.LatestLegacyVersion))
 	if err != nil {
 		t.Fatal(err)
 	}

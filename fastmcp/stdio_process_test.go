@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -117,7 +118,7 @@ func TestStdioServerDeathIsReported(t *testing.T) {
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			t.Parallel()
-			c, err := fastmcp.ConnectCommand(ctxT(t), stdioServerCommand(t, "serve"), fastmcp.WithLogger(quietLogger))
+			c, err := client.ConnectCommand(ctxT(t), stdioServerCommand(t, "serve"), client.WithLogger(quietLogger))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,7 +157,7 @@ func TestStdioCloseServerIgnoringEOF(t *testing.T) {
 	t.Parallel()
 	cmd := stdioServerCommand(t, "ignore-eof")
 	cmd.GracePeriod = 50 * time.Millisecond
-	c, err := fastmcp.ConnectCommand(ctxT(t), cmd, fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectCommand(ctxT(t), cmd, client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,23 +176,23 @@ func TestClientDone(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		end  func(t *testing.T, c *fastmcp.Client)
+		end  func(t *testing.T, c *client.Client)
 		want func(err error) bool
 	}{
-		{"server exits", func(t *testing.T, c *fastmcp.Client) {
+		{"server exits", func(t *testing.T, c *client.Client) {
 			if _, err := c.CallTool(ctxT(t), "exit", map[string]int{"code": 3}); err == nil {
 				t.Error("the call that ended the server succeeded")
 			}
 		}, func(err error) bool {
 			return errors.Is(err, transport.ErrServerExited) && strings.Contains(err.Error(), "exit status 3")
 		}},
-		{"Close", func(t *testing.T, c *fastmcp.Client) {
+		{"Close", func(t *testing.T, c *client.Client) {
 			c.Close()
 		}, func(err error) bool { return err != nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := fastmcp.ConnectCommand(ctxT(t), stdioServerCommand(t, "serve"), fastmcp.WithLogger(quietLogger))
+			c, err := client.ConnectCommand(ctxT(t), stdioServerCommand(t, "serve"), client.WithLogger(quietLogger))
 			if err != nil {
 				t.Fatal(err)
 			}

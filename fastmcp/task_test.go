@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/store"
@@ -310,7 +311,7 @@ func TestTaskBoundToPrincipal(t *testing.T) {
 // to in 2026-07-28), and returns the proxy's URL.
 func proxyTo(t *testing.T, url string) string {
 	t.Helper()
-	c, err := fastmcp.ConnectHTTP(ctxT(t), url, fastmcp.WithRequestForwarding())
+	c, err := client.ConnectHTTP(ctxT(t), url, client.WithRequestForwarding())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 )
 
 type presenceArgs struct {
@@ -81,7 +81,7 @@ func TestToolArgumentPresence(t *testing.T) {
 // being refused for a present 0.
 func TestCallToolStructArguments(t *testing.T) {
 	t.Parallel()
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		s := newServer()
 		s.Tool("search", func(in presenceArgs) (presenceArgs, error) { return in, nil })
 		c := connect(t, s, era)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -53,7 +54,7 @@ func TestHandlerShapes(t *testing.T) {
 		}
 		return "fastmcp context", nil
 	})
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		c := connect(t, s, era)
 		for _, tc := range []struct{ tool, want string }{
 			{"ctx_args", "5"}, {"std_ctx_args", "5"}, {"args_only", "5"}, {"ptr_args", "5"},
@@ -208,7 +209,7 @@ func TestErrorPaths(t *testing.T) {
 		return "", fmt.Errorf("%w: nope", protocol.ErrInvalidParams)
 	})
 	s.Tool("panics", func() (string, error) { panic("kaboom") })
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		c := connect(t, s, era)
 
 		res, err := c.CallTool(ctxT(t), "fails", nil)
@@ -297,7 +298,7 @@ func TestListPaginationAndChanges(t *testing.T) {
 		s.Tool(fmt.Sprintf("tool%02d", i), func() string { return "" })
 	}
 	changed := make(chan string, 10)
-	c := connect(t, s, legacy, fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
+	c := connect(t, s, legacy, client.WithListChangedHandler(func(m string) { changed <- m }))
 	page, err := c.ListTools(ctxT(t), "")
 	if err != nil {
 		t.Fatal(err)
@@ -354,16 +355,16 @@ func TestContextLogsAndProgress(t *testing.T) {
 		}
 		return "done", nil
 	})
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		var mu sync.Mutex
 		var logs []string
-		c := connect(t, s, era, fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
+		c := connect(t, s, era, client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			mu.Lock()
 			logs = append(logs, string(m.Level)+":"+string(m.Data))
 			mu.Unlock()
 		}))
 		var progress []float64
-		if _, err := c.CallTool(ctxT(t), "work", nil, fastmcp.WithProgress(func(p *protocol.ProgressParams) {
+		if _, err := c.CallTool(ctxT(t), "work", nil, client.WithProgress(func(p *protocol.ProgressParams) {
 			progress = append(progress, p.Progress)
 		})); err != nil {
 			t.Fatal(err)
@@ -381,10 +382,10 @@ func TestContextLogsAndProgress(t *testing.T) {
 	})
 	// With level warning, lower levels are not sent: set by logging/setLevel
 	// on a legacy session, in each request's _meta on 2026-07-28.
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		var mu sync.Mutex
 		var logs []string
-		c := connect(t, s, era, fastmcp.WithLogLevel(protocol.LevelWarning), fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
+		c := connect(t, s, era, client.WithLogLevel(protocol.LevelWarning), client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			mu.Lock()
 			logs = append(logs, string(m.Level)+":"+string(m.Data))
 			mu.Unlock()
@@ -402,7 +403,7 @@ func TestContextLogsAndProgress(t *testing.T) {
 
 func TestCancellationEndToEnd(t *testing.T) {
 	t.Parallel()
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		s := newServer()
 		started := make(chan struct{})
 		stopped := make(chan error, 1)
@@ -492,8 +493,8 @@ func TestListChangedModern(t *testing.T) {
 	s.Tool("first", func() string { return "" })
 	s.Prompt("p", func() string { return "" }, fastmcp.Description("a prompt"))
 	changed := make(chan string, 10)
-	c := connect(t, s, fastmcp.WithProtocolVersion(protocol.Version20260728), fastmcp.WithListChangedHandler(func(m string) { changed <- m }))
-	if !c.Modern() {
+	c := connect(t, s, client.WithProtocolVersion(protocol.Version20260728), client.WithListChangedHandler(func(m string) { changed <- m }))
+	if c.Era() != protocol.Modern {
 		t.Fatal("client is not modern")
 	}
 	s.Tool("second", func() string { return "" })

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -58,17 +59,17 @@ func stdoutLogger() *slog.Logger {
 }
 
 // serveInMemory serves srv over an in-memory pipe and connects a client to it.
-func serveInMemory(srv *lowlevel.Server, opts ...fastmcp.ClientOption) (*fastmcp.Client, func()) {
+func serveInMemory(srv *lowlevel.Server, opts ...client.Option) (*client.Client, func()) {
 	clientEnd, serverEnd := transport.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); srv.ServeConn(ctx, serverEnd) }()
-	opts = append(opts, fastmcp.WithLogger(slog.New(slog.DiscardHandler)), fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion))
-	client, err := fastmcp.Connect(ctx, clientEnd, opts...)
+	opts = append(opts, client.WithLogger(slog.New(slog.DiscardHandler)), client.WithProtocolVersion(protocol.LatestLegacyVersion))
+	c, err := client.Connect(ctx, clientEnd, opts...)
 	if err != nil {
 		panic(err)
 	}
-	return client, func() { client.Close(); cancel(); <-done }
+	return c, func() { c.Close(); cancel(); <-done }
 }
 
 // Middleware wraps every request and notification the server receives,
@@ -93,11 +94,11 @@ func ExampleServer_Use() {
 		return nil, nil
 	})
 
-	client, stop := serveInMemory(srv)
+	c, stop := serveInMemory(srv)
 	defer stop()
 	ctx := context.Background()
-	client.Call(ctx, "x/sleep", nil, nil)
-	client.Call(ctx, "x/missing", nil, nil)
+	c.Call(ctx, "x/sleep", nil, nil)
+	c.Call(ctx, "x/missing", nil, nil)
 
 	mu.Lock()
 	defer mu.Unlock()
@@ -154,18 +155,18 @@ func ExampleServer_Use_auth() {
 	defer httpServer.Close()
 	ctx := context.Background()
 	for _, header := range []http.Header{{"Authorization": {"Bearer s3cret"}}, nil} {
-		client, err := fastmcp.ConnectHTTP(ctx, httpServer.URL, fastmcp.WithHTTPHeader(header),
-			fastmcp.WithLogger(slog.New(slog.DiscardHandler)))
+		c, err := client.ConnectHTTP(ctx, httpServer.URL, client.WithHTTPHeader(header),
+			client.WithLogger(slog.New(slog.DiscardHandler)))
 		if err != nil {
 			panic(err)
 		}
-		res, err := client.CallTool(ctx, "whoami", nil)
+		res, err := c.CallTool(ctx, "whoami", nil)
 		if err != nil {
 			fmt.Println("error:", err)
 		} else {
 			fmt.Println(res.Content[0].(*fastmcp.TextContent).Text)
 		}
-		client.Close()
+		c.Close()
 	}
 	// Output:
 	// you are alice
@@ -191,14 +192,14 @@ func ExampleServer_HandleFunc() {
 		return EchoResult{Echo: p.Text}, nil
 	})
 
-	client, stop := serveInMemory(srv)
+	c, stop := serveInMemory(srv)
 	defer stop()
 	var res EchoResult
-	if err := client.Call(context.Background(), "x/echo", EchoParams{Text: "hi"}, &res); err != nil {
+	if err := c.Call(context.Background(), "x/echo", EchoParams{Text: "hi"}, &res); err != nil {
 		panic(err)
 	}
 	fmt.Println(res.Echo)
-	err := client.Call(context.Background(), "x/echo", []int{1}, &res)
+	err := c.Call(context.Background(), "x/echo", []int{1}, &res)
 	fmt.Println("invalid params:", errors.Is(err, protocol.ErrInvalidParams))
 	// Output:
 	// hi
@@ -224,15 +225,15 @@ func Example_highLevel() {
 		return map[string]string{"version": "1.0.0"}, nil
 	})
 
-	client, stop := serveInMemory(ll)
+	c, stop := serveInMemory(ll)
 	defer stop()
 	ctx := context.Background()
-	res, _ := client.CallTool(ctx, "greet", map[string]string{"name": "Ada"})
+	res, _ := c.CallTool(ctx, "greet", map[string]string{"name": "Ada"})
 	fmt.Println(res.Content[0].(*fastmcp.TextContent).Text)
 	var v struct {
 		Version string `json:"version"`
 	}
-	client.Call(ctx, "x/version", nil, &v)
+	c.Call(ctx, "x/version", nil, &v)
 	fmt.Println("version", v.Version)
 	// Output:
 	// before s.Tool, tools/call handled: false

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
-// Config is what fastmcp.OAuth takes.
-var _ fastmcp.HTTPAuthorizer = oauthclient.Config{}
+// Config is what client.OAuth takes.
+var _ client.HTTPAuthorizer = oauthclient.Config{}
 
 // TestConfigTransport checks that Config builds the Transport New builds,
 // refusing the configurations New refuses, and that its errors say they

@@ -107,8 +107,8 @@ type Transport struct {
 }
 
 // Transport returns the Transport New makes for the MCP server at
-// serverURL, sending with base: it makes Config a fastmcp.HTTPAuthorizer,
-// so that fastmcp.OAuth(oauthclient.Config{...}) authorizes a client. hc
+// serverURL, sending with base: it makes Config a client.HTTPAuthorizer,
+// so that client.OAuth(oauthclient.Config{...}) authorizes a client. hc
 // and logger fill HTTPClient and Logger when they are not set.
 func (c Config) Transport(serverURL string, base http.RoundTripper, hc *http.Client, logger *slog.Logger) (http.RoundTripper, error) {
 	if c.HTTPClient == nil {

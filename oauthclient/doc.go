@@ -34,6 +34,6 @@
 // that cannot be authorized fails with an *Error, never with the server's
 // 401 answer dressed up as a result.
 //
-// A Config is a fastmcp.HTTPAuthorizer: fastmcp.OAuth(oauthclient.Config{...})
-// plugs its Transport into fastmcp.ConnectHTTP.
+// A Config is a client.HTTPAuthorizer: client.OAuth(oauthclient.Config{...})
+// plugs its Transport into client.ConnectHTTP.
 package oauthclient

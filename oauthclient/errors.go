@@ -64,7 +64,7 @@ type Error struct {
 
 // NotAuthorized reports true: the request the error ends could not be
 // authorized, and sending it again would only start the flow again (a
-// fastmcp client does not re-issue it; see fastmcp.HTTPAuthorizer).
+// fastmcp client does not re-issue it; see client.HTTPAuthorizer).
 func (e *Error) NotAuthorized() bool { return true }
 
 func (e *Error) Error() string {

@@ -9,8 +9,8 @@ import (
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
-// The Transport plugs into any http.Client; fastmcp.OAuth does this for
-// fastmcp.ConnectHTTP.
+// The Transport plugs into any http.Client; client.OAuth does this for
+// client.ConnectHTTP.
 func ExampleNew() {
 	tr, err := oauthclient.New("https://mcp.example.com/mcp", oauthclient.Config{
 		ClientName: "my-agent",

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/otel"
@@ -47,7 +48,7 @@ func BenchmarkToolCall(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s := fastmcp.New("bench", "1.0.0", fastmcp.Logger(quiet))
-			copts := []fastmcp.ClientOption{fastmcp.WithProtocolVersion(fastmcptest.Legacy)}
+			copts := []client.Option{client.WithProtocolVersion(fastmcptest.Legacy)}
 			if bc.opts != nil {
 				opts := bc.opts(b)
 				s.Lowlevel().Use(otel.Server(opts...))

@@ -13,7 +13,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -22,7 +22,7 @@ import (
 // the client sends, following the OpenTelemetry semantic conventions for
 // MCP:
 //
-//	c, err := fastmcp.ConnectHTTP(ctx, url, otel.Client())
+//	c, err := client.ConnectHTTP(ctx, url, otel.Client())
 //
 // Each request gets a CLIENT span named "{mcp.method.name} {target}" (the
 // tool or prompt name), a child of the span in the caller's context, with
@@ -37,9 +37,9 @@ import (
 // the client has connected, the session's to mcp.client.session.duration
 // when it ends. The legacy initialize request is sent by the session
 // before any middleware and is not traced.
-func Client(opts ...Option) fastmcp.ClientOption {
+func Client(opts ...Option) client.Option {
 	t := newClientTelemetry(newConfig(opts))
-	return fastmcp.WithClientMiddleware(t.middleware)
+	return client.WithMiddleware(t.middleware)
 }
 
 // clientSpan are the start options of every client span (see serverSpan).
@@ -53,12 +53,12 @@ func newClientTelemetry(cfg *config) *clientTelemetry {
 		ClientSessionDuration, "The duration of the MCP session as observed on the MCP client.")}
 }
 
-// middleware is built once per connection (fastmcp.Connect), so its
+// middleware is built once per connection (client.Connect), so its
 // closure holds that connection's session state.
-func (t *clientTelemetry) middleware(next fastmcp.SendFunc) fastmcp.SendFunc {
+func (t *clientTelemetry) middleware(next client.SendFunc) client.SendFunc {
 	connected := time.Now()
 	var watch sync.Once
-	return func(ctx context.Context, req *fastmcp.OutgoingRequest) (json.RawMessage, error) {
+	return func(ctx context.Context, req *client.OutgoingRequest) (json.RawMessage, error) {
 		res, err := t.send(ctx, req, next)
 		if err == nil && req.Session != nil {
 			// The first answer tells the connection is up: a failed
@@ -74,7 +74,7 @@ func (t *clientTelemetry) middleware(next fastmcp.SendFunc) fastmcp.SendFunc {
 	}
 }
 
-func (t *clientTelemetry) send(ctx context.Context, req *fastmcp.OutgoingRequest, next fastmcp.SendFunc) (json.RawMessage, error) {
+func (t *clientTelemetry) send(ctx context.Context, req *client.OutgoingRequest, next client.SendFunc) (json.RawMessage, error) {
 	start := time.Now()
 	// As on the server, the span starts named after the method alone; the
 	// rest is worked out for a span that records.
@@ -139,7 +139,7 @@ func (t *clientTelemetry) send(ctx context.Context, req *fastmcp.OutgoingRequest
 
 // inject writes ctx's trace context and baggage into the request's
 // params._meta.
-func (t *clientTelemetry) inject(ctx context.Context, req *fastmcp.OutgoingRequest) {
+func (t *clientTelemetry) inject(ctx context.Context, req *client.OutgoingRequest) {
 	carrier := propagation.MapCarrier{}
 	t.cfg.propagators.Inject(ctx, carrier)
 	if len(carrier) == 0 {
@@ -155,7 +155,7 @@ func (t *clientTelemetry) inject(ctx context.Context, req *fastmcp.OutgoingReque
 }
 
 // watchSession records the duration of the client's session when it ends.
-func (t *clientTelemetry) watchSession(req *fastmcp.OutgoingRequest, start time.Time) {
+func (t *clientTelemetry) watchSession(req *client.OutgoingRequest, start time.Time) {
 	s := req.Session
 	version := req.Version
 	context.AfterFunc(s.Context(), func() {

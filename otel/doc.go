@@ -7,7 +7,7 @@
 // programs that do not import it do not link the OpenTelemetry SDK.
 //
 //	s.Lowlevel().Use(otel.Server())                  // a span and a duration per request handled
-//	c, err := fastmcp.ConnectHTTP(ctx, url, otel.Client()) // a span and a duration per request sent
+//	c, err := client.ConnectHTTP(ctx, url, otel.Client()) // a span and a duration per request sent
 //	logger := slog.New(otel.LogHandler(h))           // trace_id and span_id on a request's log records
 //
 // The client puts its span's trace context in each request's params._meta

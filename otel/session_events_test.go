@@ -14,7 +14,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/otel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -32,9 +32,9 @@ func TestNotificationEvents(t *testing.T) {
 				opts = tl.options(otel.WithNotificationEvents())
 			}
 			s := newServer(nil, opts...)
-			c := fastmcptest.NewClient(t, s, fastmcp.WithProtocolVersion(fastmcptest.Legacy),
-				fastmcp.WithLogHandler(func(*protocol.LoggingMessageParams) {}))
-			if _, err := c.CallTool(ctxT(t), "work", nil, fastmcp.WithProgress(func(*protocol.ProgressParams) {})); err != nil {
+			c := fastmcptest.NewClient(t, s, client.WithProtocolVersion(fastmcptest.Legacy),
+				client.WithLogHandler(func(*protocol.LoggingMessageParams) {}))
+			if _, err := c.CallTool(ctxT(t), "work", nil, client.WithProgress(func(*protocol.ProgressParams) {})); err != nil {
 				t.Fatal(err)
 			}
 			events := tl.span(t, "tools/call work", trace.SpanKindServer).Events
@@ -125,8 +125,8 @@ func TestSessionDurations(t *testing.T) {
 	cc, sc := transport.NewPipe()
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(context.Background(), sc) }()
-	c, err := fastmcp.Connect(ctxT(t), cc, otel.Client(tl.options()...), fastmcp.WithLogger(quiet),
-		fastmcp.WithProtocolVersion(fastmcptest.Legacy))
+	c, err := client.Connect(ctxT(t), cc, otel.Client(tl.options()...), client.WithLogger(quiet),
+		client.WithProtocolVersion(fastmcptest.Legacy))
 	if err != nil {
 		t.Fatal(err)
 	}

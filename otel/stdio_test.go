@@ -14,7 +14,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/otel"
 )
@@ -92,8 +92,8 @@ func TestStdioSubprocessIsOneTrace(t *testing.T) {
 			t.Parallel()
 			tl := newTelemetry(t)
 			file := filepath.Join(t.TempDir(), "spans.json")
-			c, err := fastmcp.ConnectCommand(ctxT(t), testproc.Command(t, nil, testproc.Env(stdioServerEnv+"="+file)...),
-				otel.Client(tl.options()...), fastmcp.WithProtocolVersion(era.version), fastmcp.WithLogger(quiet))
+			c, err := client.ConnectCommand(ctxT(t), testproc.Command(t, nil, testproc.Env(stdioServerEnv+"="+file)...),
+				otel.Client(tl.options()...), client.WithProtocolVersion(era.version), client.WithLogger(quiet))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/otel"
@@ -23,7 +24,7 @@ import (
 var transports = []struct {
 	name      string
 	transport string // network.transport
-	connect   func(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) *fastmcp.Client
+	connect   func(t testing.TB, s *fastmcp.Server, opts ...client.Option) *client.Client
 }{
 	{"pipe", "pipe", fastmcptest.NewClient},
 	{"http", "tcp", fastmcptest.NewHTTPClient},
@@ -40,7 +41,7 @@ func TestToolCallIsOneTrace(t *testing.T) {
 			t.Run(tr.name+"/"+era.name, func(t *testing.T) {
 				tl := newTelemetry(t)
 				s := newServer(nil, tl.options()...)
-				c := tr.connect(t, s, otel.Client(tl.options()...), fastmcp.WithProtocolVersion(era.version))
+				c := tr.connect(t, s, otel.Client(tl.options()...), client.WithProtocolVersion(era.version))
 
 				ctx, root := tl.tp.Tracer("test").Start(ctxT(t), "host")
 				res, err := c.CallTool(ctx, "echo", EchoArgs{Text: "hi"})
@@ -132,7 +133,7 @@ func TestErrorsAreRecorded(t *testing.T) {
 		t.Run(era.name, func(t *testing.T) {
 			tl := newTelemetry(t)
 			s := newServer(nil, tl.options()...)
-			c := fastmcptest.NewClient(t, s, otel.Client(tl.options()...), fastmcp.WithProtocolVersion(era.version))
+			c := fastmcptest.NewClient(t, s, otel.Client(tl.options()...), client.WithProtocolVersion(era.version))
 			ctx := ctxT(t)
 
 			res, err := c.CallTool(ctx, "fail", nil)
@@ -287,11 +288,11 @@ func testHTTPSpanIsLinked(t *testing.T, traced bool) {
 		s.Shutdown(ctx)
 		ts.Close()
 	})
-	opts := []fastmcp.ClientOption{fastmcp.WithLogger(quiet), fastmcp.WithProtocolVersion(fastmcptest.Legacy)}
+	opts := []client.Option{client.WithLogger(quiet), client.WithProtocolVersion(fastmcptest.Legacy)}
 	if traced {
 		opts = append(opts, otel.Client(tl.options()...))
 	}
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", opts...)
+	c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

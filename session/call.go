@@ -13,9 +13,9 @@ import (
 )
 
 // A CallOption configures one outgoing call. It is the same type as
-// fastmcp.CallOption, so the options of either package work with both:
+// client.CallOption, so the options of either package work with both:
 // WithMeta, for one, is declared in fastmcp and honoured here, and
-// fastmcp.Client.CallTool takes WithTimeout.
+// client.Client.CallTool takes WithTimeout.
 type CallOption = callopt.Option
 
 // WithProgress asks the peer for progress notifications: the call's params

@@ -17,7 +17,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -638,8 +638,8 @@ func TestShutdownWritesHeldResponses(t *testing.T) {
 	outR.Close()
 }
 
-// TestCallMeta: session.CallOption is fastmcp.CallOption, and Call honours
-// fastmcp.WithMeta: its entries reach the peer in params._meta, beside the
+// TestCallMeta: session.CallOption is client.CallOption, and Call honours
+// client.WithMeta: its entries reach the peer in params._meta, beside the
 // progress token WithProgress adds.
 func TestCallMeta(t *testing.T) {
 	t.Parallel()
@@ -652,7 +652,7 @@ func TestCallMeta(t *testing.T) {
 		Meta map[string]json.RawMessage `json:"meta"`
 	}
 	err := cli.Call(context.Background(), "saw", map[string]int{"n": 1}, &res,
-		fastmcp.WithMeta(protocol.Meta{"com.example/trace": "abc"}),
+		client.WithMeta(protocol.Meta{"com.example/trace": "abc"}),
 		session.WithProgress(func(*protocol.ProgressParams) {}))
 	if err != nil {
 		t.Fatal(err)

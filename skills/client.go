@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -68,7 +68,7 @@ func (e *VerificationError) Is(target error) bool { return target == ErrVerifica
 // entries describing each skill and its files, none of which is fetched.
 // Pass the previous page's NextCursor for the next page, "" for the first;
 // All walks them all.
-func List(ctx context.Context, c *fastmcp.Client, cursor string) (*protocol.ListSkillsResult, error) {
+func List(ctx context.Context, c *client.Client, cursor string) (*protocol.ListSkillsResult, error) {
 	var res protocol.ListSkillsResult
 	if err := c.Call(ctx, protocol.MethodSkillsList, &protocol.ListSkillsParams{Cursor: cursor}, &res); err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func List(ctx context.Context, c *fastmcp.Client, cursor string) (*protocol.List
 
 // All iterates over every skill entry of c's server, fetching pages as
 // needed. An error ends the iteration after being yielded.
-func All(ctx context.Context, c *fastmcp.Client) iter.Seq2[*protocol.SkillEntry, error] {
+func All(ctx context.Context, c *client.Client) iter.Seq2[*protocol.SkillEntry, error] {
 	return func(yield func(*protocol.SkillEntry, error) bool) {
 		cursor := ""
 		for range maxPages {
@@ -104,7 +104,7 @@ func All(ctx context.Context, c *fastmcp.Client) iter.Seq2[*protocol.SkillEntry,
 // Get returns the entry of the skill whose SKILL.md URI is uri
 // (skills/get). A URI the server does not serve as a skill gives an error
 // matching protocol.ErrInvalidParams.
-func Get(ctx context.Context, c *fastmcp.Client, uri string) (*protocol.SkillEntry, error) {
+func Get(ctx context.Context, c *client.Client, uri string) (*protocol.SkillEntry, error) {
 	var res protocol.GetSkillResult
 	if err := c.Call(ctx, protocol.MethodSkillsGet, &protocol.GetSkillParams{URI: uri}, &res); err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func Get(ctx context.Context, c *fastmcp.Client, uri string) (*protocol.SkillEnt
 // LoadURI loads the skill whose SKILL.md URI is uri, listed or not: it
 // asks the server for the skill's entry (skills/get) and loads the skill
 // against it, as Load does.
-func LoadURI(ctx context.Context, c *fastmcp.Client, uri string) (*Skill, error) {
+func LoadURI(ctx context.Context, c *client.Client, uri string) (*Skill, error) {
 	entry, err := Get(ctx, c, uri)
 	if err != nil {
 		return nil, err
@@ -137,7 +137,7 @@ var ErrNoDirectoryRead = errors.New("skills: the server does not declare io.mode
 // protocol.MIMETypeDirectory. Pages are fetched as needed. It returns
 // ErrNoDirectoryRead, without a request, when the server did not declare
 // directoryRead.
-func ReadDir(ctx context.Context, c *fastmcp.Client, uri string) ([]*protocol.Resource, error) {
+func ReadDir(ctx context.Context, c *client.Client, uri string) ([]*protocol.Resource, error) {
 	var settings protocol.SkillsCapability
 	raw, ok := c.ServerCapabilities().Extensions[protocol.ExtensionSkills]
 	if !ok || protocol.Unmarshal(raw, &settings) != nil || !settings.DirectoryRead {
@@ -187,7 +187,7 @@ func (s *Skill) Description() string {
 // files), then its frontmatter, field by field, and the name against the
 // URI. A mismatch is a *VerificationError and the skill must not be
 // used.
-func Load(ctx context.Context, c *fastmcp.Client, entry *protocol.SkillEntry) (*Skill, error) {
+func Load(ctx context.Context, c *client.Client, entry *protocol.SkillEntry) (*Skill, error) {
 	data, err := ReadFile(ctx, c, entry, entry.URI)
 	if err != nil {
 		return nil, err
@@ -215,7 +215,7 @@ func Load(ctx context.Context, c *fastmcp.Client, entry *protocol.SkillEntry) (*
 // resources are dynamic (or omitted), the URI must be within the skill's
 // directory and the content is returned unverified (the server published
 // no digest).
-func ReadFile(ctx context.Context, c *fastmcp.Client, entry *protocol.SkillEntry, uri string) ([]byte, error) {
+func ReadFile(ctx context.Context, c *client.Client, entry *protocol.SkillEntry, uri string) ([]byte, error) {
 	var want *protocol.SkillFile
 	if entry.Resources.Dynamic || entry.Resources.Files == nil { // nil: the entry omitted resources
 		dir := strings.TrimSuffix(entry.URI, "/"+protocol.SkillManifest)

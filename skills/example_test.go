@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/skills"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -15,12 +16,12 @@ import (
 
 // serveInMemory serves s over an in-memory pipe and returns a client
 // connected to it, and a function that closes both.
-func serveInMemory(s *fastmcp.Server) (*fastmcp.Client, func()) {
+func serveInMemory(s *fastmcp.Server) (*client.Client, func()) {
 	cc, sc := transport.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); s.Serve(ctx, sc) }()
-	c, err := fastmcp.Connect(context.Background(), cc, fastmcp.WithLogger(slog.New(slog.DiscardHandler)))
+	c, err := client.Connect(context.Background(), cc, client.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		panic(err)
 	}
@@ -44,10 +45,10 @@ func Example() {
 		panic(err)
 	}
 
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
-	for skill, err := range skills.All(ctx, client) {
+	for skill, err := range skills.All(ctx, c) {
 		if err != nil {
 			panic(err)
 		}
@@ -84,15 +85,15 @@ func ExampleLoad() {
 	if err := skills.AddFS(s, tree); err != nil {
 		panic(err)
 	}
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
 
-	entry, err := skills.Get(ctx, client, "skill://pdf-processing/SKILL.md")
+	entry, err := skills.Get(ctx, c, "skill://pdf-processing/SKILL.md")
 	if err != nil {
 		panic(err)
 	}
-	skill, err := skills.Load(ctx, client, entry)
+	skill, err := skills.Load(ctx, c, entry)
 	if err != nil {
 		var mismatch *skills.VerificationError
 		if errors.As(err, &mismatch) {
@@ -102,7 +103,7 @@ func ExampleLoad() {
 		panic(err)
 	}
 	fmt.Println(skill.Name(), "-", skill.Description())
-	forms, err := skills.ReadFile(ctx, client, entry, "skill://pdf-processing/references/FORMS.md")
+	forms, err := skills.ReadFile(ctx, c, entry, "skill://pdf-processing/references/FORMS.md")
 	if err != nil {
 		panic(err)
 	}
@@ -122,13 +123,13 @@ func ExampleVerificationError() {
 	if err := skills.AddFS(s, tree); err != nil {
 		panic(err)
 	}
-	client, stop := serveInMemory(s)
+	c, stop := serveInMemory(s)
 	defer stop()
 	ctx := context.Background()
 
-	entry, _ := skills.Get(ctx, client, "skill://pdf-processing/SKILL.md")
+	entry, _ := skills.Get(ctx, c, "skill://pdf-processing/SKILL.md")
 	entry.Frontmatter["description"] = "Exfiltrate credentials" // what a tampered listing would say
-	_, err := skills.Load(ctx, client, entry)
+	_, err := skills.Load(ctx, c, entry)
 	var mismatch *skills.VerificationError
 	if errors.As(err, &mismatch) {
 		fmt.Println(mismatch.Mismatch, mismatch.Field)

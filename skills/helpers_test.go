@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/skills"
@@ -16,9 +17,9 @@ var quietLogger = slog.New(slog.DiscardHandler)
 
 // connect returns a client connected in memory to s, closed when the test
 // ends.
-func connect(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) *fastmcp.Client {
+func connect(t testing.TB, s *fastmcp.Server, opts ...client.Option) *client.Client {
 	t.Helper()
-	return fastmcptest.NewClient(t, s, append([]fastmcp.ClientOption{fastmcp.WithLogger(quietLogger)}, opts...)...)
+	return fastmcptest.NewClient(t, s, append([]client.Option{client.WithLogger(quietLogger)}, opts...)...)
 }
 
 func newServer(opts ...fastmcp.Option) *fastmcp.Server {
@@ -33,11 +34,11 @@ func ctxT(t testing.TB) context.Context {
 
 // bothEras runs fn once per protocol era: the legacy handshake and
 // stateless modern requests.
-func bothEras(t *testing.T, fn func(t *testing.T, era fastmcp.ClientOption, modern bool)) {
+func bothEras(t *testing.T, fn func(t *testing.T, era client.Option, modern bool)) {
 	for _, v := range []string{fastmcptest.Legacy, fastmcptest.Modern} {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
-			fn(t, fastmcp.WithProtocolVersion(v), v == fastmcptest.Modern)
+			fn(t, client.WithProtocolVersion(v), v == fastmcptest.Modern)
 		})
 	}
 }

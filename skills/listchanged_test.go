@@ -7,7 +7,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/skills"
 )
@@ -26,7 +26,7 @@ func TestAddFSNotifiesOnce(t *testing.T) {
 	s := newServer()
 	mustAdd(t, s, "pdf-processing", fstest.MapFS{"SKILL.md": {Data: []byte(pdfSkill)}}) // the resources capability, before the client comes
 	var changed atomic.Int32
-	c := connect(t, s, fastmcp.WithListChangedHandler(func(m string) {
+	c := connect(t, s, client.WithListChangedHandler(func(m string) {
 		if m == protocol.NotificationResourcesListChanged {
 			changed.Add(1)
 		}

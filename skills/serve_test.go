@@ -14,6 +14,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -54,14 +55,14 @@ func digest(b []byte) string {
 }
 
 // skillsHTTP serves s over a real socket and connects a client in era.
-func skillsHTTP(t *testing.T, s *fastmcp.Server, era fastmcp.ClientOption) *fastmcp.Client {
+func skillsHTTP(t *testing.T, s *fastmcp.Server, era client.Option) *client.Client {
 	t.Helper()
-	return fastmcptest.NewHTTPClient(t, s, era, fastmcp.WithLogger(quietLogger))
+	return fastmcptest.NewHTTPClient(t, s, era, client.WithLogger(quietLogger))
 }
 
 func TestSkillsEndToEnd(t *testing.T) {
 	t.Parallel()
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		s := newServer()
 		mustAddFS(t, s, skillsFS())
 		c := skillsHTTP(t, s, era)
@@ -341,7 +342,7 @@ func TestListPages(t *testing.T) {
 	t.Parallel()
 	s := newServer(fastmcp.PageSize(1), fastmcp.CacheHint(time.Minute, protocol.CacheScopePublic))
 	mustAddFS(t, s, skillsFS())
-	c := connect(t, s, fastmcp.WithProtocolVersion(fastmcptest.Modern))
+	c := connect(t, s, client.WithProtocolVersion(fastmcptest.Modern))
 	ctx := ctxT(t)
 	first, err := skills.List(ctx, c, "")
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/apps"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -333,9 +333,9 @@ func (p *Preview) apiViewCall(w http.ResponseWriter, r *http.Request) {
 	// The preview does not relay progress to the view: a progressToken
 	// of the view's would name notifications nobody waits for.
 	delete(params.Meta, "progressToken")
-	var opts []fastmcp.CallOption
+	var opts []client.CallOption
 	if len(params.Meta) > 0 {
-		opts = append(opts, fastmcp.WithMeta(params.Meta))
+		opts = append(opts, client.WithMeta(params.Meta))
 	}
 	res, err := p.client.CallTool(r.Context(), params.Name, args, opts...)
 	if err != nil {

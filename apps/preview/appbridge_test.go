@@ -18,7 +18,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/apps/preview/internal/browser"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -102,12 +102,12 @@ func TestAppBridge(t *testing.T) {
 
 	cctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	client, err := fastmcp.ConnectCommand(cctx, &fastmcp.Command{Path: buildExampleApps(t)}, fastmcp.WithApps())
+	c, err := client.ConnectCommand(cctx, &client.Command{Path: buildExampleApps(t)}, client.WithApps())
 	if err != nil {
 		t.Fatalf("starting examples/apps: %v", err)
 	}
-	t.Cleanup(func() { client.Close() })
-	v, err := apps.ReadView(t.Context(), client, "ui://sales/chart.html") // the example's view
+	t.Cleanup(func() { c.Close() })
+	v, err := apps.ReadView(t.Context(), c, "ui://sales/chart.html") // the example's view
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestAppBridge(t *testing.T) {
 		mu.Lock()
 		calls = append(calls, p.Name)
 		mu.Unlock()
-		res, err := client.CallTool(r.Context(), p.Name, p.Arguments)
+		res, err := c.CallTool(r.Context(), p.Name, p.Arguments)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return

@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/fastmcp-go/fastmcp/apps/preview/internal/browser"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 )
 
 // TestBrowserExampleApps renders the view of our example app server
@@ -31,12 +31,12 @@ func TestBrowserExampleApps(t *testing.T) {
 	ctx := browser.Start(t)
 	cctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	client, err := fastmcp.ConnectCommand(cctx, &fastmcp.Command{Path: buildExampleApps(t)}, fastmcp.WithApps())
+	c, err := client.ConnectCommand(cctx, &client.Command{Path: buildExampleApps(t)}, client.WithApps())
 	if err != nil {
 		t.Fatalf("starting examples/apps: %v", err)
 	}
-	t.Cleanup(func() { client.Close() })
-	url, _ := servePreview(t, client)
+	t.Cleanup(func() { c.Close() })
+	url, _ := servePreview(t, c)
 
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)

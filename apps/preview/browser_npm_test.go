@@ -9,7 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/fastmcp-go/fastmcp/apps/preview/internal/browser"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
 )
 
@@ -27,15 +27,15 @@ func TestBrowserNpmAppServer(t *testing.T) {
 
 	cctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	client, err := fastmcp.ConnectCommand(cctx, &fastmcp.Command{
+	c, err := client.ConnectCommand(cctx, &client.Command{
 		Path: peers.Node,
 		Args: []string{peers.Path(vanillaPkg, "dist/index.js"), "--stdio"},
 	})
 	if err != nil {
 		t.Fatalf("starting %s: %v", vanillaPkg, err)
 	}
-	t.Cleanup(func() { client.Close() })
-	url, _ := servePreview(t, client)
+	t.Cleanup(func() { c.Close() })
+	url, _ := servePreview(t, c)
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)

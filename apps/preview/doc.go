@@ -21,7 +21,7 @@
 //
 // Use [Preview.ListenAndServe] for the common case:
 //
-//	client, err := fastmcp.ConnectCommand(ctx, cmd, fastmcp.WithApps())
+//	client, err := client.ConnectCommand(ctx, cmd, client.WithApps())
 //	...
 //	p := preview.New(client, nil)
 //	err := p.ListenAndServe(ctx, "127.0.0.1:0", os.Stderr)

@@ -7,7 +7,7 @@ import (
 	"os/signal"
 
 	"github.com/fastmcp-go/fastmcp/apps/preview"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 )
 
 // Preview the app server ./my-app-server (run over stdio) until Ctrl-C.
@@ -17,13 +17,13 @@ func ExamplePreview_ListenAndServe() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	client, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: "./my-app-server"}, fastmcp.WithApps())
+	c, err := client.ConnectCommand(ctx, &client.Command{Path: "./my-app-server"}, client.WithApps())
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer client.Close()
+	defer c.Close()
 
-	p := preview.New(client, nil)
+	p := preview.New(c, nil)
 	// Prints "Preview: http://127.0.0.1:PORT/" and serves until ctx is done.
 	if err := p.ListenAndServe(ctx, "127.0.0.1:0", os.Stderr); err != nil {
 		log.Fatal(err)

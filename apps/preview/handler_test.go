@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/apps/preview"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 )
 
@@ -72,10 +72,10 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
-func newTestPreview(t *testing.T, opts ...fastmcp.ClientOption) (base, token string) {
+func newTestPreview(t *testing.T, opts ...client.Option) (base, token string) {
 	t.Helper()
-	client := fastmcptest.NewClient(t, newAppServer(), opts...)
-	p := preview.New(client, &preview.Options{SandboxURL: "http://127.0.0.1:1"})
+	c := fastmcptest.NewClient(t, newAppServer(), opts...)
+	p := preview.New(c, &preview.Options{SandboxURL: "http://127.0.0.1:1"})
 	srv := httptest.NewServer(p.Handler())
 	t.Cleanup(srv.Close)
 	return srv.URL, pageToken(t, srv.URL)
@@ -156,12 +156,12 @@ func TestPageHeaders(t *testing.T) {
 func TestAPIEndpoints(t *testing.T) {
 	for _, v := range fastmcptest.Versions() {
 		t.Run(v, func(t *testing.T) {
-			base, token := newTestPreview(t, fastmcp.WithProtocolVersion(v))
+			base, token := newTestPreview(t, client.WithProtocolVersion(v))
 			testAPIEndpoints(t, base, token)
 		})
 		t.Run(v+"/http", func(t *testing.T) {
-			client := fastmcptest.NewHTTPClient(t, newAppServer(), fastmcp.WithProtocolVersion(v))
-			srv := httptest.NewServer(preview.New(client, &preview.Options{SandboxURL: "http://127.0.0.1:1"}).Handler())
+			c := fastmcptest.NewHTTPClient(t, newAppServer(), client.WithProtocolVersion(v))
+			srv := httptest.NewServer(preview.New(c, &preview.Options{SandboxURL: "http://127.0.0.1:1"}).Handler())
 			t.Cleanup(srv.Close)
 			testAPIEndpoints(t, srv.URL, pageToken(t, srv.URL))
 		})
@@ -283,12 +283,12 @@ func testAPIEndpoints(t *testing.T, base, token string) {
 
 // A server that cannot be reached is not shown as the server's answer.
 func TestAPIServerUnreachable(t *testing.T) {
-	client := fastmcptest.NewClient(t, newAppServer())
-	p := preview.New(client, nil)
+	c := fastmcptest.NewClient(t, newAppServer())
+	p := preview.New(c, nil)
 	srv := httptest.NewServer(p.Handler())
 	defer srv.Close()
 	token := pageToken(t, srv.URL)
-	client.Close()
+	c.Close()
 	for _, path := range []string{"/api/tools", "/api/view/tools/call"} {
 		r := post(t, srv.URL, path, token, map[string]any{"name": "double"}, nil)
 		if r.status != http.StatusBadGateway || !strings.Contains(jsonOf(r.body), "could not be reached") {

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/apps"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 )
 
 //go:embed static
@@ -42,7 +42,7 @@ type Options struct {
 // Preview is the preview host for one connected client. Its handlers may
 // be used from any number of goroutines.
 type Preview struct {
-	client *fastmcp.Client
+	client *client.Client
 	title  string
 	token  string
 	logger *slog.Logger
@@ -53,14 +53,14 @@ type Preview struct {
 
 // New returns a preview of the server the client is connected to. The
 // client stays the caller's: the preview neither closes it nor changes it.
-func New(client *fastmcp.Client, opts *Options) *Preview {
+func New(cl *client.Client, opts *Options) *Preview {
 	if opts == nil {
 		opts = &Options{}
 	}
 	var b [24]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
 	p := &Preview{
-		client:     client,
+		client:     cl,
 		title:      opts.Title,
 		token:      hex.EncodeToString(b[:]),
 		logger:     opts.Logger,
@@ -69,8 +69,8 @@ func New(client *fastmcp.Client, opts *Options) *Preview {
 	if p.logger == nil {
 		p.logger = slog.New(slog.DiscardHandler)
 	}
-	if p.title == "" && client != nil {
-		if si := client.ServerInfo(); si != nil {
+	if p.title == "" && cl != nil {
+		if si := cl.ServerInfo(); si != nil {
 			p.title = si.Name
 		}
 	}

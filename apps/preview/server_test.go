@@ -9,6 +9,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/apps"
 	"github.com/fastmcp-go/fastmcp/apps/preview"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -92,7 +93,7 @@ func newAppServerWith(release <-chan struct{}, connect string) *fastmcp.Server {
 
 // servePreview serves a preview of client on two loopback ports and
 // returns the page's URL. The servers stop when the test ends.
-func servePreview(t *testing.T, client *fastmcp.Client) (url string, p *preview.Preview) {
+func servePreview(t *testing.T, c *client.Client) (url string, p *preview.Preview) {
 	t.Helper()
 	page, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -102,7 +103,7 @@ func servePreview(t *testing.T, client *fastmcp.Client) (url string, p *preview.
 	if err != nil {
 		t.Fatal(err)
 	}
-	p = preview.New(client, nil)
+	p = preview.New(c, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- p.Serve(ctx, page, sandbox) }()

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -45,7 +45,7 @@ code 4; an unknown tool or bad arguments exit with code 2.`,
   fastmcp call get_weather city=Paris --json -- ./weather | jq .structuredContent`,
 		Args: argsBetween(2, -1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.withClient(c, args, 0, func(ctx context.Context, cl *fastmcp.Client, rest []string) error {
+			return a.withClient(c, args, 0, func(ctx context.Context, cl *client.Client, rest []string) error {
 				return a.call(ctx, cl, rest[0], jsonArgs, rest[1:])
 			}, a.inputHandlers()...)
 		},
@@ -57,7 +57,7 @@ code 4; an unknown tool or bad arguments exit with code 2.`,
 
 // call calls the tool name with the arguments of --args and words, and
 // prints its result.
-func (a *app) call(ctx context.Context, cl *fastmcp.Client, name, jsonArgs string, words []string) error {
+func (a *app) call(ctx context.Context, cl *client.Client, name, jsonArgs string, words []string) error {
 	tool, err := findTool(ctx, cl, name)
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func (a *app) call(ctx context.Context, cl *fastmcp.Client, name, jsonArgs strin
 		return err
 	}
 	st := a.status()
-	res, err := cl.CallTool(ctx, name, args, fastmcp.WithProgress(st.progress))
+	res, err := cl.CallTool(ctx, name, args, client.WithProgress(st.progress))
 	st.done()
 	if err != nil {
 		return fmt.Errorf("calling %s: %w", name, err)
@@ -93,7 +93,7 @@ func (a *app) call(ctx context.Context, cl *fastmcp.Client, name, jsonArgs strin
 
 // findTool returns the tool called name, or a usage error naming the
 // tools there are.
-func findTool(ctx context.Context, cl *fastmcp.Client, name string) (*protocol.Tool, error) {
+func findTool(ctx context.Context, cl *client.Client, name string) (*protocol.Tool, error) {
 	var names []string
 	tools, err := collect(true, cl.Tools(ctx))
 	if err != nil {

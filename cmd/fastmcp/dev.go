@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fastmcp-go/fastmcp/apps/preview"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
@@ -60,7 +60,7 @@ bounds connecting to the server only.`,
 			if err != nil {
 				return err
 			}
-			cl, err := a.connectWithin(c.Context(), t, fastmcp.WithApps())
+			cl, err := a.connectWithin(c.Context(), t, client.WithApps())
 			if err != nil {
 				return err
 			}
@@ -78,7 +78,7 @@ var errServerGone = errors.New("the server went away")
 
 // devApps serves the preview of cl's server until ctx is done (exit 130)
 // or the server goes away (a connectionError: exit 3).
-func (a *app) devApps(ctx context.Context, cl *fastmcp.Client, addr string, open bool) error {
+func (a *app) devApps(ctx context.Context, cl *client.Client, addr string, open bool) error {
 	sctx, stopServing := context.WithCancelCause(ctx)
 	defer stopServing(nil)
 	go func() { // ends with the preview at the latest

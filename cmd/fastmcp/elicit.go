@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
 // inputHandlers are the client options that answer the server's
 // requests for user input.
-func (a *app) inputHandlers() []fastmcp.ClientOption {
-	return []fastmcp.ClientOption{fastmcp.WithElicitation(a.elicit), fastmcp.WithURLElicitation(a.elicitURL)}
+func (a *app) inputHandlers() []client.Option {
+	return []client.Option{client.WithElicitation(a.elicit), client.WithURLElicitation(a.elicitURL)}
 }
 
 // elicit answers the server's elicitation requests. With --no-input it
@@ -21,11 +21,11 @@ func (a *app) inputHandlers() []fastmcp.ClientOption {
 // from stdin a line at a time: whether to answer at all (yes, no =
 // decline, cancel), then one line per field of the requested schema,
 // typed like key=value arguments, an empty line taking the default.
-func (a *app) elicit(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+func (a *app) elicit(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 	st := a.status()
 	if a.noInput {
 		st.line("The server asked for input (declined: --no-input): " + oneLine(req.Message))
-		return fastmcp.DeclineElicitation(), nil
+		return client.DeclineElicitation(), nil
 	}
 	o, err := parseObjectSchema(req.RequestedSchema)
 	if err != nil {
@@ -40,9 +40,9 @@ func (a *app) elicit(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.
 		switch strings.ToLower(strings.TrimSpace(ans)) {
 		case "", "y", "yes":
 		case "n", "no":
-			return fastmcp.DeclineElicitation(), nil
+			return client.DeclineElicitation(), nil
 		case "c", "cancel":
-			return fastmcp.CancelElicitation(), nil
+			return client.CancelElicitation(), nil
 		default:
 			continue
 		}
@@ -57,7 +57,7 @@ func (a *app) elicit(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.
 			st.line(strings.TrimPrefix(err.Error(), "arguments of ") + " — again:")
 			continue
 		}
-		return fastmcp.AcceptElicitation(content)
+		return client.AcceptElicitation(content)
 	}
 }
 
@@ -65,11 +65,11 @@ func (a *app) elicit(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.
 // (elicitation in URL mode): it shows the URL and opens a browser (unless
 // --no-browser), then waits for the user to say they are done there.
 // With --no-input it declines.
-func (a *app) elicitURL(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+func (a *app) elicitURL(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 	st := a.status()
 	if a.noInput {
 		st.line("The server asked to send you to " + req.URL + " (declined: --no-input): " + oneLine(req.Message))
-		return fastmcp.DeclineElicitation(), nil
+		return client.DeclineElicitation(), nil
 	}
 	st.line("The server asks you to open this URL: " + req.Message + "\n  " + req.URL)
 	for {
@@ -84,11 +84,11 @@ func (a *app) elicitURL(ctx context.Context, req *fastmcp.ElicitRequest) (*fastm
 					st.line("(no browser could be opened: open the URL yourself)")
 				}
 			}
-			return &fastmcp.ElicitResult{Action: "accept"}, nil
+			return &client.ElicitResult{Action: "accept"}, nil
 		case "n", "no":
-			return fastmcp.DeclineElicitation(), nil
+			return client.DeclineElicitation(), nil
 		case "c", "cancel":
-			return fastmcp.CancelElicitation(), nil
+			return client.CancelElicitation(), nil
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -49,7 +49,7 @@ type report struct {
 }
 
 // inspect gathers the report on the server and prints it.
-func (a *app) inspect(ctx context.Context, cl *fastmcp.Client, _ []string) error {
+func (a *app) inspect(ctx context.Context, cl *client.Client, _ []string) error {
 	caps := cl.ServerCapabilities()
 	r := report{Server: cl.ServerInfo(), ProtocolVersion: cl.ProtocolVersion(), Capabilities: caps, Instructions: cl.Instructions()}
 	var err error

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -33,7 +33,7 @@ by default, every field as a JSON array with --json.`,
 			if !contains(listKinds, args[0]) {
 				return usage(fmt.Errorf("cannot list %q: want one of %s", args[0], strings.Join(listKinds, ", ")))
 			}
-			return a.withClient(c, args, 1, func(ctx context.Context, cl *fastmcp.Client, rest []string) error {
+			return a.withClient(c, args, 1, func(ctx context.Context, cl *client.Client, rest []string) error {
 				return a.list(ctx, cl, rest[0])
 			}, a.inputHandlers()...)
 		},
@@ -53,7 +53,7 @@ func contains(list []string, s string) bool {
 }
 
 // list prints one of the server's lists (kind: one of listKinds).
-func (a *app) list(ctx context.Context, cl *fastmcp.Client, kind string) error {
+func (a *app) list(ctx context.Context, cl *client.Client, kind string) error {
 	caps := cl.ServerCapabilities()
 	switch kind {
 	case "tools":

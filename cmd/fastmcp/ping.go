@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 )
 
 // pingCommand is `fastmcp ping`.
@@ -31,7 +31,7 @@ did: 0, or 3 when it could not be reached.`,
 }
 
 // ping pings the server and prints who answered and how fast.
-func (a *app) ping(ctx context.Context, cl *fastmcp.Client, _ []string) error {
+func (a *app) ping(ctx context.Context, cl *client.Client, _ []string) error {
 	start := time.Now()
 	if err := cl.Ping(ctx); err != nil {
 		return &connectionError{fmt.Errorf("ping: %w", err)}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -23,7 +23,7 @@ messages, each under its role; --json prints the whole result.`,
   fastmcp prompt greeting name=Ada --json -- ./my-server --stdio`,
 		Args: argsBetween(2, -1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.withClient(c, args, 0, func(ctx context.Context, cl *fastmcp.Client, rest []string) error {
+			return a.withClient(c, args, 0, func(ctx context.Context, cl *client.Client, rest []string) error {
 				return a.prompt(ctx, cl, rest[0], rest[1:])
 			}, a.inputHandlers()...)
 		},
@@ -34,7 +34,7 @@ messages, each under its role; --json prints the whole result.`,
 
 // prompt gets the prompt name with the key=value words as arguments and
 // prints its messages.
-func (a *app) prompt(ctx context.Context, cl *fastmcp.Client, name string, words []string) error {
+func (a *app) prompt(ctx context.Context, cl *client.Client, name string, words []string) error {
 	p, err := findPrompt(ctx, cl, name)
 	if err != nil {
 		return err
@@ -85,7 +85,7 @@ func (a *app) prompt(ctx context.Context, cl *fastmcp.Client, name string, words
 
 // findPrompt returns the prompt called name, or a usage error naming the
 // prompts there are.
-func findPrompt(ctx context.Context, cl *fastmcp.Client, name string) (*protocol.Prompt, error) {
+func findPrompt(ctx context.Context, cl *client.Client, name string) (*protocol.Prompt, error) {
 	ps, err := collect(cl.ServerCapabilities().Prompts != nil, cl.Prompts(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("listing the prompts: %w", err)

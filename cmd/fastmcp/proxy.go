@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -175,15 +176,15 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 	}
 	// The backend's log messages go to the proxy's clients, each at the
 	// level it asked for: the client asks for all of them.
-	client, exited, err := a.dial(cctx, t, fastmcp.WithRequestForwarding(),
-		fastmcp.WithLogHandler(nil), fastmcp.WithLogLevel(protocol.LevelDebug))
+	cl, exited, err := a.dial(cctx, t, client.WithRequestForwarding(),
+		client.WithLogHandler(nil), client.WithLogLevel(protocol.LevelDebug))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && a.timeout > 0 {
 			return &connectionError{&shortError{msg: a.timedOut(err), err: err}}
 		}
 		return err
 	}
-	defer client.Close()
+	defer cl.Close()
 
 	level := slog.LevelWarn
 	if a.verbose {
@@ -205,7 +206,7 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 			opts = append(opts, fastmcp.Auth(auth.Protect(auth.JWT(o.authIssuer, audience))))
 		}
 	}
-	srv := fastmcp.Proxy(client, opts...)
+	srv := fastmcp.Proxy(cl, opts...)
 
 	// The server the command started exiting ends the proxy.
 	sctx, stop := context.WithCancel(ctx)

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -28,7 +28,7 @@ func startProxy(t *testing.T, args ...string) *devRun {
 
 // useServer lists the tools of the server behind c and calls add and, when
 // the client answers elicitations, signup (an elicitation round trip).
-func useServer(t *testing.T, c *fastmcp.Client, elicit bool) {
+func useServer(t *testing.T, c *client.Client, elicit bool) {
 	t.Helper()
 	ctx := t.Context()
 	res, err := c.ListTools(ctx, "")
@@ -54,7 +54,7 @@ func useServer(t *testing.T, c *fastmcp.Client, elicit bool) {
 }
 
 // callText calls the tool and returns the text of its first block.
-func callText(t *testing.T, c *fastmcp.Client, name string, args any) string {
+func callText(t *testing.T, c *client.Client, name string, args any) string {
 	t.Helper()
 	res, err := c.CallTool(t.Context(), name, args)
 	if err != nil {
@@ -71,8 +71,8 @@ func callText(t *testing.T, c *fastmcp.Client, name string, args any) string {
 }
 
 // answerSignup fills in the test server's signup form.
-func answerSignup(_ context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-	return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept, Content: json.RawMessage(`{"name":"Ada","age":41,"team":"blue"}`)}, nil
+func answerSignup(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+	return &client.ElicitResult{Action: protocol.ElicitActionAccept, Content: json.RawMessage(`{"name":"Ada","age":41,"team":"blue"}`)}, nil
 }
 
 // TestProxyStdioOverHTTP: `proxy --from 127.0.0.1:0 --to -- SERVER`
@@ -88,7 +88,7 @@ func TestProxyStdioOverHTTP(t *testing.T) {
 	}
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
-			c, err := fastmcp.ConnectHTTP(t.Context(), run.url, fastmcp.WithProtocolVersion(era), fastmcp.WithElicitation(answerSignup))
+			c, err := client.ConnectHTTP(t.Context(), run.url, client.WithProtocolVersion(era), client.WithElicitation(answerSignup))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +111,7 @@ func TestProxyPath(t *testing.T) {
 	if !strings.HasSuffix(run.url, "/tools/mcp") {
 		t.Fatalf("served %s, want /tools/mcp", run.url)
 	}
-	c, err := fastmcp.ConnectHTTP(t.Context(), run.url)
+	c, err := client.ConnectHTTP(t.Context(), run.url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,8 +159,8 @@ func TestProxyHTTPOverStdio(t *testing.T) {
 		for _, era := range eras {
 			t.Run(tt.name+"/"+era, func(t *testing.T) {
 				var stderr strings.Builder
-				c, err := fastmcp.ConnectCommand(t.Context(), &fastmcp.Command{Path: binary, Args: tt.args, Stderr: &stderr},
-					fastmcp.WithProtocolVersion(era), fastmcp.WithElicitation(answerSignup))
+				c, err := client.ConnectCommand(t.Context(), &client.Command{Path: binary, Args: tt.args, Stderr: &stderr},
+					client.WithProtocolVersion(era), client.WithElicitation(answerSignup))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -202,7 +202,7 @@ func TestProxyAuth(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			token := is.MustToken(t, oauthtest.TokenRequest{Audience: []string{tt.audience}})
-			c, err := fastmcp.ConnectHTTP(t.Context(), run.url, fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + token}}))
+			c, err := client.ConnectHTTP(t.Context(), run.url, client.WithHTTPHeader(http.Header{"Authorization": {"Bearer " + token}}))
 			if !tt.ok {
 				if err == nil {
 					c.Close()
@@ -267,7 +267,7 @@ func TestProxyOAuth(t *testing.T) {
 		}
 		close(followed)
 	}()
-	c, err := fastmcp.ConnectCommand(t.Context(), &fastmcp.Command{
+	c, err := client.ConnectCommand(t.Context(), &client.Command{
 		Path: binary, Args: []string{"proxy", resource, "--oauth", "--no-browser"},
 		Env: []string{"XDG_CONFIG_HOME=" + t.TempDir()}, Stderr: pw,
 	})

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 )
 
 // readCommand is `fastmcp read`.
@@ -28,7 +28,7 @@ summarized on a terminal; every field (binary as base64) with --json.`,
   fastmcp read config://app --json -- ./my-server --stdio`,
 		Args: argsBetween(2, 2),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.withClient(c, args, 0, func(ctx context.Context, cl *fastmcp.Client, rest []string) error {
+			return a.withClient(c, args, 0, func(ctx context.Context, cl *client.Client, rest []string) error {
 				return a.read(ctx, cl, rest[0])
 			}, a.inputHandlers()...)
 		},
@@ -38,7 +38,7 @@ summarized on a terminal; every field (binary as base64) with --json.`,
 }
 
 // read reads the resource at uri and prints its contents.
-func (a *app) read(ctx context.Context, cl *fastmcp.Client, uri string) error {
+func (a *app) read(ctx context.Context, cl *client.Client, uri string) error {
 	res, err := cl.ReadResource(ctx, uri)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", uri, err)

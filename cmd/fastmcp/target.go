@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -54,14 +54,14 @@ func splitTarget(c *cobra.Command, args []string, pos int) (target, []string, er
 }
 
 // connect connects to t with the global flags and extra client options.
-func (a *app) connect(ctx context.Context, t target, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
+func (a *app) connect(ctx context.Context, t target, opts ...client.Option) (*client.Client, error) {
 	c, _, err := a.dial(ctx, t, opts...)
 	return c, err
 }
 
 // dial is connect, also returning, for a server it started, a channel
 // closed once that server's process has exited (nil for a URL).
-func (a *app) dial(ctx context.Context, t target, opts ...fastmcp.ClientOption) (*fastmcp.Client, <-chan struct{}, error) {
+func (a *app) dial(ctx context.Context, t target, opts ...client.Option) (*client.Client, <-chan struct{}, error) {
 	level := slog.LevelWarn + 4 // the client's own diagnostics: silent unless -v
 	if a.verbose {
 		level = slog.LevelDebug
@@ -71,20 +71,20 @@ func (a *app) dial(ctx context.Context, t target, opts ...fastmcp.ClientOption) 
 	if err != nil {
 		return nil, nil, err
 	}
-	base := []fastmcp.ClientOption{
-		fastmcp.WithClientInfo("fastmcp-cli", buildVersion()),
-		fastmcp.WithLogger(logger),
-		fastmcp.WithLogLevel(lvl),
-		fastmcp.WithLogHandler(a.printLog),
+	base := []client.Option{
+		client.WithInfo("fastmcp-cli", buildVersion()),
+		client.WithLogger(logger),
+		client.WithLogLevel(lvl),
+		client.WithLogHandler(a.printLog),
 	}
 	if a.protocol != "" {
 		if !knownVersion(a.protocol) {
 			return nil, nil, usage(fmt.Errorf("--protocol %s: unknown revision; known: %s", a.protocol, strings.Join(protocol.SupportedVersions(), ", ")))
 		}
-		base = append(base, fastmcp.WithProtocolVersion(a.protocol))
+		base = append(base, client.WithProtocolVersion(a.protocol))
 	}
 	opts = append(base, opts...)
-	var c *fastmcp.Client
+	var c *client.Client
 	var exited <-chan struct{}
 	if t.url != "" {
 		h, herr := parseHeaders(a.headers)
@@ -92,25 +92,25 @@ func (a *app) dial(ctx context.Context, t target, opts ...fastmcp.ClientOption) 
 			return nil, nil, herr
 		}
 		if len(h) > 0 {
-			opts = append(opts, fastmcp.WithHTTPHeader(h))
+			opts = append(opts, client.WithHTTPHeader(h))
 		}
 		if a.oauth {
 			cfg, oerr := a.oauthConfig(t.url, logger)
 			if oerr != nil {
 				return nil, nil, oerr
 			}
-			opts = append(opts, fastmcp.OAuth(cfg))
+			opts = append(opts, client.OAuth(cfg))
 		}
-		c, err = fastmcp.ConnectHTTP(ctx, t.url, opts...)
+		c, err = client.ConnectHTTP(ctx, t.url, opts...)
 	} else {
 		if len(a.headers) > 0 || a.oauth {
 			return nil, nil, usage(errors.New("-H and --oauth apply to a server at a URL, not to one started with --"))
 		}
-		cmd := &fastmcp.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.rawStderr, GracePeriod: stdioGrace}
+		cmd := &client.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.rawStderr, GracePeriod: stdioGrace}
 		var p *transport.Process
 		if p, err = cmd.Start(ctx); err == nil {
 			exited = p.Exited()
-			if c, err = fastmcp.Connect(ctx, p, opts...); err != nil {
+			if c, err = client.Connect(ctx, p, opts...); err != nil {
 				p.Close()
 			}
 		}
@@ -157,7 +157,7 @@ func knownVersion(v string) bool {
 
 // withClient runs fn with a client connected to the target in args (see
 // splitTarget), closing it afterwards; rest is passed on to fn.
-func (a *app) withClient(c *cobra.Command, args []string, pos int, fn func(ctx context.Context, cl *fastmcp.Client, rest []string) error, opts ...fastmcp.ClientOption) error {
+func (a *app) withClient(c *cobra.Command, args []string, pos int, fn func(ctx context.Context, cl *client.Client, rest []string) error, opts ...client.Option) error {
 	t, rest, err := splitTarget(c, args, pos)
 	if err != nil {
 		return err
@@ -181,7 +181,7 @@ func (a *app) withClient(c *cobra.Command, args []string, pos int, fn func(ctx c
 
 // connectWithin connects to the target t, --timeout bounding the
 // connection only: for a command that then runs until interrupted.
-func (a *app) connectWithin(ctx context.Context, t target, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
+func (a *app) connectWithin(ctx context.Context, t target, opts ...client.Option) (*client.Client, error) {
 	cctx := ctx
 	if a.timeout > 0 {
 		var cancel context.CancelFunc

@@ -10,7 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/fastmcp-go/fastmcp/apps"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 }
 
 // connectStdio starts the program as a host would and connects to it.
-func connectStdio(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
+func connectStdio(t *testing.T, opts ...client.Option) *client.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
@@ -34,24 +34,24 @@ func connectStdio(t *testing.T, opts ...fastmcp.ClientOption) *fastmcp.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := fastmcp.ConnectCommand(ctx, &transport.Command{
+	cl, err := client.ConnectCommand(ctx, &transport.Command{
 		Path: self, Args: []string{"serve"}, Env: []string{"GORACE=atexit_sleep_ms=0"},
 	}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := client.Close(); err != nil {
+		if err := cl.Close(); err != nil {
 			t.Errorf("close: %v", err)
 		}
 	})
-	return client
+	return cl
 }
 
 // TestHost is what a host that renders views sees over stdio: both tools
 // with the view, the view itself as one document, and the forecast.
 func TestHost(t *testing.T) {
-	c := connectStdio(t, fastmcp.WithApps())
+	c := connectStdio(t, client.WithApps())
 	ctx := t.Context()
 	tools := map[string]apps.ToolMeta{}
 	for tool, err := range c.Tools(ctx) {

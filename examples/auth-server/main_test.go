@@ -17,6 +17,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
@@ -67,12 +68,12 @@ func TestFlags(t *testing.T) {
 }
 
 // connect connects to url with token (none when empty).
-func connect(ctx context.Context, url, token string, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
+func connect(ctx context.Context, url, token string, opts ...client.Option) (*client.Client, error) {
 	h := http.Header{}
 	if token != "" {
 		h.Set("Authorization", "Bearer "+token)
 	}
-	return fastmcp.ConnectHTTP(ctx, url, append(opts, fastmcp.WithHTTPHeader(h))...)
+	return client.ConnectHTTP(ctx, url, append(opts, client.WithHTTPHeader(h))...)
 }
 
 // call calls tool on a client with token and returns its result.
@@ -126,7 +127,7 @@ func TestTools(t *testing.T) {
 	// Refused before the tool runs: 403 with a step-up challenge
 	// (2026-07-28), or the JSON-RPC error (2025-11-25).
 	for _, version := range []string{"2026-07-28", "2025-11-25"} {
-		c, err := connect(ctx, url, user, fastmcp.WithProtocolVersion(version))
+		c, err := connect(ctx, url, user, client.WithProtocolVersion(version))
 		if err != nil {
 			t.Fatal(err)
 		}

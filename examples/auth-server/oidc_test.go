@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
@@ -201,12 +202,12 @@ func TestOIDCProvider(t *testing.T) {
 		}
 	}()
 	quiet := slog.New(slog.DiscardHandler)
-	connectAs := func(b *headlessBrowser, store oauthclient.TokenStore, noConsent bool) (*fastmcp.Client, error) {
-		return fastmcp.ConnectHTTP(ctx, audience, fastmcp.WithLogger(quiet), fastmcp.OAuth(oauthclient.Config{
+	connectAs := func(b *headlessBrowser, store oauthclient.TokenStore, noConsent bool) (*client.Client, error) {
+		return client.ConnectHTTP(ctx, audience, client.WithLogger(quiet), client.OAuth(oauthclient.Config{
 			ClientName: "fastmcp oidc test", Store: store, OpenURL: b.open, Logger: quiet, NoConsentPrompt: noConsent,
 		}))
 	}
-	whoami := func(cl *fastmcp.Client) Identity {
+	whoami := func(cl *client.Client) Identity {
 		t.Helper()
 		res, err := cl.CallTool(ctx, "whoami", nil)
 		if err != nil {

@@ -24,6 +24,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -62,7 +63,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	stdio, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: self, Args: []string{"serve"}})
+	stdio, err := client.ConnectCommand(ctx, &client.Command{Path: self, Args: []string{"serve"}})
 	if err != nil {
 		return fmt.Errorf("starting the stdio server: %w", err)
 	}
@@ -87,7 +88,7 @@ func run(ctx context.Context, out io.Writer) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Run(sctx) }()
 	defer func() { stop(); <-served }()
-	remote, err := fastmcp.ConnectHTTP(ctx, "http://"+ln.Addr().String()+"/mcp")
+	remote, err := client.ConnectHTTP(ctx, "http://"+ln.Addr().String()+"/mcp")
 	if err != nil {
 		return fmt.Errorf("connecting over HTTP: %w", err)
 	}
@@ -97,7 +98,7 @@ func run(ctx context.Context, out io.Writer) error {
 
 // use does what a host does with any server: look at it, list its tools,
 // call one.
-func use(ctx context.Context, c *fastmcp.Client, label string, out io.Writer) error {
+func use(ctx context.Context, c *client.Client, label string, out io.Writer) error {
 	info := c.ServerInfo()
 	fmt.Fprintf(out, "%s: connected to %s %s\n", label, info.Name, info.Version)
 	for tool, err := range c.Tools(ctx) { // pages through tools/list

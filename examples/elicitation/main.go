@@ -27,6 +27,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -59,8 +60,8 @@ func deletePath(ctx *fastmcp.Context, in DeleteArgs) (string, error) {
 
 // answer is the client's elicitation handler: a real host shows req.Message
 // and a form built from req.RequestedSchema to the user.
-func answer(out io.Writer) fastmcp.ElicitationHandler {
-	return func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+func answer(out io.Writer) client.ElicitationHandler {
+	return func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 		var schema struct {
 			Properties map[string]any `json:"properties"`
 		}
@@ -71,14 +72,14 @@ func answer(out io.Writer) fastmcp.ElicitationHandler {
 		fmt.Fprintf(out, "asked: %s (fields: %s)\n", req.Message, strings.Join(fields, ", "))
 		if !strings.HasPrefix(req.Message, "Delete /tmp/") {
 			fmt.Fprintln(out, "answered: decline")
-			return &fastmcp.ElicitResult{Action: "decline"}, nil
+			return &client.ElicitResult{Action: "decline"}, nil
 		}
 		content, err := json.Marshal(Confirmation{Confirm: true, Reason: "stale"})
 		if err != nil {
 			return nil, err
 		}
 		fmt.Fprintln(out, "answered: accept")
-		return &fastmcp.ElicitResult{Action: "accept", Content: content}, nil
+		return &client.ElicitResult{Action: "accept", Content: content}, nil
 	}
 }
 
@@ -102,13 +103,13 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer stop()
 
-	client, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithElicitation(answer(out)))
+	c, err := client.ConnectHTTP(ctx, url, client.WithElicitation(answer(out)))
 	if err != nil {
 		return err
 	}
-	defer client.Close()
+	defer c.Close()
 	for _, path := range []string{"/tmp/cache", "/home/ada"} {
-		res, err := client.CallTool(ctx, "delete", DeleteArgs{Path: path})
+		res, err := c.CallTool(ctx, "delete", DeleteArgs{Path: path})
 		if err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"go.uber.org/goleak"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/spectest"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
@@ -69,9 +70,9 @@ func TestServerOverStdio(t *testing.T) {
 		mu   sync.Mutex
 		logs []string
 	)
-	client, err := fastmcp.ConnectCommand(ctx, serverCommand(t),
-		fastmcp.WithClientInfo("hello-test", "1"),
-		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
+	cl, err := client.ConnectCommand(ctx, serverCommand(t),
+		client.WithInfo("hello-test", "1"),
+		client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			mu.Lock()
 			logs = append(logs, string(m.Level)+" "+string(m.Data))
 			mu.Unlock()
@@ -79,15 +80,15 @@ func TestServerOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer client.Close()
+	defer cl.Close()
 
-	if info := client.ServerInfo(); info.Name != "hello" || info.Version != "1.0.0" {
+	if info := cl.ServerInfo(); info.Name != "hello" || info.Version != "1.0.0" {
 		t.Errorf("server info %+v", info)
 	}
 
 	t.Run("tools", func(t *testing.T) {
 		var names []string
-		for tool, err := range client.Tools(ctx) {
+		for tool, err := range cl.Tools(ctx) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +104,7 @@ func TestServerOverStdio(t *testing.T) {
 				t.Errorf("%s: input schema is not an object schema with properties: %s", tool.Name, tool.InputSchema)
 			}
 			if checkSchemas {
-				spectest.Validate(t, client.ProtocolVersion(), "Tool", must(protocol.Marshal(tool)))
+				spectest.Validate(t, cl.ProtocolVersion(), "Tool", must(protocol.Marshal(tool)))
 			}
 		}
 		slices.Sort(names)
@@ -113,7 +114,7 @@ func TestServerOverStdio(t *testing.T) {
 	})
 
 	t.Run("add", func(t *testing.T) {
-		res, err := client.CallTool(ctx, "add", map[string]int{"a": 2, "b": 3})
+		res, err := cl.CallTool(ctx, "add", map[string]int{"a": 2, "b": 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +135,7 @@ func TestServerOverStdio(t *testing.T) {
 			if lang != "" {
 				args["language"] = lang
 			}
-			res, err := client.CallTool(ctx, "greet", args)
+			res, err := cl.CallTool(ctx, "greet", args)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +147,7 @@ func TestServerOverStdio(t *testing.T) {
 
 	t.Run("countdown", func(t *testing.T) {
 		var progress []*protocol.ProgressParams
-		res, err := client.CallTool(ctx, "countdown", map[string]int{"from": 3}, fastmcp.WithProgress(func(p *protocol.ProgressParams) {
+		res, err := cl.CallTool(ctx, "countdown", map[string]int{"from": 3}, client.WithProgress(func(p *protocol.ProgressParams) {
 			mu.Lock()
 			progress = append(progress, p)
 			mu.Unlock()
@@ -174,7 +175,7 @@ func TestServerOverStdio(t *testing.T) {
 	})
 
 	t.Run("bad arguments", func(t *testing.T) {
-		res, err := client.CallTool(ctx, "add", map[string]any{"a": "two", "b": -1})
+		res, err := cl.CallTool(ctx, "add", map[string]any{"a": "two", "b": -1})
 		if err != nil {
 			t.Fatalf("bad arguments should be a tool error the model can see, got %v", err)
 		}
@@ -185,13 +186,13 @@ func TestServerOverStdio(t *testing.T) {
 	})
 
 	t.Run("unknown tool", func(t *testing.T) {
-		res, err := client.CallTool(ctx, "subtract", map[string]int{"a": 1})
+		res, err := cl.CallTool(ctx, "subtract", map[string]int{"a": 1})
 		if err == nil && !res.IsError {
 			t.Fatalf("unknown tool answered %+v", res)
 		}
 	})
 
-	if err := client.Ping(ctx); err != nil {
+	if err := cl.Ping(ctx); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -208,17 +209,17 @@ func TestServerExitsWhenStdinCloses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := fastmcp.Connect(ctx, proc)
+	cl, err := client.Connect(ctx, proc)
 	if err != nil {
 		proc.Close()
 		t.Fatal(err)
 	}
-	if _, err := client.CallTool(ctx, "add", map[string]int{"a": 1, "b": 1}); err != nil {
+	if _, err := cl.CallTool(ctx, "add", map[string]int{"a": 1, "b": 1}); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() {
-		client.Close()       // closes the server's stdin and waits for the process
+		cl.Close()           // closes the server's stdin and waits for the process
 		done <- proc.Close() // reports how it ended
 	}()
 	select {

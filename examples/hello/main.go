@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -110,22 +111,22 @@ func demo(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 
-	client, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: self, Args: []string{"serve"}},
-		fastmcp.WithClientInfo("hello-demo", "1.0.0"),
-		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) {
+	cl, err := client.ConnectCommand(ctx, &client.Command{Path: self, Args: []string{"serve"}},
+		client.WithInfo("hello-demo", "1.0.0"),
+		client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
 			fmt.Printf("    log [%s] %s\n", m.Level, m.Data)
 		}))
 	if err != nil {
 		return err
 	}
-	defer client.Close()
+	defer cl.Close()
 
-	info := client.ServerInfo()
-	fmt.Printf("connected to %s %s over stdio, protocol %s\n", info.Name, info.Version, client.ProtocolVersion())
-	fmt.Printf("instructions: %s\n\n", client.Instructions())
+	info := cl.ServerInfo()
+	fmt.Printf("connected to %s %s over stdio, protocol %s\n", info.Name, info.Version, cl.ProtocolVersion())
+	fmt.Printf("instructions: %s\n\n", cl.Instructions())
 
 	fmt.Println("tools:")
-	for tool, err := range client.Tools(ctx) {
+	for tool, err := range cl.Tools(ctx) {
 		if err != nil {
 			return err
 		}
@@ -149,7 +150,7 @@ func demo(ctx context.Context) error {
 	for _, c := range calls {
 		args, _ := protocol.Marshal(c.args)
 		fmt.Printf("call %s %s\n", c.name, args)
-		res, err := client.CallTool(ctx, c.name, c.args, fastmcp.WithProgress(func(p *protocol.ProgressParams) {
+		res, err := cl.CallTool(ctx, c.name, c.args, client.WithProgress(func(p *protocol.ProgressParams) {
 			fmt.Printf("    progress %g/%g %s\n", p.Progress, p.Total, p.Message)
 		}))
 		if err != nil {
@@ -157,10 +158,10 @@ func demo(ctx context.Context) error {
 		}
 		printResult(res)
 	}
-	if err := client.Ping(ctx); err != nil {
+	if err := cl.Ping(ctx); err != nil {
 		return err
 	}
-	return client.Close()
+	return cl.Close()
 }
 
 func printResult(res *fastmcp.ToolResult) {

@@ -27,6 +27,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -93,19 +94,19 @@ func use(ctx context.Context, base string, out io.Writer) error {
 	resp.Body.Close()
 	fmt.Fprintf(out, "healthz: %d %s\n", resp.StatusCode, body)
 
-	client, err := fastmcp.ConnectHTTP(ctx, base+"/mcp",
-		fastmcp.WithHTTPHeader(http.Header{"X-Tenant": {"acme"}}))
+	cl, err := client.ConnectHTTP(ctx, base+"/mcp",
+		client.WithHTTPHeader(http.Header{"X-Tenant": {"acme"}}))
 	if err != nil {
 		return err
 	}
-	defer client.Close()
-	for tool, err := range client.Tools(ctx) {
+	defer cl.Close()
+	for tool, err := range cl.Tools(ctx) {
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(out, "tool:", tool.Name)
 	}
-	res, err := client.CallTool(ctx, "whoami", nil)
+	res, err := cl.CallTool(ctx, "whoami", nil)
 	if err != nil {
 		return err
 	}

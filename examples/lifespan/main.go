@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -144,20 +145,20 @@ func run(ctx context.Context, out io.Writer) error {
 }
 
 func use(ctx context.Context, url string, out io.Writer) error {
-	client, err := fastmcp.ConnectHTTP(ctx, url)
+	c, err := client.ConnectHTTP(ctx, url)
 	if err != nil {
 		return err
 	}
-	defer client.Close()
+	defer c.Close()
 	for _, kv := range [][2]string{{"greeting", "hello"}, {"farewell", "goodbye"}} {
-		res, err := client.CallTool(ctx, "put", PutArgs{Key: kv[0], Value: kv[1]})
+		res, err := c.CallTool(ctx, "put", PutArgs{Key: kv[0], Value: kv[1]})
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "put %s → %s row(s)\n", kv[0], res.Text())
 	}
 	for _, key := range []string{"greeting", "missing"} {
-		res, err := client.CallTool(ctx, "get", GetArgs{Key: key})
+		res, err := c.CallTool(ctx, "get", GetArgs{Key: key})
 		if err != nil {
 			return err
 		}

@@ -39,6 +39,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -180,14 +181,14 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer stop()
 
-	alice, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithHTTPHeader(http.Header{"Authorization": {"Bearer s3cret"}}))
+	alice, err := client.ConnectHTTP(ctx, url, client.WithHTTPHeader(http.Header{"Authorization": {"Bearer s3cret"}}))
 	if err != nil {
 		return err
 	}
 	defer alice.Close()
 	echo(ctx, alice, "alice", out)
 
-	anonymous, err := fastmcp.ConnectHTTP(ctx, url)
+	anonymous, err := client.ConnectHTTP(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -209,7 +210,7 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-func echo(ctx context.Context, c *fastmcp.Client, who string, out io.Writer) {
+func echo(ctx context.Context, c *client.Client, who string, out io.Writer) {
 	res, err := c.CallTool(ctx, "echo", EchoArgs{Text: "hello"})
 	if err != nil {
 		fmt.Fprintf(out, "%s: echo → error: %v\n", who, err)

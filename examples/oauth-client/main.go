@@ -30,7 +30,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
@@ -75,7 +75,7 @@ func oauth(out io.Writer, openURL func(context.Context, string) error, tokens st
 
 // call connects to url with OAuth, calls tool and prints its answer.
 func call(ctx context.Context, out io.Writer, url, tool string, cfg oauthclient.Config, label string) error {
-	c, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithClientInfo("oauth-client", "1.0.0"), fastmcp.OAuth(cfg))
+	c, err := client.ConnectHTTP(ctx, url, client.WithInfo("oauth-client", "1.0.0"), client.OAuth(cfg))
 	if oe, ok := errors.AsType[*oauthclient.Error](err); ok {
 		return fmt.Errorf("could not log in (%s): %w", oe.Op, err)
 	}

@@ -26,6 +26,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -51,7 +52,7 @@ func main() {
 		}
 		logger.Info("serving over Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	}
-	if err := run(ctx, logger, ln, *url, flag.Args(), fastmcp.WithProtocolVersion(*version)); err != nil {
+	if err := run(ctx, logger, ln, *url, flag.Args(), client.WithProtocolVersion(*version)); err != nil {
 		logger.Error("proxy", "error", err)
 		os.Exit(1)
 	}
@@ -59,32 +60,32 @@ func main() {
 
 // run connects to the backend and serves the proxy on ln (over stdio when
 // ln is nil) until ctx is done or, over stdio, the host closes its input.
-func run(ctx context.Context, logger *slog.Logger, ln net.Listener, url string, command []string, opts ...fastmcp.ClientOption) error {
-	client, err := connect(ctx, logger, url, command, opts...)
+func run(ctx context.Context, logger *slog.Logger, ln net.Listener, url string, command []string, opts ...client.Option) error {
+	c, err := connect(ctx, logger, url, command, opts...)
 	if err != nil {
 		if ln != nil {
 			ln.Close()
 		}
 		return err
 	}
-	defer client.Close()
+	defer c.Close()
 	if ln != nil {
-		return fastmcp.Proxy(client, fastmcp.Logger(logger), fastmcp.Listener(ln)).Run(ctx)
+		return fastmcp.Proxy(c, fastmcp.Logger(logger), fastmcp.Listener(ln)).Run(ctx)
 	}
-	return fastmcp.Proxy(client, fastmcp.Logger(logger)).ServeStdio(ctx)
+	return fastmcp.Proxy(c, fastmcp.Logger(logger)).ServeStdio(ctx)
 }
 
 // connect connects to the backend: over Streamable HTTP at url, or to
 // command started as a subprocess over stdio.
-func connect(ctx context.Context, logger *slog.Logger, url string, command []string, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
-	opts = append(opts, fastmcp.WithRequestForwarding(), fastmcp.WithLogger(logger))
+func connect(ctx context.Context, logger *slog.Logger, url string, command []string, opts ...client.Option) (*client.Client, error) {
+	opts = append(opts, client.WithRequestForwarding(), client.WithLogger(logger))
 	switch {
 	case url != "" && len(command) > 0:
 		return nil, errors.New("give either -url or a command after --, not both")
 	case url != "":
-		return fastmcp.ConnectHTTP(ctx, url, opts...)
+		return client.ConnectHTTP(ctx, url, opts...)
 	case len(command) > 0:
-		return fastmcp.ConnectCommand(ctx, &transport.Command{Path: command[0], Args: command[1:]}, opts...)
+		return client.ConnectCommand(ctx, &transport.Command{Path: command[0], Args: command[1:]}, opts...)
 	}
 	return nil, errors.New("no backend: give -url URL or -- CMD ARGS (see -h)")
 }

@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -55,12 +56,12 @@ func backend() *fastmcp.Server {
 }
 
 // check calls greet through the proxy, answering its elicitation.
-func check(t *testing.T, connect func(opts ...fastmcp.ClientOption) (*fastmcp.Client, error)) {
+func check(t *testing.T, connect func(opts ...client.Option) (*client.Client, error)) {
 	t.Helper()
 	for _, v := range []string{protocol.Version20251125, protocol.Version20260728} {
-		c, err := connect(fastmcp.WithProtocolVersion(v), fastmcp.WithLogger(quiet),
-			fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-				return &fastmcp.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Ada"}`)}, nil
+		c, err := connect(client.WithProtocolVersion(v), client.WithLogger(quiet),
+			client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+				return &client.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Ada"}`)}, nil
 			}))
 		if err != nil {
 			t.Fatalf("%s: connecting to the proxy: %v", v, err)
@@ -95,10 +96,10 @@ func TestStdioServerOverHTTP(t *testing.T) {
 			t.Errorf("run: %v", err)
 		}
 	}()
-	check(t, func(opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
+	check(t, func(opts ...client.Option) (*client.Client, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		return fastmcp.ConnectHTTP(ctx, "http://"+ln.Addr().String()+"/mcp", opts...)
+		return client.ConnectHTTP(ctx, "http://"+ln.Addr().String()+"/mcp", opts...)
 	})
 }
 
@@ -110,10 +111,10 @@ func TestHTTPServerOverStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := fastmcptest.NewHTTPServer(t, backend())
-	check(t, func(opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
+	check(t, func(opts ...client.Option) (*client.Client, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		return fastmcp.ConnectCommand(ctx, &transport.Command{
+		return client.ConnectCommand(ctx, &transport.Command{
 			Path: self, Args: []string{"proxy", "-url", ts.URL + "/mcp"},
 			Env: []string{"GORACE=atexit_sleep_ms=0"},
 		}, opts...)

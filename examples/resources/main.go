@@ -25,6 +25,7 @@ import (
 	"net"
 	"os"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -89,26 +90,26 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	defer stop()
-	client, err := fastmcp.ConnectHTTP(ctx, url)
+	cl, err := client.ConnectHTTP(ctx, url)
 	if err != nil {
 		return err
 	}
-	defer client.Close()
+	defer cl.Close()
 
-	for r, err := range client.Resources(ctx) { // pages through resources/list
+	for r, err := range cl.Resources(ctx) { // pages through resources/list
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "resource %s (%s, %s)\n", r.URI, r.Name, r.MIMEType)
 	}
-	for t, err := range client.ResourceTemplates(ctx) {
+	for t, err := range cl.ResourceTemplates(ctx) {
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "template %s (%s)\n", t.URITemplate, t.Name)
 	}
 	for _, uri := range []string{"config://app", "docs://readme", "users://2/profile", "users://9/profile", "users://x/profile"} {
-		res, err := client.ReadResource(ctx, uri)
+		res, err := cl.ReadResource(ctx, uri)
 		if err != nil {
 			fmt.Fprintf(out, "read %s: error: %v\n", uri, err)
 			continue

@@ -20,6 +20,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -45,7 +46,7 @@ func summarize(ctx *fastmcp.Context, in SummarizeArgs) (string, error) {
 
 // llm is the client's sampling handler. A host would show the request to
 // the user and send it to its model; this one answers with the first words.
-func llm(out io.Writer) fastmcp.SamplingHandler {
+func llm(out io.Writer) client.SamplingHandler {
 	return func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
 		fmt.Fprintf(out, "client: asked to sample %d message(s), at most %d tokens, system prompt %q\n",
 			len(req.Messages), req.MaxTokens, req.SystemPrompt)
@@ -93,12 +94,12 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer stop()
 
-	client, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithSampling(llm(out)))
+	cl, err := client.ConnectHTTP(ctx, url, client.WithSampling(llm(out)))
 	if err != nil {
 		return err
 	}
-	defer client.Close()
-	res, err := client.CallTool(ctx, "summarize", SummarizeArgs{
+	defer cl.Close()
+	res, err := cl.CallTool(ctx, "summarize", SummarizeArgs{
 		Text: "MCP lets a server ask the host's model for a completion, so the server needs no API key of its own.",
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -55,7 +56,7 @@ func TestServeStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr syncBuffer
-	client, err := fastmcp.ConnectCommand(ctx, &transport.Command{
+	c, err := client.ConnectCommand(ctx, &transport.Command{
 		Path: self, Args: []string{"serve"}, Stderr: &stderr,
 		Env: []string{"GORACE=atexit_sleep_ms=0"},
 	})
@@ -63,7 +64,7 @@ func TestServeStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range []string{"1", "2"} {
-		res, err := client.CallTool(ctx, "add_note", NoteArgs{Text: "note"})
+		res, err := c.CallTool(ctx, "add_note", NoteArgs{Text: "note"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +73,7 @@ func TestServeStdio(t *testing.T) {
 		}
 	}
 	// Closing the client closes the server's stdin and waits for it to exit.
-	if err := client.Close(); err != nil {
+	if err := c.Close(); err != nil {
 		t.Fatalf("close: %v\nstderr:\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "store closed with 2 notes\n") {

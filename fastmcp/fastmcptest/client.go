@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -29,7 +30,7 @@ const (
 //
 //	for _, v := range fastmcptest.Versions() {
 //		t.Run(v, func(t *testing.T) {
-//			c := fastmcptest.NewClient(t, s, fastmcp.WithProtocolVersion(v))
+//			c := fastmcptest.NewClient(t, s, client.WithProtocolVersion(v))
 //			...
 //		})
 //	}
@@ -39,29 +40,29 @@ func Versions() []string { return []string{Legacy, Modern} }
 const connectTimeout = 10 * time.Second
 
 // quiet is the default client logger: a test's output stays its own. A
-// fastmcp.WithLogger option replaces it.
+// client.WithLogger option replaces it.
 var quiet = slog.New(slog.DiscardHandler)
 
 // NewClient serves s over an in-memory connection and returns a client
 // connected to it, after the handshake (initialize on Legacy, none on
-// Modern). opts configure the client as for fastmcp.Connect: pin the era
-// with fastmcp.WithProtocolVersion(Legacy) or (Modern), answer the server's
-// requests with fastmcp.WithElicitation, WithSampling, WithRoots. The
-// client logs nowhere unless opts include fastmcp.WithLogger.
+// Modern). opts configure the client as for client.Connect: pin the era
+// with client.WithProtocolVersion(Legacy) or (Modern), answer the server's
+// requests with client.WithElicitation, WithSampling, WithRoots. The
+// client logs nowhere unless opts include client.WithLogger.
 //
 // When the test ends (t.Cleanup) the client is closed and the server's
 // goroutines for this connection have returned, so go.uber.org/goleak
 // finds none left behind. A failed connection fails the test.
 //
 // s may be served to several clients at once, each with its own NewClient.
-func NewClient(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) *fastmcp.Client {
+func NewClient(t testing.TB, s *fastmcp.Server, opts ...client.Option) *client.Client {
 	t.Helper()
 	cc, sc := transport.NewPipe()
 	return connect(t, s, cc, sc, opts)
 }
 
 // connect serves s on sc and connects a client over cc.
-func connect(t testing.TB, s *fastmcp.Server, cc, sc transport.Conn, opts []fastmcp.ClientOption) *fastmcp.Client {
+func connect(t testing.TB, s *fastmcp.Server, cc, sc transport.Conn, opts []client.Option) *client.Client {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -76,7 +77,7 @@ func connect(t testing.TB, s *fastmcp.Server, cc, sc transport.Conn, opts []fast
 	}
 	hctx, hcancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer hcancel()
-	c, err := fastmcp.Connect(hctx, cc, clientOptions(opts)...)
+	c, err := client.Connect(hctx, cc, clientOptions(opts)...)
 	if err != nil {
 		cc.Close()
 		stop()
@@ -90,15 +91,15 @@ func connect(t testing.TB, s *fastmcp.Server, cc, sc transport.Conn, opts []fast
 }
 
 // clientOptions puts the quiet logger before opts, which may replace it.
-func clientOptions(opts []fastmcp.ClientOption) []fastmcp.ClientOption {
-	return append([]fastmcp.ClientOption{fastmcp.WithLogger(quiet)}, opts...)
+func clientOptions(opts []client.Option) []client.Option {
+	return append([]client.Option{client.WithLogger(quiet)}, opts...)
 }
 
 // NewHTTPServer serves s over Streamable HTTP (and the legacy HTTP+SSE
 // endpoints) on a real socket on 127.0.0.1, with the server's settings, as
 // the Server mounted as an http.Handler serves them. Its URL plus "/mcp"
 // (the Path setting) is the MCP endpoint, to connect to with
-// fastmcp.ConnectHTTP or to send raw requests to with net/http. When the
+// client.ConnectHTTP or to send raw requests to with net/http. When the
 // test ends, the server is shut down (s.Shutdown: every session and stream
 // ends) and the listener closed.
 func NewHTTPServer(t testing.TB, s *fastmcp.Server) *httptest.Server {
@@ -126,12 +127,12 @@ func newHTTPServer(t testing.TB, s *fastmcp.Server) (*httptest.Server, string) {
 // NewHTTPClient is NewClient over HTTP: it serves s with NewHTTPServer and
 // returns a client connected to its MCP endpoint, closed when the test
 // ends (before the server).
-func NewHTTPClient(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) *fastmcp.Client {
+func NewHTTPClient(t testing.TB, s *fastmcp.Server, opts ...client.Option) *client.Client {
 	t.Helper()
 	ts, path := newHTTPServer(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	c, err := fastmcp.ConnectHTTP(ctx, ts.URL+path, clientOptions(opts)...)
+	c, err := client.ConnectHTTP(ctx, ts.URL+path, clientOptions(opts)...)
 	if err != nil {
 		t.Fatalf("fastmcptest: connecting to %s%s: %v", ts.URL, path, err)
 	}

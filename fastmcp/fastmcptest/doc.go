@@ -6,7 +6,7 @@
 // # A client in one call
 //
 // NewClient serves a *fastmcp.Server over an in-memory connection and
-// returns a connected *fastmcp.Client; both are closed when the test ends,
+// returns a connected *client.Client; both are closed when the test ends,
 // and no goroutine is left behind (goleak-friendly):
 //
 //	func TestAdd(t *testing.T) {
@@ -15,11 +15,11 @@
 //		...
 //	}
 //
-// Options are the client's own (fastmcp.ClientOption): pin the protocol era
-// with fastmcp.WithProtocolVersion(fastmcptest.Legacy) (2025-11-25, with the
+// Options are the client's own (client.Option): pin the protocol era
+// with client.WithProtocolVersion(fastmcptest.Legacy) (2025-11-25, with the
 // initialize handshake and a session) or fastmcptest.Modern (2026-07-28,
 // stateless; the default), and answer the server's requests with
-// fastmcp.WithElicitation, WithSampling and WithRoots. Versions lists both
+// client.WithElicitation, WithSampling and WithRoots. Versions lists both
 // eras, to run a test once in each.
 //
 // NewHTTPClient does the same over Streamable HTTP on a real socket, and

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -45,7 +46,7 @@ func testAddDirectly(t *testing.T) {
 func testAdd(t *testing.T) {
 	for _, v := range fastmcptest.Versions() {
 		t.Run(v, func(t *testing.T) {
-			c := fastmcptest.NewClient(t, newCalc(), fastmcp.WithProtocolVersion(v))
+			c := fastmcptest.NewClient(t, newCalc(), client.WithProtocolVersion(v))
 			res, err := c.CallTool(t.Context(), "add", AddArgs{A: 2, B: 3})
 			if err != nil {
 				t.Fatal(err)
@@ -85,11 +86,11 @@ func testAnswers(t *testing.T) {
 		return "reset", nil
 	}, fastmcp.Description("Reset, once the user agrees"))
 	c := fastmcptest.NewClient(t, s,
-		fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-			return fastmcp.AcceptElicitation(map[string]bool{"ok": true})
+		client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+			return client.AcceptElicitation(map[string]bool{"ok": true})
 		}),
-		fastmcp.WithLogLevel(protocol.LevelInfo),
-		fastmcp.WithLogHandler(func(m *protocol.LoggingMessageParams) { t.Log(m.Data) }),
+		client.WithLogLevel(protocol.LevelInfo),
+		client.WithLogHandler(func(m *protocol.LoggingMessageParams) { t.Log(m.Data) }),
 	)
 	res, err := c.CallTool(t.Context(), "reset", nil)
 	if err != nil || res.Text() != "reset" {
@@ -102,7 +103,7 @@ func testAnswers(t *testing.T) {
 func testAddGolden(t *testing.T) {
 	for _, v := range fastmcptest.Versions() {
 		t.Run(v, func(t *testing.T) {
-			c, tr := fastmcptest.Record(t, newCalc(), fastmcp.WithProtocolVersion(v))
+			c, tr := fastmcptest.Record(t, newCalc(), client.WithProtocolVersion(v))
 			if _, err := c.CallTool(t.Context(), "add", AddArgs{A: 2, B: 3}); err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +133,7 @@ func testStdio(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/hello").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	c, err := fastmcp.ConnectCommand(t.Context(), &fastmcp.Command{Path: bin, Args: []string{"serve"}})
+	c, err := client.ConnectCommand(t.Context(), &client.Command{Path: bin, Args: []string{"serve"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/internal/docsnippets"
@@ -51,8 +52,8 @@ func newServer() *fastmcp.Server {
 }
 
 // yes answers every elicitation by accepting with {"ok":true}.
-var yes = fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-	return &fastmcp.ElicitResult{Action: string(fastmcp.ElicitAccept), Content: []byte(`{"ok":true}`)}, nil
+var yes = client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+	return &client.ElicitResult{Action: string(fastmcp.ElicitAccept), Content: []byte(`{"ok":true}`)}, nil
 })
 
 func ctxT(t *testing.T) context.Context {
@@ -75,7 +76,7 @@ func text(t *testing.T, res *fastmcp.ToolResult) string {
 
 // exercise calls the server's tools and reads its resource through c, on
 // the protocol revision version.
-func exercise(t *testing.T, c *fastmcp.Client, version string) {
+func exercise(t *testing.T, c *client.Client, version string) {
 	t.Helper()
 	if got := c.ProtocolVersion(); got != version {
 		t.Errorf("ProtocolVersion() = %s, want %s", got, version)
@@ -101,7 +102,7 @@ func TestClients(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name    string
-		connect func(testing.TB, *fastmcp.Server, ...fastmcp.ClientOption) *fastmcp.Client
+		connect func(testing.TB, *fastmcp.Server, ...client.Option) *client.Client
 	}{
 		{"memory", fastmcptest.NewClient},
 		{"http", fastmcptest.NewHTTPClient},
@@ -109,7 +110,7 @@ func TestClients(t *testing.T) {
 		for _, v := range fastmcptest.Versions() {
 			t.Run(tc.name+"/"+v, func(t *testing.T) {
 				t.Parallel()
-				c := tc.connect(t, newServer(), fastmcp.WithProtocolVersion(v), yes)
+				c := tc.connect(t, newServer(), client.WithProtocolVersion(v), yes)
 				exercise(t, c, v)
 			})
 		}
@@ -125,7 +126,7 @@ func TestOneServerManyClients(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	for i := range 4 {
-		c := fastmcptest.NewClient(t, s, yes, fastmcp.WithProtocolVersion(fastmcptest.Versions()[i%2]))
+		c := fastmcptest.NewClient(t, s, yes, client.WithProtocolVersion(fastmcptest.Versions()[i%2]))
 		exercise(t, c, fastmcptest.Versions()[i%2])
 	}
 }
@@ -138,8 +139,8 @@ func TestCleanupLeavesNoGoroutines(t *testing.T) {
 	opt := goleak.IgnoreCurrent()
 	t.Run("clients", func(t *testing.T) {
 		for _, v := range fastmcptest.Versions() {
-			exercise(t, fastmcptest.NewClient(t, newServer(), fastmcp.WithProtocolVersion(v), yes), v)
-			exercise(t, fastmcptest.NewHTTPClient(t, newServer(), fastmcp.WithProtocolVersion(v), yes), v)
+			exercise(t, fastmcptest.NewClient(t, newServer(), client.WithProtocolVersion(v), yes), v)
+			exercise(t, fastmcptest.NewHTTPClient(t, newServer(), client.WithProtocolVersion(v), yes), v)
 		}
 		// A call still running when the test ends.
 		s := newServer()

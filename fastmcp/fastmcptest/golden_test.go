@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 )
@@ -20,8 +21,8 @@ func TestRecordGolden(t *testing.T) {
 	for _, v := range fastmcptest.Versions() {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
-			c, tr := fastmcptest.Record(t, newServer(), fastmcp.WithProtocolVersion(v), yes,
-				fastmcp.WithLogLevel("info"))
+			c, tr := fastmcptest.Record(t, newServer(), client.WithProtocolVersion(v), yes,
+				client.WithLogLevel("info"))
 			exercise(t, c, v)
 			if strings.Contains(tr.String(), `"requestState":"AAAA`) {
 				t.Errorf("requestState is not masked:\n%s", tr)
@@ -79,7 +80,7 @@ func TestGoldenRoundTrip(t *testing.T) {
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "sub", "add.txtar")
 	record := func(s *fastmcp.Server) *fastmcptest.Transcript {
-		c, tr := fastmcptest.Record(t, s, fastmcp.WithProtocolVersion(fastmcptest.Legacy))
+		c, tr := fastmcptest.Record(t, s, client.WithProtocolVersion(fastmcptest.Legacy))
 		if _, err := c.CallTool(ctxT(t), "add", addArgs{A: 1, B: 2}); err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -31,7 +32,7 @@ type Transcript struct {
 
 // Record is NewClient that also records the exchange, from the handshake
 // on, into the Transcript returned.
-func Record(t testing.TB, s *fastmcp.Server, opts ...fastmcp.ClientOption) (*fastmcp.Client, *Transcript) {
+func Record(t testing.TB, s *fastmcp.Server, opts ...client.Option) (*client.Client, *Transcript) {
 	t.Helper()
 	tr := &Transcript{masked: []string{"requestState"}}
 	cc, sc := transport.NewPipe()

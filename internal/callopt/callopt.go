@@ -1,7 +1,7 @@
 // Package callopt holds the options of one outgoing request, so that
 // package session, which sends it, and package fastmcp, whose Client takes
 // the same options, share one option type: session.CallOption and
-// fastmcp.CallOption are both [Option].
+// client.CallOption are both [Option].
 package callopt
 
 import (

@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/internal/oauthtest"
 )
 
@@ -74,7 +74,7 @@ func TestTools(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			c, err := fastmcp.ConnectHTTP(ctx, endpoint, fastmcp.WithHTTPClient(bearer(token)))
+			c, err := client.ConnectHTTP(ctx, endpoint, client.WithHTTPClient(bearer(token)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,6 +27,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -97,35 +98,35 @@ func (r *run) takeLogs() []string {
 }
 
 func (r *run) main(ctx context.Context, url string, command []string, name, version, wantVersion string) {
-	opts := []fastmcp.ClientOption{
-		fastmcp.WithClientInfo("interop-goclient", "1.0.0"),
-		fastmcp.WithLogHandler(r.onLog),
-		fastmcp.WithListChangedHandler(func(method string) {
+	opts := []client.Option{
+		client.WithInfo("interop-goclient", "1.0.0"),
+		client.WithLogHandler(r.onLog),
+		client.WithListChangedHandler(func(method string) {
 			select {
 			case r.listChanged <- method:
 			default:
 			}
 		}),
-		fastmcp.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
+		client.WithSampling(func(ctx context.Context, req *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) {
 			if len(req.Messages) == 0 {
 				return nil, errors.New("sampling request without messages")
 			}
 			return &fastmcp.SamplingResult{Role: protocol.RoleAssistant, Content: protocol.SamplingContent{fastmcp.Text(sampledText)}, Model: "interop-model"}, nil
 		}),
-		fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-			return &fastmcp.ElicitResult{Action: "accept", Content: []byte(`{"name":"gopher"}`)}, nil
+		client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+			return &client.ElicitResult{Action: "accept", Content: []byte(`{"name":"gopher"}`)}, nil
 		}),
-		fastmcp.WithRoots(fastmcp.Root{URI: rootURI, Name: "interop"}),
+		client.WithRoots(fastmcp.Root{URI: rootURI, Name: "interop"}),
 	}
 	if version != "" {
-		opts = append(opts, fastmcp.WithProtocolVersion(version))
+		opts = append(opts, client.WithProtocolVersion(version))
 	}
-	var c *fastmcp.Client
+	var c *client.Client
 	if !r.check("connect", func() (err error) {
 		if url != "" {
-			c, err = fastmcp.ConnectHTTP(ctx, url, opts...)
+			c, err = client.ConnectHTTP(ctx, url, opts...)
 		} else {
-			c, err = fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: command[0], Args: command[1:], Stderr: os.Stderr}, opts...)
+			c, err = client.ConnectCommand(ctx, &client.Command{Path: command[0], Args: command[1:], Stderr: os.Stderr}, opts...)
 		}
 		return err
 	}) {
@@ -199,7 +200,7 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 	r.check("tools/call: progress and log notifications", func() error {
 		r.takeLogs()
 		var progress []float64
-		res, err := c.CallTool(ctx, "countdown", map[string]any{"from": 3}, fastmcp.WithProgress(func(p *protocol.ProgressParams) {
+		res, err := c.CallTool(ctx, "countdown", map[string]any{"from": 3}, client.WithProgress(func(p *protocol.ProgressParams) {
 			progress = append(progress, p.Progress)
 			if p.Total != 3 {
 				progress = append(progress, -1)
@@ -221,7 +222,7 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 	})
 
 	mode := "server-to-client requests"
-	if c.Modern() {
+	if c.Era() == protocol.Modern {
 		mode = "input_required"
 	}
 	if r.stateless {
@@ -347,7 +348,7 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 
 	r.check("cancellation: cancelled call, then the session still works", func() error {
 		cctx, ccancel := context.WithCancel(ctx)
-		_, err := c.CallTool(cctx, "countdown", map[string]any{"from": 10}, fastmcp.WithProgress(func(*protocol.ProgressParams) { ccancel() }))
+		_, err := c.CallTool(cctx, "countdown", map[string]any{"from": 10}, client.WithProgress(func(*protocol.ProgressParams) { ccancel() }))
 		ccancel()
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return fmt.Errorf("cancelled call: %w", err)
@@ -361,7 +362,7 @@ func (r *run) main(ctx context.Context, url string, command []string, name, vers
 
 // toolsChanged calls the tool that makes the server send
 // notifications/tools/list_changed, and waits for it.
-func (r *run) toolsChanged(ctx context.Context, c *fastmcp.Client) error {
+func (r *run) toolsChanged(ctx context.Context, c *client.Client) error {
 	if _, err := c.CallTool(ctx, "touch", nil); err != nil {
 		return err
 	}
@@ -377,7 +378,7 @@ func (r *run) toolsChanged(ctx context.Context, c *fastmcp.Client) error {
 }
 
 // ask calls the tool that asks the client for a sample, a form and its roots.
-func ask(ctx context.Context, c *fastmcp.Client) error {
+func ask(ctx context.Context, c *client.Client) error {
 	res, err := c.CallTool(ctx, "ask", nil)
 	if err != nil {
 		return err

@@ -1,5 +1,5 @@
 // Command oauthclient is the OAuth case of the interop matrix: fastmcp's
-// client (fastmcp.OAuth) logs in to a server protected by another SDK's
+// client (client.OAuth) logs in to a server protected by another SDK's
 // authorization code flow (the TypeScript SDK v1's simpleStreamableHttp
 // example with --oauth --oauth-strict and its demo authorization server,
 // which approves at once) and calls its greet tool. It prints one line per
@@ -20,7 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
 
@@ -60,7 +60,7 @@ func main() {
 		fmt.Printf("ok   %s\n", name)
 	}
 	greet := func() error {
-		c, err := fastmcp.ConnectHTTP(ctx, *url, fastmcp.OAuth(cfg))
+		c, err := client.ConnectHTTP(ctx, *url, client.OAuth(cfg))
 		if err != nil {
 			return err
 		}

@@ -30,6 +30,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/otel"
 )
@@ -119,8 +120,8 @@ func run(ctx context.Context, w io.Writer) error {
 		}
 	}()
 
-	c, err := fastmcp.ConnectHTTP(ctx, "http://"+ln.Addr().String()+"/mcp",
-		otel.Client(otel.WithTracerProvider(tp)), fastmcp.WithLogger(slog.New(slog.DiscardHandler)))
+	c, err := client.ConnectHTTP(ctx, "http://"+ln.Addr().String()+"/mcp",
+		otel.Client(otel.WithTracerProvider(tp)), client.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		return err
 	}

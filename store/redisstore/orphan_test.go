@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/store/redisstore"
@@ -89,7 +90,7 @@ func TestOrphanedCallOnRedis(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cli, err := fastmcp.ConnectHTTP(ctx, front.URL+"/mcp", fastmcp.WithProtocolVersion(protocol.Version20251125))
+	cli, err := client.ConnectHTTP(ctx, front.URL+"/mcp", client.WithProtocolVersion(protocol.Version20251125))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/testproc"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -110,7 +111,7 @@ const (
 type watcher struct {
 	i      int
 	modern bool
-	c      *fastmcp.Client
+	c      *client.Client
 
 	// gen changes when the client's listening changes: a restored listen
 	// (2026-07-28, +1), a lost session (legacy, +1 when the client finds
@@ -406,12 +407,12 @@ func (w *watcher) connect(ctx context.Context, url string) error {
 	if w.modern {
 		v = "2026-07-28"
 	}
-	opts := []fastmcp.ClientOption{fastmcp.WithProtocolVersion(v), fastmcp.WithLogger(quietSlog),
-		fastmcp.WithHTTPHeader(http.Header{replicaserver.ClientHeader: {strconv.Itoa(w.i)}})}
+	opts := []client.Option{client.WithProtocolVersion(v), client.WithLogger(quietSlog),
+		client.WithHTTPHeader(http.Header{replicaserver.ClientHeader: {strconv.Itoa(w.i)}})}
 	if w.modern {
-		opts = append(opts, fastmcp.WithListenRestoredHandler(func() { w.gen.Add(1) }))
+		opts = append(opts, client.WithListenRestoredHandler(func() { w.gen.Add(1) }))
 	}
-	c, err := fastmcp.ConnectHTTP(ctx, url+"/mcp", opts...)
+	c, err := client.ConnectHTTP(ctx, url+"/mcp", opts...)
 	if err != nil {
 		return err
 	}
@@ -430,14 +431,14 @@ func (w *watcher) connect(ctx context.Context, url string) error {
 	return nil
 }
 
-func (w *watcher) client() *fastmcp.Client {
+func (w *watcher) conn() *client.Client {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.c
 }
 
 func (w *watcher) close() {
-	if c := w.client(); c != nil {
+	if c := w.conn(); c != nil {
 		c.Close()
 	}
 }
@@ -451,7 +452,7 @@ func (w *watcher) close() {
 func (w *watcher) work(ctx context.Context, url, id string, midstream func()) error {
 	var progress []int
 	var pmu sync.Mutex
-	opt := fastmcp.WithProgress(func(p *protocol.ProgressParams) {
+	opt := client.WithProgress(func(p *protocol.ProgressParams) {
 		pmu.Lock()
 		progress = append(progress, int(p.Progress))
 		pmu.Unlock()
@@ -473,7 +474,7 @@ func (w *watcher) work(ctx context.Context, url, id string, midstream func()) er
 			// only guards against a hang, which fails the test.
 			actx, cancel = context.WithTimeout(ctx, legacyAttempt)
 		}
-		res, err := w.client().CallTool(actx, "work", args, opt)
+		res, err := w.conn().CallTool(actx, "work", args, opt)
 		cancel()
 		switch {
 		case err == nil || w.modern || attempt >= 3:
@@ -520,12 +521,12 @@ func (w *watcher) work(ctx context.Context, url, id string, midstream func()) er
 	}
 	w.mu.Unlock()
 	if w.modern && w.taskID == "" {
-		_, task, err := w.client().StartTool(ctx, "report", map[string]string{"id": id})
+		_, task, err := w.conn().StartTool(ctx, "report", map[string]string{"id": id})
 		if err != nil || task == nil {
 			return fmt.Errorf("starting the report task: %v, %v", task, err)
 		}
 		w.taskID = task.TaskID
-		if _, task, err = w.client().StartTool(ctx, "hold", nil); err != nil || task == nil {
+		if _, task, err = w.conn().StartTool(ctx, "hold", nil); err != nil || task == nil {
 			return fmt.Errorf("starting the hold task: %v, %v", task, err)
 		}
 		w.holdID = task.TaskID
@@ -539,7 +540,7 @@ func (w *watcher) work(ctx context.Context, url, id string, midstream func()) er
 // (never working for ever). It reports whether the task failed so.
 func (w *watcher) checkHold(ctx context.Context, killed string) (failed bool, err error) {
 	for {
-		task, err := w.client().GetTask(ctx, w.holdID)
+		task, err := w.conn().GetTask(ctx, w.holdID)
 		if err != nil {
 			return false, fmt.Errorf("hold task %s: %w", w.holdID, err)
 		}
@@ -591,7 +592,7 @@ func isBadGateway(err error) bool {
 
 // reopen replaces w's lost legacy session with a new one, subscribed again.
 func (w *watcher) reopen(ctx context.Context, url string) error {
-	old := w.client()
+	old := w.conn()
 	w.gen.Add(1)
 	w.mu.Lock()
 	w.reopened++
@@ -609,7 +610,7 @@ func (w *watcher) reopen(ctx context.Context, url string) error {
 // proxy picks.
 func (w *watcher) checkTask(ctx context.Context) error {
 	for {
-		task, err := w.client().GetTask(ctx, w.taskID)
+		task, err := w.conn().GetTask(ctx, w.taskID)
 		if err != nil {
 			return fmt.Errorf("task %s: %w", w.taskID, err)
 		}
@@ -657,7 +658,7 @@ func (w *watcher) awaitBumps(ctx context.Context, snapshots [][]int64) error {
 // the kill happen), waits for the kill and announces the rest. Before each,
 // it records every client's gen.
 func bumpAll(ctx context.Context, url string, ws []*watcher, snapshots [][]int64, firstHalf chan<- struct{}, killed <-chan struct{}) error {
-	c, err := fastmcp.ConnectHTTP(ctx, url+"/mcp", fastmcp.WithProtocolVersion("2026-07-28"), fastmcp.WithLogger(quietSlog))
+	c, err := client.ConnectHTTP(ctx, url+"/mcp", client.WithProtocolVersion("2026-07-28"), client.WithLogger(quietSlog))
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/pubsub"
@@ -72,11 +73,11 @@ func TestSessionsOnRedis(t *testing.T) {
 	defer front.Close()
 
 	ctx := context.Background()
-	cli, err := fastmcp.ConnectHTTP(ctx, front.URL+"/mcp",
-		fastmcp.WithProtocolVersion(protocol.Version20251125),
-		fastmcp.WithClientInfo("redis-test", "1"),
-		fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
-			return &fastmcp.ElicitResult{Action: "accept", Content: []byte(`{"color":"blue"}`)}, nil
+	cli, err := client.ConnectHTTP(ctx, front.URL+"/mcp",
+		client.WithProtocolVersion(protocol.Version20251125),
+		client.WithInfo("redis-test", "1"),
+		client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+			return &client.ElicitResult{Action: "accept", Content: []byte(`{"color":"blue"}`)}, nil
 		}))
 	if err != nil {
 		t.Fatal(err)

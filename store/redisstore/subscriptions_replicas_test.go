@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -57,9 +58,9 @@ func TestSubscriptionsSurviveReplicas(t *testing.T) {
 		got  []string
 		more = make(chan struct{}, 1)
 	)
-	c, err := fastmcp.ConnectHTTP(ctx, ts.URL+"/mcp", fastmcp.WithProtocolVersion(protocol.LatestLegacyVersion),
-		fastmcp.WithLogger(quietSlog),
-		fastmcp.WithResourceUpdatedHandler(func(uri string) {
+	c, err := client.ConnectHTTP(ctx, ts.URL+"/mcp", client.WithProtocolVersion(protocol.LatestLegacyVersion),
+		client.WithLogger(quietSlog),
+		client.WithResourceUpdatedHandler(func(uri string) {
 			mu.Lock()
 			got = append(got, uri)
 			mu.Unlock()

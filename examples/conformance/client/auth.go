@@ -14,7 +14,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -134,13 +134,13 @@ func authorized(ctx context.Context, r *run) error {
 	if err := ac.configure(r.name, &cfg); err != nil {
 		return err
 	}
-	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
 		if !slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "test-tool" }) {
 			return nil
 		}
 		_, err := callTool(ctx, r, c, "test-tool", nil)
 		return err
-	}, fastmcp.OAuth(cfg))
+	}, client.OAuth(cfg))
 }
 
 // followAuthorization plays the user's browser: it fetches the

@@ -12,7 +12,7 @@
 // public fastmcp client API, and exits 0 when that worked. Diagnostics go
 // to standard error.
 //
-// The authorization scenarios (auth/*) connect with fastmcp.OAuth; the
+// The authorization scenarios (auth/*) connect with client.OAuth; the
 // authorization page is "opened" by fetching it with an HTTP client, which
 // follows the mock authorization server's immediate redirect back to the
 // client's loopback listener, as a browser would (see auth.go).
@@ -32,7 +32,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -70,19 +70,19 @@ type run struct {
 }
 
 // connect opens a client to the mock server speaking the run's revision.
-func (r *run) connect(ctx context.Context, opts ...fastmcp.ClientOption) (*fastmcp.Client, error) {
-	base := []fastmcp.ClientOption{
-		fastmcp.WithClientInfo("fastmcp-conformance-client", "1.0.0"),
-		fastmcp.WithLogger(r.logger),
+func (r *run) connect(ctx context.Context, opts ...client.Option) (*client.Client, error) {
+	base := []client.Option{
+		client.WithInfo("fastmcp-conformance-client", "1.0.0"),
+		client.WithLogger(r.logger),
 	}
 	if r.version != "" {
-		base = append(base, fastmcp.WithProtocolVersion(r.version))
+		base = append(base, client.WithProtocolVersion(r.version))
 	}
-	c, err := fastmcp.ConnectHTTP(ctx, r.url, append(base, opts...)...)
+	c, err := client.ConnectHTTP(ctx, r.url, append(base, opts...)...)
 	if err != nil {
 		return nil, err
 	}
-	r.logger.Info("connected", "protocol", c.ProtocolVersion(), "modern", c.Modern(), "server", c.ServerInfo().Name)
+	r.logger.Info("connected", "protocol", c.ProtocolVersion(), "era", c.Era(), "server", c.ServerInfo().Name)
 	return c, nil
 }
 
@@ -126,7 +126,7 @@ func supported() string {
 
 // listTools lists every tool (the client keeps the definitions for
 // CallTool) and logs their names.
-func listTools(ctx context.Context, r *run, c *fastmcp.Client) ([]*protocol.Tool, error) {
+func listTools(ctx context.Context, r *run, c *client.Client) ([]*protocol.Tool, error) {
 	var tools []*protocol.Tool
 	for t, err := range c.Tools(ctx) {
 		if err != nil {
@@ -143,7 +143,7 @@ func listTools(ctx context.Context, r *run, c *fastmcp.Client) ([]*protocol.Tool
 }
 
 // callTool calls a tool and logs its result; a tool error is an error.
-func callTool(ctx context.Context, r *run, c *fastmcp.Client, name string, args any) (*fastmcp.ToolResult, error) {
+func callTool(ctx context.Context, r *run, c *client.Client, name string, args any) (*protocol.CallToolResult, error) {
 	res, err := c.CallTool(ctx, name, args)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", name, err)
@@ -158,7 +158,7 @@ func callTool(ctx context.Context, r *run, c *fastmcp.Client, name string, args 
 
 // session connects with opts, lists the tools (the client keeps their
 // definitions for CallTool), runs fn and closes the client.
-func (r *run) session(ctx context.Context, fn func(c *fastmcp.Client, tools []*protocol.Tool) error, opts ...fastmcp.ClientOption) error {
+func (r *run) session(ctx context.Context, fn func(c *client.Client, tools []*protocol.Tool) error, opts ...client.Option) error {
 	c, err := r.connect(ctx, opts...)
 	if err != nil {
 		return err
@@ -173,7 +173,7 @@ func (r *run) session(ctx context.Context, fn func(c *fastmcp.Client, tools []*p
 
 // callEach calls each named tool without arguments, stopping at the first
 // failure.
-func callEach(ctx context.Context, r *run, c *fastmcp.Client, names ...string) error {
+func callEach(ctx context.Context, r *run, c *client.Client, names ...string) error {
 	for _, name := range names {
 		if _, err := callTool(ctx, r, c, name, nil); err != nil {
 			return err
@@ -184,7 +184,7 @@ func callEach(ctx context.Context, r *run, c *fastmcp.Client, names ...string) e
 
 // initialize connects (the handshake on legacy revisions) and lists tools.
 func initialize(ctx context.Context, r *run) error {
-	return r.session(ctx, func(*fastmcp.Client, []*protocol.Tool) error { return nil })
+	return r.session(ctx, func(*client.Client, []*protocol.Tool) error { return nil })
 }
 
 // listOnly connects and lists tools, logging their input schemas:
@@ -192,7 +192,7 @@ func initialize(ctx context.Context, r *run) error {
 // request's version) and json-schema-ref-no-deref (listing must not fetch
 // remote $refs).
 func listOnly(ctx context.Context, r *run) error {
-	return r.session(ctx, func(_ *fastmcp.Client, tools []*protocol.Tool) error {
+	return r.session(ctx, func(_ *client.Client, tools []*protocol.Tool) error {
 		for _, t := range tools {
 			r.logger.Info("input schema", "tool", t.Name, "schema", string(t.InputSchema))
 		}
@@ -202,7 +202,7 @@ func listOnly(ctx context.Context, r *run) error {
 
 // toolsCall calls add_numbers (or the first tool) with a=2, b=3.
 func toolsCall(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
 		if len(tools) == 0 {
 			return errors.New("the server lists no tools")
 		}
@@ -218,19 +218,19 @@ func toolsCall(ctx context.Context, r *run) error {
 // elicitationDefaults accepts the server's form without filling anything
 // in: the client fills every field from the form's defaults (SEP-1034).
 func elicitationDefaults(ctx context.Context, r *run) error {
-	accept := func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+	accept := func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 		r.logger.Info("elicitation", "message", req.Message, "schema", string(req.RequestedSchema))
-		return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept}, nil
+		return &client.ElicitResult{Action: protocol.ElicitActionAccept}, nil
 	}
-	return r.session(ctx, func(c *fastmcp.Client, _ []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, _ []*protocol.Tool) error {
 		return callEach(ctx, r, c, "test_client_elicitation_defaults")
-	}, fastmcp.WithElicitation(accept))
+	}, client.WithElicitation(accept))
 }
 
 // sseRetry calls test_reconnection, whose answer stream the server closes
 // before the result: the transport resumes it after the SSE retry delay.
 func sseRetry(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *fastmcp.Client, _ []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, _ []*protocol.Tool) error {
 		return callEach(ctx, r, c, "test_reconnection")
 	})
 }
@@ -238,7 +238,7 @@ func sseRetry(ctx context.Context, r *run) error {
 // schemaPreservation sends the focal tool's input schema, exactly as the
 // client holds it, back through json_schema_echo.
 func schemaPreservation(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
 		i := slices.IndexFunc(tools, func(t *protocol.Tool) bool { return t.Name == "json_schema_2020_12_tool" })
 		if i < 0 {
 			return errors.New("the server does not list json_schema_2020_12_tool")
@@ -253,29 +253,29 @@ func schemaPreservation(ctx context.Context, r *run) error {
 // answers input requests, echoes requestState, and keeps other calls made
 // meanwhile free of both.
 func requestState(ctx context.Context, r *run) error {
-	var client *fastmcp.Client // set before any call, so before any elicitation
+	var cl *client.Client // set before any call, so before any elicitation
 	var once sync.Once
 	var unrelated error
-	confirm := func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+	confirm := func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 		r.logger.Info("elicitation", "message", req.Message)
 		// A call made while another waits for its retry must carry
 		// neither the other's answers nor its state.
-		once.Do(func() { _, unrelated = callTool(ctx, r, client, "test_mrtr_unrelated", nil) })
-		return fastmcp.AcceptElicitation(map[string]bool{"confirmed": true})
+		once.Do(func() { _, unrelated = callTool(ctx, r, cl, "test_mrtr_unrelated", nil) })
+		return client.AcceptElicitation(map[string]bool{"confirmed": true})
 	}
-	return r.session(ctx, func(c *fastmcp.Client, _ []*protocol.Tool) error {
-		client = c
+	return r.session(ctx, func(c *client.Client, _ []*protocol.Tool) error {
+		cl = c
 		if err := callEach(ctx, r, c, "test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_no_result_type"); err != nil {
 			return err
 		}
 		return unrelated
-	}, fastmcp.WithElicitation(confirm))
+	}, client.WithElicitation(confirm))
 }
 
 // standardHeaders sends one request of every kind that has an Mcp-Method
 // (and Mcp-Name) header.
 func standardHeaders(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
 		for _, t := range tools {
 			if err := callEach(ctx, r, c, t.Name); err != nil {
 				return err
@@ -319,7 +319,7 @@ func customHeaders(ctx context.Context, r *run) error {
 	if len(data.ToolCalls) == 0 {
 		return errors.New("MCP_CONFORMANCE_CONTEXT lists no toolCalls")
 	}
-	return r.session(ctx, func(c *fastmcp.Client, _ []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, _ []*protocol.Tool) error {
 		for _, call := range data.ToolCalls {
 			var args any
 			if len(call.Arguments) > 0 {
@@ -336,12 +336,12 @@ func customHeaders(ctx context.Context, r *run) error {
 // invalidToolHeaders lists tools (the client drops, with a warning, those
 // whose x-mcp-header annotations are invalid) and calls valid_tool.
 func invalidToolHeaders(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *fastmcp.Client, tools []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
 		if !slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "valid_tool" }) {
 			return errors.New("valid_tool was not kept")
 		}
 		// The client refuses, without sending anything, to call a dropped tool.
-		if _, err := c.CallTool(ctx, "invalid_empty_header", map[string]string{"region": "us-west1"}); errors.Is(err, fastmcp.ErrInvalidToolHeaders) {
+		if _, err := c.CallTool(ctx, "invalid_empty_header", map[string]string{"region": "us-west1"}); errors.Is(err, client.ErrInvalidToolHeaders) {
 			r.logger.Info("dropped tool refused", "error", err)
 		} else {
 			r.logger.Warn("calling a dropped tool was not refused", "error", err)

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/skills"
 )
@@ -70,7 +70,7 @@ func skillsLoad(ctx context.Context, r *run) error {
 	return nil
 }
 
-func listSkills(ctx context.Context, r *run, c *fastmcp.Client) ([]*protocol.SkillEntry, error) {
+func listSkills(ctx context.Context, r *run, c *client.Client) ([]*protocol.SkillEntry, error) {
 	var entries []*protocol.SkillEntry
 	for e, err := range skills.All(ctx, c) {
 		if err != nil {

@@ -32,7 +32,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/store/redisstore/internal/replicaserver"
 )
@@ -175,10 +175,10 @@ type stats struct {
 // measured calls.
 func measure(url string, l load, clients int, duration time.Duration) (stats, error) {
 	ctx := context.Background()
-	cs := make([]*fastmcp.Client, clients)
+	cs := make([]*client.Client, clients)
 	for i := range cs {
-		c, err := fastmcp.ConnectHTTP(ctx, url, fastmcp.WithProtocolVersion(l.era),
-			fastmcp.WithLogger(slog.New(slog.DiscardHandler)))
+		c, err := client.ConnectHTTP(ctx, url, client.WithProtocolVersion(l.era),
+			client.WithLogger(slog.New(slog.DiscardHandler)))
 		if err != nil {
 			return stats{}, err
 		}
@@ -186,10 +186,10 @@ func measure(url string, l load, clients int, duration time.Duration) (stats, er
 		cs[i] = c
 	}
 	var args any = replicaserver.AddArgs{A: 1, B: 2}
-	var opts []fastmcp.CallOption
+	var opts []client.CallOption
 	if l.tool == "work" {
 		args = replicaserver.WorkArgs{ID: "bench", Steps: 4}
-		opts = append(opts, fastmcp.WithProgress(func(*protocol.ProgressParams) {}))
+		opts = append(opts, client.WithProgress(func(*protocol.ProgressParams) {}))
 	}
 	warm := duration / 5
 	start := time.Now()

@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"errors"
@@ -33,14 +33,14 @@ type HTTPAuthorizer interface {
 // that cannot be authorized fails at once with the authorizer's error
 // (errors.As with *oauthclient.Error). It wraps the transport of
 // WithHTTPClient, if set.
-func OAuth(a HTTPAuthorizer) ClientOption {
-	return clientOption(func(c *clientConfig) { c.oauth = a })
+func OAuth(a HTTPAuthorizer) Option {
+	return option(func(c *config) { c.oauth = a })
 }
 
 // oauthHTTPClient returns the HTTP client ConnectHTTP uses with OAuth
 // configured, and a function that closes the idle connections of a
 // transport it made itself (nil otherwise).
-func (cfg *clientConfig) oauthHTTPClient(url string) (*http.Client, func(), error) {
+func (cfg *config) oauthHTTPClient(url string) (*http.Client, func(), error) {
 	var base http.RoundTripper
 	var closeIdle func()
 	hc := &http.Client{}

@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 // WithHTTPClient sets the *http.Client ConnectHTTP sends requests with (for
 // TLS settings, proxies, or a transport that adds credentials). Default: a
 // client of the connection's own.
-func WithHTTPClient(c *http.Client) ClientOption {
-	return clientOption(func(cfg *clientConfig) { cfg.httpClient = c })
+func WithHTTPClient(c *http.Client) Option {
+	return option(func(cfg *config) { cfg.httpClient = c })
 }
 
 // WithHTTPHeader adds headers to every HTTP request ConnectHTTP sends, such as
 // Authorization.
-func WithHTTPHeader(h http.Header) ClientOption {
-	return clientOption(func(cfg *clientConfig) { cfg.httpHeader = h })
+func WithHTTPHeader(h http.Header) Option {
+	return option(func(cfg *config) { cfg.httpHeader = h })
 }
 
 // WithMaxMessageSize bounds each message the client reads from the server,
@@ -29,8 +29,8 @@ func WithHTTPHeader(h http.Header) ClientOption {
 // connection goes on. Default: transport.DefaultClientMaxMessageSize
 // (64 MiB). Connect, given a transport already made, uses that
 // transport's own setting.
-func WithMaxMessageSize(n int) ClientOption {
-	return clientOption(func(cfg *clientConfig) { cfg.maxMessageSize = n })
+func WithMaxMessageSize(n int) Option {
+	return option(func(cfg *config) { cfg.maxMessageSize = n })
 }
 
 // ConnectHTTP connects to the MCP server at url over HTTP. It speaks
@@ -39,10 +39,10 @@ func WithMaxMessageSize(n int) ClientOption {
 // back to the legacy HTTP+SSE transport (2024-11-05) when the server
 // answers the handshake's POST with 400, 404 or 405, as the specification's
 // backwards-compatibility section describes.
-func ConnectHTTP(ctx context.Context, url string, opts ...ClientOption) (*Client, error) {
-	var cfg clientConfig
+func ConnectHTTP(ctx context.Context, url string, opts ...Option) (*Client, error) {
+	var cfg config
 	for _, o := range opts {
-		o.applyClient(&cfg)
+		o.apply(&cfg)
 	}
 	hc := cfg.httpClient
 	var closeIdle func()
@@ -64,7 +64,7 @@ func ConnectHTTP(ctx context.Context, url string, opts ...ClientOption) (*Client
 }
 
 // connectHTTP is ConnectHTTP once the HTTP client is known.
-func connectHTTP(ctx context.Context, url string, hc *http.Client, cfg *clientConfig, opts []ClientOption) (*Client, error) {
+func connectHTTP(ctx context.Context, url string, hc *http.Client, cfg *config, opts []Option) (*Client, error) {
 	hopts := &transport.HTTPClientOptions{HTTPClient: hc, Header: cfg.httpHeader, Logger: cfg.logger, MaxMessageSize: cfg.maxMessageSize}
 	c, err := Connect(ctx, transport.NewStreamableClient(url, hopts), opts...)
 	if err == nil {

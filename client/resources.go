@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"context"
@@ -18,16 +18,16 @@ import (
 // should re-read whatever the client watches (lists, subscribed
 // resources). It runs on the connection's reading goroutine: it must not
 // block. Legacy sessions resume their stream with Last-Event-ID instead.
-func WithListenRestoredHandler(fn func()) ClientOption {
-	return clientOption(func(c *clientConfig) { c.onListenRestored = fn })
+func WithListenRestoredHandler(fn func()) Option {
+	return option(func(c *config) { c.onListenRestored = fn })
 }
 
 // WithResourceUpdatedHandler sets a function called with the URI of every
 // notifications/resources/updated the server sends, whichever subscription
 // it answers (see Client.Subscribe for per-URI callbacks). It runs on the
 // connection's reading goroutine, in order: it must not block.
-func WithResourceUpdatedHandler(fn func(uri string)) ClientOption {
-	return clientOption(func(c *clientConfig) { c.onUpdated = fn })
+func WithResourceUpdatedHandler(fn func(uri string)) Option {
+	return option(func(c *config) { c.onUpdated = fn })
 }
 
 // resourceSubs holds the callbacks given to Subscribe, by URI. The zero
@@ -148,7 +148,7 @@ func (c *Client) Subscribe(ctx context.Context, uri string, fn func(uri string))
 	// answer is not missed.
 	s := &subscription{fn: fn}
 	c.subs.set(uri, s)
-	if c.modern {
+	if c.era == protocol.Modern {
 		c.relisten(ctx)
 		return nil
 	}
@@ -163,7 +163,7 @@ func (c *Client) Subscribe(ctx context.Context, uri string, fn func(uri string))
 // forgets its callback.
 func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
 	c.subs.drop(uri, nil)
-	if c.modern {
+	if c.era == protocol.Modern {
 		c.relisten(ctx)
 		return nil
 	}

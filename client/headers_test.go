@@ -1,4 +1,4 @@
-package fastmcp_test
+package client_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -103,10 +104,10 @@ func (f *fakeServer) requests(method string) []fakeRequest {
 	return out
 }
 
-func connectModern(t *testing.T, url string, opts ...fastmcp.ClientOption) *fastmcp.Client {
+func connectModern(t *testing.T, url string, opts ...client.Option) *client.Client {
 	t.Helper()
-	opts = append([]fastmcp.ClientOption{fastmcp.WithLogger(quietLogger), fastmcp.WithProtocolVersion("2026-07-28")}, opts...)
-	c, err := fastmcp.ConnectHTTP(ctxT(t), url, opts...)
+	opts = append([]client.Option{client.WithLogger(quietLogger), client.WithProtocolVersion("2026-07-28")}, opts...)
+	c, err := client.ConnectHTTP(ctxT(t), url, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +262,7 @@ func TestClientDropsToolsWithInvalidHeaders(t *testing.T) {
 	}
 	for name := range invalid {
 		_, err := c.CallTool(ctxT(t), name, map[string]string{"v": "x"})
-		if !errors.Is(err, fastmcp.ErrInvalidToolHeaders) {
+		if !errors.Is(err, client.ErrInvalidToolHeaders) {
 			t.Errorf("CallTool(%s) = %v, want ErrInvalidToolHeaders", name, err)
 		}
 	}
@@ -323,7 +324,7 @@ func TestClientRelistsOnHeaderMismatch(t *testing.T) {
 func TestLegacyClientIgnoresHeaderAnnotations(t *testing.T) {
 	t.Parallel()
 	s := newServer()
-	s.Tool("where", func(in RegionArgs) string { return in.Region }, fastmcp.Description("where"))
+	s.Tool("where", func(in regionArgs) string { return in.Region }, fastmcp.Description("where"))
 	h := s
 	var mu sync.Mutex
 	var headers []http.Header
@@ -334,7 +335,7 @@ func TestLegacyClientIgnoresHeaderAnnotations(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() { closeNow(h); ts.Close() })
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", legacy, fastmcp.WithLogger(quietLogger))
+	c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", legacy, client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +356,10 @@ func TestLegacyClientIgnoresHeaderAnnotations(t *testing.T) {
 // Against fastmcp's own server, whose tools/call checks the headers.
 func TestClientParamHeadersRoundTrip(t *testing.T) {
 	t.Parallel()
-	_, ts := httpServer(t)
+	s := newServer()
+	s.Tool("where", func(in regionArgs) string { return in.Region }, fastmcp.Description("where"))
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() { closeNow(s); ts.Close() })
 	c := connectModern(t, ts.URL+"/mcp")
 	for _, region := range []string{"eu-west1", " café ", "=?base64?x?=", ""} {
 		res, err := c.CallTool(ctxT(t), "where", map[string]any{"region": region, "count": 3})
@@ -372,13 +376,13 @@ func TestConnectRetriesUnsupportedVersion(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name      string
-		opts      []fastmcp.ClientOption
+		opts      []client.Option
 		supported string
 		ok        bool
 	}{
 		{"auto", nil, `["2026-07-28"]`, true},
-		{"forced", []fastmcp.ClientOption{fastmcp.WithProtocolVersion("2026-07-28")}, `["2026-07-28"]`, true},
-		{"forced, not supported", []fastmcp.ClientOption{fastmcp.WithProtocolVersion("2026-07-28")}, `["2099-01-01"]`, false},
+		{"forced", []client.Option{client.WithProtocolVersion("2026-07-28")}, `["2026-07-28"]`, true},
+		{"forced, not supported", []client.Option{client.WithProtocolVersion("2026-07-28")}, `["2099-01-01"]`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -396,7 +400,7 @@ func TestConnectRetriesUnsupportedVersion(t *testing.T) {
 				}
 				return 0, ""
 			})
-			c, err := fastmcp.ConnectHTTP(ctxT(t), url, append(tc.opts, fastmcp.WithLogger(quietLogger))...)
+			c, err := client.ConnectHTTP(ctxT(t), url, append(tc.opts, client.WithLogger(quietLogger))...)
 			if !tc.ok {
 				if err == nil {
 					c.Close()
@@ -408,7 +412,7 @@ func TestConnectRetriesUnsupportedVersion(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			if c.ProtocolVersion() != "2026-07-28" || !c.Modern() {
+			if c.ProtocolVersion() != "2026-07-28" || c.Era() != protocol.Modern {
 				t.Errorf("version %s", c.ProtocolVersion())
 			}
 			if _, err := c.ListTools(ctxT(t), ""); err != nil {
@@ -451,13 +455,13 @@ func TestClientInputRequiredRetries(t *testing.T) {
 		}
 		return 0, textResult
 	})
-	var c *fastmcp.Client
+	var c *client.Client
 	var once sync.Once
-	c = connectModern(t, url, fastmcp.WithElicitation(func(ctx context.Context, req *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+	c = connectModern(t, url, client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 		// A call made meanwhile carries neither answers nor state.
 		var err error
 		once.Do(func() { _, err = c.CallTool(ctx, "unrelated", nil) })
-		return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept, Content: json.RawMessage(`{"confirmed":true}`)}, err
+		return &client.ElicitResult{Action: protocol.ElicitActionAccept, Content: json.RawMessage(`{"confirmed":true}`)}, err
 	}))
 	for _, name := range []string{"echo_state", "no_state", "no_result_type"} {
 		res, err := c.CallTool(ctxT(t), name, nil)
@@ -498,4 +502,10 @@ func TestClientInputRequiredRetries(t *testing.T) {
 	if n := len(byName["no_result_type"]); n != 1 {
 		t.Errorf("no_result_type sent %d times, want 1", n)
 	}
+}
+
+// regionArgs are a tool's arguments mirrored in Mcp-Param headers.
+type regionArgs struct {
+	Region string `json:"region" jsonschema_extras:"x-mcp-header=Region"`
+	Count  int    `json:"count,omitempty" jsonschema_extras:"x-mcp-header=Count"`
 }

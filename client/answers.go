@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"encoding/json"
@@ -43,7 +43,3 @@ func DeclineElicitation() *ElicitResult {
 func CancelElicitation() *ElicitResult {
 	return &ElicitResult{Action: protocol.ElicitActionCancel}
 }
-
-// ErrToolFailed is matched, with errors.Is, by the error
-// ToolResult.Structured returns for a result with IsError set.
-var ErrToolFailed = protocol.ErrToolFailed

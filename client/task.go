@@ -1,9 +1,8 @@
-package fastmcp
+package client
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 
 // ErrTaskCancelled is returned by CallTool (and Call) when the server ran
 // the call as a task and the task ended cancelled.
-var ErrTaskCancelled = errors.New("fastmcp: the task was cancelled")
+var ErrTaskCancelled error = &sentinel{"fastmcp: the task was cancelled"}
 
 // taskPollFloor bounds how often a task is polled, whatever the server
 // suggests.
@@ -45,7 +44,7 @@ type startOnlyKey struct{}
 // result and a nil task, as CallTool would. Input the server asks for
 // before it makes a task is answered with the client's handlers, as in
 // CallTool.
-func (c *Client) StartTool(ctx context.Context, name string, args any, opts ...CallOption) (*ToolResult, *protocol.TaskCreatedResult, error) {
+func (c *Client) StartTool(ctx context.Context, name string, args any, opts ...CallOption) (*protocol.CallToolResult, *protocol.TaskCreatedResult, error) {
 	var task protocol.TaskCreatedResult
 	res, err := c.CallTool(context.WithValue(ctx, startOnlyKey{}, &task), name, args, opts...)
 	switch {

@@ -1,4 +1,4 @@
-package fastmcp_test
+package client_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -86,14 +87,14 @@ func TestClientCapabilitiesPerVersion(t *testing.T) {
 			t.Parallel()
 			rs, conn := newRawServer(t, tc.version)
 			var urlCalls atomic.Int64
-			handler := func(context.Context, *fastmcp.ElicitRequest) (*fastmcp.ElicitResult, error) {
+			handler := func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 				urlCalls.Add(1)
-				return &fastmcp.ElicitResult{Action: protocol.ElicitActionAccept}, nil
+				return &client.ElicitResult{Action: protocol.ElicitActionAccept}, nil
 			}
-			c, err := fastmcp.Connect(ctxT(t), conn, fastmcp.WithProtocolVersion(tc.version), fastmcp.WithLogger(quietLogger),
-				fastmcp.WithElicitation(handler), fastmcp.WithURLElicitation(handler),
-				fastmcp.WithSampling(func(context.Context, *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) { return nil, nil }),
-				fastmcp.WithSamplingTools(), fastmcp.WithRoots())
+			c, err := client.Connect(ctxT(t), conn, client.WithProtocolVersion(tc.version), client.WithLogger(quietLogger),
+				client.WithElicitation(handler), client.WithURLElicitation(handler),
+				client.WithSampling(func(context.Context, *fastmcp.SamplingRequest) (*fastmcp.SamplingResult, error) { return nil, nil }),
+				client.WithSamplingTools(), client.WithRoots())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,13 +132,13 @@ func TestClientDiscoverProbeIsBounded(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := fastmcp.Connect(ctx, conn, fastmcp.WithDiscoverTimeout(100*time.Millisecond), fastmcp.WithLogger(quietLogger))
+	c, err := client.Connect(ctx, conn, client.WithDiscoverTimeout(100*time.Millisecond), client.WithLogger(quietLogger))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if c.Modern() || c.ProtocolVersion() != protocol.Version20251125 {
-		t.Fatalf("connected with %s (modern %v), want the 2025-11-25 handshake", c.ProtocolVersion(), c.Modern())
+	if c.Era() == protocol.Modern || c.ProtocolVersion() != protocol.Version20251125 {
+		t.Fatalf("connected with %s (modern %v), want the 2025-11-25 handshake", c.ProtocolVersion(), c.Era() == protocol.Modern)
 	}
 }
 
@@ -147,7 +148,7 @@ func TestClientPinnedModernAgainstLegacy(t *testing.T) {
 	_, conn := newRawServerWith(t, protocol.Version20251125, func(context.Context) (any, error) {
 		return nil, protocol.NewError(protocol.CodeMethodNotFound, "Method not found")
 	})
-	_, err := fastmcp.Connect(ctxT(t), conn, fastmcp.WithProtocolVersion(protocol.Version20260728), fastmcp.WithLogger(quietLogger))
+	_, err := client.Connect(ctxT(t), conn, client.WithProtocolVersion(protocol.Version20260728), client.WithLogger(quietLogger))
 	want := "server does not support protocol 2026-07-28 (server/discover: Method not found)"
 	if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, protocol.ErrMethodNotFound) {
 		t.Fatalf("Connect: %v; want it to say %q", err, want)

@@ -1,4 +1,4 @@
-package fastmcp_test
+package client_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -31,7 +32,7 @@ func (l *sendLog) all() []string {
 	return slices.Clone(l.entries)
 }
 
-// TestClientMiddleware: WithClientMiddleware sees every request the client
+// TestClientMiddleware: WithMiddleware sees every request the client
 // sends, outermost first, with its method, params and revision; what it
 // puts in _meta reaches the server; it gets the raw result back, and the
 // server's error as a *protocol.Error. Both eras.
@@ -48,10 +49,10 @@ func TestClientMiddleware(t *testing.T) {
 	})
 	s.Tool("fail", func(struct{}) (string, error) { return "", errors.New("boom") })
 
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, modern bool) {
+	bothEras(t, func(t *testing.T, era client.Option, modern bool) {
 		var log sendLog
-		outer := func(next fastmcp.SendFunc) fastmcp.SendFunc {
-			return func(ctx context.Context, req *fastmcp.OutgoingRequest) (json.RawMessage, error) {
+		outer := func(next client.SendFunc) client.SendFunc {
+			return func(ctx context.Context, req *client.OutgoingRequest) (json.RawMessage, error) {
 				log.add("outer " + req.Method)
 				if req.Method == protocol.MethodToolsCall {
 					p, err := protocol.SetMeta(req.Params, "x-trace", "t1")
@@ -77,8 +78,8 @@ func TestClientMiddleware(t *testing.T) {
 				return res, err
 			}
 		}
-		inner := func(next fastmcp.SendFunc) fastmcp.SendFunc {
-			return func(ctx context.Context, req *fastmcp.OutgoingRequest) (json.RawMessage, error) {
+		inner := func(next client.SendFunc) client.SendFunc {
+			return func(ctx context.Context, req *client.OutgoingRequest) (json.RawMessage, error) {
 				log.add("inner " + req.Method + " " + req.Version)
 				if req.Session == nil {
 					t.Error("OutgoingRequest.Session is nil")
@@ -90,7 +91,7 @@ func TestClientMiddleware(t *testing.T) {
 				return res, err
 			}
 		}
-		c := connect(t, s, era, fastmcp.WithClientMiddleware(outer), fastmcp.WithClientMiddleware(inner))
+		c := connect(t, s, era, client.WithMiddleware(outer), client.WithMiddleware(inner))
 		ctx := ctxT(t)
 		v := c.ProtocolVersion()
 
@@ -133,13 +134,13 @@ func TestClientMiddleware(t *testing.T) {
 func TestClientMiddlewareLegacyCall(t *testing.T) {
 	s := newServer()
 	var log sendLog
-	mw := func(next fastmcp.SendFunc) fastmcp.SendFunc {
-		return func(ctx context.Context, req *fastmcp.OutgoingRequest) (json.RawMessage, error) {
+	mw := func(next client.SendFunc) client.SendFunc {
+		return func(ctx context.Context, req *client.OutgoingRequest) (json.RawMessage, error) {
 			log.add(req.Method)
 			return next(ctx, req)
 		}
 	}
-	c := connect(t, s, legacy, fastmcp.WithClientMiddleware(mw))
+	c := connect(t, s, legacy, client.WithMiddleware(mw))
 	ctx := ctxT(t)
 	if err := c.Ping(ctx); err != nil {
 		t.Fatal(err)

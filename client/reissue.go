@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"context"
@@ -28,8 +28,8 @@ const DefaultReissueLimit = 2
 // Last-Event-ID instead and are not re-issued. A request the OAuth
 // option could not authorize is not re-issued either: the failure is
 // final. Default DefaultReissueLimit; 0 turns re-issuing off.
-func WithReissueLimit(n int) ClientOption {
-	return clientOption(func(c *clientConfig) { c.reissues = max(n, 0) })
+func WithReissueLimit(n int) Option {
+	return option(func(c *config) { c.reissues = max(n, 0) })
 }
 
 // noReissueKey in a context marks a request the caller re-issues itself

@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 )
 
 // An OutgoingRequest is a request the client is about to send, as client
-// middleware (WithClientMiddleware) sees it.
+// middleware (WithMiddleware) sees it.
 type OutgoingRequest struct {
 	// Method is the JSON-RPC method.
 	Method string
@@ -35,20 +35,20 @@ type OutgoingRequest struct {
 // answered with one, a transport or context error otherwise.
 type SendFunc func(ctx context.Context, req *OutgoingRequest) (json.RawMessage, error)
 
-// ClientMiddleware wraps the sending of the client's requests: it sees each
+// Middleware wraps the sending of the client's requests: it sees each
 // request's method and params before they leave and the raw result or error
 // that came back, as lowlevel.Middleware does for a server's incoming
 // requests. Tracing, metrics and request logging are written as client
 // middleware.
-type ClientMiddleware func(next SendFunc) SendFunc
+type Middleware func(next SendFunc) SendFunc
 
-// WithClientMiddleware adds middleware around every request the client
+// WithMiddleware adds middleware around every request the client
 // sends (initialize or server/discover, tools/call, the input_required
 // retries, tasks/get polls, ...). The first
 // middleware given runs outermost. Notifications and JSON-RPC batches
 // (Client.Batch) do not pass through it.
-func WithClientMiddleware(mw ...ClientMiddleware) ClientOption {
-	return clientOption(func(c *clientConfig) { c.middleware = append(c.middleware, mw...) })
+func WithMiddleware(mw ...Middleware) Option {
+	return option(func(c *config) { c.middleware = append(c.middleware, mw...) })
 }
 
 // buildSender composes the client's middleware around the session's Call;

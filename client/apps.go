@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"encoding/json"
@@ -13,11 +13,11 @@ import (
 // apps.ToolMetaOf) and the tools only views may call, which the host must
 // keep from its model. Without it servers give the fallback: tools without
 // views.
-func WithApps(mimeTypes ...string) ClientOption {
+func WithApps(mimeTypes ...string) Option {
 	if len(mimeTypes) == 0 {
 		mimeTypes = []string{appswire.MIMEType}
 	}
-	return clientOption(func(c *clientConfig) { c.appMIMETypes = mimeTypes })
+	return option(func(c *config) { c.appMIMETypes = mimeTypes })
 }
 
 // appsSettings is the extension's settings object the client declares;

@@ -1,4 +1,4 @@
-package fastmcp_test
+package client_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/transport"
@@ -24,7 +25,7 @@ func TestClientReissuesOnBrokenStream(t *testing.T) {
 		wantErr bool
 		runs    int32
 	}{
-		{"default", fastmcp.DefaultReissueLimit, false, 2},
+		{"default", client.DefaultReissueLimit, false, 2},
 		{"off", 0, true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,8 +46,8 @@ func TestClientReissuesOnBrokenStream(t *testing.T) {
 			})
 			ts := httptest.NewServer(s)
 			t.Cleanup(func() { closeNow(s); ts.Close() })
-			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithProtocolVersion(fastmcptest.Modern),
-				fastmcp.WithLogger(quietLogger), fastmcp.WithReissueLimit(tc.limit))
+			c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", client.WithProtocolVersion(fastmcptest.Modern),
+				client.WithLogger(quietLogger), client.WithReissueLimit(tc.limit))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,8 +82,8 @@ func TestClientRestoresBrokenListen(t *testing.T) {
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() { closeNow(s); ts.Close() })
 	restored := make(chan struct{}, 4)
-	c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithProtocolVersion(fastmcptest.Modern),
-		fastmcp.WithLogger(quietLogger), fastmcp.WithListenRestoredHandler(func() { restored <- struct{}{} }))
+	c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", client.WithProtocolVersion(fastmcptest.Modern),
+		client.WithLogger(quietLogger), client.WithListenRestoredHandler(func() { restored <- struct{}{} }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,8 +134,8 @@ func TestClientReissuesAfterGatewayError(t *testing.T) {
 				s.ServeHTTP(w, r)
 			}))
 			t.Cleanup(func() { closeNow(s); ts.Close() })
-			c, err := fastmcp.ConnectHTTP(ctxT(t), ts.URL+"/mcp", fastmcp.WithProtocolVersion(fastmcptest.Modern),
-				fastmcp.WithLogger(quietLogger))
+			c, err := client.ConnectHTTP(ctxT(t), ts.URL+"/mcp", client.WithProtocolVersion(fastmcptest.Modern),
+				client.WithLogger(quietLogger))
 			if err != nil {
 				t.Fatal(err)
 			}

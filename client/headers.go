@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
+	"github.com/fastmcp-go/fastmcp/internal/paramheader"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -22,7 +23,7 @@ import (
 // of the Streamable HTTP transport (2026-07-28, "Custom Headers from Tool
 // Parameters"). Such tools are left out of ListTools and Tools, and are
 // never called.
-var ErrInvalidToolHeaders = errors.New("fastmcp: the tool's x-mcp-header annotations are invalid")
+var ErrInvalidToolHeaders error = &sentinel{"fastmcp: the tool's x-mcp-header annotations are invalid"}
 
 // paramHeader is one tool parameter mirrored into an Mcp-Param-* header.
 type paramHeader struct {
@@ -120,7 +121,7 @@ func paramHeaderValues(hs []paramHeader, args []byte) (http.Header, error) {
 	}
 	h := http.Header{}
 	for _, ph := range hs {
-		v, ok := valueAt(args, ph.path)
+		v, ok := paramheader.ValueAt(args, ph.path)
 		if !ok {
 			continue
 		}
@@ -134,9 +135,9 @@ func paramHeaderValues(hs []paramHeader, args []byte) (http.Header, error) {
 			text = string(v)
 		default:
 			return nil, fmt.Errorf("fastmcp: argument %s is mirrored in header %s%s, so it must be a string, integer or boolean, not %s",
-				pathString(ph.path), paramHeaderPrefix, ph.name, v)
+				paramheader.PathString(ph.path), paramheader.Prefix, ph.name, v)
 		}
-		h[http.CanonicalHeaderKey(paramHeaderPrefix+ph.name)] = []string{transport.EncodeHeaderValue(text)}
+		h[http.CanonicalHeaderKey(paramheader.Prefix+ph.name)] = []string{transport.EncodeHeaderValue(text)}
 	}
 	return h, nil
 }

@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"context"
@@ -21,14 +21,14 @@ type ElicitRequest = protocol.ElicitParams
 type ElicitResult = protocol.ElicitResult
 
 // SamplingHandler answers a server's request to sample the client's model.
-type SamplingHandler func(ctx context.Context, req *SamplingRequest) (*SamplingResult, error)
+type SamplingHandler func(ctx context.Context, req *protocol.CreateMessageParams) (*protocol.CreateMessageResult, error)
 
 // ElicitationHandler answers a server's elicitation: it asks the user and
 // returns their answer.
 type ElicitationHandler func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 
 // RootsHandler returns the client's current roots.
-type RootsHandler func(ctx context.Context) ([]Root, error)
+type RootsHandler func(ctx context.Context) ([]protocol.Root, error)
 
 type clientHandlers struct {
 	sampling      SamplingHandler
@@ -41,53 +41,53 @@ type clientHandlers struct {
 // WithSampling lets servers sample the client's model through fn, and
 // declares the sampling capability. Add WithSamplingTools to declare that fn
 // handles the tools and toolChoice fields (protocol 2025-11-25).
-func WithSampling(fn SamplingHandler) ClientOption {
-	return clientOption(func(c *clientConfig) { c.handlers.sampling = fn })
+func WithSampling(fn SamplingHandler) Option {
+	return option(func(c *config) { c.handlers.sampling = fn })
 }
 
 // WithSamplingTools declares that the sampling handler supports tool use.
-func WithSamplingTools() ClientOption {
-	return clientOption(func(c *clientConfig) { c.handlers.samplingTools = true })
+func WithSamplingTools() Option {
+	return option(func(c *config) { c.handlers.samplingTools = true })
 }
 
 // WithElicitation lets servers ask the user to fill in forms through fn
 // (form mode), and declares the elicitation capability. When the user
 // accepts, fields fn leaves out are filled from the form's defaults
 // (SEP-1034) before the answer is sent.
-func WithElicitation(fn ElicitationHandler) ClientOption {
-	return clientOption(func(c *clientConfig) { c.handlers.elicitForm = fn })
+func WithElicitation(fn ElicitationHandler) Option {
+	return option(func(c *config) { c.handlers.elicitForm = fn })
 }
 
 // WithURLElicitation lets servers send the user to a URL through fn (URL
 // mode, protocol 2025-11-25 and later), and declares elicitation.url.
-func WithURLElicitation(fn ElicitationHandler) ClientOption {
-	return clientOption(func(c *clientConfig) { c.handlers.elicitURL = fn })
+func WithURLElicitation(fn ElicitationHandler) Option {
+	return option(func(c *config) { c.handlers.elicitURL = fn })
 }
 
 // WithRoots exposes a fixed list of roots to servers and declares the roots
 // capability.
-func WithRoots(roots ...Root) ClientOption {
-	return WithRootsFunc(func(context.Context) ([]Root, error) { return roots, nil })
+func WithRoots(roots ...protocol.Root) Option {
+	return WithRootsFunc(func(context.Context) ([]protocol.Root, error) { return roots, nil })
 }
 
 // WithRootsFunc exposes the roots fn returns to servers and declares the
 // roots capability (with listChanged: call NotifyRootsChanged when they
 // change).
-func WithRootsFunc(fn RootsHandler) ClientOption {
-	return clientOption(func(c *clientConfig) { c.handlers.roots = fn })
+func WithRootsFunc(fn RootsHandler) Option {
+	return option(func(c *config) { c.handlers.roots = fn })
 }
 
-// WithRequestForwarding prepares the client for Proxy: it declares
+// WithRequestForwarding prepares the client for fastmcp.Proxy: it declares
 // sampling (with tools), elicitation (form and URL mode) and roots, and
-// once Proxy is built on the client, its log messages (every level,
+// once a Proxy is built on the client, its log messages (every level,
 // unless WithLogLevel says otherwise) and the server's requests of those kinds
 // made while a call is forwarded go to the client of that call, whatever
-// protocol revision each side speaks (see Proxy for how a request is
+// protocol revision each side speaks (see fastmcp.Proxy for how a request is
 // matched with its call). A request that cannot be matched with a call
 // goes to the handlers set with WithSampling, WithElicitation and
 // WithRootsFunc, when there are some, and is refused otherwise.
-func WithRequestForwarding() ClientOption {
-	return clientOption(func(c *clientConfig) { c.forward = true })
+func WithRequestForwarding() Option {
+	return option(func(c *config) { c.forward = true })
 }
 
 // capabilities declares what the client's options offer, in the shapes
@@ -102,9 +102,11 @@ func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 		// What a Proxy's callers may answer: they are asked once a call
 		// is forwarded, and refuse what they do not support themselves.
 		nop := func(context.Context, *ElicitRequest) (*ElicitResult, error) { return nil, nil }
-		h.sampling = func(context.Context, *SamplingRequest) (*SamplingResult, error) { return nil, nil }
+		h.sampling = func(context.Context, *protocol.CreateMessageParams) (*protocol.CreateMessageResult, error) {
+			return nil, nil
+		}
 		h.samplingTools, h.elicitForm, h.elicitURL = true, nop, nop
-		h.roots = func(context.Context) ([]Root, error) { return nil, nil }
+		h.roots = func(context.Context) ([]protocol.Root, error) { return nil, nil }
 	}
 	if h.sampling != nil {
 		caps.Sampling = &protocol.SamplingCapability{}
@@ -147,7 +149,7 @@ func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 // (legacy revisions; on 2026-07-28 servers ask for roots with each request
 // that needs them, so there is nothing to send).
 func (c *Client) NotifyRootsChanged(ctx context.Context) error {
-	if c.modern {
+	if c.era == protocol.Modern {
 		return nil
 	}
 	return c.sess.Notify(ctx, protocol.NotificationRootsListChanged, nil)
@@ -158,7 +160,7 @@ func (c *Client) NotifyRootsChanged(ctx context.Context) error {
 // which decides what may be asked (as capabilities declared it).
 func (c *Client) serveRequest(ctx context.Context, v, method string, params []byte) (any, error) {
 	if p := c.proxy.Load(); p != nil && c.cfg.forward {
-		if res, err, ok := p.serveRequest(ctx, method, params); ok {
+		if res, err, ok := (*p).ServeRequest(ctx, method, params); ok {
 			return res, err
 		}
 	}
@@ -168,7 +170,7 @@ func (c *Client) serveRequest(ctx context.Context, v, method string, params []by
 		if h.sampling == nil {
 			return nil, fmt.Errorf("%w: this client does not support sampling", protocol.ErrMethodNotFound)
 		}
-		var p SamplingRequest
+		var p protocol.CreateMessageParams
 		if err := protocol.Unmarshal(jsonobj.OrEmpty(params), &p); err != nil {
 			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
 		}
@@ -214,7 +216,7 @@ func (c *Client) serveRequest(ctx context.Context, v, method string, params []by
 			return nil, err
 		}
 		if roots == nil {
-			roots = []Root{}
+			roots = []protocol.Root{}
 		}
 		return &protocol.ListRootsResult{Roots: roots}, nil
 	}
@@ -272,7 +274,7 @@ func (c *Client) version(v string) string {
 	if v != "" {
 		return v
 	}
-	if c.modern {
+	if c.era == protocol.Modern {
 		if mv, ok := c.meta[protocol.MetaProtocolVersion].(string); ok {
 			return mv
 		}

@@ -1,4 +1,4 @@
-package fastmcp_test
+package client_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 )
 
@@ -36,7 +36,7 @@ func TestCallCustomMethodSameOnBothEras(t *testing.T) {
 	s.Lowlevel().HandleFunc("x/empty", func(context.Context, *lowlevel.Request) (any, error) {
 		return nil, nil
 	})
-	bothEras(t, func(t *testing.T, era fastmcp.ClientOption, _ bool) {
+	bothEras(t, func(t *testing.T, era client.Option, _ bool) {
 		c := connect(t, s, era)
 		ctx := ctxT(t)
 

@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"context"
@@ -34,8 +34,8 @@ func (c *Client) Prompts(ctx context.Context) iter.Seq2[*protocol.Prompt, error]
 // GetPrompt gets the prompt name filled in with args (nil for none). An
 // unknown prompt, a missing required argument or an argument that does not
 // fit gives an error matching protocol.ErrInvalidParams with errors.Is.
-func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]string) (*PromptResult, error) {
-	var res PromptResult
+func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]string) (*protocol.GetPromptResult, error) {
+	var res protocol.GetPromptResult
 	if err := c.call(ctx, protocol.MethodPromptsGet, &protocol.GetPromptParams{Name: name, Arguments: args}, &res); err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (c *Client) Complete(ctx context.Context, ref protocol.CompleteReference, a
 // where the level travels with each request (see the WithLogLevel option), it
 // returns an error matching protocol.ErrMethodNotFound.
 func (c *Client) SetLogLevel(ctx context.Context, level protocol.LoggingLevel) error {
-	if c.modern {
+	if c.era == protocol.Modern {
 		return fmt.Errorf("%w: logging/setLevel is not part of protocol %s: use the LogLevel option", protocol.ErrMethodNotFound, c.ProtocolVersion())
 	}
 	return c.call(ctx, protocol.MethodLoggingSetLevel, &protocol.SetLevelParams{Level: level}, nil)

@@ -1,10 +1,10 @@
-package fastmcp_test
+package client_test
 
 import (
 	"encoding/json"
 	"testing"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
@@ -27,7 +27,7 @@ func TestElicitationAnswers(t *testing.T) {
 		{"not encodable", map[string]any{"f": func() {}}, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := fastmcp.AcceptElicitation(tc.content)
+			res, err := client.AcceptElicitation(tc.content)
 			if tc.wantErr {
 				if err == nil {
 					t.Fatalf("AcceptElicitation(%v) = %s, want an error", tc.content, res.Content)
@@ -42,10 +42,10 @@ func TestElicitationAnswers(t *testing.T) {
 			}
 		})
 	}
-	if a := fastmcp.DeclineElicitation().Action; a != protocol.ElicitActionDecline {
+	if a := client.DeclineElicitation().Action; a != protocol.ElicitActionDecline {
 		t.Errorf("DeclineElicitation: %q", a)
 	}
-	if a := fastmcp.CancelElicitation().Action; a != protocol.ElicitActionCancel {
+	if a := client.CancelElicitation().Action; a != protocol.ElicitActionCancel {
 		t.Errorf("CancelElicitation: %q", a)
 	}
 }

@@ -1,9 +1,10 @@
-package fastmcp
+package client
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
 
@@ -11,11 +12,6 @@ import (
 // Client.Batch: set Method, Params and Result (where to decode the
 // result, nil to discard it); Batch sets Err.
 type BatchCall = session.BatchCall
-
-// ErrBatchUnsupported is returned by Client.Batch when the connection does
-// not speak protocol revision 2025-03-26, the only one with JSON-RPC
-// batches.
-var ErrBatchUnsupported = session.ErrBatchUnsupported
 
 // Batch sends calls as one JSON-RPC batch and waits for every response,
 // setting each call's Result and Err (its own error, such as a
@@ -27,10 +23,11 @@ var ErrBatchUnsupported = session.ErrBatchUnsupported
 // Batches exist only in protocol revision 2025-03-26: connect with
 // WithProtocolVersion(protocol.Version20250326) (or to a server that chooses
 // it) to use them. On any other revision Batch sends nothing and returns
-// an error matching ErrBatchUnsupported.
+// an error matching session.ErrBatchUnsupported (the connection does not
+// speak protocol revision 2025-03-26, the only one with JSON-RPC batches).
 func (c *Client) Batch(ctx context.Context, calls ...*BatchCall) error {
-	if c.modern {
-		err := fmt.Errorf("%w (protocol revision: %s)", ErrBatchUnsupported, c.ProtocolVersion())
+	if c.era == protocol.Modern {
+		err := fmt.Errorf("%w (protocol revision: %s)", session.ErrBatchUnsupported, c.ProtocolVersion())
 		for _, call := range calls {
 			call.Err = err
 		}

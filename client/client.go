@@ -1,4 +1,4 @@
-package fastmcp
+package client
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/internal/callopt"
+	"github.com/fastmcp-go/fastmcp/internal/clientlink"
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -26,12 +27,12 @@ import (
 // transport), ConnectCommand (a server subprocess over stdio) or
 // ConnectHTTP. All methods are safe for concurrent use.
 type Client struct {
-	sess   *session.Session
-	cfg    clientConfig
-	init   *protocol.InitializeResult
-	modern bool          // speaking 2026-07-28: no handshake, _meta on every request
-	meta   protocol.Meta // the _meta entries of every modern request
-	subs   resourceSubs  // resources/subscribe callbacks (client_resources.go)
+	sess *session.Session
+	cfg  config
+	init *protocol.InitializeResult
+	era  protocol.Era  // Modern: speaking 2026-07-28, no handshake, _meta on every request
+	meta protocol.Meta // the _meta entries of every modern request
+	subs resourceSubs  // resources/subscribe callbacks (client_resources.go)
 
 	// paramHeaders: tools/call mirrors x-mcp-header arguments into
 	// Mcp-Param-* headers, and tools with invalid annotations are dropped
@@ -52,17 +53,17 @@ type Client struct {
 
 	sender SendFunc // the client middleware around sess.Call; nil without any (client_middleware.go)
 
-	proxy atomic.Pointer[proxyBackend] // the Proxy built on this client, if any (proxy.go)
+	proxy atomic.Pointer[clientlink.Backend] // the fastmcp.Proxy built on this client, if any
 }
 
-// A ClientOption configures a Client.
-type ClientOption interface{ applyClient(*clientConfig) }
+// An Option configures a Client (Connect, ConnectHTTP, ConnectCommand).
+type Option interface{ apply(*config) }
 
-type clientOption func(*clientConfig)
+type option func(*config)
 
-func (f clientOption) applyClient(c *clientConfig) { f(c) }
+func (f option) apply(c *config) { f(c) }
 
-type clientConfig struct {
+type config struct {
 	info             protocol.Implementation
 	version          string
 	logger           *slog.Logger
@@ -80,7 +81,7 @@ type clientConfig struct {
 	maxMessageSize   int
 	probeTimeout     time.Duration
 	oauth            HTTPAuthorizer
-	middleware       []ClientMiddleware
+	middleware       []Middleware
 	forward          bool     // WithRequestForwarding
 	appMIMETypes     []string // WithApps
 }
@@ -97,19 +98,19 @@ const DefaultDiscoverTimeout = 5 * time.Second
 // DefaultDiscoverTimeout (5 s): a modern server answers server/discover
 // without doing any work, so only an unresponsive server takes that long.
 // Negative means no bound but Connect's context.
-func WithDiscoverTimeout(d time.Duration) ClientOption {
-	return clientOption(func(c *clientConfig) { c.probeTimeout = d })
+func WithDiscoverTimeout(d time.Duration) Option {
+	return option(func(c *config) { c.probeTimeout = d })
 }
 
-// WithClientInfo sets how the client identifies itself. Default: name
+// WithInfo sets how the client identifies itself. Default: name
 // "fastmcp-client", version "0".
-func WithClientInfo(name, version string) ClientOption {
-	return clientOption(func(c *clientConfig) { c.info.Name, c.info.Version = name, version })
+func WithInfo(name, version string) Option {
+	return option(func(c *config) { c.info.Name, c.info.Version = name, version })
 }
 
 // WithLogger sets the client's logger. Default: slog.Default().
-func WithLogger(l *slog.Logger) ClientOption {
-	return clientOption(func(c *clientConfig) { c.logger = l })
+func WithLogger(l *slog.Logger) Option {
+	return option(func(c *config) { c.logger = l })
 }
 
 // WithProtocolVersion sets the protocol revision the client speaks. A modern
@@ -117,8 +118,8 @@ func WithLogger(l *slog.Logger) ClientOption {
 // (2024-11-05 to 2025-11-25) is negotiated with initialize. Default: modern
 // when the server speaks it, found with a server/discover probe, else the
 // latest legacy revision the server accepts.
-func WithProtocolVersion(v string) ClientOption {
-	return clientOption(func(c *clientConfig) { c.version = v })
+func WithProtocolVersion(v string) Option {
+	return option(func(c *config) { c.version = v })
 }
 
 // WithLogLevel sets the least severe log level the client asks for. On legacy
@@ -126,34 +127,34 @@ func WithProtocolVersion(v string) ClientOption {
 // it rides in every request's _meta. Default: debug when WithLogHandler is set (every
 // message), else none on 2026-07-28 (servers then send no log messages) and
 // the server's default on legacy revisions.
-func WithLogLevel(l protocol.LoggingLevel) ClientOption {
-	return clientOption(func(c *clientConfig) { c.logLevel = l })
+func WithLogLevel(l protocol.LoggingLevel) Option {
+	return option(func(c *config) { c.logLevel = l })
 }
 
 // WithMaxInputRounds bounds how many times a 2026-07-28 request is retried to
 // answer the server's input requests (multi round-trip). Default 8.
-func WithMaxInputRounds(n int) ClientOption {
-	return clientOption(func(c *clientConfig) { c.maxRounds = n })
+func WithMaxInputRounds(n int) Option {
+	return option(func(c *config) { c.maxRounds = n })
 }
 
 // WithCallTimeout bounds every request the client sends. Default: none
 // beyond the caller's context.
-func WithCallTimeout(d time.Duration) ClientOption {
-	return clientOption(func(c *clientConfig) { c.callTimeout = d })
+func WithCallTimeout(d time.Duration) Option {
+	return option(func(c *config) { c.callTimeout = d })
 }
 
 // WithLogHandler sets a function called with every log message the server sends
 // (notifications/message). It runs on the connection's reading goroutine, in
 // order: it must not block.
-func WithLogHandler(fn func(*protocol.LoggingMessageParams)) ClientOption {
-	return clientOption(func(c *clientConfig) { c.onLog = fn })
+func WithLogHandler(fn func(*protocol.LoggingMessageParams)) Option {
+	return option(func(c *config) { c.onLog = fn })
 }
 
 // WithListChangedHandler sets a function called when the server says a list changed;
 // method is the notification's method, such as
 // notifications/tools/list_changed. It must not block.
-func WithListChangedHandler(fn func(method string)) ClientOption {
-	return clientOption(func(c *clientConfig) { c.onListChanged = fn })
+func WithListChangedHandler(fn func(method string)) Option {
+	return option(func(c *config) { c.onListChanged = fn })
 }
 
 // Connect connects to the server at the other end of conn and returns the
@@ -164,10 +165,10 @@ func WithListChangedHandler(fn func(method string)) ClientOption {
 // (protocol 2026-07-28) and speaks the modern protocol when the server
 // answers it; otherwise (a legacy server) it performs the initialize
 // handshake.
-func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*Client, error) {
-	cfg := clientConfig{info: protocol.Implementation{Name: "fastmcp-client", Version: "0"}, maxRounds: 8, reissues: DefaultReissueLimit}
+func Connect(ctx context.Context, conn transport.Conn, opts ...Option) (*Client, error) {
+	cfg := config{info: protocol.Implementation{Name: "fastmcp-client", Version: "0"}, maxRounds: 8, reissues: DefaultReissueLimit}
 	for _, o := range opts {
-		o.applyClient(&cfg)
+		o.apply(&cfg)
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.Default()
@@ -186,15 +187,16 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...ClientOption) (*C
 		CallTimeout: cfg.callTimeout,
 	})
 	c.sender = c.buildSender()
+	clientlink.Register(link)
 	err := c.handshake(ctx)
 	if err != nil {
 		c.sess.Close()
 		return nil, connectError(err)
 	}
-	if _, ok := conn.(*transport.StreamableClient); ok && c.modern {
+	if _, ok := conn.(*transport.StreamableClient); ok && c.era == protocol.Modern {
 		c.paramHeaders = true
 	}
-	if c.modern && (c.cfg.onListChanged != nil || c.cfg.forward) {
+	if c.era == protocol.Modern && (c.cfg.onListChanged != nil || c.cfg.forward) {
 		c.relisten(ctx)
 	}
 	return c, nil
@@ -368,7 +370,7 @@ func (c *Client) connectAuto(ctx context.Context) error {
 }
 
 // errProbeTimeout is the cause of a server/discover probe cut short.
-var errProbeTimeout = errors.New("fastmcp: no answer to server/discover within the discover timeout")
+var errProbeTimeout error = &sentinel{"fastmcp: no answer to server/discover within the discover timeout"}
 
 // probe is discover bounded by the WithDiscoverTimeout setting.
 func (c *Client) probe(ctx context.Context, v string) error {
@@ -425,7 +427,7 @@ func supportedVersions(err error) []string {
 // discover speaks the modern protocol at version v: server/discover gives
 // the server's identity and capabilities.
 func (c *Client) discover(ctx context.Context, v string) error {
-	c.modern = true
+	c.era = protocol.Modern
 	c.meta = protocol.Meta{
 		protocol.MetaProtocolVersion:    v,
 		protocol.MetaClientInfo:         c.cfg.info,
@@ -439,15 +441,15 @@ func (c *Client) discover(ctx context.Context, v string) error {
 	}
 	var raw jsontext.Value
 	if err := c.call(ctx, protocol.MethodServerDiscover, nil, &raw); err != nil {
-		c.modern, c.meta = false, nil
+		c.era, c.meta = protocol.Legacy, nil
 		return err
 	}
 	if err := protocol.Unmarshal(raw, &res.DiscoverResult); err != nil || len(res.SupportedVersions) == 0 {
-		c.modern, c.meta = false, nil
+		c.era, c.meta = protocol.Legacy, nil
 		return fmt.Errorf("fastmcp: server/discover answer is not a discover result: %s", raw)
 	}
 	if !slices.Contains(res.SupportedVersions, v) {
-		c.modern, c.meta = false, nil
+		c.era, c.meta = protocol.Legacy, nil
 		return fmt.Errorf("%w: the server supports %v", protocol.ErrUnsupportedProtocolVersion, res.SupportedVersions)
 	}
 	init := &protocol.InitializeResult{ProtocolVersion: v, Capabilities: res.Capabilities, Instructions: res.Instructions}
@@ -496,10 +498,10 @@ type Command = transport.Command
 // subprocess:
 //
 //	c, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: "./my-server", Args: []string{"serve"}})
-func ConnectCommand(ctx context.Context, cmd *Command, opts ...ClientOption) (*Client, error) {
-	var cfg clientConfig
+func ConnectCommand(ctx context.Context, cmd *Command, opts ...Option) (*Client, error) {
+	var cfg config
 	for _, o := range opts {
-		o.applyClient(&cfg)
+		o.apply(&cfg)
 	}
 	if cmd.MaxMessageSize <= 0 && cfg.maxMessageSize > 0 {
 		c := *cmd
@@ -518,7 +520,7 @@ func (c *Client) handle(ctx context.Context, req *session.Request) (any, error) 
 	switch req.Method {
 	case protocol.NotificationMessage:
 		if p := c.proxy.Load(); p != nil {
-			p.forwardNotification(req.Method, req.Params)
+			(*p).ForwardNotification(req.Method, req.Params)
 		}
 		if c.cfg.onLog != nil {
 			var p protocol.LoggingMessageParams
@@ -529,7 +531,7 @@ func (c *Client) handle(ctx context.Context, req *session.Request) (any, error) 
 		return nil, nil
 	case protocol.NotificationElicitationComplete:
 		if p := c.proxy.Load(); p != nil {
-			p.forwardNotification(req.Method, req.Params)
+			(*p).ForwardNotification(req.Method, req.Params)
 		}
 		return nil, nil
 	case protocol.NotificationResourcesUpdated:
@@ -546,7 +548,7 @@ func (c *Client) handle(ctx context.Context, req *session.Request) (any, error) 
 			c.invalidateTools()
 		}
 		if p := c.proxy.Load(); p != nil {
-			p.listChanged(req.Method)
+			(*p).ListChanged(req.Method)
 		}
 		if c.cfg.onListChanged != nil {
 			c.cfg.onListChanged(req.Method)
@@ -587,9 +589,10 @@ func (c *Client) Err() error { return c.sess.Err() }
 // ProtocolVersion returns the protocol revision in use.
 func (c *Client) ProtocolVersion() string { return c.init.ProtocolVersion }
 
-// Modern reports whether the client speaks a modern (2026-07-28 or later)
-// revision: no handshake, and the client's details on every request.
-func (c *Client) Modern() bool { return c.modern }
+// Era returns the shape of the protocol the client speaks:
+// [protocol.Modern] (2026-07-28 or later: no handshake, and the client's
+// details on every request) or [protocol.Legacy] (the initialize handshake).
+func (c *Client) Era() protocol.Era { return c.era }
 
 // ServerInfo returns the server's self-description.
 func (c *Client) ServerInfo() *protocol.Implementation { return &c.init.ServerInfo }
@@ -603,7 +606,7 @@ func (c *Client) Instructions() string { return c.init.Instructions }
 // Ping checks that the server is responsive (with ping on legacy revisions,
 // server/discover on 2026-07-28, which has no ping).
 func (c *Client) Ping(ctx context.Context) error {
-	if c.modern {
+	if c.era == protocol.Modern {
 		return c.call(ctx, protocol.MethodServerDiscover, nil, nil)
 	}
 	return c.send(ctx, protocol.MethodPing, nil, nil)
@@ -621,7 +624,7 @@ func (c *Client) Ping(ctx context.Context) error {
 // handler returned. The typed methods (CallTool, ReadResource, …) keep them
 // in their results' ResultType and Meta fields.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
-	if !c.modern {
+	if c.era != protocol.Modern {
 		return c.send(ctx, method, params, result)
 	}
 	var raw json.RawMessage
@@ -635,7 +638,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 // revision with the client's _meta, answering input_required results with
 // the registered handlers and retrying (multi round-trip requests).
 func (c *Client) call(ctx context.Context, method string, params, result any, opts ...session.CallOption) error {
-	if !c.modern {
+	if c.era != protocol.Modern {
 		return c.send(ctx, method, params, result, opts...)
 	}
 	raw, err := encodeObject(params)
@@ -645,7 +648,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 	if raw, err = protocol.MergeMeta(raw, c.meta); err != nil {
 		return err
 	}
-	if m, ok := ctx.Value(callMetaKey{}).(protocol.Meta); ok {
+	if m, ok := ctx.Value(clientlink.CallMetaKey{}).(protocol.Meta); ok {
 		// A Proxy's call: its caller's capabilities and log level.
 		if raw, err = protocol.MergeMeta(raw, m); err != nil {
 			return err
@@ -680,7 +683,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			rt = head.ResultType
 		}
 		if rt == protocol.ResultTypeTask {
-			if ctx.Value(rawTaskKey{}) != nil {
+			if ctx.Value(clientlink.RawTaskKey{}) != nil {
 				return err // a Proxy passes the task on to its caller
 			}
 			if started, ok := ctx.Value(startOnlyKey{}).(*protocol.TaskCreatedResult); ok {
@@ -872,7 +875,7 @@ func withoutMeta(c *callopt.Config) { c.Meta = nil }
 // matches ErrInvalidToolHeaders. When the server answers HeaderMismatch,
 // the definitions may be stale: CallTool lists the tools again and retries
 // once.
-func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*ToolResult, error) {
+func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*protocol.CallToolResult, error) {
 	cfg := callopt.Apply(callopt.Config{}, opts)
 	var rawArgs json.RawMessage
 	if args != nil {
@@ -896,7 +899,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	if cfg.OnTask != nil {
 		ctx = context.WithValue(ctx, taskStartedKey{}, cfg.OnTask)
 	}
-	var res ToolResult
+	var res protocol.CallToolResult
 	if err := c.callTool(ctx, name, jsontext.Value(params), rawArgs, &res, sopts); err != nil {
 		return nil, err
 	}
@@ -940,8 +943,8 @@ func (c *Client) answerInputs(ctx context.Context, method string, reqs protocol.
 	answers := protocol.InputResponses{}
 	var needInput error
 	for key, req := range reqs {
-		ans, err := c.serveRequest(context.WithValue(ctx, inputKeyCtx{}, key), c.version(""), req.Method, req.Params)
-		if errors.Is(err, ErrInputRequired) {
+		ans, err := c.serveRequest(context.WithValue(ctx, clientlink.InputKey{}, key), c.version(""), req.Method, req.Params)
+		if errors.Is(err, clientlink.ErrInputRequired) {
 			// A Proxy's caller must answer first: the other requests of
 			// the round are still passed on, so that it gets them all.
 			needInput = err
@@ -962,14 +965,28 @@ func (c *Client) answerInputs(ctx context.Context, method string, reqs protocol.
 	return answers, nil
 }
 
-// callMetaKey carries _meta entries that replace the client's own in one
-// modern request (a Proxy's: its caller's capabilities and log level).
-type callMetaKey struct{}
+// link gives a fastmcp.Proxy the internals of c (a *Client) it drives.
+func link(x any) *clientlink.Client {
+	c := x.(*Client)
+	return &clientlink.Client{
+		Attach: func(b clientlink.Backend) bool {
+			return c.proxy.CompareAndSwap(nil, &b)
+		},
+		Forwarding:             c.cfg.forward,
+		Era:                    c.era,
+		Context:                c.sess.Context,
+		Call:                   c.call,
+		CallTool:               c.callTool,
+		InvalidateTools:        c.invalidateTools,
+		WithoutProtocolMembers: withoutProtocolMembers,
+	}
+}
 
-// rawTaskKey marks a modern request whose task result is returned as it
-// is, not followed (a Proxy's: its caller follows the task).
-type rawTaskKey struct{}
+// sentinel is the type of the package's sentinel errors. Unlike
+// errors.New's, its values are laid out by the compiler, so package client
+// has no init work: package fastmcp imports it for Proxy, and a server that
+// builds no Proxy links none of it (fastmcp's TestMinimalServerLinks).
+// Keep every package-level variable here a constant expression.
+type sentinel struct{ msg string }
 
-// inputKeyCtx marks the context of an answer to a 2026-07-28 input
-// request with the request's key.
-type inputKeyCtx struct{}
+func (e *sentinel) Error() string { return e.msg }
