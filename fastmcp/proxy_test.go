@@ -289,13 +289,14 @@ func TestProxyCancellation(t *testing.T) {
 		backend, cancelled := proxyBackendServer(t)
 		_, fc := proxyFront(t, backend, back, front)
 		ctx, cancel := context.WithCancel(ctxT(t))
+		started := callsStarted(backend) // before the call, which may arrive at once
 		done := make(chan error, 1)
 		go func() {
 			_, err := fc.CallTool(ctx, "block", nil)
 			done <- err
 		}()
 		// The backend's tool runs once the call got through: cancel then.
-		waitCalls(t, backend)
+		recvT(t, started)
 		cancel()
 		if err := recvT(t, done); !errors.Is(err, context.Canceled) {
 			t.Errorf("call = %v, want context.Canceled", err)
@@ -306,9 +307,9 @@ func TestProxyCancellation(t *testing.T) {
 	})
 }
 
-// waitCalls waits until the backend serves a tools/call.
-func waitCalls(t *testing.T, s *fastmcp.Server) {
-	t.Helper()
+// callsStarted returns a channel that receives when the backend serves a
+// tools/call.
+func callsStarted(s *fastmcp.Server) <-chan struct{} {
 	started := make(chan struct{}, 1)
 	s.Lowlevel().Use(func(next fastmcp.Handler) fastmcp.Handler {
 		return fastmcp.HandlerFunc(func(ctx context.Context, req *fastmcp.Request) (any, error) {
@@ -321,7 +322,7 @@ func waitCalls(t *testing.T, s *fastmcp.Server) {
 			return next.Handle(ctx, req)
 		})
 	})
-	recvT(t, started)
+	return started
 }
 
 // TestProxyListChanged: a tool the backend adds reaches the proxy's
