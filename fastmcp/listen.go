@@ -97,7 +97,7 @@ var ErrStreamNotClosable = errors.New("fastmcp: this request's transport has no 
 // returns ErrStreamNotClosable.
 func (c *Context) CloseStream() error {
 	sc, ok := c.req.Session.Conn().(interface{ CloseStream(protocol.ID) error })
-	if !ok || c.req.Modern {
+	if !ok || c.req.Era.Stateless() {
 		return ErrStreamNotClosable
 	}
 	return sc.CloseStream(c.req.ID)
@@ -208,7 +208,7 @@ func (s *Server) installListen() {
 // filter, then forwards matching change notifications on the request's
 // stream until the client goes away or the server shuts down.
 func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, error) {
-	if !req.Modern {
+	if req.Era != protocol.Modern {
 		return nil, fmt.Errorf("%w: subscriptions/listen is part of protocol 2026-07-28; legacy sessions get change notifications on the session", protocol.ErrMethodNotFound)
 	}
 	var p protocol.SubscriptionsListenParams
@@ -266,7 +266,7 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 			// acknowledged filter: the client learns it is not followed.
 			kept := make([]string, 0, len(honoured.ResourceSubscriptions))
 			for _, uri := range honoured.ResourceSubscriptions {
-				added, err := s.subscribeMounted(ctx, subscriber{key: ln, life: ctx}, uri, true)
+				added, err := s.subscribeMounted(ctx, subscriber{key: ln, life: ctx}, uri, req.Era)
 				if err != nil {
 					s.logger.Debug("subscriptions/listen: a resource subscription is not honoured: the backend refused it", "uri", uri, "error", err)
 					continue

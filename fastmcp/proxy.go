@@ -295,7 +295,7 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		caps := *c.ClientCapabilities()
 		caps.Experimental = nil
 		ext := map[string]json.RawMessage{}
-		if declaresTasks(&caps) && c.req.Modern {
+		if declaresTasks(&caps) && c.req.Era == protocol.Modern {
 			ext[protocol.ExtensionTasks] = json.RawMessage("{}")
 			ctx = context.WithValue(ctx, rawTaskKey{}, true)
 		}
@@ -335,7 +335,7 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		// an input_required result, and it cannot.
 		return nil, fmt.Errorf("%w: the backend's input request could not be passed on", protocol.ErrInternal)
 	}
-	if cerr := pc.capErr.Load(); cerr != nil && c.req.Modern {
+	if cerr := pc.capErr.Load(); cerr != nil && c.req.Era.RefusesMissingCapability() {
 		// The backend needed what the caller lacks: 2026-07-28 says so
 		// with MissingRequiredClientCapability, whatever the backend
 		// made of the refusal.
@@ -363,7 +363,7 @@ func (p *proxyBackend) backendError(c *Context, err error) error {
 	if c.Err() != nil && errors.Is(err, c.Err()) {
 		return err
 	}
-	if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Modern {
+	if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Era.RefusesMissingCapability() {
 		return cerr.protocolError()
 	}
 	c.Logger().Warn("proxy: the backend server did not answer", "method", c.req.Method, "error", err)
@@ -440,7 +440,7 @@ func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any
 	res, err := p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
 		return p.client.callTool(ctx, cp.Name, jsontext.Value(params), json.RawMessage(cp.Arguments), res, opts)
 	})
-	if raw, ok := res.(json.RawMessage); ok && err == nil && req.Modern {
+	if raw, ok := res.(json.RawMessage); ok && err == nil && req.Era == protocol.Modern {
 		p.noteTask(raw, p.srv.principal(req))
 	}
 	return res, err
@@ -476,10 +476,10 @@ func (p *proxyBackend) readResource(ctx context.Context, req *lowlevel.Request) 
 		return nil, err
 	}
 	res, err := p.forwardAs(c, req)
-	if perr, ok := errors.AsType[*protocol.Error](err); ok && p.client.modern != req.Modern && isNotFound(perr, rp.URI) {
+	if perr, ok := errors.AsType[*protocol.Error](err); ok && p.client.modern != (req.Era == protocol.Modern) && isNotFound(perr, rp.URI) {
 		// "Resource not found" is -32002 before 2026-07-28, -32602 since
 		// (SEP-2164): in the caller's revision.
-		return nil, resourceNotFound(req.Modern, rp.URI)
+		return nil, req.Era.ResourceNotFound(rp.URI)
 	}
 	return res, err
 }
@@ -506,7 +506,7 @@ func (p *proxyBackend) complete(ctx context.Context, req *lowlevel.Request) (any
 
 // task forwards the methods of the tasks extension (2026-07-28).
 func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, error) {
-	if !req.Modern {
+	if req.Era != protocol.Modern {
 		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
 	}
 	var tp protocol.TaskParams
@@ -529,7 +529,7 @@ func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, er
 func (p *proxyBackend) extension(ctx context.Context, req *lowlevel.Request) (any, error) {
 	res, err := p.forwardAs(newContext(ctx, p.srv, req, "extension", ""), req)
 	raw, ok := res.(json.RawMessage)
-	if err != nil || !ok || !req.Modern || req.Method == protocol.MethodResourcesDirectoryRead {
+	if err != nil || !ok || !req.Era.CacheHints() || req.Method == protocol.MethodResourcesDirectoryRead {
 		return res, err
 	}
 	var head struct {
@@ -846,7 +846,7 @@ func (p *proxyBackend) forwardNotification(method string, params []byte) {
 			return
 		}
 	case protocol.NotificationElicitationComplete:
-		if c.req.Modern {
+		if c.req.Era.Dropped(method) {
 			return // 2026-07-28 has no such notification
 		}
 	}

@@ -29,16 +29,18 @@ func SupportedVersions() []string { return slices.Clone(supportedVersions) }
 // IsSupported reports whether v is a revision this package speaks.
 func IsSupported(v string) bool { return slices.Contains(supportedVersions, v) }
 
-// IsModern reports whether v is a modern (handshake-free) revision, that is
-// 2026-07-28 or later. Revisions compare as dates.
-func IsModern(v string) bool { return v >= Version20260728 }
+// IsModern reports whether v is a revision of the [Modern] era (no
+// handshake), that is 2026-07-28 or later: EraOf(v) == Modern.
+func IsModern(v string) bool { return EraOf(v) == Modern }
 
 // AtLeast reports whether revision v is min or newer. Revisions are dates
 // and compare lexically.
 func AtLeast(v, min string) bool { return v >= min }
 
-// IsLegacy reports whether v is a supported revision with the initialize
-// handshake (2024-11-05 to 2025-11-25).
+// IsLegacy reports whether v is a supported revision of the [Legacy] era,
+// with the initialize handshake (2024-11-05 to 2025-11-25). Unlike
+// EraOf(v) == Legacy it is false for a revision this package does not
+// speak.
 func IsLegacy(v string) bool { return IsSupported(v) && !IsModern(v) }
 
 // The predicates below name what each revision has, so that the rest of the
@@ -64,17 +66,6 @@ func HasSamplingTools(v string) bool { return AtLeast(v, Version20251125) }
 // PrimesStreams reports whether the SSE streams of revision v start with a
 // priming event, so that a client can resume them (SEP-1699, 2025-11-25 on).
 func PrimesStreams(v string) bool { return AtLeast(v, Version20251125) }
-
-// Dropped reports whether a modern revision v removed the request method
-// without a successor, so that a server answers it with "method not found":
-// initialize, ping, logging/setLevel and resources/(un)subscribe.
-func Dropped(v, method string) bool {
-	switch method {
-	case MethodInitialize, MethodPing, MethodLoggingSetLevel, MethodResourcesSubscribe, MethodResourcesUnsubscribe:
-		return IsModern(v)
-	}
-	return false
-}
 
 // Negotiate picks the revision a server answers to an initialize request that
 // asked for requested: requested itself when it is a supported legacy

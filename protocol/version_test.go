@@ -34,16 +34,3 @@ func TestRevisionFeatures(t *testing.T) {
 		t.Error("IsLegacy of an unsupported revision")
 	}
 }
-
-func TestDropped(t *testing.T) {
-	for _, m := range []string{protocol.MethodInitialize, protocol.MethodPing, protocol.MethodLoggingSetLevel, protocol.MethodResourcesSubscribe, protocol.MethodResourcesUnsubscribe} {
-		if !protocol.Dropped(protocol.Version20260728, m) || protocol.Dropped(protocol.Version20251125, m) {
-			t.Errorf("Dropped(%s) wrong", m)
-		}
-	}
-	for _, m := range []string{protocol.MethodToolsCall, protocol.MethodTasksGet, protocol.MethodServerDiscover} {
-		if protocol.Dropped(protocol.Version20260728, m) {
-			t.Errorf("Dropped(2026-07-28, %s)", m)
-		}
-	}
-}
