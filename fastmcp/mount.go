@@ -381,7 +381,7 @@ func renamed(req *lowlevel.Request, key, value string) (*lowlevel.Request, error
 // the capabilities it declares (2026-07-28).
 func withoutTasksExtension(req *lowlevel.Request) *lowlevel.Request {
 	caps := req.Meta.ClientCapabilities
-	if req.Era != protocol.Modern || caps == nil || !declaresTasks(caps) {
+	if !req.Era.TasksExtension() || caps == nil || !declaresTasks(caps) {
 		return req
 	}
 	c := *caps

@@ -295,7 +295,7 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		caps := *c.ClientCapabilities()
 		caps.Experimental = nil
 		ext := map[string]json.RawMessage{}
-		if declaresTasks(&caps) && c.req.Era == protocol.Modern {
+		if declaresTasks(&caps) && c.req.Era.TasksExtension() {
 			ext[protocol.ExtensionTasks] = json.RawMessage("{}")
 			ctx = context.WithValue(ctx, rawTaskKey{}, true)
 		}
@@ -440,7 +440,7 @@ func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any
 	res, err := p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
 		return p.client.callTool(ctx, cp.Name, jsontext.Value(params), json.RawMessage(cp.Arguments), res, opts)
 	})
-	if raw, ok := res.(json.RawMessage); ok && err == nil && req.Era == protocol.Modern {
+	if raw, ok := res.(json.RawMessage); ok && err == nil && req.Era.TasksExtension() {
 		p.noteTask(raw, p.srv.principal(req))
 	}
 	return res, err
@@ -506,7 +506,7 @@ func (p *proxyBackend) complete(ctx context.Context, req *lowlevel.Request) (any
 
 // task forwards the methods of the tasks extension (2026-07-28).
 func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, error) {
-	if req.Era != protocol.Modern {
+	if !req.Era.TasksExtension() {
 		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
 	}
 	var tp protocol.TaskParams

@@ -148,7 +148,7 @@ type callOutcome struct {
 // false when the call runs as a plain call (the client did not declare the
 // extension and the tool does not require it).
 func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, err error, handled bool) {
-	if c.req.Era != protocol.Modern || !declaresTasks(c.req.ClientCapabilities()) {
+	if !c.req.Era.TasksExtension() || !declaresTasks(c.req.ClientCapabilities()) {
 		if t.task.mode == TaskRequired {
 			return nil, missingTasksExtension("tool " + strconv.Quote(t.def.Name) + " runs only as a task"), true
 		}

@@ -37,8 +37,9 @@
 // EraOf tells the Modern era (2026-07-28 on: no handshake, per-request
 // _meta) from the Legacy one, and the methods of Era say what differs
 // between the two (Stateless, Dropped, ServerRequests, ResourceNotFound,
-// CacheHints, RefusesMissingCapability, RoutingHeaders); IsModern and
-// IsLegacy are shorthands. HasBatches, HasElicitation, HasURLElicitation,
-// HasSamplingTools and PrimesStreams name the features of each revision. Request.Meta parses a
-// request's _meta once, for the transport, the engine and the handler.
+// CacheHints, RefusesMissingCapability, RoutingHeaders, TasksExtension);
+// IsModern and IsLegacy are shorthands. HasBatches, HasElicitation,
+// HasURLElicitation, HasSamplingTools and PrimesStreams name the features
+// of each revision. Request.Meta parses a request's _meta once, for the
+// transport, the engine and the handler.
 package protocol

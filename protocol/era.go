@@ -102,6 +102,14 @@ func (e Era) RefusesMissingCapability() bool { return e == Modern }
 // what they ask is only in their body.
 func (e Era) RoutingHeaders() bool { return e == Modern }
 
+// TasksExtension reports whether requests of era e may use the tasks
+// extension (ExtensionTasks: task-augmented tools/call, tasks/get,
+// tasks/update, tasks/cancel). The extension is declared in per-request
+// capabilities and server/discover, so it belongs to the Modern era; a
+// Legacy session has no tasks extension (nor does this package serve the
+// core tasks methods of 2025-11-25 it replaced).
+func (e Era) TasksExtension() bool { return e == Modern }
+
 // String returns "legacy" or "modern".
 func (e Era) String() string {
 	if e == Modern {

@@ -28,18 +28,18 @@ func TestEraOf(t *testing.T) {
 // between the two shapes of the protocol.
 func TestEraMethods(t *testing.T) {
 	type row struct {
-		stateless, serverRequests, cacheHints, refusesMissingCapability, routingHeaders bool
-		notFoundCode                                                                    int64
+		stateless, serverRequests, cacheHints, refusesMissingCapability, routingHeaders, tasks bool
+		notFoundCode                                                                           int64
 	}
 	for _, tc := range []struct {
 		e    Era
 		want row
 	}{
 		{Legacy, row{serverRequests: true, notFoundCode: CodeResourceNotFound}},
-		{Modern, row{stateless: true, cacheHints: true, refusesMissingCapability: true, routingHeaders: true, notFoundCode: CodeInvalidParams}},
+		{Modern, row{stateless: true, cacheHints: true, refusesMissingCapability: true, routingHeaders: true, tasks: true, notFoundCode: CodeInvalidParams}},
 	} {
 		nf := tc.e.ResourceNotFound("file:///x")
-		got := row{tc.e.Stateless(), tc.e.ServerRequests(), tc.e.CacheHints(), tc.e.RefusesMissingCapability(), tc.e.RoutingHeaders(), nf.Code}
+		got := row{tc.e.Stateless(), tc.e.ServerRequests(), tc.e.CacheHints(), tc.e.RefusesMissingCapability(), tc.e.RoutingHeaders(), tc.e.TasksExtension(), nf.Code}
 		if got != tc.want {
 			t.Errorf("%v: %+v, want %+v", tc.e, got, tc.want)
 		}
