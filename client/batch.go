@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
 
@@ -26,7 +25,7 @@ type BatchCall = session.BatchCall
 // an error matching session.ErrBatchUnsupported (the connection does not
 // speak protocol revision 2025-03-26, the only one with JSON-RPC batches).
 func (c *Client) Batch(ctx context.Context, calls ...*BatchCall) error {
-	if c.era == protocol.Modern {
+	if c.era.Stateless() {
 		err := fmt.Errorf("%w (protocol revision: %s)", session.ErrBatchUnsupported, c.ProtocolVersion())
 		for _, call := range calls {
 			call.Err = err

@@ -193,10 +193,10 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...Option) (*Client,
 		c.sess.Close()
 		return nil, connectError(err)
 	}
-	if _, ok := conn.(*transport.StreamableClient); ok && c.era == protocol.Modern {
+	if _, ok := conn.(*transport.StreamableClient); ok && c.era.Stateless() {
 		c.paramHeaders = true
 	}
-	if c.era == protocol.Modern && (c.cfg.onListChanged != nil || c.cfg.forward) {
+	if c.era.Stateless() && (c.cfg.onListChanged != nil || c.cfg.forward) {
 		c.relisten(ctx)
 	}
 	return c, nil
@@ -213,7 +213,7 @@ func (c *Client) handshake(ctx context.Context) error {
 		switch v := c.cfg.version; {
 		case v == "":
 			err = c.connectAuto(ctx)
-		case protocol.IsModern(v):
+		case protocol.EraOf(v).Stateless():
 			err = c.discoverRetry(ctx, v)
 		default:
 			err = c.initialize(ctx, v)
@@ -358,7 +358,7 @@ func (c *Client) connectAuto(ctx context.Context) error {
 		return nil
 	}
 	for _, v := range supportedVersions(err) {
-		if protocol.IsSupported(v) && protocol.IsModern(v) {
+		if protocol.IsSupported(v) && protocol.EraOf(v).Stateless() {
 			return c.discover(ctx, v)
 		}
 	}
@@ -606,7 +606,7 @@ func (c *Client) Instructions() string { return c.init.Instructions }
 // Ping checks that the server is responsive (with ping on legacy revisions,
 // server/discover on 2026-07-28, which has no ping).
 func (c *Client) Ping(ctx context.Context) error {
-	if c.era == protocol.Modern {
+	if c.era.Stateless() {
 		return c.call(ctx, protocol.MethodServerDiscover, nil, nil)
 	}
 	return c.send(ctx, protocol.MethodPing, nil, nil)
@@ -624,7 +624,7 @@ func (c *Client) Ping(ctx context.Context) error {
 // handler returned. The typed methods (CallTool, ReadResource, …) keep them
 // in their results' ResultType and Meta fields.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
-	if c.era != protocol.Modern {
+	if !c.era.Stateless() {
 		return c.send(ctx, method, params, result)
 	}
 	var raw json.RawMessage
@@ -638,7 +638,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 // revision with the client's _meta, answering input_required results with
 // the registered handlers and retrying (multi round-trip requests).
 func (c *Client) call(ctx context.Context, method string, params, result any, opts ...session.CallOption) error {
-	if c.era != protocol.Modern {
+	if !c.era.Stateless() {
 		return c.send(ctx, method, params, result, opts...)
 	}
 	raw, err := encodeObject(params)

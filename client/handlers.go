@@ -130,9 +130,9 @@ func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 		}
 	}
 	if h.roots != nil {
-		caps.Roots = &protocol.RootsCapability{ListChanged: !protocol.IsModern(v)}
+		caps.Roots = &protocol.RootsCapability{ListChanged: !protocol.EraOf(v).Stateless()}
 	}
-	if protocol.IsModern(v) {
+	if protocol.EraOf(v).Stateless() {
 		// CallTool and Call follow the tasks a server answers with.
 		caps.Extensions = map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")}
 	}
@@ -149,7 +149,7 @@ func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 // (legacy revisions; on 2026-07-28 servers ask for roots with each request
 // that needs them, so there is nothing to send).
 func (c *Client) NotifyRootsChanged(ctx context.Context) error {
-	if c.era == protocol.Modern {
+	if c.era.Dropped(protocol.NotificationRootsListChanged) {
 		return nil
 	}
 	return c.sess.Notify(ctx, protocol.NotificationRootsListChanged, nil)
@@ -274,7 +274,7 @@ func (c *Client) version(v string) string {
 	if v != "" {
 		return v
 	}
-	if c.era == protocol.Modern {
+	if c.era.Stateless() {
 		if mv, ok := c.meta[protocol.MetaProtocolVersion].(string); ok {
 			return mv
 		}

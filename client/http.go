@@ -74,7 +74,7 @@ func connectHTTP(ctx context.Context, url string, hc *http.Client, cfg *config, 
 	if !ok || (he.StatusCode != http.StatusBadRequest && he.StatusCode != http.StatusNotFound && he.StatusCode != http.StatusMethodNotAllowed) {
 		return nil, err
 	}
-	if cfg.version != "" && protocol.IsModern(cfg.version) {
+	if cfg.version != "" && protocol.EraOf(cfg.version).Stateless() {
 		return nil, err // the legacy transport cannot speak it
 	}
 	// Ask for the newest legacy revision: servers on the HTTP+SSE transport

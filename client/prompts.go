@@ -65,7 +65,7 @@ func (c *Client) Complete(ctx context.Context, ref protocol.CompleteReference, a
 // where the level travels with each request (see the WithLogLevel option), it
 // returns an error matching protocol.ErrMethodNotFound.
 func (c *Client) SetLogLevel(ctx context.Context, level protocol.LoggingLevel) error {
-	if c.era == protocol.Modern {
+	if c.era.Dropped(protocol.MethodLoggingSetLevel) {
 		return fmt.Errorf("%w: logging/setLevel is not part of protocol %s: use the LogLevel option", protocol.ErrMethodNotFound, c.ProtocolVersion())
 	}
 	return c.call(ctx, protocol.MethodLoggingSetLevel, &protocol.SetLevelParams{Level: level}, nil)

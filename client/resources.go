@@ -148,7 +148,7 @@ func (c *Client) Subscribe(ctx context.Context, uri string, fn func(uri string))
 	// answer is not missed.
 	s := &subscription{fn: fn}
 	c.subs.set(uri, s)
-	if c.era == protocol.Modern {
+	if c.era.Dropped(protocol.MethodResourcesSubscribe) {
 		c.relisten(ctx)
 		return nil
 	}
@@ -163,7 +163,7 @@ func (c *Client) Subscribe(ctx context.Context, uri string, fn func(uri string))
 // forgets its callback.
 func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
 	c.subs.drop(uri, nil)
-	if c.era == protocol.Modern {
+	if c.era.Dropped(protocol.MethodResourcesUnsubscribe) {
 		c.relisten(ctx)
 		return nil
 	}

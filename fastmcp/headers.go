@@ -20,7 +20,7 @@ import (
 // HTTP 400). A parameter absent (or null) in the arguments must have no
 // header; one present must have its header.
 func checkParamHeaders(req *session.Request, headers []schema.Header, args jsontext.Value) error {
-	if !req.Modern || len(headers) == 0 {
+	if !req.Era.RoutingHeaders() || len(headers) == 0 {
 		return nil
 	}
 	info := req.HTTP

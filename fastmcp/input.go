@@ -224,7 +224,7 @@ type URLElicitation struct {
 // elicitation has finished (notifications/elicitation/complete, protocol
 // 2025-11-25). On other revisions it does nothing.
 func (e *URLElicitation) Complete() error {
-	if e.ID == "" || e.ctx.req.Modern {
+	if e.ID == "" || e.ctx.req.Era.Dropped(protocol.NotificationElicitationComplete) {
 		return nil
 	}
 	return e.ctx.req.Session.Notify(e.ctx, protocol.NotificationElicitationComplete,
@@ -241,7 +241,8 @@ func (c *Context) ElicitURL(message, url string, opts ...InputOption) (*URLElici
 		return nil, &CapabilityError{Capability: "elicitation.url"}
 	}
 	params := &protocol.ElicitParams{Mode: protocol.ElicitModeURL, Message: message, URL: url}
-	if !c.req.Modern {
+	if !c.req.Era.Dropped(protocol.NotificationElicitationComplete) {
+		// The id names the elicitation in notifications/elicitation/complete.
 		var b [16]byte
 		_, _ = rand.Read(b[:])
 		params.ElicitationID = hex.EncodeToString(b[:])
@@ -271,7 +272,7 @@ func (c *Context) ListRoots(opts ...InputOption) ([]Root, error) {
 // the session (related to the request being served, so it travels on its
 // stream); on a modern request through the multi round-trip mechanism.
 func (c *Context) ask(kind, key, method string, params, result any) error {
-	if !c.req.Modern {
+	if c.req.Era.ServerRequests() {
 		return c.req.Session.Call(c, method, params, result)
 	}
 	if c.task != nil {
@@ -326,7 +327,7 @@ func (in *inputs) ask(kind, key, method string, params, result any) error {
 // its inputResponses and requestState. target and args identify the request
 // across retries. A bad requestState is an invalid-params error.
 func (c *Context) startInputs(method, target string, args jsontext.Value, responses protocol.InputResponses, state string) error {
-	if !c.req.Modern {
+	if c.req.Era.ServerRequests() {
 		return nil
 	}
 	in := &inputs{binding: requestBinding(method, target, args), princ: c.srv.principal(c.req)}

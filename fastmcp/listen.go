@@ -97,7 +97,7 @@ var ErrStreamNotClosable = errors.New("fastmcp: this request's transport has no 
 // returns ErrStreamNotClosable.
 func (c *Context) CloseStream() error {
 	sc, ok := c.req.Session.Conn().(interface{ CloseStream(protocol.ID) error })
-	if !ok || c.req.Modern {
+	if !ok || c.req.Era.Stateless() {
 		return ErrStreamNotClosable
 	}
 	return sc.CloseStream(c.req.ID)
@@ -229,7 +229,7 @@ func (s *Server) installListen() {
 // filter, then forwards matching change notifications on the request's
 // stream until the client goes away or the server shuts down.
 func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, error) {
-	if !req.Modern {
+	if req.Era != protocol.Modern {
 		return nil, fmt.Errorf("%w: subscriptions/listen is part of protocol 2026-07-28; legacy sessions get change notifications on the session", protocol.ErrMethodNotFound)
 	}
 	var p protocol.SubscriptionsListenParams
@@ -237,25 +237,10 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	if err != nil {
 		return nil, fmt.Errorf("%w: subscriptions/listen: %v", protocol.ErrInvalidParams, err)
 	}
-	caps := s.ll.Capabilities()
-	var honoured protocol.SubscriptionFilter
-	honoured.ToolsListChanged = p.Notifications.ToolsListChanged && caps.Tools != nil && caps.Tools.ListChanged
-	honoured.PromptsListChanged = p.Notifications.PromptsListChanged && caps.Prompts != nil && caps.Prompts.ListChanged
-	honoured.ResourcesListChanged = p.Notifications.ResourcesListChanged && caps.Resources != nil && caps.Resources.ListChanged
-	if caps.Resources != nil && caps.Resources.Subscribe {
-		honoured.ResourceSubscriptions = s.permittedURIs(req, p.Notifications.ResourceSubscriptions)
-	}
 	tasks := s.taskRuntime() // nil: no tool runs as a task here (see hooks.go)
-	if len(p.Notifications.TaskIDs) > 0 {
-		switch {
-		case tasks != nil:
-			honoured.TaskIDs, err = tasks.listen(ctx, s, req, p.Notifications.TaskIDs)
-		case !declaresTasks(req.ClientCapabilities()):
-			err = missingTasksExtension("notifications/tasks need it")
-		}
-		if err != nil {
-			return nil, err
-		}
+	honoured, err := s.listenFilter(ctx, req, tasks, &p.Notifications)
+	if err != nil {
+		return nil, err
 	}
 	ack := &protocol.SubscriptionsAcknowledgedParams{
 		Notifications: honoured,
@@ -287,7 +272,7 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 			// acknowledged filter: the client learns it is not followed.
 			kept := make([]string, 0, len(honoured.ResourceSubscriptions))
 			for _, uri := range honoured.ResourceSubscriptions {
-				added, err := s.subscribeMounted(ctx, subscriber{key: ln, life: ctx}, uri, true)
+				added, err := s.subscribeMounted(ctx, subscriber{key: ln, life: ctx}, uri, req.Era)
 				if err != nil {
 					s.logger.Debug("subscriptions/listen: a resource subscription is not honoured: the backend refused it", "uri", uri, "error", err)
 					continue
@@ -312,15 +297,48 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	if !added {
 		return final, nil // shutting down
 	}
-	// Tasks followed whose replica dies are reported failed: now, and
-	// each LeaseTimeout while they run.
+	return s.holdListen(ctx, req, ln, tasks, final)
+}
+
+// listenFilter returns the part of the filter f that the server honours:
+// the list changes it announces, the resources the caller may read (when
+// it supports subscriptions) and, with tasks, the caller's tasks.
+func (s *Server) listenFilter(ctx context.Context, req *lowlevel.Request, tasks taskRunner, f *protocol.SubscriptionFilter) (protocol.SubscriptionFilter, error) {
+	caps := s.ll.Capabilities()
+	var honoured protocol.SubscriptionFilter
+	honoured.ToolsListChanged = f.ToolsListChanged && caps.Tools != nil && caps.Tools.ListChanged
+	honoured.PromptsListChanged = f.PromptsListChanged && caps.Prompts != nil && caps.Prompts.ListChanged
+	honoured.ResourcesListChanged = f.ResourcesListChanged && caps.Resources != nil && caps.Resources.ListChanged
+	if caps.Resources != nil && caps.Resources.Subscribe {
+		honoured.ResourceSubscriptions = s.permittedURIs(req, f.ResourceSubscriptions)
+	}
+	if len(f.TaskIDs) > 0 {
+		var err error
+		switch {
+		case tasks != nil:
+			honoured.TaskIDs, err = tasks.listen(ctx, s, req, f.TaskIDs)
+		case !declaresTasks(req.ClientCapabilities()):
+			err = missingTasksExtension("notifications/tasks need it")
+		}
+		if err != nil {
+			return protocol.SubscriptionFilter{}, err
+		}
+	}
+	return honoured, nil
+}
+
+// holdListen keeps an acknowledged listen open until the client goes away
+// (its request cancelled, its input or session ended) or the server ends
+// it (final). Tasks followed whose replica dies are reported failed: now,
+// and each LeaseTimeout while they run.
+func (s *Server) holdListen(ctx context.Context, req *lowlevel.Request, ln *listener, tasks taskRunner, final *protocol.SubscriptionsListenResult) (any, error) {
 	var (
 		open       []string
 		every      time.Duration
 		leaseCheck <-chan time.Time
 	)
 	if tasks != nil {
-		open, every = tasks.checkLeases(ctx, s, honoured.TaskIDs)
+		open, every = tasks.checkLeases(ctx, s, ln.filter.TaskIDs)
 	}
 	if len(open) > 0 {
 		t := time.NewTicker(every)

@@ -381,7 +381,7 @@ func renamed(req *lowlevel.Request, key, value string) (*lowlevel.Request, error
 // the capabilities it declares (2026-07-28).
 func withoutTasksExtension(req *lowlevel.Request) *lowlevel.Request {
 	caps := req.Meta.ClientCapabilities
-	if !req.Modern || caps == nil || !declaresTasks(caps) {
+	if !req.Era.TasksExtension() || caps == nil || !declaresTasks(caps) {
 		return req
 	}
 	c := *caps
@@ -441,15 +441,15 @@ func (s *Server) serveComplete(ctx context.Context, req *lowlevel.Request) (any,
 // backend (see proxyBackend.subscribe); for other servers it checks that
 // uri is known. added reports whether a Proxy recorded a new
 // subscription of sub, which unsubscribeMounted undoes.
-func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri string, modern bool) (added bool, err error) {
+func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri string, era protocol.Era) (added bool, err error) {
 	if s.proxy != nil {
 		return s.proxy.subscribe(ctx, sub, uri)
 	}
 	if l, rest := s.mountFor(uri); l != nil {
-		return l.child.subscribeMounted(ctx, sub, rest, modern)
+		return l.child.subscribeMounted(ctx, sub, rest, era)
 	}
 	if !s.knownResource(uri) {
-		return false, resourceNotFound(modern, uri)
+		return false, era.ResourceNotFound(uri)
 	}
 	return false, nil
 }

@@ -326,7 +326,7 @@ func promptPipeline(p *prompt) *pipeline {
 		c := &cl.ctx
 		res, err := c.srv.runPrompt(c, p, args)
 		if err != nil {
-			if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Modern {
+			if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Era.RefusesMissingCapability() {
 				return nil, cerr.protocolError()
 			}
 			return nil, err

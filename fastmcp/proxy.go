@@ -166,7 +166,7 @@ func (p *proxyBackend) install() {
 		s.installCompletionHandler()
 		ll.Handle(protocol.MethodCompletionComplete, lowlevel.HandlerFunc(p.complete))
 	}
-	if _, ok := caps.Extensions[protocol.ExtensionTasks]; ok && (p.link.Era == protocol.Modern) {
+	if _, ok := caps.Extensions[protocol.ExtensionTasks]; ok && p.link.Era.TasksExtension() {
 		// The backend's tasks, followed by the proxy's callers.
 		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
 			if c.Extensions == nil {
@@ -292,13 +292,13 @@ func (p *proxyBackend) soleCall() *proxyCall {
 func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result *json.RawMessage, opts []session.CallOption) error) (any, error) {
 	ctx, pc, end := p.begin(c)
 	defer end()
-	if p.link.Era == protocol.Modern {
+	if p.link.Era.Stateless() {
 		// The backend judges the caller's request by the caller's
 		// capabilities, and sends the log messages it wants.
 		caps := *c.ClientCapabilities()
 		caps.Experimental = nil
 		ext := map[string]json.RawMessage{}
-		if declaresTasks(&caps) && c.req.Modern {
+		if declaresTasks(&caps) && c.req.Era.TasksExtension() {
 			ext[protocol.ExtensionTasks] = json.RawMessage("{}")
 			ctx = context.WithValue(ctx, clientlink.RawTaskKey{}, true)
 		}
@@ -338,7 +338,7 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		// an input_required result, and it cannot.
 		return nil, fmt.Errorf("%w: the backend's input request could not be passed on", protocol.ErrInternal)
 	}
-	if cerr := pc.capErr.Load(); cerr != nil && c.req.Modern {
+	if cerr := pc.capErr.Load(); cerr != nil && c.req.Era.RefusesMissingCapability() {
 		// The backend needed what the caller lacks: 2026-07-28 says so
 		// with MissingRequiredClientCapability, whatever the backend
 		// made of the refusal.
@@ -366,7 +366,7 @@ func (p *proxyBackend) backendError(c *Context, err error) error {
 	if c.Err() != nil && errors.Is(err, c.Err()) {
 		return err
 	}
-	if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Modern {
+	if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Era.RefusesMissingCapability() {
 		return cerr.protocolError()
 	}
 	c.Logger().Warn("proxy: the backend server did not answer", "method", c.req.Method, "error", err)
@@ -443,7 +443,7 @@ func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any
 	res, err := p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
 		return p.link.CallTool(ctx, cp.Name, jsontext.Value(params), json.RawMessage(cp.Arguments), res, opts)
 	})
-	if raw, ok := res.(json.RawMessage); ok && err == nil && req.Modern {
+	if raw, ok := res.(json.RawMessage); ok && err == nil && req.Era.TasksExtension() {
 		p.noteTask(raw, p.srv.principal(req))
 	}
 	return res, err
@@ -479,10 +479,10 @@ func (p *proxyBackend) readResource(ctx context.Context, req *lowlevel.Request) 
 		return nil, err
 	}
 	res, err := p.forwardAs(c, req)
-	if perr, ok := errors.AsType[*protocol.Error](err); ok && (p.link.Era == protocol.Modern) != req.Modern && isNotFound(perr, rp.URI) {
+	if perr, ok := errors.AsType[*protocol.Error](err); ok && p.link.Era != req.Era && isNotFound(perr, rp.URI) {
 		// "Resource not found" is -32002 before 2026-07-28, -32602 since
 		// (SEP-2164): in the caller's revision.
-		return nil, resourceNotFound(req.Modern, rp.URI)
+		return nil, req.Era.ResourceNotFound(rp.URI)
 	}
 	return res, err
 }
@@ -509,7 +509,7 @@ func (p *proxyBackend) complete(ctx context.Context, req *lowlevel.Request) (any
 
 // task forwards the methods of the tasks extension (2026-07-28).
 func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, error) {
-	if !req.Modern {
+	if !req.Era.TasksExtension() {
 		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
 	}
 	var tp protocol.TaskParams
@@ -532,7 +532,7 @@ func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, er
 func (p *proxyBackend) extension(ctx context.Context, req *lowlevel.Request) (any, error) {
 	res, err := p.forwardAs(newContext(ctx, p.srv, req, "extension", ""), req)
 	raw, ok := res.(json.RawMessage)
-	if err != nil || !ok || !req.Modern || req.Method == protocol.MethodResourcesDirectoryRead {
+	if err != nil || !ok || !req.Era.CacheHints() || req.Method == protocol.MethodResourcesDirectoryRead {
 		return res, err
 	}
 	var head struct {
@@ -849,7 +849,7 @@ func (p *proxyBackend) ForwardNotification(method string, params []byte) {
 			return
 		}
 	case protocol.NotificationElicitationComplete:
-		if c.req.Modern {
+		if c.req.Era.Dropped(method) {
 			return // 2026-07-28 has no such notification
 		}
 	}

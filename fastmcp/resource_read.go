@@ -70,7 +70,7 @@ func readResourceRun(cl *call) (any, error) {
 		return nil, readError(c, uri, err)
 	}
 	res := &protocol.ReadResourceResult{Contents: contents}
-	if c.req.Modern {
+	if c.req.Era.CacheHints() {
 		applyCacheHint(res, s.cacheHintFor(uri))
 		if s.resourceScopes(uri) != nil {
 			res.CacheScope = protocol.CacheScopePrivate // only for callers with the scopes
@@ -82,24 +82,12 @@ func readResourceRun(cl *call) (any, error) {
 // readError turns the error of a read into the JSON-RPC error sent back.
 func readError(c *Context, uri string, err error) error {
 	if errors.Is(err, protocol.ErrResourceNotFound) || errors.Is(err, fs.ErrNotExist) {
-		return resourceNotFound(c.req.Modern, uri)
+		return c.req.Era.ResourceNotFound(uri)
 	}
-	if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Modern {
+	if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Era.RefusesMissingCapability() {
 		return cerr.protocolError()
 	}
 	return err
-}
-
-// resourceNotFound is the error for an unknown URI: -32002 on legacy
-// revisions, -32602 from 2026-07-28 on (SEP-2164), with the URI as data.
-func resourceNotFound(modern bool, uri string) *protocol.Error {
-	code := int64(protocol.CodeResourceNotFound)
-	if modern {
-		code = protocol.CodeInvalidParams
-	}
-	return protocol.NewError(code, "Resource not found").WithData(struct {
-		URI string `json:"uri"`
-	}{uri})
 }
 
 // errNotFound is what reading an unknown URI returns inside the server.

@@ -206,7 +206,7 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 		return nil, err
 	}
 	sub := sessionSubscriber(req.Session)
-	added, err := s.subscribeMounted(ctx, sub, p.URI, req.Modern)
+	added, err := s.subscribeMounted(ctx, sub, p.URI, req.Era)
 	if err != nil {
 		return nil, proxiedError(err)
 	}

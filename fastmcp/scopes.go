@@ -244,7 +244,7 @@ func listPageFor[T entry](s *Server, r *registry[T], field string, req *lowlevel
 		return nil, err
 	}
 	extra := ""
-	if req.Modern {
+	if req.Era.CacheHints() {
 		extra = `"cacheScope":"` + string(protocol.CacheScopePrivate) + `"`
 	}
 	return encodePage(field, items, more, extra, f.enc), nil
@@ -273,7 +273,7 @@ func (s *Server) scopeGate(next http.Handler, maxBody int64, readTimeout time.Du
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && s.anyScoped() {
 			var required []string
-			if protocol.IsModern(r.Header.Get(transport.HeaderProtocolVersion)) {
+			if protocol.EraOf(r.Header.Get(transport.HeaderProtocolVersion)).RoutingHeaders() {
 				required = s.headerScopes(r.Header)
 			} else {
 				required = s.bodyScopes(w, r, maxBody, readTimeout)

@@ -40,7 +40,7 @@ type ackResult struct{}
 // lookupTask checks that the request may use the tasks extension and
 // returns the caller's task: another principal's task is not found.
 func (s *Server) lookupTask(ctx context.Context, req *lowlevel.Request, params any) (*store.TaskRecord, error) {
-	if !req.Modern {
+	if !req.Era.TasksExtension() {
 		return nil, fmt.Errorf("%w: %s belongs to the tasks extension of protocol 2026-07-28", protocol.ErrMethodNotFound, req.Method)
 	}
 	if !declaresTasks(req.ClientCapabilities()) {

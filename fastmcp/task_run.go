@@ -149,28 +149,16 @@ type callOutcome struct {
 // false when the call runs as a plain call (the client did not declare the
 // extension and the tool does not require it).
 func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, err error, handled bool) {
-	if !c.req.Modern || !declaresTasks(c.req.ClientCapabilities()) {
+	if !c.req.Era.TasksExtension() || !declaresTasks(c.req.ClientCapabilities()) {
 		if t.task.mode == TaskRequired {
 			return nil, missingTasksExtension("tool " + strconv.Quote(t.def.Name) + " runs only as a task"), true
 		}
 		return nil, nil, false
 	}
 	m := s.tasks
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return nil, protocol.Errorf(protocol.CodeInternalError, "the server is shutting down"), true
+	if ok, err := m.reserve(t); !ok {
+		return nil, err, err != nil // without an error: served as a plain call
 	}
-	if m.max > 0 && m.active >= m.max {
-		m.mu.Unlock()
-		if t.task.mode == TaskRequired {
-			return nil, protocol.Errorf(protocol.CodeInternalError, "too many tasks are running (%d, the server's bound): try again later", m.max), true
-		}
-		return nil, nil, false // served as a plain call
-	}
-	m.active++
-	m.wg.Add(1)
-	m.mu.Unlock()
 
 	reqCtx := c.Context
 	tctx, cancel := context.WithCancelCause(context.WithoutCancel(reqCtx))
@@ -209,15 +197,7 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 		rt.mu.Unlock()
 		if !created {
 			stopReq()
-			if ir, ierr := c.inputRequired(); ir != nil || ierr != nil {
-				if ierr != nil {
-					outcome <- callOutcome{nil, ierr}
-				} else {
-					outcome <- callOutcome{ir, nil}
-				}
-				return
-			}
-			outcome <- callOutcome{res, err}
+			outcome <- plainOutcome(c, res, err)
 			return
 		}
 		rt.finish(tctx, res, err)
@@ -246,6 +226,41 @@ func (s *Server) callAsTask(c *Context, t *tool, args jsontext.Value) (res any, 
 	}
 	stopReq()
 	return taskCreated(rec), nil, true
+}
+
+// reserve counts a new task of tool t in. It returns false and an error
+// when the call fails (the server is shutting down, or the bound on running
+// tasks is reached and t runs only as a task), and false without one when
+// the call is to run as a plain call (the bound is reached).
+func (m *taskManager) reserve(t *tool) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return false, protocol.Errorf(protocol.CodeInternalError, "the server is shutting down")
+	}
+	if m.max > 0 && m.active >= m.max {
+		if t.task.mode == TaskRequired {
+			return false, protocol.Errorf(protocol.CodeInternalError, "too many tasks are running (%d, the server's bound): try again later", m.max)
+		}
+		return false, nil
+	}
+	m.active++
+	m.wg.Add(1)
+	return true, nil
+}
+
+// plainOutcome is how a call that ended before it became a task is
+// answered: with its input_required result when it asked for input, else
+// with what it returned.
+func plainOutcome(c *Context, res any, err error) callOutcome {
+	ir, ierr := c.inputRequired()
+	switch {
+	case ierr != nil:
+		return callOutcome{nil, ierr}
+	case ir != nil:
+		return callOutcome{ir, nil}
+	}
+	return callOutcome{res, err}
 }
 
 var errTaskFinished = errors.New("fastmcp: the call finished before it became a task")

@@ -375,7 +375,7 @@ func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolRes
 		if _, ok := errors.AsType[*protocol.Error](herr); ok {
 			return nil, herr
 		}
-		if cerr, ok := errors.AsType[*CapabilityError](herr); ok && c.req.Modern {
+		if cerr, ok := errors.AsType[*CapabilityError](herr); ok && c.req.Era.RefusesMissingCapability() {
 			return nil, cerr.protocolError()
 		}
 		if c.Err() != nil && errors.Is(herr, c.Err()) {

@@ -218,7 +218,7 @@ func (s *Server) Handler() Handler { return HandlerFunc(s.serve) }
 func (s *Server) serve(ctx context.Context, req *Request) (any, error) {
 	h := *s.chain.Load()
 	res, err := h.Handle(ctx, req)
-	if err != nil || !req.Modern || req.IsNotification() {
+	if err != nil || req.Era != protocol.Modern || req.IsNotification() {
 		return res, err
 	}
 	return s.decorate(req.Method, res)
@@ -233,7 +233,7 @@ func (s *Server) dispatch(ctx context.Context, req *Request) (any, error) {
 		}
 		return nil, nil
 	}
-	if protocol.Dropped(req.Version, req.Method) {
+	if req.Era.Dropped(req.Method) {
 		return nil, fmt.Errorf("%w: %s is not part of protocol %s", protocol.ErrMethodNotFound, req.Method, req.Version)
 	}
 	if h, ok := (*s.routes.Load())[req.Method]; ok {

@@ -34,9 +34,12 @@
 // This package is the one owner of what each revision has; the other
 // packages ask it rather than compare revisions. SupportedVersions lists the
 // revisions spoken; Negotiate picks the answer to an initialize request;
-// IsModern tells 2026-07-28 (no handshake, per-request _meta) from the
-// legacy revisions (IsLegacy); HasBatches, HasElicitation,
-// HasURLElicitation, HasSamplingTools and PrimesStreams name features, and
-// Dropped the methods a modern revision removed. Request.Meta parses a
-// request's _meta once, for the transport, the engine and the handler.
+// EraOf tells the Modern era (2026-07-28 on: no handshake, per-request
+// _meta) from the Legacy one, and the methods of Era say what differs
+// between the two (Stateless, Dropped, ServerRequests, ResourceNotFound,
+// CacheHints, RefusesMissingCapability, RoutingHeaders, TasksExtension);
+// IsLegacy tells a supported Legacy revision. HasBatches, HasElicitation,
+// HasURLElicitation, HasSamplingTools and PrimesStreams name the features
+// of each revision. Request.Meta parses a request's _meta once, for the
+// transport, the engine and the handler.
 package protocol

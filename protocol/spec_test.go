@@ -355,7 +355,7 @@ func checkSpec(t *testing.T, rev string, tc specCase, body json.RawMessage) {
 	case object:
 		spectest.Validate(t, rev, tc.def, body)
 	case request, notification:
-		if protocol.IsModern(rev) && slices.Contains(inputMethods, tc.method) {
+		if protocol.EraOf(rev).Stateless() && slices.Contains(inputMethods, tc.method) {
 			in := mustMarshal(protocol.InputRequest{Method: tc.method, Params: body})
 			spectest.Validate(t, rev, tc.def, in)
 			spectest.Validate(t, rev, "InputRequest", in)
@@ -376,7 +376,7 @@ func checkSpec(t *testing.T, rev string, tc specCase, body json.RawMessage) {
 		spectest.ValidateMessage(t, rev, msg)
 	case result:
 		spectest.Validate(t, rev, tc.def, body)
-		if protocol.IsModern(rev) && (tc.def == "CreateMessageResult" || tc.def == "ElicitResult" || tc.def == "ListRootsResult") {
+		if protocol.EraOf(rev).Stateless() && (tc.def == "CreateMessageResult" || tc.def == "ElicitResult" || tc.def == "ListRootsResult") {
 			spectest.Validate(t, rev, "InputResponse", body)
 			return
 		}

@@ -29,17 +29,15 @@ func SupportedVersions() []string { return slices.Clone(supportedVersions) }
 // IsSupported reports whether v is a revision this package speaks.
 func IsSupported(v string) bool { return slices.Contains(supportedVersions, v) }
 
-// IsModern reports whether v is a modern (handshake-free) revision, that is
-// 2026-07-28 or later. Revisions compare as dates.
-func IsModern(v string) bool { return v >= Version20260728 }
-
 // AtLeast reports whether revision v is min or newer. Revisions are dates
 // and compare lexically.
 func AtLeast(v, min string) bool { return v >= min }
 
-// IsLegacy reports whether v is a supported revision with the initialize
-// handshake (2024-11-05 to 2025-11-25).
-func IsLegacy(v string) bool { return IsSupported(v) && !IsModern(v) }
+// IsLegacy reports whether v is a supported revision of the [Legacy] era,
+// with the initialize handshake (2024-11-05 to 2025-11-25). Unlike
+// EraOf(v) == Legacy it is false for a revision this package does not
+// speak.
+func IsLegacy(v string) bool { return IsSupported(v) && EraOf(v) == Legacy }
 
 // The predicates below name what each revision has, so that the rest of the
 // SDK asks about a feature instead of comparing revisions. Each takes a
@@ -64,17 +62,6 @@ func HasSamplingTools(v string) bool { return AtLeast(v, Version20251125) }
 // PrimesStreams reports whether the SSE streams of revision v start with a
 // priming event, so that a client can resume them (SEP-1699, 2025-11-25 on).
 func PrimesStreams(v string) bool { return AtLeast(v, Version20251125) }
-
-// Dropped reports whether a modern revision v removed the request method
-// without a successor, so that a server answers it with "method not found":
-// initialize, ping, logging/setLevel and resources/(un)subscribe.
-func Dropped(v, method string) bool {
-	switch method {
-	case MethodInitialize, MethodPing, MethodLoggingSetLevel, MethodResourcesSubscribe, MethodResourcesUnsubscribe:
-		return IsModern(v)
-	}
-	return false
-}
 
 // Negotiate picks the revision a server answers to an initialize request that
 // asked for requested: requested itself when it is a supported legacy

@@ -24,7 +24,7 @@ func TestRevisionFeatures(t *testing.T) {
 		if !ok {
 			t.Fatalf("revision %s has no row", v)
 		}
-		got := row{protocol.IsModern(v), protocol.IsLegacy(v), protocol.HasBatches(v), protocol.HasElicitation(v),
+		got := row{protocol.EraOf(v).Stateless(), protocol.IsLegacy(v), protocol.HasBatches(v), protocol.HasElicitation(v),
 			protocol.HasURLElicitation(v), protocol.HasSamplingTools(v), protocol.PrimesStreams(v)}
 		if got != w {
 			t.Errorf("%s: features %+v, want %+v", v, got, w)
@@ -32,18 +32,5 @@ func TestRevisionFeatures(t *testing.T) {
 	}
 	if protocol.IsLegacy("1999-01-01") || protocol.IsLegacy("") {
 		t.Error("IsLegacy of an unsupported revision")
-	}
-}
-
-func TestDropped(t *testing.T) {
-	for _, m := range []string{protocol.MethodInitialize, protocol.MethodPing, protocol.MethodLoggingSetLevel, protocol.MethodResourcesSubscribe, protocol.MethodResourcesUnsubscribe} {
-		if !protocol.Dropped(protocol.Version20260728, m) || protocol.Dropped(protocol.Version20251125, m) {
-			t.Errorf("Dropped(%s) wrong", m)
-		}
-	}
-	for _, m := range []string{protocol.MethodToolsCall, protocol.MethodTasksGet, protocol.MethodServerDiscover} {
-		if protocol.Dropped(protocol.Version20260728, m) {
-			t.Errorf("Dropped(2026-07-28, %s)", m)
-		}
 	}
 }

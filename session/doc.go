@@ -40,7 +40,7 @@
 // supported, else the latest legacy one, and stores the client's
 // capabilities. A request carrying a 2026-07-28 protocol version in its
 // _meta is served without the handshake, with its own capabilities
-// (Request.Modern). A client session performs the handshake with
+// (Request.Era). A client session performs the handshake with
 // Initialize and refuses a revision it does not speak. The session owns the
 // negotiation: once the handshake has settled a revision it tells a
 // transport.VersionedConn (the Streamable HTTP client and server sessions,

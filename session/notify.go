@@ -49,8 +49,8 @@ func (s *Session) notification(m *protocol.Request) {
 	s.mu.Lock()
 	req.Version = s.version
 	s.mu.Unlock()
-	if v := meta.ProtocolVersion; protocol.IsModern(v) {
-		req.Version, req.Modern = v, true
+	if v := meta.ProtocolVersion; protocol.EraOf(v) == protocol.Modern {
+		req.Version, req.Era = v, protocol.Modern
 	}
 	s.safely(m.Method, func() { _, _ = s.handler.Handle(s.ctx, req) })
 }

@@ -30,9 +30,12 @@ type Request struct {
 	// and the caller's principal. It is nil for requests that did not come
 	// over HTTP (stdio, in-memory and command transports).
 	HTTP *transport.HTTPRequestInfo
-	// Modern reports whether the request is a self-describing 2026-07-28 (or
-	// later) request, served without the initialize handshake.
-	Modern bool
+	// Era is the shape of the protocol the request is served under:
+	// protocol.Modern for a self-describing 2026-07-28 (or later) request,
+	// served without the initialize handshake; protocol.Legacy for a request
+	// on an initialized session (and before initialize). Ask it what differs
+	// between the two (Era.Stateless, Era.Dropped, ...).
+	Era protocol.Era
 }
 
 // IsNotification reports whether the request expects no response.
@@ -42,7 +45,7 @@ func (r *Request) IsNotification() bool { return !r.ID.IsValid() }
 // request: those in _meta for a modern request, else those from initialize.
 // It never returns nil.
 func (r *Request) ClientCapabilities() *protocol.ClientCapabilities {
-	if r.Modern {
+	if r.Era.Stateless() {
 		if r.Meta.ClientCapabilities != nil {
 			return r.Meta.ClientCapabilities
 		}
@@ -54,7 +57,7 @@ func (r *Request) ClientCapabilities() *protocol.ClientCapabilities {
 // ClientInfo returns the client's self-description: from _meta for a modern
 // request, else from initialize. It never returns nil.
 func (r *Request) ClientInfo() *protocol.Implementation {
-	if r.Modern {
+	if r.Era.Stateless() {
 		if r.Meta.ClientInfo != nil {
 			return r.Meta.ClientInfo
 		}
@@ -68,7 +71,7 @@ func (r *Request) ClientInfo() *protocol.Implementation {
 // opts in with _meta's logLevel; on a legacy session the level set with
 // logging/setLevel applies, and before any is set every level is sent.
 func (r *Request) LogLevel() (protocol.LoggingLevel, bool) {
-	if r.Modern {
+	if r.Era.Stateless() {
 		return r.Meta.LogLevel, r.Meta.LogLevel != ""
 	}
 	if l := r.Session.LogLevel(); l != "" {

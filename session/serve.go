@@ -35,7 +35,7 @@ func (s *Session) admitCall(m *protocol.Request, b *batchReply) (job, bool) {
 		s.respondError(b, m.ID, perr)
 		return job{}, false
 	}
-	if req.Method == protocol.MethodPing && !req.Modern {
+	if req.Method == protocol.MethodPing && !req.Era.Dropped(protocol.MethodPing) {
 		a.resp = protocol.Response{ID: m.ID, Result: emptyObject}
 		s.answer(b, &a.resp)
 		return job{}, false
@@ -84,12 +84,12 @@ func (s *Session) admit(req *Request) *protocol.Error {
 		if !protocol.IsSupported(v) {
 			return unsupportedVersion(v)
 		}
-		if protocol.IsModern(v) {
+		if protocol.EraOf(v) == protocol.Modern {
 			if req.Meta.ClientCapabilities == nil {
 				return protocol.Errorf(protocol.CodeInvalidParams,
 					"Invalid params: params._meta must carry %s (the client's capabilities for this request; {} for none)", protocol.MetaClientCapabilities)
 			}
-			req.Modern = true
+			req.Era = protocol.Modern
 			req.Version = v
 			return nil
 		}

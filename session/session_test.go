@@ -377,7 +377,7 @@ func TestModernRequestWithoutHandshake(t *testing.T) {
 	var gotVersion string
 	var gotModern bool
 	h := session.HandlerFunc(func(ctx context.Context, req *session.Request) (any, error) {
-		gotVersion, gotModern = req.Version, req.Modern
+		gotVersion, gotModern = req.Version, req.Era == protocol.Modern
 		return nil, nil
 	})
 	p, _ := newRaw(t, h)

@@ -40,7 +40,7 @@ func (c *StreamableClient) newPost(ctx context.Context, m protocol.Message, req 
 	if req != nil && len(req.Params) > 0 {
 		if meta, err := req.Meta(); err == nil && meta.ProtocolVersion != "" {
 			version = meta.ProtocolVersion
-			modern = protocol.IsModern(version)
+			modern = protocol.EraOf(version).Stateless()
 		}
 	}
 	c.mu.Lock()

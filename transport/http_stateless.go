@@ -72,7 +72,7 @@ func (h *StreamableHandler) serveModern(w http.ResponseWriter, r *http.Request, 
 			mismatch("%s header %q does not match _meta %s %q", HeaderProtocolVersion, hv, protocol.MetaProtocolVersion, meta.ProtocolVersion)
 			return
 		}
-		if v := meta.ProtocolVersion; !protocol.IsSupported(v) || !protocol.IsModern(v) {
+		if v := meta.ProtocolVersion; !protocol.IsSupported(v) || protocol.EraOf(v) != protocol.Modern {
 			fail(http.StatusBadRequest, protocol.NewError(protocol.CodeUnsupportedProtocolVersion, "Unsupported protocol version").
 				WithData(protocol.UnsupportedProtocolVersionData{Supported: protocol.SupportedVersions(), Requested: v}))
 			return
@@ -87,7 +87,7 @@ func (h *StreamableHandler) serveModern(w http.ResponseWriter, r *http.Request, 
 		}
 	}
 	version := hv
-	if !protocol.IsModern(version) {
+	if protocol.EraOf(version) != protocol.Modern {
 		version = protocol.LatestVersion
 	}
 	req.Extra = requestInfo(r, "", h.opts.Principal(r))
