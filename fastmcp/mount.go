@@ -212,99 +212,112 @@ func (s *Server) childChanged(method string, quiet bool) {
 // parent's clients when that changed something (quiet: only the servers
 // the parent is mounted on); parent's s.mu held.
 func (l *mountLink) resync(kinds listKinds, quiet bool) {
-	p, c := l.parent, l.child
+	p := l.parent
 	notify := p.notifyListChanged
 	if quiet {
 		notify = func(method string) { p.childChanged(method, true) }
 	}
-	if kinds&listTools != 0 {
-		next := map[string]*tool{}
-		for _, t := range c.tools.load().sorted {
-			name := l.toolName(t.def.Name)
-			def := *t.def
-			def.Name = name
-			enc, err := withMember(t.enc, "name", name)
-			if err == nil {
-				err = validToolName(name)
-			}
-			if err != nil {
-				p.logger.Error("Mount: a tool of the mounted server is left out", "prefix", l.prefix, "tool", t.def.Name, "error", err)
-				continue
-			}
-			nt := &tool{def: &def, enc: enc, scopes: t.scopes, headers: t.headers, mount: l, orig: t.def.Name, appOnly: t.appOnly}
-			if t.plain != nil {
-				// An MCP Apps tool: clients without views get it without
-				// _meta.ui, as from the mounted server.
-				if nt.plain, err = withMember(t.plain, "name", name); err == nil {
-					p.apps.use(c.apps.clientSupports) // set in c when its tool got plain
-				}
-			}
-			nt.pipe = toolPipeline(nt)
-			next[name] = nt
-		}
-		if replaceMounted(p, &p.tools, l, next, "tool") {
-			notify(protocol.NotificationToolsListChanged)
-		}
+	if kinds&listTools != 0 && replaceMounted(p, &p.tools, l, l.mountedTools(), "tool") {
+		notify(protocol.NotificationToolsListChanged)
 	}
-	if kinds&listPrompts != 0 {
-		next := map[string]*prompt{}
-		for _, pr := range c.prompts.reg.load().sorted {
-			name := l.toolName(pr.def.Name)
-			def := *pr.def
-			def.Name = name
-			enc, err := withMember(pr.enc, "name", name)
-			if err != nil {
-				p.logger.Error("Mount: a prompt of the mounted server is left out", "prefix", l.prefix, "prompt", pr.def.Name, "error", err)
-				continue
-			}
-			np := &prompt{def: &def, enc: enc, scopes: pr.scopes, mount: l, orig: pr.def.Name}
-			np.pipe = promptPipeline(np)
-			next[name] = np
-		}
-		if replaceMounted(p, &p.prompts.reg, l, next, "prompt") {
-			notify(protocol.NotificationPromptsListChanged)
-		}
+	if kinds&listPrompts != 0 && replaceMounted(p, &p.prompts.reg, l, l.mountedPrompts(), "prompt") {
+		notify(protocol.NotificationPromptsListChanged)
 	}
-	if kinds&listResources != 0 {
-		statics := map[string]*resource{}
-		for _, r := range c.resources.static.load().sorted {
-			uri := l.uri(r.def.URI)
-			def := *r.def
-			def.URI = uri
-			enc, err := withMember(r.enc, "uri", uri)
-			if err != nil {
-				p.logger.Error("Mount: a resource of the mounted server is left out", "prefix", l.prefix, "uri", r.def.URI, "error", err)
-				continue
-			}
-			statics[uri] = &resource{def: &def, enc: enc, scopes: r.scopes, cache: r.cache, mount: l, orig: r.def.URI}
-		}
-		templates := map[string]*resourceTemplate{}
-		for _, t := range c.resources.templates.load().sorted {
-			uri := l.uri(t.def.URITemplate)
-			def := *t.def
-			def.URITemplate = uri
-			enc, err := withMember(t.enc, "uriTemplate", uri)
-			if err != nil {
-				p.logger.Error("Mount: a resource template of the mounted server is left out", "prefix", l.prefix, "template", t.def.URITemplate, "error", err)
-				continue
-			}
-			nt := &resourceTemplate{def: &def, enc: enc, scopes: t.scopes, cache: t.cache, mount: l, orig: t.def.URITemplate}
-			nt.tmpl, _ = parseTemplate(uri)
-			templates[uri] = nt
-		}
-		changed := replaceMounted(p, &p.resources.static, l, statics, "resource")
-		if replaceMounted(p, &p.resources.templates, l, templates, "resource template") {
-			// Mounted templates are tried after the parent's own, in
-			// mount order; the parent hands their reads to the child.
-			ordered := slices.DeleteFunc(slices.Clone(p.resources.orderedTemplates()), func(t *resourceTemplate) bool { return t.mount == l })
-			ordered = append(ordered, slices.SortedFunc(maps.Values(templates), compareKeys[*resourceTemplate])...)
-			p.resources.ordered.Store(&ordered)
-			changed = true
-		}
-		if changed {
-			notify(protocol.NotificationResourcesListChanged)
-		}
+	if kinds&listResources != 0 && l.resyncResources() {
+		notify(protocol.NotificationResourcesListChanged)
 	}
+}
+
+// mountedTools returns the child's tools as the parent lists them: named
+// with the prefix, forwarded to the child.
+func (l *mountLink) mountedTools() map[string]*tool {
+	p, c := l.parent, l.child
+	next := map[string]*tool{}
+	for _, t := range c.tools.load().sorted {
+		name := l.toolName(t.def.Name)
+		def := *t.def
+		def.Name = name
+		enc, err := withMember(t.enc, "name", name)
+		if err == nil {
+			err = validToolName(name)
+		}
+		if err != nil {
+			p.logger.Error("Mount: a tool of the mounted server is left out", "prefix", l.prefix, "tool", t.def.Name, "error", err)
+			continue
+		}
+		nt := &tool{def: &def, enc: enc, scopes: t.scopes, headers: t.headers, mount: l, orig: t.def.Name, appOnly: t.appOnly}
+		if t.plain != nil {
+			// An MCP Apps tool: clients without views get it without
+			// _meta.ui, as from the mounted server.
+			if nt.plain, err = withMember(t.plain, "name", name); err == nil {
+				p.apps.use(c.apps.clientSupports) // set in c when its tool got plain
+			}
+		}
+		nt.pipe = toolPipeline(nt)
+		next[name] = nt
+	}
+	return next
+}
+
+// mountedPrompts returns the child's prompts as the parent lists them.
+func (l *mountLink) mountedPrompts() map[string]*prompt {
+	next := map[string]*prompt{}
+	for _, pr := range l.child.prompts.reg.load().sorted {
+		name := l.toolName(pr.def.Name)
+		def := *pr.def
+		def.Name = name
+		enc, err := withMember(pr.enc, "name", name)
+		if err != nil {
+			l.parent.logger.Error("Mount: a prompt of the mounted server is left out", "prefix", l.prefix, "prompt", pr.def.Name, "error", err)
+			continue
+		}
+		np := &prompt{def: &def, enc: enc, scopes: pr.scopes, mount: l, orig: pr.def.Name}
+		np.pipe = promptPipeline(np)
+		next[name] = np
+	}
+	return next
+}
+
+// resyncResources puts the child's resources and templates in the
+// parent's registries and reports whether that changed them.
+func (l *mountLink) resyncResources() bool {
+	p, c := l.parent, l.child
+	statics := map[string]*resource{}
+	for _, r := range c.resources.static.load().sorted {
+		uri := l.uri(r.def.URI)
+		def := *r.def
+		def.URI = uri
+		enc, err := withMember(r.enc, "uri", uri)
+		if err != nil {
+			p.logger.Error("Mount: a resource of the mounted server is left out", "prefix", l.prefix, "uri", r.def.URI, "error", err)
+			continue
+		}
+		statics[uri] = &resource{def: &def, enc: enc, scopes: r.scopes, cache: r.cache, mount: l, orig: r.def.URI}
+	}
+	templates := map[string]*resourceTemplate{}
+	for _, t := range c.resources.templates.load().sorted {
+		uri := l.uri(t.def.URITemplate)
+		def := *t.def
+		def.URITemplate = uri
+		enc, err := withMember(t.enc, "uriTemplate", uri)
+		if err != nil {
+			p.logger.Error("Mount: a resource template of the mounted server is left out", "prefix", l.prefix, "template", t.def.URITemplate, "error", err)
+			continue
+		}
+		nt := &resourceTemplate{def: &def, enc: enc, scopes: t.scopes, cache: t.cache, mount: l, orig: t.def.URITemplate}
+		nt.tmpl, _ = parseTemplate(uri)
+		templates[uri] = nt
+	}
+	changed := replaceMounted(p, &p.resources.static, l, statics, "resource")
+	if replaceMounted(p, &p.resources.templates, l, templates, "resource template") {
+		// Mounted templates are tried after the parent's own, in
+		// mount order; the parent hands their reads to the child.
+		ordered := slices.DeleteFunc(slices.Clone(p.resources.orderedTemplates()), func(t *resourceTemplate) bool { return t.mount == l })
+		ordered = append(ordered, slices.SortedFunc(maps.Values(templates), compareKeys[*resourceTemplate])...)
+		p.resources.ordered.Store(&ordered)
+		changed = true
+	}
+	return changed
 }
 
 // mounted is implemented by the registry entries: the mount an entry

@@ -164,14 +164,6 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 	if err != nil {
 		return nil, err
 	}
-	strict, keepRefs := s.cfg.strict, s.cfg.keepRefs
-	if cfg.strict != nil {
-		strict = *cfg.strict
-	}
-	if cfg.keepRefs != nil {
-		keepRefs = *cfg.keepRefs
-	}
-	sopts := schema.Options{Strict: strict, KeepRefs: keepRefs}
 	var ui *ToolUI
 	if cfg.app.code != nil {
 		if ui, err = cfg.app.code.build(&cfg.app, name, cfg.meta); err != nil {
@@ -186,34 +178,8 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
 	}
-	switch {
-	case cfg.inputSchema != nil:
-		if h.in != nil && h.in.Kind() != reflect.Map {
-			return nil, fmt.Errorf("fastmcp: tool %q: with InputSchema the handler's argument must be map[string]any, not %s", name, h.in)
-		}
-		if t.input, err = schema.FromJSON(cfg.inputSchema, sopts); err != nil {
-			return nil, fmt.Errorf("fastmcp: tool %q: InputSchema: %w", name, err)
-		}
-	case h.in != nil && h.in.Kind() == reflect.Map:
-		return nil, fmt.Errorf("fastmcp: tool %q: handler %s takes a map: give its schema with fastmcp.InputSchema, or %s", name, h.display, toolExample)
-	case h.in != nil:
-		if t.input, err = schema.For(h.in, sopts); err != nil {
-			return nil, fmt.Errorf("fastmcp: tool %q: %w", name, err)
-		}
-	}
-	if t.input != nil {
-		def.InputSchema = t.input.Schema()
-		t.headers = t.input.Headers()
-	}
-	switch {
-	case cfg.outputSchema != nil:
-		def.OutputSchema = json.RawMessage(cfg.outputSchema)
-	case t.result == resultStructured || t.result == resultWrapped:
-		out, err := outputSchema(h.out, t.result == resultWrapped, sopts)
-		if err != nil {
-			return nil, fmt.Errorf("fastmcp: tool %q: result type %s: %w", name, h.out, err)
-		}
-		def.OutputSchema = out
+	if err := s.toolSchemas(t, def, &cfg, name); err != nil {
+		return nil, err
 	}
 	if ui != nil {
 		// The definition as listed to clients that render no views: the
@@ -231,6 +197,51 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 	}
 	t.pipe = toolPipeline(t)
 	return t, nil
+}
+
+// toolSchemas gives t its input schema (from the handler's argument type,
+// or InputSchema) and def its input and output schemas.
+func (s *Server) toolSchemas(t *tool, def *protocol.Tool, cfg *toolConfig, name string) error {
+	h := t.handler
+	strict, keepRefs := s.cfg.strict, s.cfg.keepRefs
+	if cfg.strict != nil {
+		strict = *cfg.strict
+	}
+	if cfg.keepRefs != nil {
+		keepRefs = *cfg.keepRefs
+	}
+	sopts := schema.Options{Strict: strict, KeepRefs: keepRefs}
+	var err error
+	switch {
+	case cfg.inputSchema != nil:
+		if h.in != nil && h.in.Kind() != reflect.Map {
+			return fmt.Errorf("fastmcp: tool %q: with InputSchema the handler's argument must be map[string]any, not %s", name, h.in)
+		}
+		if t.input, err = schema.FromJSON(cfg.inputSchema, sopts); err != nil {
+			return fmt.Errorf("fastmcp: tool %q: InputSchema: %w", name, err)
+		}
+	case h.in != nil && h.in.Kind() == reflect.Map:
+		return fmt.Errorf("fastmcp: tool %q: handler %s takes a map: give its schema with fastmcp.InputSchema, or %s", name, h.display, toolExample)
+	case h.in != nil:
+		if t.input, err = schema.For(h.in, sopts); err != nil {
+			return fmt.Errorf("fastmcp: tool %q: %w", name, err)
+		}
+	}
+	if t.input != nil {
+		def.InputSchema = t.input.Schema()
+		t.headers = t.input.Headers()
+	}
+	switch {
+	case cfg.outputSchema != nil:
+		def.OutputSchema = json.RawMessage(cfg.outputSchema)
+	case t.result == resultStructured || t.result == resultWrapped:
+		out, err := outputSchema(h.out, t.result == resultWrapped, sopts)
+		if err != nil {
+			return fmt.Errorf("fastmcp: tool %q: result type %s: %w", name, h.out, err)
+		}
+		def.OutputSchema = out
+	}
+	return nil
 }
 
 // outputSchema derives the outputSchema for results of type t: its own

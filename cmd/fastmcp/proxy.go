@@ -142,30 +142,13 @@ func listenAddress(from string) (addr, path string, ok bool, err error) {
 // proxy connects to t and serves it as --from says until ctx is done, the
 // stdio host closes its input or the server the command started exits.
 func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
-	addr, path, listen, err := listenAddress(o.from)
+	ln, addr, path, err := a.proxyListen(o)
 	if err != nil {
 		return err
 	}
-	if !listen && (len(o.allowedHosts) > 0 || o.authIssuer != "" || o.authAudience != "") {
-		return usage(errors.New("--allowed-hosts, --auth-issuer and --auth-audience apply to a proxy served over HTTP: add --from ADDRESS"))
-	}
-	if o.authAudience != "" && o.authIssuer == "" {
-		return usage(errors.New("--auth-audience needs --auth-issuer"))
-	}
-	if _, err := logLevel(a.logLevel); err != nil {
-		return err
-	}
-	var ln net.Listener
+	listen := ln != nil
 	if listen {
-		if ln, err = net.Listen("tcp", addr); err != nil {
-			return usage(fmt.Errorf("--from: %w", err))
-		}
 		defer ln.Close() // Run closes it too; this covers the failures before it
-		// Checked before the server is started (the library would refuse
-		// too, once serving): on every interface the Host check needs names.
-		if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() && len(o.allowedHosts) == 0 && os.Getenv("FASTMCP_ALLOWED_HOSTS") == "" {
-			return errEveryInterface(o.from)
-		}
 	}
 
 	cctx := ctx
@@ -186,27 +169,11 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 	}
 	defer cl.Close()
 
-	level := slog.LevelWarn
-	if a.verbose {
-		level = slog.LevelDebug
-	}
-	opts := []fastmcp.Option{fastmcp.Logger(slog.New(slog.NewTextHandler(a.rawStderr, &slog.HandlerOptions{Level: level})))}
 	var served string
 	if listen {
 		served = servedURL(addr, ln.Addr(), path)
-		opts = append(opts, fastmcp.HTTPPath(path), fastmcp.Listener(ln))
-		if len(o.allowedHosts) > 0 {
-			opts = append(opts, fastmcp.AllowedHosts(o.allowedHosts...))
-		}
-		if o.authIssuer != "" {
-			audience := o.authAudience
-			if audience == "" {
-				audience = served
-			}
-			opts = append(opts, fastmcp.Auth(auth.Protect(auth.JWT(o.authIssuer, audience))))
-		}
 	}
-	srv := fastmcp.Proxy(cl, opts...)
+	srv := fastmcp.Proxy(cl, a.proxyServerOptions(o, ln, path, served)...)
 
 	// The server the command started exiting ends the proxy.
 	sctx, stop := context.WithCancel(ctx)
@@ -248,6 +215,63 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 		return err
 	}
 	return ctx.Err() // canceled by Ctrl-C: exit 130, as every command
+}
+
+// proxyListen checks o's options and, with --from ADDRESS, listens there:
+// ln is nil for a proxy served over stdio.
+func (a *app) proxyListen(o *proxyOptions) (ln net.Listener, addr, path string, err error) {
+	addr, path, listen, err := listenAddress(o.from)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if !listen && (len(o.allowedHosts) > 0 || o.authIssuer != "" || o.authAudience != "") {
+		return nil, "", "", usage(errors.New("--allowed-hosts, --auth-issuer and --auth-audience apply to a proxy served over HTTP: add --from ADDRESS"))
+	}
+	if o.authAudience != "" && o.authIssuer == "" {
+		return nil, "", "", usage(errors.New("--auth-audience needs --auth-issuer"))
+	}
+	if _, err := logLevel(a.logLevel); err != nil {
+		return nil, "", "", err
+	}
+	if !listen {
+		return nil, addr, path, nil
+	}
+	if ln, err = net.Listen("tcp", addr); err != nil {
+		return nil, "", "", usage(fmt.Errorf("--from: %w", err))
+	}
+	// Checked before the server is started (the library would refuse too,
+	// once serving): on every interface the Host check needs names.
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() && len(o.allowedHosts) == 0 && os.Getenv("FASTMCP_ALLOWED_HOSTS") == "" {
+		ln.Close()
+		return nil, "", "", errEveryInterface(o.from)
+	}
+	return ln, addr, path, nil
+}
+
+// proxyServerOptions returns the options of the proxy's server: its
+// logger, and over HTTP (ln not nil) its listener, path, allowed hosts
+// and token check.
+func (a *app) proxyServerOptions(o *proxyOptions, ln net.Listener, path, served string) []fastmcp.Option {
+	level := slog.LevelWarn
+	if a.verbose {
+		level = slog.LevelDebug
+	}
+	opts := []fastmcp.Option{fastmcp.Logger(slog.New(slog.NewTextHandler(a.rawStderr, &slog.HandlerOptions{Level: level})))}
+	if ln == nil {
+		return opts
+	}
+	opts = append(opts, fastmcp.HTTPPath(path), fastmcp.Listener(ln))
+	if len(o.allowedHosts) > 0 {
+		opts = append(opts, fastmcp.AllowedHosts(o.allowedHosts...))
+	}
+	if o.authIssuer != "" {
+		audience := o.authAudience
+		if audience == "" {
+			audience = served
+		}
+		opts = append(opts, fastmcp.Auth(auth.Protect(auth.JWT(o.authIssuer, audience))))
+	}
+	return opts
 }
 
 // errEveryInterface is the usage error of --from on every interface

@@ -79,33 +79,9 @@ func Replay(t testing.TB, file string, serve ServeFunc, opts *ReplayOptions) {
 		t.Fatalf("fastmcptest: %s: the comment must name a supported revision (\"revision: ...\"), got %q", file, revision)
 	}
 
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var serveErr error
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		serveErr = serve(context.Background(), transport.NewStream(inR, outW, nil))
-	}()
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		r := bufio.NewReader(outR)
-		for {
-			l, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			lines <- strings.TrimSuffix(l, "\n")
-		}
-	}()
-	defer func() {
-		inW.Close()
-		outR.Close()
-		for range lines {
-		}
-		<-stopped
-	}()
+	rc := startReplay(serve)
+	defer rc.close()
+	inW, lines := rc.inW, rc.lines
 
 	var got bytes.Buffer
 	methods := map[protocol.ID]string{} // request id → method, for Check
@@ -131,24 +107,7 @@ func Replay(t testing.TB, file string, serve ServeFunc, opts *ReplayOptions) {
 				t.Fatalf("fastmcptest: sending %s: %v", sent, err)
 			}
 			owed.add(sent, revision, methods)
-			// Read until the server has answered everything, or asks the
-			// client something (the next client line answers it).
-			for !owed.none() {
-				var l string
-				select {
-				case next, ok := <-lines:
-					if !ok {
-						t.Fatalf("fastmcptest: the server closed its output after %s", sent)
-					}
-					l = next
-				case <-time.After(replyTimeout):
-					t.Fatalf("fastmcptest: no answer to %s within %v", sent, replyTimeout)
-				}
-				check(l)
-				if owed.got(l) {
-					break
-				}
-			}
+			awaitAnswers(t, lines, sent, &owed, check)
 		default: // comments and blank lines
 			got.WriteString(line + "\n")
 		}
@@ -158,9 +117,9 @@ func Replay(t testing.TB, file string, serve ServeFunc, opts *ReplayOptions) {
 	for l := range lines {
 		check(l)
 	}
-	<-stopped
-	if serveErr != nil {
-		t.Errorf("fastmcptest: serving: %v", serveErr)
+	<-rc.stopped
+	if rc.serveErr != nil {
+		t.Errorf("fastmcptest: serving: %v", rc.serveErr)
 	}
 
 	if got.String() == string(g.wire.Data) {
@@ -174,6 +133,71 @@ func Replay(t testing.TB, file string, serve ServeFunc, opts *ReplayOptions) {
 		return
 	}
 	t.Errorf("fastmcptest: %s: the server's lines differ (run with -update to accept):\n%s", file, lineDiff(string(g.wire.Data), got.String()))
+}
+
+// replayConn is the connection Replay serves: the client's side of a
+// newline-delimited stream, and the server's lines one at a time.
+type replayConn struct {
+	inW      *io.PipeWriter
+	outR     *io.PipeReader
+	lines    chan string   // the server's lines; closed when its output ends
+	stopped  chan struct{} // closed when serve returned, with serveErr set
+	serveErr error
+}
+
+// startReplay serves a new stream with serve, and reads its lines.
+func startReplay(serve ServeFunc) *replayConn {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	rc := &replayConn{inW: inW, outR: outR, lines: make(chan string), stopped: make(chan struct{})}
+	go func() {
+		defer close(rc.stopped)
+		rc.serveErr = serve(context.Background(), transport.NewStream(inR, outW, nil))
+	}()
+	go func() {
+		defer close(rc.lines)
+		r := bufio.NewReader(outR)
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			rc.lines <- strings.TrimSuffix(l, "\n")
+		}
+	}()
+	return rc
+}
+
+// close hangs up and waits for both goroutines to end.
+func (rc *replayConn) close() {
+	rc.inW.Close()
+	rc.outR.Close()
+	for range rc.lines {
+	}
+	<-rc.stopped
+}
+
+// awaitAnswers reads the server's lines after the client line sent until
+// the server has answered everything owed, or asks the client something
+// (the next client line answers it), passing each to check.
+func awaitAnswers(t testing.TB, lines <-chan string, sent string, o *owed, check func(string)) {
+	t.Helper()
+	for !o.none() {
+		var l string
+		select {
+		case next, ok := <-lines:
+			if !ok {
+				t.Fatalf("fastmcptest: the server closed its output after %s", sent)
+			}
+			l = next
+		case <-time.After(replyTimeout):
+			t.Fatalf("fastmcptest: no answer to %s within %v", sent, replyTimeout)
+		}
+		check(l)
+		if o.got(l) {
+			return
+		}
+	}
 }
 
 // owed is what the server still owes the client lines sent so far: the
