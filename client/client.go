@@ -497,7 +497,7 @@ type Command = transport.Command
 // connects to it over its standard input and output. Close stops the
 // subprocess:
 //
-//	c, err := fastmcp.ConnectCommand(ctx, &fastmcp.Command{Path: "./my-server", Args: []string{"serve"}})
+//	c, err := client.ConnectCommand(ctx, &client.Command{Path: "./my-server", Args: []string{"serve"}})
 func ConnectCommand(ctx context.Context, cmd *Command, opts ...Option) (*Client, error) {
 	var cfg config
 	for _, o := range opts {
