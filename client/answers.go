@@ -23,10 +23,10 @@ func AcceptElicitation(content any) (*ElicitResult, error) {
 	}
 	b, err := json.Marshal(content)
 	if err != nil {
-		return nil, fmt.Errorf("fastmcp: encoding the elicitation answer: %w", err)
+		return nil, fmt.Errorf("client: encoding the elicitation answer: %w", err)
 	}
 	if len(b) == 0 || b[0] != '{' {
-		return nil, fmt.Errorf("fastmcp: an elicitation answer must encode as a JSON object, not %.40s", b)
+		return nil, fmt.Errorf("client: an elicitation answer must encode as a JSON object, not %.40s", b)
 	}
 	res.Content = b
 	return res, nil

@@ -177,7 +177,7 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...Option) (*Client,
 		cfg.logLevel = protocol.LevelDebug // a Proxy filters for each caller
 	}
 	if cfg.version != "" && !protocol.IsSupported(cfg.version) {
-		return nil, fmt.Errorf("fastmcp: protocol version %q is not supported; choose one of %v", cfg.version, protocol.SupportedVersions())
+		return nil, fmt.Errorf("client: protocol version %q is not supported; choose one of %v", cfg.version, protocol.SupportedVersions())
 	}
 	c := &Client{cfg: cfg}
 	c.sess = session.New(conn, session.Options{
@@ -370,7 +370,7 @@ func (c *Client) connectAuto(ctx context.Context) error {
 }
 
 // errProbeTimeout is the cause of a server/discover probe cut short.
-var errProbeTimeout error = &sentinel{"fastmcp: no answer to server/discover within the discover timeout"}
+var errProbeTimeout error = &sentinel{"client: no answer to server/discover within the discover timeout"}
 
 // probe is discover bounded by the WithDiscoverTimeout setting.
 func (c *Client) probe(ctx context.Context, v string) error {
@@ -446,7 +446,7 @@ func (c *Client) discover(ctx context.Context, v string) error {
 	}
 	if err := protocol.Unmarshal(raw, &res.DiscoverResult); err != nil || len(res.SupportedVersions) == 0 {
 		c.era, c.meta = protocol.Legacy, nil
-		return fmt.Errorf("fastmcp: server/discover answer is not a discover result: %s", raw)
+		return fmt.Errorf("client: server/discover answer is not a discover result: %s", raw)
 	}
 	if !slices.Contains(res.SupportedVersions, v) {
 		c.era, c.meta = protocol.Legacy, nil
@@ -643,7 +643,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 	}
 	raw, err := encodeObject(params)
 	if err != nil {
-		return fmt.Errorf("fastmcp: encoding %s params: %w", method, err)
+		return fmt.Errorf("client: encoding %s params: %w", method, err)
 	}
 	if raw, err = protocol.MergeMeta(raw, c.meta); err != nil {
 		return err
@@ -696,11 +696,11 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		}
 		resetResult(result)
 		if round >= c.cfg.maxRounds {
-			return fmt.Errorf("fastmcp: %s still needs input after %d rounds; giving up", method, round)
+			return fmt.Errorf("client: %s still needs input after %d rounds; giving up", method, round)
 		}
 		var ir protocol.InputRequiredResult
 		if err := protocol.Unmarshal(res, &ir); err != nil {
-			return fmt.Errorf("fastmcp: %s: bad input_required result: %w", method, err)
+			return fmt.Errorf("client: %s: bad input_required result: %w", method, err)
 		}
 		answers, err := c.answerInputs(ctx, method, ir.InputRequests)
 		if err != nil {
@@ -719,7 +719,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 func retryParams(params json.RawMessage, answers protocol.InputResponses, state jsontext.Value) (json.RawMessage, error) {
 	members, err := jsonobj.Parse(params)
 	if err != nil {
-		return nil, fmt.Errorf("fastmcp: request params: %w", err)
+		return nil, fmt.Errorf("client: request params: %w", err)
 	}
 	b := []byte{'{'}
 	for _, m := range members {
@@ -884,7 +884,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 		// number), as the struct's tags mean them.
 		b, err := json.Marshal(args)
 		if err != nil {
-			return nil, fmt.Errorf("fastmcp: encoding arguments of %s: %w", name, err)
+			return nil, fmt.Errorf("client: encoding arguments of %s: %w", name, err)
 		}
 		rawArgs = b
 	}
@@ -951,7 +951,7 @@ func (c *Client) answerInputs(ctx context.Context, method string, reqs protocol.
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("fastmcp: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
+			return nil, fmt.Errorf("client: %s: answering the server's %s request %q: %w", method, req.Method, key, err)
 		}
 		b, err := protocol.Marshal(ans)
 		if err != nil {

@@ -238,7 +238,7 @@ func applyElicitDefaults(requested, content []byte) ([]byte, error) {
 	got := map[string]jsontext.Value{}
 	if len(content) > 0 && string(content) != "null" {
 		if err := protocol.Unmarshal(content, &got); err != nil {
-			return nil, fmt.Errorf("fastmcp: the elicitation handler's content is not a JSON object: %w", err)
+			return nil, fmt.Errorf("client: the elicitation handler's content is not a JSON object: %w", err)
 		}
 	}
 	changed := false

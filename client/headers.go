@@ -23,7 +23,7 @@ import (
 // of the Streamable HTTP transport (2026-07-28, "Custom Headers from Tool
 // Parameters"). Such tools are left out of ListTools and Tools, and are
 // never called.
-var ErrInvalidToolHeaders error = &sentinel{"fastmcp: the tool's x-mcp-header annotations are invalid"}
+var ErrInvalidToolHeaders error = &sentinel{"client: the tool's x-mcp-header annotations are invalid"}
 
 // paramHeader is one tool parameter mirrored into an Mcp-Param-* header.
 type paramHeader struct {
@@ -64,7 +64,7 @@ func (c *Client) recordTools(res *protocol.ListToolsResult, first bool) {
 		}
 		hs, err := toolParamHeaders(t.InputSchema)
 		if err != nil {
-			c.cfg.logger.Warn("fastmcp: ignoring a tool whose x-mcp-header annotations are invalid", "tool", t.Name, "reason", err.Error())
+			c.cfg.logger.Warn("client: ignoring a tool whose x-mcp-header annotations are invalid", "tool", t.Name, "reason", err.Error())
 			tc.invalid[t.Name] = err
 			delete(tc.headers, t.Name)
 			continue
@@ -98,7 +98,7 @@ func (c *Client) toolHeaders(ctx context.Context, name string) ([]paramHeader, e
 			if err != nil {
 				// Without the definitions there is nothing to mirror; the
 				// server refuses the call if it needed headers.
-				c.cfg.logger.Debug("fastmcp: listing tools before calling one failed", "tool", name, "error", err)
+				c.cfg.logger.Debug("client: listing tools before calling one failed", "tool", name, "error", err)
 				break
 			}
 		}
@@ -134,7 +134,7 @@ func paramHeaderValues(hs []paramHeader, args []byte) (http.Header, error) {
 		case '0', 't', 'f':
 			text = string(v)
 		default:
-			return nil, fmt.Errorf("fastmcp: argument %s is mirrored in header %s%s, so it must be a string, integer or boolean, not %s",
+			return nil, fmt.Errorf("client: argument %s is mirrored in header %s%s, so it must be a string, integer or boolean, not %s",
 				paramheader.PathString(ph.path), paramheader.Prefix, ph.name, v)
 		}
 		h[http.CanonicalHeaderKey(paramheader.Prefix+ph.name)] = []string{transport.EncodeHeaderValue(text)}

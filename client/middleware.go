@@ -85,7 +85,7 @@ func (c *Client) sendAt(ctx context.Context, version, method string, params, res
 	}
 	raw, err := session.EncodeParams(params)
 	if err != nil {
-		return fmt.Errorf("fastmcp: encoding %s params: %w", method, err)
+		return fmt.Errorf("client: encoding %s params: %w", method, err)
 	}
 	res, err := c.sender(ctx, &OutgoingRequest{Method: method, Params: raw, Version: version, Session: c.sess, opts: opts})
 	if err != nil {

@@ -90,7 +90,7 @@ func authFailed(err error) bool {
 // failure is said as one, without the transport's wrapping.
 func connectError(err error) error {
 	if na, ok := errors.AsType[notAuthorized](err); ok && na.NotAuthorized() {
-		return fmt.Errorf("fastmcp: connecting: not authorized: %w", na)
+		return fmt.Errorf("client: connecting: not authorized: %w", na)
 	}
-	return fmt.Errorf("fastmcp: connecting: %w", err)
+	return fmt.Errorf("client: connecting: %w", err)
 }

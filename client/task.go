@@ -13,7 +13,7 @@ import (
 
 // ErrTaskCancelled is returned by CallTool (and Call) when the server ran
 // the call as a task and the task ended cancelled.
-var ErrTaskCancelled error = &sentinel{"fastmcp: the task was cancelled"}
+var ErrTaskCancelled error = &sentinel{"client: the task was cancelled"}
 
 // taskPollFloor bounds how often a task is polled, whatever the server
 // suggests.
@@ -60,7 +60,7 @@ func (c *Client) StartTool(ctx context.Context, name string, args any, opts ...C
 // and leaves result empty.
 func startedTask(method string, created json.RawMessage, started *protocol.TaskCreatedResult, result any) error {
 	if err := protocol.Unmarshal(created, started); err != nil || started.TaskID == "" {
-		return fmt.Errorf("fastmcp: %s: bad task result: %s", method, created)
+		return fmt.Errorf("client: %s: bad task result: %s", method, created)
 	}
 	resetResult(result)
 	return nil
@@ -94,7 +94,7 @@ func (c *Client) CancelTask(ctx context.Context, taskID string) error {
 func (c *Client) awaitTask(ctx context.Context, method string, created json.RawMessage, result any) error {
 	var tc protocol.TaskCreatedResult
 	if err := protocol.Unmarshal(created, &tc); err != nil || tc.TaskID == "" {
-		return fmt.Errorf("fastmcp: %s: bad task result: %s", method, created)
+		return fmt.Errorf("client: %s: bad task result: %s", method, created)
 	}
 	resetResult(result)
 	if fn, ok := ctx.Value(taskStartedKey{}).(func(*protocol.TaskCreatedResult)); ok {
@@ -122,7 +122,7 @@ func (c *Client) awaitTask(ctx context.Context, method string, created json.RawM
 			if ctx.Err() != nil {
 				continue // cancel the task above
 			}
-			return fmt.Errorf("fastmcp: %s: polling task %s: %w", method, tc.TaskID, err)
+			return fmt.Errorf("client: %s: polling task %s: %w", method, tc.TaskID, err)
 		}
 		if d.PollIntervalMs > 0 {
 			interval = max(time.Duration(d.PollIntervalMs)*time.Millisecond, taskPollFloor)
@@ -132,7 +132,7 @@ func (c *Client) awaitTask(ctx context.Context, method string, created json.RawM
 			return session.DecodeResult(method, d.Result, result)
 		case protocol.TaskFailed:
 			if d.Error == nil {
-				return fmt.Errorf("fastmcp: %s: task %s failed without an error", method, tc.TaskID)
+				return fmt.Errorf("client: %s: task %s failed without an error", method, tc.TaskID)
 			}
 			return d.Error
 		case protocol.TaskCancelled:
@@ -144,7 +144,7 @@ func (c *Client) awaitTask(ctx context.Context, method string, created json.RawM
 			}
 			if len(answers) > 0 {
 				if err := c.UpdateTask(ctx, tc.TaskID, answers); err != nil {
-					return fmt.Errorf("fastmcp: %s: answering task %s: %w", method, tc.TaskID, err)
+					return fmt.Errorf("client: %s: answering task %s: %w", method, tc.TaskID, err)
 				}
 				timer.Reset(0)
 				continue
