@@ -2,16 +2,15 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/headername"
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/internal/paramheader"
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -186,7 +185,7 @@ func toolParamHeaders(schema []byte) ([]paramHeader, error) {
 			if !static || len(chain) == 0 {
 				return fmt.Errorf("x-mcp-header %q at %s is not reachable from the root through \"properties\" alone", name, where)
 			}
-			if err := checkHeaderToken(name); err != nil {
+			if err := headername.Check(name); err != nil {
 				return fmt.Errorf("x-mcp-header %q at %s %v", name, where, err)
 			}
 			var typ string
@@ -239,20 +238,4 @@ func toolParamHeaders(schema []byte) ([]paramHeader, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// checkHeaderToken checks RFC 9110 token syntax (1*tchar).
-func checkHeaderToken(name string) error {
-	if name == "" {
-		return errors.New("is empty")
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0 {
-			continue
-		}
-		r, _ := utf8.DecodeRuneInString(name[i:])
-		return fmt.Errorf("contains %q, which an HTTP header name cannot", r)
-	}
-	return nil
 }

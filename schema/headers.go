@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fastmcp-go/fastmcp/internal/headername"
 )
 
 // Header is a tool parameter mirrored into an HTTP header (SEP-2243): the
@@ -47,7 +49,7 @@ func findHeaders(root *object) ([]Header, error) {
 			if !static || len(chain) == 0 {
 				return fmt.Errorf("%s %q at %s is not reachable from the root through \"properties\" alone (it is inside items, $defs, $ref, or a composition): put it on a plain property, and do not use KeepRefs for it", headerKeyword, name, where())
 			}
-			if err := checkHeaderName(name); err != nil {
+			if err := headername.Check(name); err != nil {
 				return fmt.Errorf("%s %q at %s: %v", headerKeyword, name, where(), err)
 			}
 			typ, _ := s.get("type")
@@ -95,24 +97,6 @@ func findHeaders(root *object) ([]Header, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// checkHeaderName checks RFC 9110 token syntax (1*tchar).
-func checkHeaderName(name string) error {
-	if name == "" {
-		return fmt.Errorf("is empty: give the header a name")
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			continue
-		}
-		if strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0 {
-			continue
-		}
-		return fmt.Errorf("contains %q, which is not allowed in an HTTP header name: use letters, digits and !#$%%&'*+-.^_`|~", c)
-	}
-	return nil
 }
 
 // boundHeaderIntegers limits integer header properties to the range a
