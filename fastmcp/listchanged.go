@@ -19,8 +19,8 @@ const listChangedDelay = 10 * time.Millisecond
 // list that changed is announced once, outside every registry lock.
 type listChanges struct {
 	mu      sync.Mutex
-	pending [3]bool     // tools, prompts, resources
-	armed   *time.Timer // set while a burst is gathered
+	pending [3]bool // tools, prompts, resources
+	armed   bool    // a timer gathers a burst
 }
 
 // listChangedMethods are the notifications listChanges sends, in the order
@@ -48,8 +48,9 @@ func (l *listChanges) mark(method string, send func(method string)) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.pending[i] = true
-	if l.armed == nil {
-		l.armed = time.AfterFunc(listChangedDelay, func() { l.flush(send) })
+	if !l.armed {
+		l.armed = true
+		time.AfterFunc(listChangedDelay, func() { l.flush(send) })
 	}
 }
 
@@ -58,7 +59,7 @@ func (l *listChanges) mark(method string, send func(method string)) {
 func (l *listChanges) flush(send func(method string)) {
 	l.mu.Lock()
 	pending := l.pending
-	l.pending, l.armed = [3]bool{}, nil
+	l.pending, l.armed = [3]bool{}, false
 	l.mu.Unlock()
 	for i, changed := range pending {
 		if changed {
