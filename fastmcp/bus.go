@@ -21,17 +21,11 @@ func (busCode) announce(ctx context.Context, s *Server, n busNotice) error {
 	return s.announce(ctx, n)
 }
 
-// Topics of the bus, relative to the bus's own prefix.
+// Topics of the bus, relative to the bus's own prefix (the tasks' topics
+// are the task runtime's: internal/taskrun).
 const (
 	busTopicNotify = "fastmcp/notify" // list changes and resource updates
 )
-
-// busTaskStatus is the topic of a task's status changes.
-func busTaskStatus(id string) string { return "fastmcp/task/" + id + "/status" }
-
-// busTaskControl is the topic of the requests for a running task
-// (tasks/update, tasks/cancel), heard by the replica running it.
-func busTaskControl(id string) string { return "fastmcp/task/" + id + "/control" }
 
 // busNotice is a message of busTopicNotify.
 type busNotice struct {
@@ -58,24 +52,6 @@ func decodeNotice(msg []byte) (busNotice, error) {
 		}
 	}
 	return busNotice{}, fmt.Errorf("fastmcp: not an announcement: %q", msg)
-}
-
-// decodeControl decodes a message of busTaskControl.
-func decodeControl(msg []byte) (busControl, error) {
-	var c busControl
-	if err := protocol.Unmarshal(msg, &c); err != nil {
-		return busControl{}, err
-	}
-	if !c.Cancel && len(c.InputResponses) == 0 {
-		return busControl{}, fmt.Errorf("fastmcp: not a request for a task: %q", msg)
-	}
-	return c, nil
-}
-
-// busControl is a message of busTaskControl.
-type busControl struct {
-	Cancel         bool                    `json:"cancel,omitzero"`
-	InputResponses protocol.InputResponses `json:"inputResponses,omitzero"`
 }
 
 // busQueue bounds the deliveries waiting for the bus worker.

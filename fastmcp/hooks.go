@@ -2,13 +2,13 @@ package fastmcp
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/taskext"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
-	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/store"
 )
 
 // The seams where optional features plug into the server. The code of a
@@ -20,8 +20,8 @@ import (
 // call from code every server links (New, Start, Shutdown, tools/call,
 // subscriptions/listen) links the whole feature into every server.
 
-// taskRunner is the task runtime (task*.go) as the rest of the server
-// reaches it. The Task tool option installs it (TaskOption.applyTool);
+// taskRunner is the task runtime (package internal/taskrun, through the
+// adapter in task_runtime.go) as the rest of the server reaches it. The Task tool option installs it (TaskOption.applyTool);
 // registering the first such tool enables it on the server (Server.taskRun).
 // The Tasks option installs it too, for New to check its settings.
 type taskRunner interface {
@@ -33,8 +33,11 @@ type taskRunner interface {
 	// enable makes s run tasks, once: its task manager and the tasks
 	// methods; s.mu held.
 	enable(s *Server)
-	// call serves a tools/call of t, a tool registered with Task (see
-	// Server.callAsTask).
+	// useStore makes the tasks of the server it was enabled on stored in
+	// st (the shared stores, opened after the first tool registered with
+	// Task); s.mu held.
+	useStore(st store.TaskStore)
+	// call serves a tools/call of t, a tool registered with Task.
 	call(s *Server, c *Context, t *tool, args jsontext.Value) (res any, err error, handled bool)
 	// listen returns the tasks of a subscriptions/listen request the
 	// caller may follow; follow subscribes ln to their status through the
@@ -57,10 +60,7 @@ func (s *Server) taskRuntime() taskRunner {
 }
 
 // taskCall is the task a call runs as (a runningCall), as Context reaches
-// it; nil for a call that is not a task. Its methods are named unlike
-// runningTask's: the task manager, a field of every Server, holds
-// runningTasks, so the linker would keep runningTask's methods of the same
-// name and type in every server.
+// it; nil for a call that is not a task.
 type taskCall interface {
 	// taskID returns the task's id once the call became a task.
 	taskID() (string, bool)
@@ -100,21 +100,10 @@ type proxied interface {
 }
 
 // declaresTasks reports whether the client capabilities declare the tasks
-// extension. It and missingTasksExtension serve every server (mount
-// forwarding, subscriptions/listen), not only those that run tasks.
-func declaresTasks(caps *protocol.ClientCapabilities) bool {
-	if caps == nil {
-		return false
-	}
-	_, ok := caps.Extensions[protocol.ExtensionTasks]
-	return ok
-}
-
-// missingTasksExtension is the -32021 error naming the tasks extension.
-func missingTasksExtension(why string) *protocol.Error {
-	return protocol.NewError(protocol.CodeMissingRequiredClientCapability,
-		"Missing required client capability: "+protocol.ExtensionTasks+" ("+why+")").
-		WithData(protocol.MissingRequiredClientCapabilityData{RequiredCapabilities: protocol.ClientCapabilities{
-			Extensions: map[string]json.RawMessage{protocol.ExtensionTasks: json.RawMessage("{}")},
-		}})
-}
+// extension, and missingTasksExtension is the -32021 error naming it. They
+// serve every server (mount forwarding, subscriptions/listen), not only
+// those that run tasks; the task runtime makes the same checks.
+var (
+	declaresTasks         = taskext.Declared
+	missingTasksExtension = taskext.Missing
+)

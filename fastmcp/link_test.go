@@ -32,7 +32,7 @@ var optionalFeatures = []feature{
 	{name: "yaml", pkgs: []string{"go.yaml.in/yaml/v4"}},
 	{name: "mimetype", pkgs: []string{"github.com/gabriel-vasile/mimetype"}},
 	{name: "apps", pkgs: []string{"github.com/fastmcp-go/fastmcp/apps", "github.com/fastmcp-go/fastmcp/internal/appswire"}, files: []string{"apps.go"}},
-	{name: "pubsub", pkgs: []string{"github.com/fastmcp-go/fastmcp/pubsub"}, files: []string{"bus.go", "task_bus.go"}},
+	{name: "pubsub", pkgs: []string{"github.com/fastmcp-go/fastmcp/pubsub"}, files: []string{"bus.go"}},
 	// skills lives in its own package; the file prefix keeps it from
 	// creeping back into package fastmcp.
 	{name: "skills", pkgs: []string{"github.com/fastmcp-go/fastmcp/skills"}, files: []string{"skill"}},
@@ -41,7 +41,10 @@ var optionalFeatures = []feature{
 	// (the file prefix keeps it from creeping back into package fastmcp).
 	{name: "client", pkgs: []string{"github.com/fastmcp-go/fastmcp/client"}, files: []string{"client"}},
 	{name: "proxy", files: []string{"proxy"}},
-	{name: "tasks", files: []string{"task"}},
+	// The task runtime lives in internal/taskrun; the file prefix keeps it
+	// from creeping back into package fastmcp (task*.go holds the Task and
+	// Tasks options and the adapter the Task option installs).
+	{name: "tasks", pkgs: []string{"github.com/fastmcp-go/fastmcp/internal/taskrun"}, files: []string{"task"}},
 	// The full JSON Schema engine: its package init compiles five drafts'
 	// metaschemas. Generated schemas are checked by package schema's own
 	// rule list; hand-written ones (InputSchema) need import _

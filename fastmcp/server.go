@@ -46,12 +46,10 @@ type Server struct {
 	auth        *authState     // the Auth option built; nil without it
 	authErr     error          // why the Auth option could not be built: HTTP is not served
 
-	bus            busState        // the shared bus (Stores.Bus): announcements shared with other replicas
-	busRun         busRunner       // the bus's code; set with bus.bus, nil without a bus
-	tasks          *taskManager    // runs the tasks of tools registered with Task; nil until the first (taskRun.enable)
-	taskRun        taskRunner      // the task runtime, set with tasks; s.mu (see taskRuntime)
-	sharedTasks    store.TaskStore // the shared stores' task store, for the task manager; s.mu
-	tasksInstalled bool            // the tasks methods are in the table; s.mu
+	bus         busState        // the shared bus (Stores.Bus): announcements shared with other replicas
+	busRun      busRunner       // the bus's code; set with bus.bus, nil without a bus
+	taskRun     taskRunner      // the task runtime; nil until the first tool registered with Task (taskRun.enable); s.mu
+	sharedTasks store.TaskStore // the shared stores' task store, for the task manager; s.mu
 
 	noTokenWarning sync.Once // logs once that a RequireScopes feature was asked for without a token
 

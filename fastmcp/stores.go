@@ -132,8 +132,8 @@ func (s *Server) useStores(st *store.Stores, busRun busRunner) {
 	if st.Tasks != nil && s.cfg.tasks.Store == nil {
 		s.mu.Lock()
 		s.sharedTasks = st.Tasks
-		if s.tasks != nil { // a tool registered with Task made it already
-			s.tasks.store = st.Tasks
+		if s.taskRun != nil { // a tool registered with Task made it already
+			s.taskRun.useStore(st.Tasks)
 		}
 		s.mu.Unlock()
 	}

@@ -54,7 +54,7 @@ func TestSharedStores(t *testing.T) {
 				if tt.tasksAfterStart {
 					enableTasks(s)
 				}
-				if got := s.tasks.store == st.Tasks; got != tt.wantTasks {
+				if got := taskStore(s) == st.Tasks; got != tt.wantTasks {
 					t.Errorf("shared task store used: %v, want %v", got, tt.wantTasks)
 				}
 				if got := s.sealer.ring == st.Keys; got != tt.wantKeys {

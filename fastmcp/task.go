@@ -1,13 +1,9 @@
 package fastmcp
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/internal/taskrun"
 	"github.com/fastmcp-go/fastmcp/store"
 )
 
@@ -92,7 +88,7 @@ type TaskSettings struct {
 
 // DefaultMaxRunningTasks is how many task handlers run at once when
 // TaskSettings.MaxRunning is zero.
-const DefaultMaxRunningTasks = 1000
+const DefaultMaxRunningTasks = taskrun.DefaultMaxRunning
 
 // Tasks configures the server's tasks: where their state is stored and for
 // how long. Without it, tasks are kept in memory for an hour. Several Tasks
@@ -123,53 +119,21 @@ func Tasks(set TaskSettings) Option {
 	})
 }
 
-// errTaskShutdown is the cause a task's context is cancelled with when the
-// server shuts down.
-var errTaskShutdown = errors.New("fastmcp: the server shut down")
+// Defaults of TaskSettings.LeasePeriod and LeaseTimeout.
+const (
+	DefaultTaskLeasePeriod  = taskrun.DefaultLeasePeriod
+	DefaultTaskLeaseTimeout = taskrun.DefaultLeaseTimeout
+)
 
-// errTaskCancelled is the cause a task's context is cancelled with on
-// tasks/cancel.
-var errTaskCancelled = errors.New("fastmcp: the client cancelled the task")
+// TaskLapsedMessage is the status message, and the error message, of a
+// task reported failed because the replica running it stopped renewing its
+// lease (see store.TaskLeaseStore).
+const TaskLapsedMessage = taskrun.LapsedMessage
 
-func newTaskID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
-
-// taskWire returns the record as the tasks/get result.
-func taskWire(r *store.TaskRecord) *protocol.DetailedTask {
-	d := &protocol.DetailedTask{
-		TaskID:         r.ID,
-		Status:         r.Status,
-		StatusMessage:  r.StatusMessage,
-		CreatedAt:      rfc3339(r.CreatedAt),
-		LastUpdatedAt:  rfc3339(r.UpdatedAt),
-		PollIntervalMs: r.PollInterval.Milliseconds(),
-	}
-	if r.TTL > 0 {
-		ms := r.TTL.Milliseconds()
-		d.TTLMs = &ms
-	}
-	switch r.Status {
-	case protocol.TaskCompleted:
-		d.Result = json.RawMessage(r.Result)
-	case protocol.TaskFailed:
-		d.Error = r.Error
-	case protocol.TaskInputRequired:
-		d.InputRequests = r.InputRequests
-	}
-	return d
-}
-
-// taskCreated returns the record as the tools/call result that creates it.
-func taskCreated(r *store.TaskRecord) *protocol.TaskCreatedResult {
-	d := taskWire(r)
-	return &protocol.TaskCreatedResult{
-		ResultType: protocol.ResultTypeTask, TaskID: d.TaskID, Status: d.Status,
-		StatusMessage: d.StatusMessage, CreatedAt: d.CreatedAt, LastUpdatedAt: d.LastUpdatedAt,
-		TTLMs: d.TTLMs, PollIntervalMs: d.PollIntervalMs,
-	}
-}
+// ErrTaskStoreUnavailable is wrapped by the error a request that needs the
+// task store (a tools/call run as a task, tasks/get, tasks/update,
+// tasks/cancel) fails with when the store fails: a shared store whose
+// Redis is down, say. The client gets a JSON-RPC internal error saying the
+// task store is unavailable; the store's own error, which may name
+// internal hosts, goes to the server's log only.
+var ErrTaskStoreUnavailable = taskrun.ErrStoreUnavailable

@@ -1,4 +1,4 @@
-package fastmcp
+package taskrun
 
 import (
 	"bytes"
@@ -15,23 +15,17 @@ import (
 	"github.com/fastmcp-go/fastmcp/store"
 )
 
-// TestTasksOptionsAddUp checks that a later Tasks option keeps what an
-// earlier one set and it does not.
-func TestTasksOptionsAddUp(t *testing.T) {
-	ts := store.NewMemoryTaskStore()
-	s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: ts, MaxRunning: 3}), Tasks(TaskSettings{TTL: time.Minute})))
-	if s.tasks.store != ts || s.tasks.ttl != time.Minute || s.tasks.max != 3 || s.tasks.poll != time.Second {
-		t.Errorf("tasks: store kept %v, ttl %v, max %d, poll %v", s.tasks.store == ts, s.tasks.ttl, s.tasks.max, s.tasks.poll)
+// TestDefaults: a zero Config takes the defaults fastmcp.TaskSettings
+// documents.
+func TestDefaults(t *testing.T) {
+	m := New(Config{})
+	if m.store == nil || m.ttl != time.Hour || m.max != DefaultMaxRunning || m.poll != time.Second ||
+		m.leasePeriod != DefaultLeasePeriod || m.leaseTimeout != DefaultLeaseTimeout {
+		t.Errorf("defaults: store %v, ttl %v, max %d, poll %v, lease %v/%v", m.store, m.ttl, m.max, m.poll, m.leasePeriod, m.leaseTimeout)
 	}
-}
-
-// enableTasks makes s run tasks, as registering its first tool with Task
-// does.
-func enableTasks(s *Server) *Server {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	taskCode{}.enable(s)
-	return s
+	if m := New(Config{MaxRunning: -1}); m.max != 0 {
+		t.Errorf("MaxRunning -1: bound %d, want none", m.max)
+	}
 }
 
 // failingUpdates is a task store whose Update fails.
@@ -45,15 +39,14 @@ func (failingUpdates) Update(context.Context, *store.TaskRecord) error {
 // fails to record is logged, not lost silently, and notifies no one.
 func TestTaskStoreFailureLogged(t *testing.T) {
 	var logs bytes.Buffer
-	m := newTaskManager(TaskSettings{Store: failingUpdates{store.NewMemoryTaskStore()}})
-	m.logger = slog.New(slog.NewTextHandler(&logs, nil))
+	m := New(Config{Store: failingUpdates{store.NewMemoryTaskStore()}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	notified := false
 	m.notify = func(*store.TaskRecord) { notified = true }
-	rt := &runningTask{m: m}
+	rt := &Task{m: m}
 	if _, err := rt.create(context.Background(), "p", "tool"); err != nil {
 		t.Fatal(err)
 	}
-	rt.status("half way")
+	rt.SetStatus("half way")
 	if !strings.Contains(logs.String(), "recording the task's new state") || !strings.Contains(logs.String(), "store down") {
 		t.Errorf("log = %q", logs.String())
 	}
@@ -100,18 +93,18 @@ func (l *lapsingStore) LeaseLapsed(_ context.Context, rec *store.TaskRecord) (la
 func TestTaskLapsedStaysFailed(t *testing.T) {
 	for _, outcome := range []struct {
 		name string
-		res  *ToolResult
+		res  any
 		err  error
 	}{
-		{"completes late", &ToolResult{}, nil},
+		{"completes late", json.RawMessage(`{"content":[]}`), nil},
 		{"fails late", nil, errors.New("handler gave up")},
 	} {
 		t.Run(outcome.name, func(t *testing.T) {
 			ctx := context.Background()
 			ts := &lapsingStore{MemoryTaskStore: store.NewMemoryTaskStore(), lapsed: map[string]bool{}}
-			m := newTaskManager(TaskSettings{Store: ts, LeasePeriod: time.Millisecond, LeaseTimeout: time.Hour})
+			m := New(Config{Store: ts, LeasePeriod: time.Millisecond, LeaseTimeout: time.Hour})
 			defer func() {
-				if err := m.shutdown(ctx); err != nil {
+				if err := m.Shutdown(ctx); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -119,7 +112,7 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 			m.notify = func(r *store.TaskRecord) { notified = append(notified, r.Status) }
 			hctx, cancel := context.WithCancelCause(ctx)
 			defer cancel(nil)
-			rt := &runningTask{m: m, cancel: cancel}
+			rt := &Task{m: m, cancel: cancel}
 			rec, err := rt.create(ctx, "p", "tool")
 			if err != nil {
 				t.Fatal(err)
@@ -127,15 +120,15 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 
 			// Another replica finds the lease lapsed and records the end.
 			failed := *rec
-			failed.Status, failed.StatusMessage = protocol.TaskFailed, TaskLapsedMessage
+			failed.Status, failed.StatusMessage = protocol.TaskFailed, LapsedMessage
 			if err := ts.Update(ctx, &failed); err != nil {
 				t.Fatal(err)
 			}
 			ts.lapse(rec.ID)
 
 			<-hctx.Done()
-			if cause := context.Cause(hctx); !errors.Is(cause, errTaskLapsed) {
-				t.Errorf("the handler's context ended with %v, want errTaskLapsed", cause)
+			if cause := context.Cause(hctx); !errors.Is(cause, errLapsed) {
+				t.Errorf("the handler's context ended with %v, want errLapsed", cause)
 			}
 			// The handler's outcome comes late; the store raced with it
 			// as well (a direct Update).
@@ -149,8 +142,8 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Status != protocol.TaskFailed || got.StatusMessage != TaskLapsedMessage || got.Result != nil {
-				t.Errorf("after the late outcome: %s %q result %s, want failed %q", got.Status, got.StatusMessage, got.Result, TaskLapsedMessage)
+			if got.Status != protocol.TaskFailed || got.StatusMessage != LapsedMessage || got.Result != nil {
+				t.Errorf("after the late outcome: %s %q result %s, want failed %q", got.Status, got.StatusMessage, got.Result, LapsedMessage)
 			}
 			if len(notified) != 0 {
 				t.Errorf("notified %v: nothing was recorded", notified)
@@ -166,9 +159,9 @@ func TestTaskLapsedStaysFailed(t *testing.T) {
 func TestTaskLapseRacesCompletion(t *testing.T) {
 	ctx := context.Background()
 	ts := &lapsingStore{MemoryTaskStore: store.NewMemoryTaskStore(), lapsed: map[string]bool{}}
-	s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: ts})))
+	m := New(Config{Store: ts})
 	notified := false
-	s.tasks.notify = func(*store.TaskRecord) { notified = true }
+	m.notify = func(*store.TaskRecord) { notified = true }
 	now := time.Now()
 	seen := &store.TaskRecord{ID: "x", Principal: "p", Status: protocol.TaskWorking, CreatedAt: now, TTL: time.Hour, Runner: "elsewhere"}
 	if err := ts.Create(ctx, seen); err != nil {
@@ -180,7 +173,7 @@ func TestTaskLapseRacesCompletion(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts.lapse("x")
-	got, err := s.checkLease(ctx, func() *store.TaskRecord { c := *seen; return &c }())
+	got, err := m.checkLease(ctx, func() *store.TaskRecord { c := *seen; return &c }())
 	if err != nil {
 		t.Fatal(err)
 	}

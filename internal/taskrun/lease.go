@@ -1,8 +1,7 @@
-package fastmcp
+package taskrun
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"time"
@@ -11,29 +10,23 @@ import (
 	"github.com/fastmcp-go/fastmcp/store"
 )
 
-// Defaults of TaskSettings.LeasePeriod and LeaseTimeout.
-const (
-	DefaultTaskLeasePeriod  = 10 * time.Second
-	DefaultTaskLeaseTimeout = 30 * time.Second
-)
+// LapsedMessage is the status message, and the error message, of a task
+// reported failed because the replica running it stopped renewing its
+// lease (fastmcp.TaskLapsedMessage).
+const LapsedMessage = "the server replica running this task stopped"
 
-// TaskLapsedMessage is the status message, and the error message, of a
-// task reported failed because the replica running it stopped renewing its
-// lease (see store.TaskLeaseStore).
-const TaskLapsedMessage = "the server replica running this task stopped"
-
-// leaseSettings checks and completes the lease settings of set; it panics
-// on settings that cannot work, saying how to fix them.
-func leaseSettings(set TaskSettings) (period, timeout time.Duration) {
-	period, timeout = set.LeasePeriod, set.LeaseTimeout
+// LeaseSettings checks and completes the lease settings of
+// fastmcp.TaskSettings; it panics on settings that cannot work, saying how
+// to fix them.
+func LeaseSettings(period, timeout time.Duration) (time.Duration, time.Duration) {
 	if period < 0 || timeout < 0 {
 		panic(fmt.Sprintf("fastmcp.Tasks: LeasePeriod (%v) and LeaseTimeout (%v) must not be negative; zero takes the defaults", period, timeout))
 	}
 	if period == 0 {
-		period = DefaultTaskLeasePeriod
+		period = DefaultLeasePeriod
 	}
 	if timeout == 0 {
-		timeout = max(DefaultTaskLeaseTimeout, 3*period)
+		timeout = max(DefaultLeaseTimeout, 3*period)
 	}
 	if timeout <= period {
 		panic(fmt.Sprintf("fastmcp.Tasks: LeaseTimeout (%v) must be longer than LeasePeriod (%v), or the lease lapses between two renewals; three times LeasePeriod is usual", timeout, period))
@@ -41,18 +34,15 @@ func leaseSettings(set TaskSettings) (period, timeout time.Duration) {
 	return period, timeout
 }
 
-// newReplicaID names this process among the replicas running tasks.
-func newReplicaID() string { return rand.Text()[:10] }
-
 // leases returns the store's leases, or nil when it keeps none.
-func (m *taskManager) leases() store.TaskLeaseStore {
+func (m *Manager) leases() store.TaskLeaseStore {
 	l, _ := m.store.(store.TaskLeaseStore)
 	return l
 }
 
 // lease takes the lease of a new task, before it is stored, and starts
 // the renewals.
-func (m *taskManager) lease(ctx context.Context, id string) error {
+func (m *Manager) lease(ctx context.Context, id string) error {
 	l := m.leases()
 	if l == nil {
 		return nil
@@ -72,7 +62,7 @@ func (m *taskManager) lease(ctx context.Context, id string) error {
 
 // renew renews the leases of the tasks running here every leasePeriod,
 // until shutdown.
-func (m *taskManager) renew(l store.TaskLeaseStore) {
+func (m *Manager) renew(l store.TaskLeaseStore) {
 	defer m.wg.Done()
 	t := time.NewTicker(m.leasePeriod)
 	defer t.Stop()
@@ -109,22 +99,19 @@ func (m *taskManager) renew(l store.TaskLeaseStore) {
 	}
 }
 
-// errTaskLapsed is the cause a task's context is cancelled with when its
+// errLapsed is the cause a task's context is cancelled with when its
 // lease was found lapsed: another replica took this one for dead and
 // reported the task failed, which stands (store.TaskStore.Update refuses to
 // change an ended task).
-var errTaskLapsed = errors.New("fastmcp: this replica did not renew the task's lease in time; another replica reported the task failed")
+var errLapsed = errors.New("fastmcp: this replica did not renew the task's lease in time; another replica reported the task failed")
 
 // stopLapsed cancels the handlers of the tasks running here whose leases
 // lapsed.
-func (m *taskManager) stopLapsed(ids []string) {
+func (m *Manager) stopLapsed(ids []string) {
 	for _, id := range ids {
-		m.mu.Lock()
-		rt := m.running[id]
-		m.mu.Unlock()
-		if rt != nil {
+		if t := m.lookup(id); t != nil {
 			m.logger.Warn("task stopped: its lease lapsed and another replica reported it failed", "task", id)
-			rt.cancel(errTaskLapsed)
+			t.cancel(errLapsed)
 		}
 	}
 }
@@ -132,24 +119,17 @@ func (m *taskManager) stopLapsed(ids []string) {
 // checkLease returns rec as the task stands: failed when it is not ended,
 // runs on another replica (not here) and its lease lapsed. The first
 // replica to find the lease lapsed records the end and publishes it.
-func (s *Server) checkLease(ctx context.Context, rec *store.TaskRecord) (*store.TaskRecord, error) {
-	m := s.tasks
+func (m *Manager) checkLease(ctx context.Context, rec *store.TaskRecord) (*store.TaskRecord, error) {
 	l := m.leases()
-	if l == nil || rec.Terminal() || rec.Runner == "" {
-		return rec, nil
-	}
-	m.mu.Lock()
-	_, here := m.running[rec.ID]
-	m.mu.Unlock()
-	if here {
+	if l == nil || rec.Terminal() || rec.Runner == "" || m.lookup(rec.ID) != nil {
 		return rec, nil
 	}
 	lapsed, first, err := l.LeaseLapsed(ctx, rec)
 	if err != nil || !lapsed {
 		return rec, err
 	}
-	rec.Status, rec.StatusMessage, rec.InputRequests, rec.UpdatedAt = protocol.TaskFailed, TaskLapsedMessage, nil, m.now()
-	rec.Error = protocol.NewError(protocol.CodeInternalError, TaskLapsedMessage)
+	rec.Status, rec.StatusMessage, rec.InputRequests, rec.UpdatedAt = protocol.TaskFailed, LapsedMessage, nil, m.now()
+	rec.Error = protocol.NewError(protocol.CodeInternalError, LapsedMessage)
 	if !first {
 		return rec, nil
 	}
@@ -166,8 +146,6 @@ func (s *Server) checkLease(ctx context.Context, rec *store.TaskRecord) (*store.
 	case err != nil && !errors.Is(err, store.ErrTaskNotFound):
 		return nil, err
 	}
-	if m.notify != nil {
-		m.notify(rec)
-	}
+	m.notify(rec)
 	return rec, nil
 }

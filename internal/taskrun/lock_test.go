@@ -1,4 +1,4 @@
-package fastmcp
+package taskrun
 
 import (
 	"context"
@@ -82,10 +82,9 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 		t.Run(where, func(t *testing.T) {
 			ctx := context.Background()
 			ts := &holdingTaskStore{MemoryTaskStore: store.NewMemoryTaskStore(), entered: make(chan struct{}, 1), release: make(chan struct{}), stored: map[string][]string{}}
-			s := enableTasks(New("t", "1", Tasks(TaskSettings{Store: ts})))
-			m := s.tasks
+			m := New(Config{Store: ts})
 			defer func() {
-				if err := m.shutdown(ctx); err != nil {
+				if err := m.Shutdown(ctx); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -112,12 +111,12 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 			}
 			actx, acancel := context.WithCancelCause(ctx)
 			defer acancel(nil)
-			a := &runningTask{m: m, cancel: acancel}
+			a := &Task{m: m, cancel: acancel}
 			recA, err := a.create(ctx, "p", "tool")
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := &runningTask{m: m, cancel: func(error) {}}
+			b := &Task{m: m, cancel: func(error) {}}
 			recB, err := b.create(ctx, "p", "tool")
 			if err != nil {
 				t.Fatal(err)
@@ -126,7 +125,7 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 			held := make(chan struct{})
 			go func() {
 				defer close(held)
-				a.status("held") // ctx.Progress inside the task
+				a.SetStatus("held") // ctx.Progress inside the task
 			}()
 			released := false
 			release := func() {
@@ -139,16 +138,16 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 			<-ts.entered
 
 			notReturning(t, "ctx.Log inside the task (its id lookup)", func() {
-				if id, ok := a.createdID(); !ok || id != recA.ID {
+				if id, ok := a.ID(); !ok || id != recA.ID {
 					t.Errorf("createdID = %q, %v", id, ok)
 				}
 			})
-			notReturning(t, "another task's status change", func() { b.status("b half way") })
+			notReturning(t, "another task's status change", func() { b.SetStatus("b half way") })
 			if got, _ := ts.Get(ctx, recB.ID); got.StatusMessage != "b half way" {
 				t.Errorf("the other task's status message is %q", got.StatusMessage)
 			}
 			notReturning(t, "the bus worker passing on a tasks/cancel", func() {
-				s.applyTaskControl(recA.ID, busControl{Cancel: true})
+				m.applyControl(recA.ID, control{Cancel: true})
 			})
 			finished := make(chan struct{})
 			go func() {
@@ -167,7 +166,7 @@ func TestTaskWriteOutsideLock(t *testing.T) {
 			if got, _ := ts.Get(ctx, recA.ID); got.Status != protocol.TaskCancelled {
 				t.Errorf("the task ended %s, want cancelled", got.Status)
 			}
-			if cause := context.Cause(actx); !errors.Is(cause, errTaskCancelled) {
+			if cause := context.Cause(actx); !errors.Is(cause, errCancelled) {
 				t.Errorf("the handler's context ended with %v", cause)
 			}
 			mu.Lock()
