@@ -17,13 +17,15 @@
 // Task links none of this package (fastmcp/link_test.go). The interface
 // between the two, in full:
 //
-//   - fastmcp to the runtime: New with a Config, Manager.Call for a tools/call,
-//     Manager.Get, Update and Cancel as the methods' handlers,
-//     Manager.Listen, Follow and CheckLeases for subscriptions/listen,
-//     Manager.SetStore when the shared stores open late, Manager.Shutdown;
-//     and, from the handler, Task.ID, Task.SetStatus and Task.Ask.
-//   - the runtime to fastmcp: the Config's Principal, Bus, Enqueue and
-//     Broadcast, and the Call's Bind, Run and Plain.
+//   - fastmcp to the runtime (15 names): New with a Config, LeaseSettings to
+//     check the settings when the server is made; Manager.Call for a
+//     tools/call; Manager.Get, Update and Cancel as the methods' handlers;
+//     Manager.Listen, Follow and CheckLeases for subscriptions/listen;
+//     Manager.SetStore when the shared stores open late, Manager.Store,
+//     Manager.Shutdown; and, from the handler, Task.ID, Task.SetStatus and
+//     Task.Ask.
+//   - the runtime to fastmcp (7 functions): the Config's Principal, Bus,
+//     Enqueue and Broadcast, and the Call's Bind, Run and Plain.
 //
 // Lock order: a Task's mu, then the Manager's mu; never the other way
 // round. Nothing does I/O under either: the task store, the lease store,
