@@ -153,7 +153,9 @@ func TestSharedOnlyForSharedSessions(t *testing.T) {
 // TestTransportKeepsNoSessionState: package transport does not name the
 // MCP methods whose state lives with the session (the server side records
 // it through Shared): no logging/setLevel, no resources/subscribe or
-// unsubscribe, in its code (comments aside).
+// unsubscribe, in its code (comments aside), and it does not read or write
+// the session store's subscriptions (MemorySessionStore implements them,
+// as any store does, but nothing in the transport calls them).
 func TestTransportKeepsNoSessionState(t *testing.T) {
 	banned := map[string]string{
 		"MethodLoggingSetLevel":        protocol.MethodLoggingSetLevel,
@@ -185,6 +187,12 @@ func TestTransportKeepsNoSessionState(t *testing.T) {
 		for _, cg := range f.Comments {
 			for i := fset.Position(cg.Pos()).Offset; i < fset.Position(cg.End()).Offset; i++ {
 				code[i] = ' '
+			}
+		}
+		// Nor does it keep the session store's index of subscriptions.
+		for _, call := range []string{"store.Subscribe(", "store.Unsubscribe(", "store.Subscribers("} {
+			if strings.Contains(string(code), call) {
+				t.Errorf("%s calls %s..): the transport keeps no resource subscriptions", name, call)
 			}
 		}
 		for ident, method := range banned {
