@@ -27,9 +27,9 @@ import (
 // session's MCP state, so that the state lives with the session, on every
 // replica serving it, rather than in one replica's instance: see Shared.
 //
-// Its methods are safe for concurrent use. Values passed to SetState and
-// returned by State are not kept or modified by the caller after the
-// call: the session keeps its own copies.
+// Its methods are safe for concurrent use. SetState keeps a copy of the
+// value it is given; State and Watch hand out copies the receiver owns.
+// A panic in a watcher (Watch) is not recovered.
 type SharedSession interface {
 	// ID returns the session's id, the same on every replica. Keep what
 	// must be found again on any replica under it, not under the Conn,
@@ -49,9 +49,11 @@ type SharedSession interface {
 	// for the replicas that adopt the session later, and tells the other
 	// replicas serving the session now, which hand it to their
 	// watchers (Watch). It fails with an error matching
-	// store.ErrSessionUnknown when the record is gone, or with the
-	// store's error; failing to reach the other replicas is logged, not
-	// returned (they learn the value when they next adopt the session).
+	// store.ErrSessionUnknown when the record is gone, with the store's
+	// error, or when name is empty or value is not JSON. Failing to reach
+	// the other replicas is logged, not returned: those serving the
+	// session now keep the value they had, those adopting it later read
+	// the record.
 	SetState(ctx context.Context, name string, value json.RawMessage) error
 	// Watch calls f with each member of the session's state this replica
 	// knows now, then with each member another replica sets with
@@ -99,6 +101,9 @@ func (st sharedState) State(name string) json.RawMessage {
 }
 
 func (st sharedState) SetState(ctx context.Context, name string, value json.RawMessage) error {
+	if name == "" || !json.Valid(value) {
+		return fmt.Errorf("transport: SetState: the member %q of the session's state needs a name and a JSON value", name)
+	}
 	s := st.s
 	sh := s.h.shared
 	sctx, cancel := context.WithTimeout(ctx, storeTimeout)

@@ -44,6 +44,16 @@ func colorServer(watched chan<- string) *lowlevel.Server {
 		}
 		return struct{}{}, err
 	})
+	srv.HandleFunc("color/invalid", func(ctx context.Context, req *lowlevel.Request) (any, error) {
+		sh, err := shared(req)
+		if err != nil {
+			return nil, err
+		}
+		if sh.SetState(ctx, "", json.RawMessage(`"x"`)) == nil || sh.SetState(ctx, "color", json.RawMessage(`{`)) == nil {
+			return nil, errors.New("SetState took a member without a name, or a value that is not JSON")
+		}
+		return struct{}{}, nil
+	})
 	srv.HandleFunc("color/get", func(ctx context.Context, req *lowlevel.Request) (any, error) {
 		sh, err := shared(req)
 		if err != nil {
@@ -89,6 +99,7 @@ func TestSharedSessionState(t *testing.T) {
 	}
 	call(b, 2, "color/watch", "") // B adopts the session and watches it
 	call(a, 3, "color/set", `{"hue":"blue"}`)
+	call(a, 9, "color/invalid", "")
 	if got := call(a, 4, "color/get", ""); !strings.Contains(got, `"color":{"hue":"blue"}`) {
 		t.Errorf("A: %s", got)
 	}
