@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
@@ -19,9 +20,10 @@ import (
 // subscriptions records which legacy sessions subscribed to which resource
 // URIs with resources/subscribe. A session's entry is dropped when the
 // session ends. The subscriptions of sessions shared between replicas are
-// not here but in the session store (transport.SubscribeShared); shared
-// holds the Streamable HTTP handlers that share sessions, which send
-// their updates (transport.StreamableHandler.NotifySubscribers).
+// not here but in the session store (store.SessionStore.Subscribe, reached
+// through transport.Shared); shared holds the Streamable HTTP handlers that
+// share sessions, which send their updates
+// (transport.StreamableHandler.NotifySessions).
 type subscriptions struct {
 	mu     sync.Mutex
 	by     map[*session.Session]map[string]struct{}
@@ -61,7 +63,14 @@ func (s *Server) notifyShared(ctx context.Context, uri string) error {
 	}
 	if len(hs) == 0 {
 		so := s.sharedOptions()
-		return transport.NotifySubscribers(ctx, &so, uri, msg)
+		if so.Sessions == nil {
+			return nil
+		}
+		ids, err := subscribersOf(ctx, so.Sessions, uri)
+		if err != nil {
+			return err
+		}
+		return transport.NotifySessions(ctx, &so, ids, msg)
 	}
 	var (
 		done []store.SessionStore
@@ -73,11 +82,32 @@ func (s *Server) notifyShared(ctx context.Context, uri string) error {
 			continue
 		}
 		done = append(done, st)
-		if err := h.NotifySubscribers(ctx, uri, msg); err != nil {
+		ids, err := subscribersOf(ctx, st, uri)
+		if err == nil {
+			err = h.NotifySessions(ctx, ids, msg)
+		}
+		if err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// sharedStoreTimeout bounds one call of the session store made for a
+// resource subscription of a shared session (the store's own timeouts
+// usually end it sooner).
+const sharedStoreTimeout = 10 * time.Second
+
+// subscribersOf returns the ids of the shared sessions st lists as
+// subscribed to uri.
+func subscribersOf(ctx context.Context, st store.SessionStore, uri string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, sharedStoreTimeout)
+	defer cancel()
+	ids, err := st.Subscribers(ctx, uri)
+	if err != nil {
+		return nil, fmt.Errorf("fastmcp: reading the subscribers of %s from the session store: %w", uri, err)
+	}
+	return ids, nil
 }
 
 // sharedOptions returns the Streamable HTTP options of the stores the
@@ -176,7 +206,7 @@ func (s *subscriptions) notify(ctx context.Context, uri string) error {
 // announcing, appends the update to the GET stream of each subscribed
 // session in the shared event store, whichever replica took the
 // subscription or holds the session now, so that each gets it once (see
-// transport.StreamableHandler.NotifySubscribers). The errors of the
+// transport.StreamableHandler.NotifySessions). The errors of the
 // session store and the event store are returned too.
 func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	up := s.resourceUpdatedUp(ctx, uri) // the servers s is mounted on
@@ -210,11 +240,18 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 	if err != nil {
 		return nil, proxiedError(err)
 	}
-	shared, err := transport.SubscribeShared(ctx, req.Session.Conn(), p.URI)
-	switch {
-	case !shared:
+	sh, shared := transport.Shared(req.Session.Conn())
+	if !shared {
 		s.resources.subs.add(req.Session, p.URI)
-	case err != nil:
+		return nil, nil
+	}
+	// In the session store, the subscription lives as long as the session,
+	// whichever replica serves it, and the replica announcing an update
+	// reaches it (notifyShared).
+	sctx, cancel := context.WithTimeout(ctx, sharedStoreTimeout)
+	err = sh.Store().Subscribe(sctx, sh.ID(), p.URI)
+	cancel()
+	if err != nil {
 		if added {
 			// The subscription is not recorded: neither is it at the
 			// backend.
@@ -231,8 +268,8 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 // records a legacy session's subscriptions under: a shared session by its
 // id, any other by itself.
 func sessionSubscriber(sess *session.Session) subscriber {
-	if id, ok := transport.SharedSessionID(sess.Conn()); ok {
-		return subscriber{key: sharedSessionKey(id), life: sess.Context()}
+	if sh, ok := transport.Shared(sess.Conn()); ok {
+		return subscriber{key: sharedSessionKey(sh.ID()), life: sess.Context()}
 	}
 	return subscriber{key: sess, life: sess.Context()}
 }
@@ -257,17 +294,21 @@ func (s *Server) unsubscribe(ctx context.Context, req *lowlevel.Request) (any, e
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: resources/unsubscribe: missing uri", protocol.ErrInvalidParams)
 	}
-	shared, removed, err := transport.UnsubscribeShared(ctx, req.Session.Conn(), p.URI)
-	switch {
-	case !shared:
+	if sh, shared := transport.Shared(req.Session.Conn()); shared {
+		sctx, cancel := context.WithTimeout(ctx, sharedStoreTimeout)
+		removed, err := sh.Store().Unsubscribe(sctx, sh.ID(), p.URI)
+		cancel()
+		if err != nil {
+			return nil, s.sessionStoreFailed("resources/unsubscribe", err)
+		}
+		if !removed {
+			return nil, nil // it was not subscribed: nothing to undo
+		}
+	} else {
 		if !slices.Contains(s.resources.subs.subscribers(p.URI), req.Session) {
 			return nil, nil
 		}
 		s.resources.subs.remove(req.Session, p.URI)
-	case err != nil:
-		return nil, s.sessionStoreFailed("resources/unsubscribe", err)
-	case !removed:
-		return nil, nil // it was not subscribed: nothing to undo
 	}
 	if err := s.unsubscribeMounted(ctx, sessionSubscriber(req.Session).key, p.URI); err != nil {
 		return nil, proxiedError(err)

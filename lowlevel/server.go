@@ -2,6 +2,7 @@ package lowlevel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -247,7 +248,7 @@ func (s *Server) dispatch(ctx context.Context, req *Request) (any, error) {
 	case protocol.MethodPing:
 		return nil, nil
 	case protocol.MethodLoggingSetLevel:
-		return s.setLevel(req)
+		return s.setLevel(ctx, req)
 	}
 	return nil, fmt.Errorf("%w: %s", protocol.ErrMethodNotFound, req.Method)
 }
@@ -269,7 +270,10 @@ func (s *Server) discover(req *Request) *protocol.DiscoverResult {
 	}
 }
 
-func (s *Server) setLevel(req *Request) (any, error) {
+// setLevel serves logging/setLevel. The level of a session shared between
+// replicas is also kept in its record, where the other replicas serving
+// the session, and those adopting it later, find it (see sharedLevel).
+func (s *Server) setLevel(ctx context.Context, req *Request) (any, error) {
 	var p protocol.SetLevelParams
 	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &p); err != nil {
 		return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
@@ -278,7 +282,38 @@ func (s *Server) setLevel(req *Request) (any, error) {
 		return nil, fmt.Errorf("%w: unknown logging level %q", protocol.ErrInvalidParams, p.Level)
 	}
 	req.Session.SetLogLevel(p.Level)
+	if sh, ok := transport.Shared(req.Session.Conn()); ok {
+		// As before the level was kept in the record: a failure is logged
+		// and the level applies on this replica.
+		raw, _ := json.Marshal(p.Level) // a string
+		if err := sh.SetState(context.WithoutCancel(ctx), stateLogLevel, raw); err != nil {
+			s.logger.Warn("lowlevel: recording the session's log level failed", "session", sh.ID(), "error", err)
+		}
+	}
 	return nil, nil
+}
+
+// stateLogLevel names the member of a shared session's state
+// (transport.SharedSession) that holds its logging/setLevel level.
+const stateLogLevel = "logLevel"
+
+// sharedLevel returns the level a shared session's state holds, or "".
+func sharedLevel(v json.RawMessage) protocol.LoggingLevel {
+	var l protocol.LoggingLevel
+	if v == nil || protocol.Unmarshal(v, &l) != nil || !l.IsValid() {
+		return ""
+	}
+	return l
+}
+
+// watchLevel keeps the level of sess, a session shared between replicas,
+// the one set last on any replica serving it.
+func watchLevel(sh transport.SharedSession, sess *session.Session) {
+	sh.Watch(func(name string, v json.RawMessage) {
+		if l := sharedLevel(v); name == stateLogLevel && l != "" {
+			sess.SetLogLevel(l)
+		}
+	})
 }
 
 // decorate gives a modern result its resultType ("complete" unless the
@@ -364,15 +399,18 @@ func DrainTimeout(d time.Duration) SessionOption {
 //
 //	mux.Handle("/mcp", transport.NewStreamableHandler(srv.Connect, nil))
 func (s *Server) Connect(conn transport.Conn, info transport.ConnInfo) {
-	if info.Adopted == nil && info.RequestIDPrefix == "" {
+	sh, shared := transport.Shared(conn)
+	if info.Adopted == nil && info.RequestIDPrefix == "" && !shared {
 		s.newSession(conn, info.Version)
 		return
 	}
-	s.newSession(conn, info.Version, func(o *session.Options) {
+	sess := s.newSession(conn, info.Version, func(o *session.Options) {
 		o.RequestIDPrefix = info.RequestIDPrefix
+		if shared {
+			o.LogLevel = sharedLevel(sh.State(stateLogLevel))
+		}
 		if a := info.Adopted; a != nil {
 			o.Version = a.Version
-			o.LogLevel = protocol.LoggingLevel(a.LogLevel)
 			var p protocol.InitializeParams
 			if len(a.InitializeParams) > 0 {
 				if err := protocol.Unmarshal(a.InitializeParams, &p); err != nil {
@@ -382,6 +420,9 @@ func (s *Server) Connect(conn transport.Conn, info transport.ConnInfo) {
 			o.Initialized = &p
 		}
 	})
+	if shared {
+		watchLevel(sh, sess)
+	}
 }
 
 func (s *Server) newSession(conn transport.Conn, version string, opts ...SessionOption) *session.Session {

@@ -29,10 +29,14 @@ type SessionStore interface {
 	// and its expiry ttl from now. It fails with an error matching
 	// ErrSessionUnknown when there is no record.
 	Touch(ctx context.Context, id string, now time.Time, ttl time.Duration) error
-	// SetLogLevel records the level the client set with logging/setLevel.
-	// It fails with an error matching ErrSessionUnknown when there is no
+	// SetState sets the member name of the record's State to value,
+	// replacing any value it had, without changing the record's expiry.
+	// The server side keeps there what the session's client set that
+	// every replica serving the session must know (lowlevel keeps the
+	// level of logging/setLevel); the store does not interpret it. It
+	// fails with an error matching ErrSessionUnknown when there is no
 	// record.
-	SetLogLevel(ctx context.Context, id, level string) error
+	SetState(ctx context.Context, id, name string, value json.RawMessage) error
 	// Subscribe records that the client of session id subscribed to
 	// updates of uri (resources/subscribe): uri joins the record's
 	// Subscriptions and the session is among Subscribers(uri) for as long
@@ -68,9 +72,10 @@ type SessionRecord struct {
 	// InitializeParams are the params of the client's initialize request,
 	// as sent (its capabilities and clientInfo).
 	InitializeParams json.RawMessage `json:"initializeParams,omitempty"`
-	// LogLevel is the level the client last set with logging/setLevel, or
-	// "" when it set none.
-	LogLevel string `json:"logLevel,omitempty"`
+	// State holds the members of the session's state that the server
+	// side set with SetState, by name: JSON values the store keeps as
+	// given. Nil when none was set.
+	State map[string]json.RawMessage `json:"state,omitempty"`
 	// Subscriptions are the URIs the client subscribed to with
 	// resources/subscribe and did not unsubscribe from, sorted.
 	Subscriptions []string `json:"subscriptions,omitempty"`

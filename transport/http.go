@@ -68,9 +68,6 @@ type AdoptedSession struct {
 	// InitializeParams are the params of the client's initialize
 	// request, as sent: its capabilities and clientInfo.
 	InitializeParams json.RawMessage
-	// LogLevel is the level the client last set with logging/setLevel,
-	// or "".
-	LogLevel string
 }
 
 // HTTPRequestInfo is what the HTTP transports know about the HTTP request

@@ -118,9 +118,10 @@ type HTTPOptions struct {
 	// it on another replica), DELETE ends it everywhere, and SSE events
 	// of the session's GET stream get their numbers from the EventStore
 	// (which should be shared too and implement SequencedEventStore), so
-	// that the stream can be resumed on any replica. The session's
-	// resources/subscribe subscriptions are kept in its record (see
-	// SubscribeShared and NotifySubscribers). A session's record
+	// that the stream can be resumed on any replica. The server side
+	// keeps the session's MCP state (its log level, its resource
+	// subscriptions) in its record through the session's Conn (see
+	// Shared and NotifySessions). A session's record
 	// expires SessionIdleTimeout after its last request on any replica.
 	// The EventStore must then implement SequencedEventStore
 	// (NewStreamableHandler panics otherwise). Nil means sessions live in
@@ -128,11 +129,11 @@ type HTTPOptions struct {
 	Sessions store.SessionStore
 	// Bus carries, with Sessions, what the replicas serving one session
 	// tell each other: the client's answers to requests another replica
-	// sent, its cancellations of requests running elsewhere, its
-	// logging/setLevel, the end of the session,
-	// and wake-ups of the replica holding the GET stream. Without it a
-	// session can still be served by any replica, but those messages stay
-	// on the replica they reached.
+	// sent, its cancellations of requests running elsewhere, the state
+	// the server side sets (SharedSession.SetState), the end of the
+	// session, and wake-ups of the replica holding the GET stream.
+	// Without it a session can still be served by any replica, but those
+	// messages stay on the replica they reached.
 	Bus store.Bus
 	// ProbeTimeout bounds how long a replica where a client resumed the
 	// stream of a request running on another replica waits for that

@@ -240,9 +240,6 @@ func (h *StreamableHandler) serveCall(w http.ResponseWriter, r *http.Request, se
 		return
 	}
 	defer st.detach(sk)
-	if h.shared != nil && forwarded(req.Method) {
-		sess.share(r.Context(), req)
-	}
 	if isNew {
 		w.Header().Set(HeaderSessionID, sess.id)
 		defer func() {

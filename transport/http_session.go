@@ -44,6 +44,7 @@ type httpSession struct {
 	touched     time.Time          // when this replica last refreshed the record
 	initID      protocol.ID        // a new session's initialize, whose answer writes the record
 	initParams  json.RawMessage    // its params
+	state       stateOf            // the session's state (SharedSession)
 }
 
 // stream is one SSE stream of a session: a request's stream or the GET

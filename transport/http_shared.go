@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
@@ -39,7 +37,6 @@ type sharing struct {
 	// the requests its sessions send and the names of its SSE streams.
 	replica string
 	ttl     time.Duration // a record's TTL; 0 when sessions never expire
-	fwd     atomic.Int64  // numbers the requests forwarded from other replicas
 
 	adopting map[string]chan struct{} // sessions being adopted; under h.mu
 }
@@ -74,7 +71,7 @@ const (
 	busClosed   = "closed"   // the session was deleted: close the local instance
 	busResponse = "response" // the client's answer to a request a replica sent
 	busCancel   = "cancel"   // notifications/cancelled for a request running somewhere
-	busForward  = "forward"  // a request that changes session state (setLevel)
+	busState    = "state"    // a member of the session's state set (SharedSession.SetState)
 	busWake     = "wake"     // events were appended to the GET stream
 	busProbe    = "probe"    // does the replica running Stream's request still run it?
 	busAlive    = "alive"    // the answer to a probe: it does
@@ -89,6 +86,10 @@ type busMsg struct {
 	// request's stream that a GET on another replica follows; "" for the
 	// GET stream.
 	Stream string `json:"stream,omitempty"`
+	// Name and Value are the member of the session's state a replica
+	// set, and its value (busState).
+	Name  string          `json:"n,omitempty"`
+	Value json.RawMessage `json:"v,omitempty"`
 }
 
 // publish sends m on the topic of session id.
@@ -204,6 +205,7 @@ func (sh *sharing) adopt(ctx context.Context, id, principal string) (*httpSessio
 	}
 	s := h.makeSession(id, principal)
 	s.version = rec.Version
+	s.state.load(rec.State)
 	s.touched = time.Now()
 	if err := sh.join(ctx, s); err != nil {
 		return nil, err
@@ -217,7 +219,7 @@ func (sh *sharing) adopt(ctx context.Context, id, principal string) (*httpSessio
 		SessionID:       id,
 		Principal:       principal,
 		RequestIDPrefix: sh.replica + "-",
-		Adopted:         &AdoptedSession{Version: rec.Version, InitializeParams: rec.InitializeParams, LogLevel: rec.LogLevel},
+		Adopted:         &AdoptedSession{Version: rec.Version, InitializeParams: rec.InitializeParams},
 	})
 	return s, nil
 }
@@ -370,20 +372,10 @@ func (s *httpSession) onBus(data []byte) {
 				s.cancelStream(id)
 			}
 		}
-	case busForward:
-		if m.From == sh.replica {
-			return
+	case busState:
+		if m.From != sh.replica && m.Name != "" {
+			s.state.changed(m.Name, m.Value)
 		}
-		msg, err := protocol.DecodeMessage(m.Msg)
-		req, ok := msg.(*protocol.Request)
-		if err != nil || !ok {
-			return
-		}
-		// Served under an id of this replica's that no client uses; its
-		// answer has no stream and is dropped.
-		req.ID = protocol.StringID(sh.replica + "-forwarded-" + strconv.FormatInt(sh.fwd.Add(1), 10))
-		req.Extra = &HTTPRequestInfo{SessionID: s.id, Principal: s.principal, Context: context.Background()}
-		s.deliver(context.Background(), req)
 	}
 }
 
@@ -403,33 +395,6 @@ func (s *httpSession) hasStream(id protocol.ID) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.streams[id] != nil
-}
-
-// forwarded reports whether the other replicas serving a session must
-// see a request of method too: it changes the state of the session that
-// lives in each replica's instance. (resources/subscribe and unsubscribe
-// change the session store: see SubscribeShared.)
-func forwarded(method string) bool {
-	return method == protocol.MethodLoggingSetLevel
-}
-
-// share tells the other replicas serving s about a call that changes the
-// session's state (see forwarded): the log level is also kept in the
-// record, for the replicas that adopt the session later.
-func (s *httpSession) share(ctx context.Context, req *protocol.Request) {
-	sh := s.h.shared
-	if req.Method == protocol.MethodLoggingSetLevel {
-		var p protocol.SetLevelParams
-		if protocol.Unmarshal(req.Params, &p) == nil && p.Level.IsValid() {
-			sctx, cancel := context.WithTimeout(ctx, storeTimeout)
-			err := sh.store.SetLogLevel(sctx, s.id, string(p.Level))
-			cancel()
-			if err != nil {
-				s.h.logger.Warn("recording the MCP session's log level failed", "session", s.id, "error", err)
-			}
-		}
-	}
-	s.publishMessage(ctx, busForward, req)
 }
 
 // publishMessage sends msg on the session's topic as a message of kind.

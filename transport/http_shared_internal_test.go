@@ -15,7 +15,8 @@ func FuzzBusMessage(f *testing.F) {
 		`{"k":"wake","stream":"ABC-1"}`,
 		`{"k":"response","from":"X","m":{"jsonrpc":"2.0","id":"R-1","result":{}}}`,
 		`{"k":"cancel","from":"X","m":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}}`,
-		`{"k":"forward","from":"X","m":{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}}`,
+		`{"k":"state","from":"X","n":"logLevel","v":"debug"}`,
+		`{"k":"state","from":"X","n":"","v":[1,{}]}`,
 		`{"k":"response","m":[1,2]}`,
 		`not json`,
 	} {

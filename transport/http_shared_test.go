@@ -410,6 +410,39 @@ func TestSharedSessionLogLevel(t *testing.T) {
 	}
 }
 
+// TestSharedSessionLogLevelInBatch: a logging/setLevel inside a JSON-RPC
+// batch (2025-03-26) is recorded as one sent alone is: the replica that
+// adopts the session later serves it at that level. (The transport used to
+// record the level itself, looking only at requests POSTed alone.)
+func TestSharedSessionLogLevelInBatch(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, 2, nil)
+	a, b := c.replicas[0], c.replicas[1]
+	init := strings.Replace(initBody, "2025-11-25", protocol.BatchVersion, 1)
+	resp, body := rawPost(t, a.url, init, nil)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || sid == "" {
+		t.Fatalf("initialize: %d %s", resp.StatusCode, body)
+	}
+	hdr := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": protocol.BatchVersion}
+	if resp, body := rawPost(t, a.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("initialized: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := rawPost(t, a.url, `[{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"error"}},{"jsonrpc":"2.0","id":3,"method":"ping"}]`, hdr); resp.StatusCode != http.StatusOK {
+		t.Fatalf("batch on A: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := rawPost(t, b.url, `{"jsonrpc":"2.0","id":4,"method":"ping"}`, hdr); resp.StatusCode != http.StatusOK {
+		t.Fatalf("ping on B: %d %s", resp.StatusCode, body)
+	}
+	var got []protocol.LoggingLevel
+	for _, s := range sessionsOf(b.srv) {
+		got = append(got, s.LogLevel())
+	}
+	if len(got) != 1 || got[0] != protocol.LevelError {
+		t.Errorf("B serves the session at levels %q, want [error]", got)
+	}
+}
+
 // sseLines reads an SSE response as it arrives.
 type sseLines struct {
 	t      testing.TB

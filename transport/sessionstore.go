@@ -86,6 +86,7 @@ func (s *MemorySessionStore) Create(ctx context.Context, rec *store.SessionRecor
 	}
 	r := *rec
 	r.InitializeParams = append(json.RawMessage(nil), rec.InitializeParams...)
+	r.State = copyState(rec.State)
 	r.Subscriptions = nil
 	m := memRecord{rec: r, subs: map[string]struct{}{}, expires: expiry(time.Now(), ttl)}
 	s.mu.Lock()
@@ -112,6 +113,7 @@ func (s *MemorySessionStore) Get(ctx context.Context, id string) (*store.Session
 	}
 	rec := r.rec
 	rec.InitializeParams = append(json.RawMessage(nil), r.rec.InitializeParams...)
+	rec.State = copyState(r.rec.State)
 	if len(r.subs) > 0 {
 		rec.Subscriptions = slices.Sorted(maps.Keys(r.subs))
 	}
@@ -135,8 +137,8 @@ func (s *MemorySessionStore) Touch(ctx context.Context, id string, now time.Time
 	return nil
 }
 
-// SetLogLevel implements SessionStore.
-func (s *MemorySessionStore) SetLogLevel(ctx context.Context, id, level string) error {
+// SetState implements SessionStore.
+func (s *MemorySessionStore) SetState(ctx context.Context, id, name string, value json.RawMessage) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -146,9 +148,27 @@ func (s *MemorySessionStore) SetLogLevel(ctx context.Context, id, level string) 
 	if !ok {
 		return store.ErrSessionUnknown
 	}
-	r.rec.LogLevel = level
+	// A new map: the records Get returned keep the old one.
+	state := copyState(r.rec.State)
+	if state == nil {
+		state = map[string]json.RawMessage{}
+	}
+	state[name] = append(json.RawMessage(nil), value...)
+	r.rec.State = state
 	s.records[id] = r
 	return nil
+}
+
+// copyState returns a deep copy of a record's State (nil for none).
+func copyState(state map[string]json.RawMessage) map[string]json.RawMessage {
+	if len(state) == 0 {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(state))
+	for k, v := range state {
+		out[k] = append(json.RawMessage(nil), v...)
+	}
+	return out
 }
 
 // Subscribe implements SessionStore.

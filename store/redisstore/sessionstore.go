@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -27,8 +28,9 @@ type SessionStoreOptions struct {
 // expires TTL after the session's last refresh; each operation on it is
 // one atomic command, transaction or script.
 //
-// A session's resources/subscribe subscriptions are fields of its hash
-// ("sub:" and the URI), and each URI has an index of the sessions
+// The members of a session's State are fields of its hash ("state:" and
+// the member's name). A session's resources/subscribe subscriptions are
+// fields of its hash too ("sub:" and the URI), and each URI has an index of the sessions
 // subscribed to it: a sorted set scored by when each session's record
 // expires, moved on as the record is refreshed, which Redis expires with
 // its last session. Subscribers drops the entries of sessions whose
@@ -59,10 +61,10 @@ const (
 	fieldPrincipal  = "principal"
 	fieldVersion    = "version"
 	fieldParams     = "params"
-	fieldLevel      = "level"
 	fieldCreated    = "created"    // Unix milliseconds
 	fieldLastActive = "lastActive" // Unix milliseconds
 	fieldSubPrefix  = "sub:"       // followed by a URI the session subscribed to
+	fieldStatePfx   = "state:"     // followed by the name of a member of the session's state
 )
 
 func millis(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
@@ -76,11 +78,13 @@ func (s *SessionStore) Create(ctx context.Context, rec *store.SessionRecord, ttl
 			fieldPrincipal, rec.Principal,
 			fieldVersion, rec.Version,
 			fieldParams, []byte(rec.InitializeParams),
-			fieldLevel, rec.LogLevel,
 			fieldCreated, millis(rec.Created),
 			fieldLastActive, millis(rec.LastActive))
 		for _, uri := range rec.Subscriptions {
 			p.HSet(ctx, k, fieldSubPrefix+uri, "1")
+		}
+		for name, v := range rec.State {
+			p.HSet(ctx, k, fieldStatePfx+name, []byte(v))
 		}
 		if ttl > 0 {
 			p.PExpire(ctx, k, ttl)
@@ -109,16 +113,21 @@ func (s *SessionStore) Get(ctx context.Context, id string) (*store.SessionRecord
 		ID:        id,
 		Principal: m[fieldPrincipal],
 		Version:   m[fieldVersion],
-		LogLevel:  m[fieldLevel],
 	}
 	if p := m[fieldParams]; p != "" {
 		rec.InitializeParams = []byte(p)
 	}
 	rec.Created = fromMillis(m[fieldCreated])
 	rec.LastActive = fromMillis(m[fieldLastActive])
-	for f := range m {
+	for f, v := range m {
 		if uri, ok := strings.CutPrefix(f, fieldSubPrefix); ok {
 			rec.Subscriptions = append(rec.Subscriptions, uri)
+		}
+		if name, ok := strings.CutPrefix(f, fieldStatePfx); ok {
+			if rec.State == nil {
+				rec.State = map[string]json.RawMessage{}
+			}
+			rec.State[name] = json.RawMessage(v)
 		}
 	}
 	slices.Sort(rec.Subscriptions)
@@ -239,9 +248,10 @@ func (s *SessionStore) index(ctx context.Context, id string, uris []string, ttl 
 	return nil
 }
 
-// SetLogLevel implements store.SessionStore.
-func (s *SessionStore) SetLogLevel(ctx context.Context, id, level string) error {
-	return s.update(ctx, id, fieldLevel, level, "", "set session log level")
+// SetState implements store.SessionStore: the member is the field
+// "state:" and its name of the session's hash.
+func (s *SessionStore) SetState(ctx context.Context, id, name string, value json.RawMessage) error {
+	return s.update(ctx, id, fieldStatePfx+name, string(value), "", "set session state")
 }
 
 // subscribeScript adds the field ARGV[1] to the record KEYS[1]; it returns

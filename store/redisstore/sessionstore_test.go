@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -48,10 +51,10 @@ func TestSessionStores(t *testing.T) {
 			}
 			return "error: " + err.Error()
 		}
-		return fmt.Sprintf("%s %s %s level=%q %s created=%d active=%d", r.ID, r.Principal, r.Version, r.LogLevel, r.InitializeParams, r.Created.UnixMilli(), r.LastActive.UnixMilli())
+		return fmt.Sprintf("%s %s %s state=%s %s created=%d active=%d", r.ID, r.Principal, r.Version, showState(r.State), r.InitializeParams, r.Created.UnixMilli(), r.LastActive.UnixMilli())
 	}
-	full := func(id, level string, active int64) string {
-		return show(&store.SessionRecord{ID: id, Principal: "p:" + id, Version: "2025-11-25", LogLevel: level,
+	full := func(id string, state map[string]json.RawMessage, active int64) string {
+		return show(&store.SessionRecord{ID: id, Principal: "p:" + id, Version: "2025-11-25", State: state,
 			InitializeParams: rec(id).InitializeParams, Created: created, LastActive: time.UnixMilli(active)}, nil)
 	}
 	tests := []struct {
@@ -62,26 +65,37 @@ func TestSessionStores(t *testing.T) {
 	}{
 		{"created record reads back exactly", func(s store.SessionStore) error {
 			return s.Create(ctx, rec("a"), time.Hour)
-		}, "a", full("a", "", created.UnixMilli())},
+		}, "a", full("a", nil, created.UnixMilli())},
+		{"created with state", func(s store.SessionStore) error {
+			r := rec("a")
+			r.State = map[string]json.RawMessage{"logLevel": json.RawMessage(`"info"`), "x": json.RawMessage(`{"a":[1,2]}`)}
+			return s.Create(ctx, r, time.Hour)
+		}, "a", full("a", map[string]json.RawMessage{"logLevel": json.RawMessage(`"info"`), "x": json.RawMessage(`{"a":[1,2]}`)}, created.UnixMilli())},
 		{"unknown id", func(s store.SessionStore) error { return nil }, "nope", "unknown"},
 		{"touch sets last active", func(s store.SessionStore) error {
 			if err := s.Create(ctx, rec("a"), time.Hour); err != nil {
 				return err
 			}
 			return s.Touch(ctx, "a", time.UnixMilli(1_700_000_060_000), time.Hour)
-		}, "a", full("a", "", 1_700_000_060_000)},
-		{"log level", func(s store.SessionStore) error {
+		}, "a", full("a", nil, 1_700_000_060_000)},
+		{"state", func(s store.SessionStore) error {
 			if err := s.Create(ctx, rec("a"), 0); err != nil {
 				return err
 			}
-			return s.SetLogLevel(ctx, "a", "debug")
-		}, "a", full("a", "debug", created.UnixMilli())},
+			if err := s.SetState(ctx, "a", "logLevel", json.RawMessage(`"info"`)); err != nil {
+				return err
+			}
+			if err := s.SetState(ctx, "a", "color", json.RawMessage(`{"hue":"blue"}`)); err != nil {
+				return err
+			}
+			return s.SetState(ctx, "a", "logLevel", json.RawMessage(`"debug"`)) // replaces
+		}, "a", full("a", map[string]json.RawMessage{"logLevel": json.RawMessage(`"debug"`), "color": json.RawMessage(`{"hue":"blue"}`)}, created.UnixMilli())},
 		{"touch of an unknown session", func(s store.SessionStore) error {
 			if err := s.Touch(ctx, "x", time.Now(), time.Hour); !errors.Is(err, store.ErrSessionUnknown) {
 				return fmt.Errorf("Touch: %v, want ErrSessionUnknown", err)
 			}
-			if err := s.SetLogLevel(ctx, "x", "info"); !errors.Is(err, store.ErrSessionUnknown) {
-				return fmt.Errorf("SetLogLevel: %v, want ErrSessionUnknown", err)
+			if err := s.SetState(ctx, "x", "logLevel", json.RawMessage(`"info"`)); !errors.Is(err, store.ErrSessionUnknown) {
+				return fmt.Errorf("SetState: %v, want ErrSessionUnknown", err)
 			}
 			return nil
 		}, "x", "unknown"},
@@ -98,16 +112,16 @@ func TestSessionStores(t *testing.T) {
 			if err := s.Create(ctx, rec("a"), time.Hour); err != nil {
 				return err
 			}
-			if err := s.SetLogLevel(ctx, "a", "debug"); err != nil {
+			if err := s.SetState(ctx, "a", "logLevel", json.RawMessage(`"debug"`)); err != nil {
 				return err
 			}
 			return s.Create(ctx, rec("a"), time.Hour)
-		}, "a", full("a", "", created.UnixMilli())},
+		}, "a", full("a", nil, created.UnixMilli())},
 		{"no params", func(s store.SessionStore) error {
 			r := rec("b")
 			r.InitializeParams = nil
 			return s.Create(ctx, r, time.Hour)
-		}, "b", fmt.Sprintf(`b p:b 2025-11-25 level=""  created=%d active=%d`, created.UnixMilli(), created.UnixMilli())},
+		}, "b", fmt.Sprintf(`b p:b 2025-11-25 state={}  created=%d active=%d`, created.UnixMilli(), created.UnixMilli())},
 	}
 	for kind, newStore := range sessionStoreKinds(t) {
 		for _, tt := range tests {
@@ -122,6 +136,15 @@ func TestSessionStores(t *testing.T) {
 			})
 		}
 	}
+}
+
+// showState shows a record's State with its members sorted.
+func showState(state map[string]json.RawMessage) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(state)) {
+		parts = append(parts, name+":"+string(state[name]))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
 }
 
 // TestSessionStoreExpiry: Redis expires a record TTL after it was created
@@ -148,11 +171,11 @@ func TestSessionStoreExpiry(t *testing.T) {
 	if ttl := rdb.PTTL(ctx, "fastmcp:session:{short}").Val(); ttl <= time.Minute || ttl > time.Hour {
 		t.Errorf("after Touch: PTTL %v, want within (1m, 1h]", ttl)
 	}
-	if err := s.SetLogLevel(ctx, "short", "debug"); err != nil {
+	if err := s.SetState(ctx, "short", "logLevel", json.RawMessage(`"debug"`)); err != nil {
 		t.Fatal(err)
 	}
 	if ttl := rdb.PTTL(ctx, "fastmcp:session:{short}").Val(); ttl <= time.Minute {
-		t.Errorf("SetLogLevel changed the expiry: PTTL %v", ttl)
+		t.Errorf("SetState changed the expiry: PTTL %v", ttl)
 	}
 }
 

@@ -15,11 +15,11 @@ import (
 // plainEvents is an EventStore that does not number events.
 type plainEvents struct{ store.EventStore }
 
-// TestNotifySubscribers: without a handler, NotifySubscribers appends the
-// update to the GET stream, in the event store, of each session
-// subscribed to the URI, and wakes the replica holding it over the bus;
-// it needs a session store and an event store that numbers events.
-func TestNotifySubscribers(t *testing.T) {
+// TestNotifySessions: without a handler, NotifySessions appends the
+// message to the GET stream, in the event store, of each session it
+// names, and wakes the replica holding it over the bus; it needs a
+// session store and an event store that numbers events.
+func TestNotifySessions(t *testing.T) {
 	ctx := context.Background()
 	msg := &protocol.Request{Method: protocol.NotificationResourcesUpdated, Params: []byte(`{"uri":"x://a"}`)}
 	tests := []struct {
@@ -57,17 +57,9 @@ func TestNotifySubscribers(t *testing.T) {
 				}
 				defer un()
 			}
-			for _, id := range []string{"s1", "s2"} {
-				if err := sessions.Subscribe(ctx, id, "x://a"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := sessions.Subscribe(ctx, "s3", "x://b"); err != nil {
-				t.Fatal(err)
-			}
-			err := transport.NotifySubscribers(ctx, tt.opts(sessions, events, bus), "x://a", msg)
+			err := transport.NotifySessions(ctx, tt.opts(sessions, events, bus), []string{"s1", "s2"}, msg)
 			if (err == nil) != (tt.wantErr == "") || err != nil && !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("NotifySubscribers: %v, want an error with %q", err, tt.wantErr)
+				t.Fatalf("NotifySessions: %v, want an error with %q", err, tt.wantErr)
 			}
 			for id, n := range tt.want {
 				got := 0
@@ -88,10 +80,10 @@ func TestNotifySubscribers(t *testing.T) {
 				select {
 				case id := <-woken:
 					if id == "s3" {
-						t.Error("s3, not subscribed, was woken")
+						t.Error("s3, not named, was woken")
 					}
 				case <-time.After(10 * time.Second):
-					t.Fatal("a subscribed session's replica was not woken")
+					t.Fatal("a named session's replica was not woken")
 				}
 			}
 		})
