@@ -468,15 +468,21 @@ func (a *analyzer) embed(w *fieldWalk, e embedded, sf reflect.StructField, index
 	w.queue = append(w.queue, embedded{inner, index, e.prefix + sf.Name + "."})
 }
 
-// fieldTags reads required, nullable and default from the tags of f.
+// fieldTags reads required, nullable and default from the tags of f,
+// refusing unknown jsonschema keys and tags that disagree about whether
+// the member may be left out.
 func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
+	if err := checkTagKeys(f.stags); err != nil {
+		a.fail("field %s.%s: %v", p.t, f.goName, err)
+	}
 	jsonOptional := slices.Contains(f.jsonOpts, "omitempty") || slices.Contains(f.jsonOpts, "omitzero")
 	required := !jsonOptional && !f.ptr
 	var defaults []string
+	tagRequired := false
 	for _, t := range f.stags {
 		switch {
 		case t == "required":
-			required = true
+			required, tagRequired = true, true
 		case t == "nullable":
 			f.nullable = true
 		case strings.HasPrefix(t, "default="):
@@ -485,6 +491,9 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 	}
 	rules := parseRules(f.vtag)
 	f.rules = rules
+	if err := presenceAgreement(tagRequired, f.nullable, len(defaults) > 0, rules); err != nil {
+		a.fail("field %s.%s: %v", p.t, f.goName, err)
+	}
 	f.presence = newPresenceRules(f.vtag, f.typ)
 	if rules.required() {
 		required = true

@@ -1,0 +1,17 @@
+package schema
+
+import "testing"
+
+// TestNearestTagKey checks which misspellings get a suggestion: up to two
+// edits, case ignored, and none for a word so short that any key is near.
+func TestNearestTagKey(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"minimun": "minimum", "maxlength": "maxLength", "enums": "enum", "requried": "required",
+		"nulable": "nullable", "descripton": "description", "foo": "", "x": "", "ab": "", "colour": "",
+	} {
+		if got := nearestTagKey(in); got != want {
+			t.Errorf("nearestTagKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
