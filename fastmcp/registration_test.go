@@ -1,7 +1,10 @@
 package fastmcp_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"log/slog"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -174,5 +177,57 @@ func TestAddToolRefusesDisagreeingTags(t *testing.T) {
 				t.Errorf("AddTool:\ngot  %s\nwant %s", got, tc.want)
 			}
 		})
+	}
+}
+
+type (
+	searchBase struct {
+		Region string
+		Zone   string `json:"zone"`
+	}
+	searchArgs struct {
+		searchBase
+		Query  string
+		UserID string `json:",omitempty"`
+		Limit  int    `json:"limit"`
+		Exact  bool   `json:"Exact"`
+	}
+)
+
+// TestAddToolWarnsUntaggedFields checks that registering a tool whose
+// arguments have exported fields without a json name logs one warning
+// per such field on the server's logger, naming the struct, the field
+// and the tag to add (issue 31 item 11). The embedded struct itself is
+// not named (a json name would nest its fields), a field given its Go
+// name on purpose (json:"Exact") is not either, and fields of the
+// embedded struct are named with it.
+func TestAddToolWarnsUntaggedFields(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	s := fastmcp.New("reg", "1", fastmcp.Logger(slog.New(slog.NewJSONHandler(&logs, nil))))
+	if err := s.AddTool("search", handlerOf[searchArgs]()); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	dec := json.NewDecoder(&logs)
+	for dec.More() {
+		var rec struct{ Level, Msg string }
+		if err := dec.Decode(&rec); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, rec.Level+" "+rec.Msg)
+	}
+	want := []string{
+		`WARN fastmcp: tool "search": field fastmcp_test.searchArgs.Query has no json name, so its argument is named "Query": add json:"query"`,
+		`WARN fastmcp: tool "search": field fastmcp_test.searchArgs.UserID has no json name, so its argument is named "UserID": add json:"userID,omitempty"`,
+		`WARN fastmcp: tool "search": field fastmcp_test.searchBase.Region has no json name, so its argument is named "Region": add json:"region"`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("logged %d lines, want %d:\n%q", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d:\ngot  %s\nwant %s", i, got[i], want[i])
+		}
 	}
 }

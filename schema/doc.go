@@ -144,6 +144,9 @@
 // elements. Constraints that add to each other (two patterns, a pattern
 // and a length) are both published and both enforced.
 //
+// An exported field without a json name is published under its Go name
+// ("Query"); it is allowed, and [Type.Warnings] reports it.
+//
 // jsonschema_extras: k=v pairs copied into the property, such as
 // x-mcp-header=Region (see [Type.Headers]).
 //
