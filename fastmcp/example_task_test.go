@@ -14,7 +14,7 @@ import (
 
 // ReportArgs are the arguments of the report tool.
 type ReportArgs struct {
-	Quarter string `json:"quarter" jsonschema:"description=the quarter, like 2026-Q3"`
+	Quarter string `json:"quarter" jsonschema:"description=the quarter\\, like 2026-Q3"`
 }
 
 // buildReport is long work: it reports progress, which a task shows as its

@@ -19,7 +19,7 @@ import (
 )
 
 type proxyNameArgs struct {
-	Name string `json:"name" jsonschema:"who to greet"`
+	Name string `json:"name" jsonschema:"description=who to greet"`
 }
 
 type proxySum struct {

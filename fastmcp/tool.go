@@ -230,6 +230,9 @@ func (s *Server) toolSchemas(t *tool, def *protocol.Tool, cfg *toolConfig, name 
 	if t.input != nil {
 		def.InputSchema = t.input.Schema()
 		t.headers = t.input.Headers()
+		for _, w := range t.input.Warnings() {
+			s.logger.Warn(fmt.Sprintf("fastmcp: tool %q: %s", name, w))
+		}
 	}
 	switch {
 	case cfg.outputSchema != nil:

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -92,6 +93,9 @@ type analyzer struct {
 	onStack     []reflect.Type // the containers being analyzed, outermost first
 	// path is the Go path to the value being analyzed, in segments.
 	path []string
+	// warnings are the fields For takes but that are likely mistakes (see
+	// Type.Warnings).
+	warnings []string
 }
 
 // pathText is a path of analyzer segments as text, made only when a
@@ -399,6 +403,7 @@ func (a *analyzer) collectField(w *fieldWalk, e embedded, i int) {
 	}
 	if name == "" {
 		name = sf.Name
+		a.warnUntagged(e.t, sf.Name, tag)
 	}
 	var fp *fieldPlan
 	if len(w.batch) < cap(w.batch) {
@@ -421,6 +426,39 @@ func (a *analyzer) collectField(w *fieldWalk, e embedded, i int) {
 		quoted:   slices.Contains(optList, "string"),
 	}
 	w.fields = append(w.fields, fp)
+}
+
+// warnUntagged notes that field name of struct t has no json name (its
+// json tag is tag, maybe empty), so its member is named like the Go field:
+// a model that sends "query" for Query fills nothing. An embedded struct
+// without a json name is not noted: its fields are members of the outer
+// struct (and are noted themselves), and naming it would nest them.
+func (a *analyzer) warnUntagged(t reflect.Type, name, tag string) {
+	want := jsonNameFor(name)
+	if want == name {
+		return
+	}
+	w := fmt.Sprintf("field %s.%s has no json name, so its argument is named %q: add json:%q", t, name, name, want+tag)
+	if !slices.Contains(a.warnings, w) {
+		a.warnings = append(a.warnings, w)
+	}
+}
+
+// jsonNameFor is the lowerCamelCase JSON name of a Go field name: Query
+// is query, UserID userID, ID id, HTTPServer httpServer.
+func jsonNameFor(name string) string {
+	r := []rune(name)
+	n := 0
+	for n < len(r) && unicode.IsUpper(r[n]) {
+		n++
+	}
+	if n > 1 && n < len(r) {
+		n-- // the last capital begins the next word
+	}
+	for i := range n {
+		r[i] = unicode.ToLower(r[i])
+	}
+	return string(r)
 }
 
 // checkJSONOptions refuses the json tag options of field t.name that the
@@ -468,15 +506,21 @@ func (a *analyzer) embed(w *fieldWalk, e embedded, sf reflect.StructField, index
 	w.queue = append(w.queue, embedded{inner, index, e.prefix + sf.Name + "."})
 }
 
-// fieldTags reads required, nullable and default from the tags of f.
+// fieldTags reads required, nullable and default from the tags of f,
+// refusing unknown jsonschema keys and tags that disagree about whether
+// the member may be left out.
 func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
+	if err := checkTagKeys(f.stags); err != nil {
+		a.fail("field %s.%s: %v", p.t, f.goName, err)
+	}
 	jsonOptional := slices.Contains(f.jsonOpts, "omitempty") || slices.Contains(f.jsonOpts, "omitzero")
 	required := !jsonOptional && !f.ptr
 	var defaults []string
+	tagRequired := false
 	for _, t := range f.stags {
 		switch {
 		case t == "required":
-			required = true
+			required, tagRequired = true, true
 		case t == "nullable":
 			f.nullable = true
 		case strings.HasPrefix(t, "default="):
@@ -485,6 +529,9 @@ func (a *analyzer) fieldTags(p *plan, f *fieldPlan) {
 	}
 	rules := parseRules(f.vtag)
 	f.rules = rules
+	if err := presenceAgreement(tagRequired, f.nullable, len(defaults) > 0, rules); err != nil {
+		a.fail("field %s.%s: %v", p.t, f.goName, err)
+	}
 	f.presence = newPresenceRules(f.vtag, f.typ)
 	if rules.required() {
 		required = true

@@ -129,7 +129,23 @@
 // arguments; any other (format, multipleOf, uniqueItems, ...) makes Bind
 // check every call against the whole schema, which costs a few
 // microseconds more. Prefer validate tags: they are mirrored into the
-// schema and checked by the validator.
+// schema and checked by the validator. For refuses any other key, and a
+// part without one (a description after an unescaped comma), naming the
+// nearest known key.
+//
+// A constraint stated by both tags must be stated the same way: For
+// refuses enum= against validate oneof (or eq) with another set of
+// values, minimum=/exclusiveMinimum= against min, gte, gt or len with
+// another bound or keyword (maximum likewise), minLength=/maxLength= and
+// minItems=/maxItems= against the length rules, format= against a rule
+// mirrored as another format, required against validate omitempty (or a
+// default=), and nullable against validate required; after dive, the tag
+// keys that apply to a slice's items are compared with the rules on its
+// elements. Constraints that add to each other (two patterns, a pattern
+// and a length) are both published and both enforced.
+//
+// An exported field without a json name is published under its Go name
+// ("Query"); it is allowed, and [Type.Warnings] reports it.
 //
 // jsonschema_extras: k=v pairs copied into the property, such as
 // x-mcp-header=Region (see [Type.Headers]).

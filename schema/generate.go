@@ -379,6 +379,9 @@ func (g *gen) processField(props *object, p *plan, f *fieldPlan) (bool, error) {
 	f.checks = tc
 	g.a.schemaCheck = g.a.schemaCheck || !ok
 	if !g.opts.Output {
+		if err := checkAgreement(target, f); err != nil {
+			return false, fmt.Errorf("schema: type %s: field %s.%s: %v", g.a.root, p.t, f.goName, err)
+		}
 		if err := mirror(target, f.typ, f.rules, f.quoted); err != nil {
 			return false, fmt.Errorf("schema: type %s: field %s: validate tag: %v", p.t, f.goName, err)
 		}

@@ -53,6 +53,7 @@ type Type struct {
 	extraCheck bool
 	// rootPrefix is the struct name the validator puts first in namespaces.
 	rootPrefix string
+	warnings   []string
 
 	fieldsOnce sync.Once // works out fields from schema (For and Elicitation)
 
@@ -144,6 +145,16 @@ func (t *Type) Fields() []Field {
 // Headers returns the properties annotated with "x-mcp-header", in schema
 // order. The slice is a copy.
 func (t *Type) Headers() []Header { return slices.Clone(t.headers) }
+
+// Warnings returns, one line each, what For noticed in the type that
+// works but is likely a mistake, for the caller to log at registration:
+// an exported field without a json name, whose argument is named like the
+// Go field ("Query", so a model that sends "query" fills nothing); the
+// line names the struct and field and the json tag to add. A field of an
+// embedded struct is named with that struct, where its tag goes; the
+// embedded struct itself needs no name (naming it would nest its
+// fields). Nil for FromJSON. The slice is a copy.
+func (t *Type) Warnings() []string { return slices.Clone(t.warnings) }
 
 // For builds the schema of the argument type t, a struct or a pointer to a
 // struct, and prepares Bind. Its errors say how to fix the type.
@@ -244,6 +255,7 @@ func build(t reflect.Type, opts Options, elicit bool) (*Type, error) {
 		schemaCheck: a.schemaCheck || hasIntegerHeader(tree, headers),
 		extraCheck:  root.needsExtra,
 		checker:     checker,
+		warnings:    a.warnings,
 	}
 	if st.Name() != "" {
 		ty.rootPrefix = st.Name() + "."

@@ -102,7 +102,7 @@ type Enums struct {
 	Color    Color    `json:"color" jsonschema:"enum=red,enum=green,enum=blue"`
 	Size     string   `json:"size" validate:"oneof=small medium 'extra large'"`
 	Level    int      `json:"level" validate:"oneof=1 2 3"`
-	Both     string   `json:"both,omitempty" jsonschema:"enum=a,enum=b,enum=c" validate:"omitempty,oneof=b c d"`
+	Both     string   `json:"both,omitempty" jsonschema:"enum=b,enum=c,enum=d" validate:"omitempty,oneof=c d b"`
 	Channels []string `json:"channels,omitempty" validate:"dive,oneof=email sms"`
 }
 

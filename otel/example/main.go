@@ -66,7 +66,7 @@ func newTracerProvider(service string, out io.Writer) (*sdktrace.TracerProvider,
 
 // ForecastArgs are the forecast tool's arguments.
 type ForecastArgs struct {
-	City string `json:"city" jsonschema:"the city to forecast"`
+	City string `json:"city" jsonschema:"description=the city to forecast"`
 }
 
 // newServer returns the weather server, traced by tp, logging to log.
