@@ -138,7 +138,7 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 				continue
 			}
 		}
-		arg, err := t.args.bind(vals, t.tmpl.joinSep)
+		arg, err := t.args.Bind(vals)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = invalidArguments("resource", uri, err)

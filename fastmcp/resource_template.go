@@ -17,7 +17,7 @@ type resourceTemplate struct {
 	enc         jsontext.Value
 	tmpl        *uriTemplate
 	handler     *handlerFunc
-	args        *textBinder
+	args        *schema.TextBinder
 	kind        contentsKind
 	mimeType    string
 	allowDotDot bool
@@ -70,7 +70,8 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 	if err != nil {
 		return nil, fail("%w", err)
 	}
-	if err := checkTemplateFields(tmpl, st, h.in); err != nil {
+	args := schema.NewTextBinder(st, schema.TextOptions{Lists: true, Join: tmpl.joinSep})
+	if err := checkTemplateFields(tmpl, st, args, h.in); err != nil {
 		return nil, fail("%v", err)
 	}
 	for name, c := range cfg.completers {
@@ -86,7 +87,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 		name = raw
 	}
 	t := &resourceTemplate{
-		tmpl: tmpl, handler: h, args: newTextBinder(st, true), kind: classifyContents(h.out),
+		tmpl: tmpl, handler: h, args: args, kind: classifyContents(h.out),
 		mimeType: cfg.mimeType, allowDotDot: cfg.allowDotDot, completers: cfg.completers, cache: cfg.cache,
 		scopes: cfg.scopes,
 	}
@@ -103,7 +104,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 // checkTemplateFields checks that the template's variables and the
 // argument struct's fields are the same names, and that every field can be
 // filled from URI text.
-func checkTemplateFields(tmpl *uriTemplate, st *schema.Type, in reflect.Type) error {
+func checkTemplateFields(tmpl *uriTemplate, st *schema.Type, args *schema.TextBinder, in reflect.Type) error {
 	fields := st.Fields()
 	for _, v := range tmpl.vars {
 		if !slices.ContainsFunc(fields, func(f schema.Field) bool { return f.Name == v.name }) {
@@ -114,7 +115,7 @@ func checkTemplateFields(tmpl *uriTemplate, st *schema.Type, in reflect.Type) er
 		if !slices.ContainsFunc(tmpl.vars, func(v templateVar) bool { return v.name == f.Name }) {
 			return fmt.Errorf("field %q of %s is not a template variable: add {%s} to the template or remove the field", f.Name, in, f.Name)
 		}
-		if tf := fieldOfText(f.Type); tf.kind == textJSON && !tf.list {
+		if !args.Plain(f.Name) {
 			return fmt.Errorf("field %q of %s has type %s, which a URI variable cannot fill: use a string, a number, a bool, a type with an UnmarshalText method, or a slice of them", f.Name, in, f.Type)
 		}
 	}

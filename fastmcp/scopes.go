@@ -174,7 +174,7 @@ func (s *Server) resourceScopes(uri string) []string {
 			continue
 		}
 		if _, bad := dotDotVar(vals, t.tmpl.vars); !bad || t.allowDotDot {
-			if _, err := t.args.bind(vals, t.tmpl.joinSep); err == nil {
+			if _, err := t.args.Bind(vals); err == nil {
 				return t.scopes
 			}
 		}
