@@ -304,6 +304,15 @@ func RequestStateSecret(secret []byte) Option {
 	return serverOption(func(c *serverConfig) { c.stateSecret, c.stateKeys = secret, nil })
 }
 
+// RequestStateKeys sets the key ring that seals the requestState of multi
+// round-trip requests (protocol 2026-07-28): store.StaticKeys for keys
+// given in the configuration, redisstore.NewKeyRing for keys that rotate
+// through Redis. It replaces RequestStateSecret. Default: a random secret
+// per process.
+func RequestStateKeys(ring store.KeyRing) Option {
+	return serverOption(func(c *serverConfig) { c.stateKeys, c.stateSecret = ring, nil })
+}
+
 // RequestStateTTL bounds how long a client may take to answer an
 // input_required result. Default 10 minutes.
 func RequestStateTTL(d time.Duration) Option {
