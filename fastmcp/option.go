@@ -7,7 +7,7 @@
 // (Transport, Addr, ... MaxListens) in settings.go, beside the Settings
 // struct, its table of flags and FASTMCP_* variables and its resolution,
 // which must change with them; and the options of the stores shared with
-// replicas (SharedStores, Bus, RequestStateKeys, Tasks), beside the stores.
+// replicas (SharedStores, Bus, Tasks), beside the stores.
 // Options of one kind of registration only (resource_options.go, Task,
 // CompleteArg, CacheHint, InputKey) stay with that registration.
 
