@@ -332,12 +332,12 @@ func (s *Server) Flags(fs *flag.FlagSet) {
 }
 
 // row is one row of the settings table (see package settingtable).
-type row = settingtable.Row[Settings]
+type row = settingtable.Row[*Settings]
 
 // settingsTable lists every setting, in the order Settings documents
 // them. The transport, path and Redis URL are checked whichever source
 // gave them; Addr's default follows from the transport.
-var settingsTable = settingtable.Table[Settings]{EnvPrefix: "FASTMCP_", ErrPrefix: "fastmcp: ", Rows: []row{
+var settingsTable = settingtable.Table[*Settings]{EnvPrefix: "FASTMCP_", ErrPrefix: "fastmcp: ", Rows: []row{
 	settingtable.Text("transport", "Transport", func(s *Settings) *string { return &s.Transport }).WithCheck(checkTransport).Doc("transport: stdio or http", ""),
 	settingtable.Text("addr", "Addr", func(s *Settings) *string { return &s.Addr }).Doc("HTTP listen address, e.g. localhost:8000; implies -transport=http", ""),
 	settingtable.Text("path", "HTTPPath", func(s *Settings) *string { return &s.Path }).WithCheck(checkPath).Doc("MCP endpoint path", "/mcp"),
@@ -423,5 +423,7 @@ func checkRedisURL(s *Settings, _ settingtable.Given) string {
 // registered and parsed) and the environment, as Run does. The error names
 // every invalid setting.
 func (s *Server) Settings() (Settings, error) {
-	return settingsTable.Resolve(s.cfg.settings, s.cfg.set, s.cfg.flags, os.LookupEnv)
+	out := s.cfg.settings
+	err := settingsTable.Resolve(&out, s.cfg.set, s.cfg.flags, os.LookupEnv)
+	return out, err
 }

@@ -23,7 +23,7 @@ type conf struct {
 	Derived string
 }
 
-var table = settingtable.Table[conf]{EnvPrefix: "TEST_", ErrPrefix: "test: ", Rows: []settingtable.Row[conf]{
+var table = settingtable.Table[*conf]{EnvPrefix: "TEST_", ErrPrefix: "test: ", Rows: []settingtable.Row[*conf]{
 	settingtable.Text("name", "Name", func(c *conf) *string { return &c.Name }).WithCheck(func(c *conf, given settingtable.Given) string {
 		if c.Name == "bad" {
 			return "use another name"
@@ -91,7 +91,8 @@ func TestResolve(t *testing.T) {
 				t.Fatal(err)
 			}
 			lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
-			got, err := table.Resolve(tc.opt, tc.given, fs, lookup)
+			got := tc.opt
+			err := table.Resolve(&got, tc.given, fs, lookup)
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
 					t.Fatalf("Resolve error\n got %v\nwant %s", err, tc.err)
@@ -120,7 +121,8 @@ func TestRegister(t *testing.T) {
 	if f := fs.Lookup("max-items"); f == nil || f.Usage != " (env TEST_MAX_ITEMS)" {
 		t.Fatalf("flag -max-items: %+v", f)
 	}
-	got, err := table.Resolve(conf{}, nil, fs, func(string) (string, bool) { return "", false })
+	var got conf
+	err := table.Resolve(&got, nil, fs, func(string) (string, bool) { return "", false })
 	if err != nil || got.Max != 100 {
 		t.Fatalf("Resolve before Parse = %+v, %v", got, err)
 	}
