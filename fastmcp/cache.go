@@ -68,7 +68,7 @@ func (s *Server) cacheHintFor(uri string) *cacheHint {
 		if t.cache == nil {
 			continue
 		}
-		if _, ok := t.tmpl.match(uri); ok {
+		if _, ok := t.tmpl.Match(uri); ok {
 			return t.cache
 		}
 	}

@@ -146,7 +146,7 @@ func (s *Server) Complete(ref protocol.CompleteReference, arg string, c Complete
 		if !ok {
 			return fmt.Errorf("fastmcp: Complete: no resource template %q is registered", ref.URI)
 		}
-		if !slices.ContainsFunc(t.tmpl.vars, func(v templateVar) bool { return v.name == arg }) {
+		if !t.tmpl.Has(arg) {
 			return fmt.Errorf("fastmcp: Complete: resource template %q has no variable %q", ref.URI, arg)
 		}
 		nt := *t
@@ -218,7 +218,7 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 			p.Ref.URI = t.orig
 			return completeMounted(ctx, req, t.mount, &p)
 		}
-		if !slices.ContainsFunc(t.tmpl.vars, func(v templateVar) bool { return v.name == arg }) {
+		if !t.tmpl.Has(arg) {
 			return nil, fmt.Errorf("%w: completion/complete: resource template %q has no variable %q", protocol.ErrInvalidParams, p.Ref.URI, arg)
 		}
 		comp, name = t.completers[arg], p.Ref.URI

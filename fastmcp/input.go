@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/internal/clientlink"
+	"github.com/fastmcp-go/fastmcp/internal/sealedstate"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
@@ -37,6 +38,11 @@ var (
 // A handler must therefore be safe to re-run up to its input requests: do
 // work with side effects after them, or make it idempotent.
 var ErrInputRequired = clientlink.ErrInputRequired
+
+// ErrInvalidRequestState is wrapped by the error a modern request gets when
+// its requestState was tampered with, has expired, or belongs to another
+// request or client.
+var ErrInvalidRequestState = sealedstate.ErrInvalid
 
 // CapabilityError reports that the client did not declare the capability a
 // Context method needed. On a modern (2026-07-28) request, a handler that
@@ -330,9 +336,9 @@ func (c *Context) startInputs(method, target string, args jsontext.Value, respon
 	if c.req.Era.ServerRequests() {
 		return nil
 	}
-	in := &inputs{binding: requestBinding(method, target, args), princ: c.srv.principal(c.req)}
+	in := &inputs{binding: sealedstate.Binding(method, target, args), princ: c.srv.principal(c.req)}
 	if state != "" {
-		st, err := c.srv.sealer.open(state, in.binding, in.princ)
+		st, err := c.srv.sealer.Open(state, in.binding, in.princ)
 		if err != nil {
 			return fmt.Errorf("%w: %w", protocol.ErrInvalidParams, err)
 		}
@@ -356,7 +362,7 @@ func (c *Context) inputRequired() (*protocol.InputRequiredResult, error) {
 	if c.in == nil || len(c.in.pending) == 0 {
 		return nil, nil
 	}
-	state, err := c.srv.sealer.seal(&sealedState{Binding: c.in.binding, Principal: c.in.princ, Answers: c.in.answers})
+	state, err := c.srv.sealer.Seal(&sealedstate.State{Binding: c.in.binding, Principal: c.in.princ, Answers: c.in.answers})
 	if err != nil {
 		return nil, fmt.Errorf("fastmcp: sealing requestState: %w", err)
 	}

@@ -5,9 +5,9 @@
 // Listener) and the options common to tools, resources and prompts. Two
 // kinds live elsewhere, each in one place: the options of the settings
 // (Transport, Addr, ... MaxListens) in settings.go, beside the Settings
-// struct, its table of flags and FASTMCP_* variables and its resolution,
-// which must change with them; and the options of the stores shared with
-// replicas (SharedStores, Bus, RequestStateKeys, Tasks), beside the stores.
+// struct and its table of flags and FASTMCP_* variables, which must change
+// with them; and the options of the stores shared with
+// replicas (SharedStores, Bus, Tasks), beside the stores.
 // Options of one kind of registration only (resource_options.go, Task,
 // CompleteArg, CacheHint, InputKey) stay with that registration.
 
@@ -24,6 +24,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/settingtable"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 	"github.com/fastmcp-go/fastmcp/store"
@@ -71,7 +72,7 @@ type serverConfig struct {
 	lifespan       func(context.Context) (any, func(context.Context) error, error)
 	lifespanType   reflect.Type
 	settings       Settings
-	set            settingsSet // which settings were given as options
+	set            settingtable.Given // which settings were given as options, by flag name, and "listener" for the Listener option (it implies http)
 	flags          *flag.FlagSet
 	listener       net.Listener // Listener
 	http           httpConfig
@@ -302,6 +303,15 @@ func ServerIcons(icons ...protocol.Icon) Option {
 // replaces RequestStateKeys.
 func RequestStateSecret(secret []byte) Option {
 	return serverOption(func(c *serverConfig) { c.stateSecret, c.stateKeys = secret, nil })
+}
+
+// RequestStateKeys sets the key ring that seals the requestState of multi
+// round-trip requests (protocol 2026-07-28): store.StaticKeys for keys
+// given in the configuration, redisstore.NewKeyRing for keys that rotate
+// through Redis. It replaces RequestStateSecret. Default: a random secret
+// per process.
+func RequestStateKeys(ring store.KeyRing) Option {
+	return serverOption(func(c *serverConfig) { c.stateKeys, c.stateSecret = ring, nil })
 }
 
 // RequestStateTTL bounds how long a client may take to answer an

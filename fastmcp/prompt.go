@@ -95,7 +95,7 @@ type prompt struct {
 	def        *protocol.Prompt
 	enc        jsontext.Value
 	handler    *handlerFunc
-	args       *textBinder // nil when the handler takes no arguments
+	args       *schema.TextBinder // nil when the handler takes no arguments
 	kind       promptKind
 	completers map[string]Completer // by argument name
 	scopes     []string             // RequireScopes
@@ -253,7 +253,7 @@ func newPrompt(name string, fn any, opts []PromptOption) (*prompt, error) {
 		if err != nil {
 			return nil, fmt.Errorf("fastmcp: prompt %q: %w", name, err)
 		}
-		p.args = newTextBinder(st, false)
+		p.args = schema.NewTextBinder(st, schema.TextOptions{})
 		for _, f := range st.Fields() {
 			p.def.Arguments = append(p.def.Arguments, protocol.PromptArgument{
 				Name: f.Name, Description: f.Description, Required: f.Required,
@@ -343,7 +343,7 @@ func (s *Server) runPrompt(c *Context, p *prompt, args map[string]string) (res *
 		for k, v := range args {
 			values[k] = []string{v}
 		}
-		v, err := p.args.bind(values, nil)
+		v, err := p.args.Bind(values)
 		if err != nil {
 			return nil, invalidArguments("prompt", p.def.Name, err)
 		}

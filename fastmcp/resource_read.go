@@ -124,12 +124,12 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 		if t.handler == nil {
 			continue // a Proxy's, or a mounted server's: not read here
 		}
-		vals, ok := t.tmpl.match(uri)
+		vals, ok := t.tmpl.Match(uri)
 		if !ok {
 			continue
 		}
 		if !t.allowDotDot {
-			if name, bad := dotDotVar(vals, t.tmpl.vars); bad {
+			if name, bad := t.tmpl.DotDot(vals); bad {
 				if firstErr == nil {
 					firstErr = invalidArguments("resource", uri, &schema.ValidationError{Issues: []schema.Issue{
 						{Path: name, Rule: "path", Message: `must not have a ".." path segment`},
@@ -138,7 +138,7 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 				continue
 			}
 		}
-		arg, err := t.args.bind(vals, t.tmpl.joinSep)
+		arg, err := t.args.Bind(vals)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = invalidArguments("resource", uri, err)

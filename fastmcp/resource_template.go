@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/uritemplate"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
@@ -17,7 +18,7 @@ type resourceTemplate struct {
 	enc         jsontext.Value
 	tmpl        *uriTemplate
 	handler     *handlerFunc
-	args        *textBinder
+	args        *schema.TextBinder
 	kind        contentsKind
 	mimeType    string
 	allowDotDot bool
@@ -31,6 +32,25 @@ type resourceTemplate struct {
 func (t *resourceTemplate) key() string             { return t.def.URITemplate }
 func (t *resourceTemplate) mountedFrom() *mountLink { return t.mount }
 func (t *resourceTemplate) encoded() jsontext.Value { return t.enc }
+
+// uriTemplate is a resource template's parsed URI template (package
+// internal/uritemplate does the parsing and matching). The wrapper keeps
+// the two names proxy_lists.go and resource_subscribe.go call
+// (parseTemplate, match) while those files move out of package fastmcp;
+// other code calls the embedded Template's methods.
+type uriTemplate struct{ *uritemplate.Template }
+
+// parseTemplate parses raw as a resource template's URI template.
+func parseTemplate(raw string) (*uriTemplate, error) {
+	t, err := uritemplate.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &uriTemplate{t}, nil
+}
+
+// match is uritemplate.Template.Match.
+func (t *uriTemplate) match(uri string) (map[string][]string, bool) { return t.Match(uri) }
 
 const (
 	resourceExample = "use func(ctx *fastmcp.Context) (R, error), with R a string, []byte, fastmcp.ResourceContents or any JSON value"
@@ -70,11 +90,12 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 	if err != nil {
 		return nil, fail("%w", err)
 	}
-	if err := checkTemplateFields(tmpl, st, h.in); err != nil {
+	args := schema.NewTextBinder(st, schema.TextOptions{Lists: true, Join: tmpl.JoinSep})
+	if err := checkTemplateFields(tmpl, st, args, h.in); err != nil {
 		return nil, fail("%v", err)
 	}
 	for name, c := range cfg.completers {
-		if !slices.ContainsFunc(tmpl.vars, func(v templateVar) bool { return v.name == name }) {
+		if !tmpl.Has(name) {
 			return nil, fail("CompleteArg(%q): the template has no variable %q", name, name)
 		}
 		if c == nil {
@@ -86,7 +107,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 		name = raw
 	}
 	t := &resourceTemplate{
-		tmpl: tmpl, handler: h, args: newTextBinder(st, true), kind: classifyContents(h.out),
+		tmpl: tmpl, handler: h, args: args, kind: classifyContents(h.out),
 		mimeType: cfg.mimeType, allowDotDot: cfg.allowDotDot, completers: cfg.completers, cache: cfg.cache,
 		scopes: cfg.scopes,
 	}
@@ -103,18 +124,18 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 // checkTemplateFields checks that the template's variables and the
 // argument struct's fields are the same names, and that every field can be
 // filled from URI text.
-func checkTemplateFields(tmpl *uriTemplate, st *schema.Type, in reflect.Type) error {
+func checkTemplateFields(tmpl *uriTemplate, st *schema.Type, args *schema.TextBinder, in reflect.Type) error {
 	fields := st.Fields()
-	for _, v := range tmpl.vars {
-		if !slices.ContainsFunc(fields, func(f schema.Field) bool { return f.Name == v.name }) {
-			return fmt.Errorf("variable %q has no field in %s: add a field tagged json:%q", v.name, in, v.name)
+	for _, v := range tmpl.Vars() {
+		if !slices.ContainsFunc(fields, func(f schema.Field) bool { return f.Name == v.Name }) {
+			return fmt.Errorf("variable %q has no field in %s: add a field tagged json:%q", v.Name, in, v.Name)
 		}
 	}
 	for _, f := range fields {
-		if !slices.ContainsFunc(tmpl.vars, func(v templateVar) bool { return v.name == f.Name }) {
+		if !tmpl.Has(f.Name) {
 			return fmt.Errorf("field %q of %s is not a template variable: add {%s} to the template or remove the field", f.Name, in, f.Name)
 		}
-		if tf := fieldOfText(f.Type); tf.kind == textJSON && !tf.list {
+		if !args.Plain(f.Name) {
 			return fmt.Errorf("field %q of %s has type %s, which a URI variable cannot fill: use a string, a number, a bool, a type with an UnmarshalText method, or a slice of them", f.Name, in, f.Type)
 		}
 	}

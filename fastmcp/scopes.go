@@ -169,12 +169,12 @@ func (s *Server) resourceScopes(uri string) []string {
 	var first []string
 	matched := false
 	for _, t := range s.resources.orderedTemplates() {
-		vals, ok := t.tmpl.match(uri)
+		vals, ok := t.tmpl.Match(uri)
 		if !ok {
 			continue
 		}
-		if _, bad := dotDotVar(vals, t.tmpl.vars); !bad || t.allowDotDot {
-			if _, err := t.args.bind(vals, t.tmpl.joinSep); err == nil {
+		if _, bad := t.tmpl.DotDot(vals); !bad || t.allowDotDot {
+			if _, err := t.args.Bind(vals); err == nil {
 				return t.scopes
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/sealedstate"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -39,7 +40,7 @@ type Server struct {
 	changes     listChanges // list_changed notifications owed, sent once per burst
 	life        lifespan
 	mounted     mounted // the MCP endpoints ServeHTTP serves
-	sealer      *stateSealer
+	sealer      *sealedstate.Sealer
 	stores      storesState    // the shared stores: SharedStores or the RedisURL setting
 	level       *slog.LevelVar // the default logger's level (Settings.LogLevel)
 	elicitTypes sync.Map       // reflect.Type → *schema.Type: elicitation forms, built once per type
@@ -92,7 +93,7 @@ func New(name, version string, opts ...Option) *Server {
 		}),
 		cfg:    cfg,
 		logger: logger,
-		sealer: newStateSealer(cfg.stateKeys, cfg.stateSecret, cfg.stateTTL),
+		sealer: sealedstate.New(cfg.stateKeys, cfg.stateSecret, cfg.stateTTL),
 		level:  level,
 	}
 	if cfg.stores != nil { // SharedStores: nothing to open

@@ -1,22 +1,21 @@
 // This file holds the settings: the Settings struct, the option of each
-// setting, the flags (Server.Flags), and their resolution from a table
-// with one row per setting (settingsTable). The options of the settings
-// live here rather than in option.go because each is one row of the same
-// table as its flag and FASTMCP_* variable: a setting is added, renamed or
-// documented in this one file.
+// setting, the flags (Server.Flags), and the table with one row per
+// setting (settingsTable) that package internal/settingtable resolves.
+// The options of the settings live here rather than in option.go because
+// each is one row of the same table as its flag and FASTMCP_* variable: a
+// setting is added, renamed or documented in this one file.
 
 package fastmcp
 
 import (
-	"errors"
 	"flag"
-	"fmt"
 	"log/slog"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/settingtable"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -154,15 +153,10 @@ const (
 	DefaultMaxBodyBytes      = transport.DefaultMaxMessageSize
 )
 
-// settingsSet records which settings the options gave, by their flag's
-// name, and "listener" when the Listener option (which implies the http
-// transport) was given.
-type settingsSet map[string]bool
-
 // give records whether an option gave the setting of the flag name.
 func (c *serverConfig) give(name string, given bool) {
 	if c.set == nil {
-		c.set = settingsSet{}
+		c.set = settingtable.Given{}
 	}
 	c.set[name] = given
 }
@@ -334,191 +328,55 @@ func MaxListens(n int) Option {
 // environment. Call it before fs.Parse.
 func (s *Server) Flags(fs *flag.FlagSet) {
 	s.cfg.flags = fs
-	for i := range settingsTable {
-		r := &settingsTable[i]
-		env := r.env()
-		if r.dflt != "" {
-			env += ", default " + r.dflt
-		}
-		fs.String(r.name, "", r.usage+" (env "+env+")")
-	}
+	settingsTable.Register(fs)
 }
 
-// noLimit is the value the limit flags and FASTMCP_* variables take for
-// "no limit" (-max-sessions=none, FASTMCP_READ_BODY_TIMEOUT=none); the
-// options take a negative value for it.
-const noLimit = "none"
-
-// A setting is one row of the settings table: how one setting resolves
-// from its option, its flag or variable, or its default.
-type setting struct {
-	name   string // the flag's name; the variable is FASTMCP_ and the name in upper case, - as _
-	option string // the option's name, for errors
-	// parse sets the setting from the text of a flag or variable, or
-	// returns what the setting accepts.
-	parse func(s *Settings, v string) (accepts string)
-	// def sets the default before the flag or variable is parsed; nil: the
-	// zero value. keep normalises a value an option gave; nil: kept as is.
-	def, keep func(*Settings)
-	// check returns what is wrong with the resolved value, if anything,
-	// naming what the setting accepts.
-	check func(s *Settings, set settingsSet) string
-	// value returns the setting as text, for an error about a value an
-	// option gave (nil for settings that are not text).
-	value func(*Settings) string
-	// secret leaves the value out of errors (it may hold a password).
-	secret bool
-	// usage and dflt describe the flag, its default in words.
-	usage, dflt string
-}
-
-// doc sets the flag's usage and its default in words.
-func (r setting) doc(usage, dflt string) setting {
-	r.usage, r.dflt = usage, dflt
-	return r
-}
-
-// env returns the setting's environment variable.
-func (r *setting) env() string {
-	return "FASTMCP_" + strings.ToUpper(strings.ReplaceAll(r.name, "-", "_"))
-}
-
-func textSetting(name, option string, field func(*Settings) *string) setting {
-	return setting{
-		name: name, option: option,
-		parse: func(s *Settings, v string) string { *field(s) = v; return "" },
-		value: func(s *Settings) string { return *field(s) },
-	}
-}
-
-func boolSetting(name, option string, field func(*Settings) *bool) setting {
-	return setting{name: name, option: option, parse: func(s *Settings, v string) string {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return "use true or false"
-		}
-		*field(s) = b
-		return ""
-	}}
-}
-
-// listSetting takes a comma-separated list.
-func listSetting(name, option string, field func(*Settings) *[]string) setting {
-	return setting{name: name, option: option, parse: func(s *Settings, v string) string {
-		var items []string
-		for item := range strings.SplitSeq(v, ",") {
-			if item = strings.TrimSpace(item); item != "" {
-				items = append(items, item)
-			}
-		}
-		*field(s) = items
-		return ""
-	}}
-}
-
-// limitSetting is a limit in time or in number: an option gives a
-// positive value, or a negative one for no limit (0 leaves it to the flag,
-// the variable or the default); a flag or variable a positive value or
-// noLimit. Resolved, no limit is -1. example is a valid value.
-func limitSetting[T int | time.Duration](name, option string, field func(*Settings) *T, def T, example string, parse func(string) (T, error)) setting {
-	return setting{
-		name: name, option: option,
-		parse: func(s *Settings, v string) string {
-			if v == noLimit {
-				*field(s) = -1
-				return ""
-			}
-			n, err := parse(v)
-			if err != nil || n <= 0 {
-				return "use a positive value such as " + example + ", or " + noLimit + " for no limit"
-			}
-			*field(s) = n
-			return ""
-		},
-		def: func(s *Settings) { *field(s) = def },
-		keep: func(s *Settings) {
-			if *field(s) < 0 {
-				*field(s) = -1
-			}
-		},
-	}
-}
-
-// sizeSetting is a positive number of bytes, always bounded (http.Server
-// has no unbounded header size).
-func sizeSetting[T int | int64](name, option string, field func(*Settings) *T, def T) setting {
-	return setting{
-		name: name, option: option,
-		parse: func(s *Settings, v string) string {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n <= 0 {
-				return "use a positive number of bytes, such as 65536"
-			}
-			*field(s) = T(n)
-			return ""
-		},
-		def: func(s *Settings) { *field(s) = def },
-	}
-}
-
-func durationOf(v string) (time.Duration, error) { return time.ParseDuration(v) }
+// row is one row of the settings table (see package settingtable).
+type row = settingtable.Row[*Settings]
 
 // settingsTable lists every setting, in the order Settings documents
 // them. The transport, path and Redis URL are checked whichever source
 // gave them; Addr's default follows from the transport.
-var settingsTable = []setting{
-	withCheck(textSetting("transport", "Transport", func(s *Settings) *string { return &s.Transport }), checkTransport).doc("transport: stdio or http", ""),
-	textSetting("addr", "Addr", func(s *Settings) *string { return &s.Addr }).doc("HTTP listen address, e.g. localhost:8000; implies -transport=http", ""),
-	withCheck(textSetting("path", "HTTPPath", func(s *Settings) *string { return &s.Path }), checkPath).doc("MCP endpoint path", "/mcp"),
-	setting{name: "log-level", option: "LogLevel", parse: func(s *Settings, v string) string {
+var settingsTable = settingtable.Table[*Settings]{EnvPrefix: "FASTMCP_", ErrPrefix: "fastmcp: ", Rows: []row{
+	settingtable.Text("transport", "Transport", func(s *Settings) *string { return &s.Transport }).WithCheck(checkTransport).Doc("transport: stdio or http", ""),
+	settingtable.Text("addr", "Addr", func(s *Settings) *string { return &s.Addr }).Doc("HTTP listen address, e.g. localhost:8000; implies -transport=http", ""),
+	settingtable.Text("path", "HTTPPath", func(s *Settings) *string { return &s.Path }).WithCheck(checkPath).Doc("MCP endpoint path", "/mcp"),
+	row{Name: "log-level", Option: "LogLevel", Parse: func(s *Settings, v string) string {
 		if s.LogLevel.UnmarshalText([]byte(v)) != nil {
 			return "use debug, info, warn or error"
 		}
 		return ""
-	}}.doc("log level: debug, info, warn or error", "info"),
-	boolSetting("stateless", "Stateless", func(s *Settings) *bool { return &s.Stateless }).doc("serve HTTP without sessions: true or false", ""),
-	boolSetting("json-response", "JSONResponse", func(s *Settings) *bool { return &s.JSONResponse }).doc("answer HTTP requests with JSON instead of SSE: true or false", ""),
-	listSetting("allowed-hosts", "AllowedHosts", func(s *Settings) *[]string { return &s.AllowedHosts }).doc("comma-separated Host names accepted over HTTP", ""),
-	listSetting("allowed-origins", "AllowedOrigins", func(s *Settings) *[]string { return &s.AllowedOrigins }).doc("comma-separated browser origins accepted over HTTP", ""),
-	setting{name: "shutdown-timeout", option: "ShutdownTimeout", parse: func(s *Settings, v string) string {
+	}}.Doc("log level: debug, info, warn or error", "info"),
+	settingtable.Bool("stateless", "Stateless", func(s *Settings) *bool { return &s.Stateless }).Doc("serve HTTP without sessions: true or false", ""),
+	settingtable.Bool("json-response", "JSONResponse", func(s *Settings) *bool { return &s.JSONResponse }).Doc("answer HTTP requests with JSON instead of SSE: true or false", ""),
+	settingtable.List("allowed-hosts", "AllowedHosts", func(s *Settings) *[]string { return &s.AllowedHosts }).Doc("comma-separated Host names accepted over HTTP", ""),
+	settingtable.List("allowed-origins", "AllowedOrigins", func(s *Settings) *[]string { return &s.AllowedOrigins }).Doc("comma-separated browser origins accepted over HTTP", ""),
+	row{Name: "shutdown-timeout", Option: "ShutdownTimeout", Parse: func(s *Settings, v string) string {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
 			return "use a non-negative duration such as 10s or 1m30s"
 		}
 		s.ShutdownTimeout = d
 		return ""
-	}, def: func(s *Settings) { s.ShutdownTimeout = 10 * time.Second }}.doc("how long in-flight requests may take at shutdown, e.g. 10s", ""),
-	limitSetting("read-header-timeout", "ReadHeaderTimeout", func(s *Settings) *time.Duration { return &s.ReadHeaderTimeout }, DefaultReadHeaderTimeout, "30s", durationOf).doc("how long an HTTP client may take to send its headers; or none", "10s"),
-	limitSetting("read-body-timeout", "ReadBodyTimeout", func(s *Settings) *time.Duration { return &s.ReadBodyTimeout }, DefaultReadBodyTimeout, "30s", durationOf).doc("how long an HTTP client may take to send a POST body; or none", "30s"),
-	limitSetting("write-timeout", "WriteTimeout", func(s *Settings) *time.Duration { return &s.WriteTimeout }, DefaultWriteTimeout, "30s", durationOf).doc("how long an HTTP client may take none of an answer's bytes before its stream is dropped; or none", "30s"),
-	limitSetting("json-window", "JSONWindow", func(s *Settings) *time.Duration { return &s.JSONWindow }, DefaultJSONWindow, "30s", durationOf).doc("how long a POST's answer may take and still be one JSON body, not an SSE stream; or none for SSE always", "2ms"),
-	limitSetting("idle-conn-timeout", "IdleConnTimeout", func(s *Settings) *time.Duration { return &s.IdleConnTimeout }, DefaultIdleConnTimeout, "30s", durationOf).doc("how long an idle keep-alive HTTP connection stays open; or none", "2m"),
-	sizeSetting("max-header-bytes", "MaxHeaderBytes", func(s *Settings) *int { return &s.MaxHeaderBytes }, DefaultMaxHeaderBytes).doc("largest HTTP request headers accepted, in bytes", "65536"),
-	sizeSetting("max-body-bytes", "MaxBodyBytes", func(s *Settings) *int64 { return &s.MaxBodyBytes }, DefaultMaxBodyBytes).doc("largest POST body accepted, in bytes", "4194304"),
-	setting{name: "redis-url", option: "RedisURL", secret: true, parse: func(s *Settings, v string) string { s.RedisURL = v; return "" }, check: func(s *Settings, _ settingsSet) string {
-		if s.RedisURL == "" {
-			return ""
-		}
-		if why := checkStoreURL(s.RedisURL); why != "" {
-			return why + "; use a URL such as redis://user:password@host:6379/0 (rediss:// for TLS, unix:///path/to/socket)"
-		}
-		return ""
-	}}.doc("Redis keeping the state shared with other replicas, e.g. redis://host:6379/0", ""),
-	limitSetting("session-idle-timeout", "SessionIdleTimeout", func(s *Settings) *time.Duration { return &s.SessionIdleTimeout }, transport.DefaultSessionIdleTimeout, "30s", durationOf).doc("how long an idle HTTP session lives, e.g. 30m, or none", ""),
-	limitSetting("max-sessions", "MaxSessions", func(s *Settings) *int { return &s.MaxSessions }, transport.DefaultMaxSessions, "100", strconv.Atoi).doc("most HTTP sessions open at once, or none", "1000"),
-	limitSetting("max-streams-per-session", "MaxStreamsPerSession", func(s *Settings) *int { return &s.MaxStreamsPerSession }, transport.DefaultMaxStreamsPerSession, "100", strconv.Atoi).doc("most responses one HTTP session has open at once, or none", "64"),
-	limitSetting("max-listens", "MaxListens", func(s *Settings) *int { return &s.MaxListens }, transport.DefaultMaxListens, "100", strconv.Atoi).doc("most subscriptions/listen streams open at once, or none", "1000"),
-}
-
-func withCheck(r setting, check func(*Settings, settingsSet) string) setting {
-	r.check = check
-	return r
-}
+	}, Def: func(s *Settings) { s.ShutdownTimeout = 10 * time.Second }}.Doc("how long in-flight requests may take at shutdown, e.g. 10s", ""),
+	settingtable.Limit("read-header-timeout", "ReadHeaderTimeout", func(s *Settings) *time.Duration { return &s.ReadHeaderTimeout }, DefaultReadHeaderTimeout, "30s", settingtable.Duration).Doc("how long an HTTP client may take to send its headers; or none", "10s"),
+	settingtable.Limit("read-body-timeout", "ReadBodyTimeout", func(s *Settings) *time.Duration { return &s.ReadBodyTimeout }, DefaultReadBodyTimeout, "30s", settingtable.Duration).Doc("how long an HTTP client may take to send a POST body; or none", "30s"),
+	settingtable.Limit("write-timeout", "WriteTimeout", func(s *Settings) *time.Duration { return &s.WriteTimeout }, DefaultWriteTimeout, "30s", settingtable.Duration).Doc("how long an HTTP client may take none of an answer's bytes before its stream is dropped; or none", "30s"),
+	settingtable.Limit("json-window", "JSONWindow", func(s *Settings) *time.Duration { return &s.JSONWindow }, DefaultJSONWindow, "30s", settingtable.Duration).Doc("how long a POST's answer may take and still be one JSON body, not an SSE stream; or none for SSE always", "2ms"),
+	settingtable.Limit("idle-conn-timeout", "IdleConnTimeout", func(s *Settings) *time.Duration { return &s.IdleConnTimeout }, DefaultIdleConnTimeout, "30s", settingtable.Duration).Doc("how long an idle keep-alive HTTP connection stays open; or none", "2m"),
+	settingtable.Size("max-header-bytes", "MaxHeaderBytes", func(s *Settings) *int { return &s.MaxHeaderBytes }, DefaultMaxHeaderBytes).Doc("largest HTTP request headers accepted, in bytes", "65536"),
+	settingtable.Size("max-body-bytes", "MaxBodyBytes", func(s *Settings) *int64 { return &s.MaxBodyBytes }, DefaultMaxBodyBytes).Doc("largest POST body accepted, in bytes", "4194304"),
+	row{Name: "redis-url", Option: "RedisURL", Secret: true, Parse: func(s *Settings, v string) string { s.RedisURL = v; return "" }, Check: checkRedisURL}.Doc("Redis keeping the state shared with other replicas, e.g. redis://host:6379/0", ""),
+	settingtable.Limit("session-idle-timeout", "SessionIdleTimeout", func(s *Settings) *time.Duration { return &s.SessionIdleTimeout }, transport.DefaultSessionIdleTimeout, "30s", settingtable.Duration).Doc("how long an idle HTTP session lives, e.g. 30m, or none", ""),
+	settingtable.Limit("max-sessions", "MaxSessions", func(s *Settings) *int { return &s.MaxSessions }, transport.DefaultMaxSessions, "100", strconv.Atoi).Doc("most HTTP sessions open at once, or none", "1000"),
+	settingtable.Limit("max-streams-per-session", "MaxStreamsPerSession", func(s *Settings) *int { return &s.MaxStreamsPerSession }, transport.DefaultMaxStreamsPerSession, "100", strconv.Atoi).Doc("most responses one HTTP session has open at once, or none", "64"),
+	settingtable.Limit("max-listens", "MaxListens", func(s *Settings) *int { return &s.MaxListens }, transport.DefaultMaxListens, "100", strconv.Atoi).Doc("most subscriptions/listen streams open at once, or none", "1000"),
+}}
 
 // checkTransport derives the transport when none was given (http when an
 // address or a listener is, else stdio) and the address http listens on
 // by default, and checks the transport.
-func checkTransport(s *Settings, set settingsSet) string {
+func checkTransport(s *Settings, set settingtable.Given) string {
 	switch s.Transport {
 	case "":
 		s.Transport = "stdio"
@@ -540,7 +398,7 @@ func checkTransport(s *Settings, set settingsSet) string {
 }
 
 // checkPath gives the endpoint path its default and checks it.
-func checkPath(s *Settings, _ settingsSet) string {
+func checkPath(s *Settings, _ settingtable.Given) string {
 	switch {
 	case s.Path == "":
 		s.Path = "/mcp"
@@ -550,80 +408,22 @@ func checkPath(s *Settings, _ settingsSet) string {
 	return ""
 }
 
+// checkRedisURL checks a Redis URL, when one is given.
+func checkRedisURL(s *Settings, _ settingtable.Given) string {
+	if s.RedisURL == "" {
+		return ""
+	}
+	if why := checkStoreURL(s.RedisURL); why != "" {
+		return why + "; use a URL such as redis://user:password@host:6379/0 (rediss:// for TLS, unix:///path/to/socket)"
+	}
+	return ""
+}
+
 // Settings resolves the server's settings from its options, the flags (if
 // registered and parsed) and the environment, as Run does. The error names
 // every invalid setting.
 func (s *Server) Settings() (Settings, error) {
-	return resolveSettings(s.cfg.settings, s.cfg.set, s.cfg.flags, os.LookupEnv)
-}
-
-// resolveSettings resolves every row of settingsTable: the option's value
-// when set says it gave one, else a flag's (when fs was parsed), else a
-// non-empty variable's, else the default; then, once all are resolved,
-// each row's check. The error names each invalid setting, where it came
-// from and what it accepts.
-func resolveSettings(opt Settings, set settingsSet, fs *flag.FlagSet, lookup func(string) (string, bool)) (Settings, error) {
-	flags := map[string]string{}
-	if fs != nil && fs.Parsed() {
-		fs.Visit(func(f *flag.Flag) { flags[f.Name] = f.Value.String() })
-	}
-	out := opt
-	var errs []error
-	type source struct{ from, text string } // text: "" when the option gave the value
-	sources := make([]source, len(settingsTable))
-	for i := range settingsTable {
-		r := &settingsTable[i]
-		sources[i].from = "option " + r.option
-		if set[r.name] {
-			if r.keep != nil {
-				r.keep(&out)
-			}
-			continue
-		}
-		if r.def != nil {
-			r.def(&out)
-		}
-		v, from, ok := rawSetting(r, flags, lookup)
-		if !ok {
-			continue
-		}
-		sources[i] = source{from, v}
-		if accepts := r.parse(&out, v); accepts != "" {
-			errs = append(errs, settingError(r, from, v, accepts))
-		}
-	}
-	for i := range settingsTable {
-		r, src := &settingsTable[i], sources[i]
-		if r.check == nil {
-			continue
-		}
-		if accepts := r.check(&out, set); accepts != "" {
-			if src.text == "" && r.value != nil {
-				src.text = r.value(&out)
-			}
-			errs = append(errs, settingError(r, src.from, src.text, accepts))
-		}
-	}
-	return out, errors.Join(errs...)
-}
-
-// rawSetting returns the text of r's flag, when it was given, else of its
-// variable, when it is not empty, and where it came from.
-func rawSetting(r *setting, flags map[string]string, lookup func(string) (string, bool)) (v, from string, ok bool) {
-	if v, ok := flags[r.name]; ok {
-		return v, "flag -" + r.name, true
-	}
-	if v, ok := lookup(r.env()); ok && v != "" {
-		return v, r.env(), true
-	}
-	return "", "", false
-}
-
-// settingError says which setting is invalid, where it came from, and
-// what it accepts; a secret setting's value is left out.
-func settingError(r *setting, from, v, accepts string) error {
-	if r.secret {
-		return fmt.Errorf("fastmcp: setting %s is invalid: %s", from, accepts)
-	}
-	return fmt.Errorf("fastmcp: setting %s=%q is invalid: %s", from, v, accepts)
+	out := s.cfg.settings
+	err := settingsTable.Resolve(&out, s.cfg.set, s.cfg.flags, os.LookupEnv)
+	return out, err
 }

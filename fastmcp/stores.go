@@ -112,7 +112,7 @@ func (s *Server) openStores(ctx context.Context, set Settings) error {
 			return fmt.Errorf(`%w: the RedisURL setting (FASTMCP_REDIS_URL, -redis-url) is set, but the program does not link the Redis stores: add import _ "github.com/fastmcp-go/fastmcp/store/redisstore/redisurl"`, ErrNoStoreBackend)
 		}
 		var err error
-		st, err = open(ctx, StoreParams{URL: set.RedisURL, RequestStateTTL: s.sealer.ttl, Logger: s.logger})
+		st, err = open(ctx, StoreParams{URL: set.RedisURL, RequestStateTTL: s.sealer.TTL(), Logger: s.logger})
 		if err != nil {
 			return fmt.Errorf("fastmcp: opening the stores of the RedisURL setting: %w", err)
 		}
@@ -138,7 +138,7 @@ func (s *Server) useStores(st *store.Stores, busRun busRunner) {
 		s.mu.Unlock()
 	}
 	if st.Keys != nil && s.cfg.stateKeys == nil && s.cfg.stateSecret == nil {
-		s.sealer.ring = st.Keys
+		s.sealer.UseRing(st.Keys)
 	}
 	if st.Bus != nil {
 		s.bus.bus, s.busRun = st.Bus, busRun // before startBus, which the serving methods call after this

@@ -17,10 +17,10 @@ import (
 func TestSharedStores(t *testing.T) {
 	events := transport.NewMemoryEventStore(nil)
 	newStores := func(closed *int) *store.Stores {
-		return &store.Stores{Events: events, Tasks: store.NewMemoryTaskStore(), Keys: StaticKeys(Key{ID: "shared", Secret: make([]byte, 32)}),
+		return &store.Stores{Events: events, Tasks: store.NewMemoryTaskStore(), Keys: store.StaticKeys(store.Key{ID: "shared", Secret: make([]byte, 32)}),
 			Close: func() error { *closed++; return errors.New("closing failed") }}
 	}
-	ownTasks, ownKeys := store.NewMemoryTaskStore(), StaticKeys(Key{ID: "own", Secret: make([]byte, 32)})
+	ownTasks, ownKeys := store.NewMemoryTaskStore(), store.StaticKeys(store.Key{ID: "own", Secret: make([]byte, 32)})
 	tests := []struct {
 		name                   string
 		opts                   []Option
@@ -57,7 +57,7 @@ func TestSharedStores(t *testing.T) {
 				if got := taskStore(s) == st.Tasks; got != tt.wantTasks {
 					t.Errorf("shared task store used: %v, want %v", got, tt.wantTasks)
 				}
-				if got := s.sealer.ring == st.Keys; got != tt.wantKeys {
+				if got := s.sealer.Ring() == st.Keys; got != tt.wantKeys {
 					t.Errorf("shared key ring used: %v, want %v", got, tt.wantKeys)
 				}
 				set, _ := s.Settings()

@@ -32,7 +32,9 @@
 //
 // [FromJSON] wraps a hand-written schema instead (Bind then yields a
 // map[string]any), and [Elicitation] builds the restricted flat schema of an
-// elicitation form.
+// elicitation form. A [TextBinder] binds arguments that arrive as text
+// (prompt arguments, URI template variables) to a Type the same way: each
+// text becomes the JSON its field expects, then Bind checks it.
 //
 // # What checks what
 //

@@ -4,9 +4,9 @@ package store
 // round-trip requests (protocol 2026-07-28). The current key seals new
 // states; every key the ring still holds opens the states it sealed, whose
 // bytes name it by its id. Replicas behind a load balancer share a ring, so
-// that any of them opens a state another one sealed: fastmcp.StaticKeys
-// for keys given in the configuration, redisstore.NewKeyRing for keys that
-// rotate on their own through Redis.
+// that any of them opens a state another one sealed: StaticKeys for keys
+// given in the configuration, redisstore.NewKeyRing for keys that rotate
+// on their own through Redis.
 //
 // Both methods are called on every request that gives or gets a
 // requestState, concurrently: they must not block on the network.

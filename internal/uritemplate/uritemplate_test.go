@@ -1,4 +1,4 @@
-package fastmcp
+package uritemplate
 
 import (
 	"maps"
@@ -36,15 +36,15 @@ func TestTemplateMatch(t *testing.T) {
 		{"x://{a}.{b}", "x://one.two", map[string][]string{"a": {"one"}, "b": {"two"}}},
 		{"x://{#frag}", "x://#a/b", map[string][]string{"frag": {"a/b"}}},
 		{"x://h{;p}", "x://h;p=1", map[string][]string{"p": {"1"}}},
-		{"users://{id}", "users://" + strings.Repeat("a", maxTemplateURI), nil},
+		{"users://{id}", "users://" + strings.Repeat("a", MaxURI), nil},
 	} {
 		t.Run(tc.tmpl+" "+tc.uri[:min(len(tc.uri), 40)], func(t *testing.T) {
 			t.Parallel()
-			tmpl, err := parseTemplate(tc.tmpl)
+			tmpl, err := Parse(tc.tmpl)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := tmpl.match(tc.uri)
+			got, ok := tmpl.Match(tc.uri)
 			if ok != (tc.want != nil) {
 				t.Fatalf("match = %v, %v; want %v", got, ok, tc.want)
 			}
@@ -63,20 +63,20 @@ func TestTemplateParse(t *testing.T) {
 		{"x://{=a}", "not a valid RFC 6570 URI template"},
 		{"x://{a}/{a}", `variable "a" appears more than once`},
 	} {
-		if _, err := parseTemplate(tc.tmpl); err == nil || !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("parseTemplate(%q) = %v, want an error containing %q", tc.tmpl, err, tc.err)
+		if _, err := Parse(tc.tmpl); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("Parse(%q) = %v, want an error containing %q", tc.tmpl, err, tc.err)
 		}
 	}
-	tmpl, err := parseTemplate("x://{a}{/b*}{?c:3,d}")
+	tmpl, err := Parse("x://{a}{/b*}{?c:3,d}")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []templateVar{{name: "a"}, {name: "b", op: '/', explode: true}, {name: "c", op: '?'}, {name: "d", op: '?'}}
+	want := []Var{{Name: "a"}, {Name: "b", Op: '/', Explode: true}, {Name: "c", Op: '?'}, {Name: "d", Op: '?'}}
 	if !slices.Equal(tmpl.vars, want) {
 		t.Fatalf("vars = %+v, want %+v", tmpl.vars, want)
 	}
-	if got := tmpl.joinSep("b"); got != "/" {
-		t.Fatalf(`joinSep("b") = %q, want "/"`, got)
+	if got := tmpl.JoinSep("b"); got != "/" {
+		t.Fatalf(`JoinSep("b") = %q, want "/"`, got)
 	}
 }
 
@@ -155,8 +155,8 @@ func FuzzTemplateMatch(f *testing.F) {
 			return
 		}
 		// Any template, any URI.
-		if tmpl, err := parseTemplate(rawTmpl); err == nil {
-			vals, ok := tmpl.match(uri)
+		if tmpl, err := Parse(rawTmpl); err == nil {
+			vals, ok := tmpl.Match(uri)
 			// (Registration requires a scheme: without a literal start, the
 			// library's matcher wrongly accepts some one-character URIs,
 			// which the pre-check rightly rejects.)
@@ -165,7 +165,7 @@ func FuzzTemplateMatch(f *testing.F) {
 			}
 			if ok {
 				for name := range vals {
-					if !slices.ContainsFunc(tmpl.vars, func(v templateVar) bool { return v.name == name }) {
+					if !tmpl.Has(name) {
 						t.Fatalf("%q on %q: unknown variable %q", rawTmpl, uri, name)
 					}
 				}
@@ -173,15 +173,15 @@ func FuzzTemplateMatch(f *testing.F) {
 		}
 		// A URI expanded from values matches back to them.
 		rt := roundTrips[int(which)%len(roundTrips)]
-		tmpl, err := parseTemplate(rt.tmpl)
+		tmpl, err := Parse(rt.tmpl)
 		if err != nil {
 			t.Fatal(err)
 		}
 		u, want := rt.expand(a, b)
-		if len(u) > maxTemplateURI || !utf8.ValidString(u) {
+		if len(u) > MaxURI || !utf8.ValidString(u) {
 			return
 		}
-		got, ok := tmpl.match(u)
+		got, ok := tmpl.Match(u)
 		if !ok {
 			t.Fatalf("%s: %q (from %q, %q) does not match", rt.tmpl, u, a, b)
 		}
@@ -191,4 +191,20 @@ func FuzzTemplateMatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// hasScheme reports whether s starts with a URI scheme and its colon, as
+// fastmcp requires of a resource template at registration.
+func hasScheme(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 {
+		return false
+	}
+	for j, c := range []byte(s[:i]) {
+		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !alpha && (j == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
 }

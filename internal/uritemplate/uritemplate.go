@@ -1,19 +1,26 @@
-package fastmcp
+// Package uritemplate matches URIs against RFC 6570 URI templates, the
+// job behind MCP resource templates: parse a template, list its variables,
+// and turn a URI back into the values of its variables. It checks what a
+// resource template needs beyond RFC 6570 (at least one variable, none
+// repeated), bounds the URIs it matches (MaxURI), accepts IRIs, and finds
+// ".." path segments in the values (DotDot).
+package uritemplate
 
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
-	"github.com/yosida95/uritemplate/v3"
+	rfc6570 "github.com/yosida95/uritemplate/v3"
 )
 
-// maxTemplateURI bounds the length of a URI matched against resource
+// MaxURI bounds the length of a URI matched against resource
 // templates. Matching costs time in proportion to the URI's length, so
 // longer URIs (which no real client sends) only match static resources.
-const maxTemplateURI = 4 << 10
+const MaxURI = 4 << 10
 
-// uriTemplate is a parsed RFC 6570 URI template that can both describe a
+// A Template is a parsed RFC 6570 URI template that can both describe a
 // family of resources and match a URI back to its variables.
 //
 // Parsing and matching are done by github.com/yosida95/uritemplate/v3 (the
@@ -22,36 +29,45 @@ const maxTemplateURI = 4 << 10
 // explode and prefix modifiers) and, unusually, matching. Its Regexp, a
 // linear-time superset of what Match accepts, rejects most URIs cheaply
 // before the backtracking-free but slower Match runs.
-type uriTemplate struct {
+type Template struct {
 	raw  string
-	tmpl *uritemplate.Template
+	tmpl *rfc6570.Template
 	re   *regexp.Regexp
-	vars []templateVar // in order of first appearance
+	vars []Var // in order of first appearance
 }
 
-// templateVar is one variable of a template.
-type templateVar struct {
-	name    string
-	op      byte // the expression's operator: 0 for a simple {var}, or one of +#./;?&
-	explode bool
+// A Var is one variable of a template.
+type Var struct {
+	Name    string
+	Op      byte // the expression's operator: 0 for a simple {var}, or one of +#./;?&
+	Explode bool // {var*}
 }
 
-// joinSep returns the separator that joins the list values of variable
+// Vars returns the template's variables, in order of first appearance.
+// The caller must not change the slice.
+func (t *Template) Vars() []Var { return t.vars }
+
+// Has reports whether the template has a variable named name.
+func (t *Template) Has(name string) bool {
+	return slices.ContainsFunc(t.vars, func(v Var) bool { return v.Name == name })
+}
+
+// JoinSep returns the separator that joins the list values of variable
 // name back into one string, for a field that is not a slice: "/" for an
 // exploded {/path*}, so that it gives "a/b/c"; "," otherwise.
-func (t *uriTemplate) joinSep(name string) string {
+func (t *Template) JoinSep(name string) string {
 	for _, v := range t.vars {
-		if v.name == name && v.explode && (v.op == '/' || v.op == '.') {
-			return string(v.op)
+		if v.Name == name && v.Explode && (v.Op == '/' || v.Op == '.') {
+			return string(v.Op)
 		}
 	}
 	return ","
 }
 
-// parseTemplate parses raw as a URI template. A template must have at least
+// Parse parses raw as a URI template. A template must have at least
 // one variable, and no variable may appear twice.
-func parseTemplate(raw string) (*uriTemplate, error) {
-	tmpl, err := uritemplate.New(raw)
+func Parse(raw string) (*Template, error) {
+	tmpl, err := rfc6570.New(raw)
 	if err != nil {
 		return nil, fmt.Errorf("not a valid RFC 6570 URI template: %v", err)
 	}
@@ -62,14 +78,14 @@ func parseTemplate(raw string) (*uriTemplate, error) {
 	if len(vars) == 0 {
 		return nil, fmt.Errorf("no template variables")
 	}
-	return &uriTemplate{raw: raw, tmpl: tmpl, re: tmpl.Regexp(), vars: vars}, nil
+	return &Template{raw: raw, tmpl: tmpl, re: tmpl.Regexp(), vars: vars}, nil
 }
 
 // scanTemplateVars lists the variables of a template the library already
 // accepted, with their operators. The library parses; this only reads off
 // what it does not expose.
-func scanTemplateVars(raw string) ([]templateVar, error) {
-	var vars []templateVar
+func scanTemplateVars(raw string) ([]Var, error) {
+	var vars []Var
 	seen := map[string]bool{}
 	for rest := raw; ; {
 		i := strings.IndexByte(rest, '{')
@@ -87,14 +103,14 @@ func scanTemplateVars(raw string) ([]templateVar, error) {
 			op, expr = expr[0], expr[1:]
 		}
 		for spec := range strings.SplitSeq(expr, ",") {
-			v := templateVar{op: op}
+			v := Var{Op: op}
 			if name, ok := strings.CutSuffix(spec, "*"); ok {
-				spec, v.explode = name, true
+				spec, v.Explode = name, true
 			}
 			if k := strings.IndexByte(spec, ':'); k >= 0 {
 				spec = spec[:k]
 			}
-			v.name = spec
+			v.Name = spec
 			if seen[spec] {
 				return nil, fmt.Errorf("variable %q appears more than once", spec)
 			}
@@ -104,15 +120,15 @@ func scanTemplateVars(raw string) ([]templateVar, error) {
 	}
 }
 
-// match extracts the variables from uri, percent-decoded, and reports
+// Match extracts the variables from uri, percent-decoded, and reports
 // whether uri matches. A variable that matched a list (an exploded variable,
 // or a comma-separated value) has several values. Variables absent from uri
 // (an optional query parameter, say) are absent from the map.
 //
 // A URI with characters outside ASCII (an IRI) that does not match as
 // written is matched again with those characters percent-encoded as UTF-8.
-func (t *uriTemplate) match(uri string) (map[string][]string, bool) {
-	if len(uri) > maxTemplateURI {
+func (t *Template) Match(uri string) (map[string][]string, bool) {
+	if len(uri) > MaxURI {
 		return nil, false
 	}
 	if m, ok := t.matchURI(uri); ok {
@@ -124,7 +140,7 @@ func (t *uriTemplate) match(uri string) (map[string][]string, bool) {
 	return nil, false
 }
 
-func (t *uriTemplate) matchURI(uri string) (map[string][]string, bool) {
+func (t *Template) matchURI(uri string) (map[string][]string, bool) {
 	if !t.re.MatchString(uri) {
 		return nil, false
 	}
@@ -168,14 +184,15 @@ func encodeNonASCII(s string) (string, bool) {
 	return string(b), true
 }
 
-// dotDotVar returns the first variable whose value holds a ".." path
-// segment (between slashes or backslashes, after percent-decoding), which a
-// handler joining it to a path would follow out of its directory.
-func dotDotVar(vals map[string][]string, vars []templateVar) (string, bool) {
-	for _, v := range vars {
-		for _, s := range vals[v.name] {
+// DotDot returns the first variable (in the template's order) whose value
+// in vals, as Match returned them, holds a ".." path segment (between
+// slashes or backslashes, after percent-decoding), which a handler joining
+// it to a path would follow out of its directory.
+func (t *Template) DotDot(vals map[string][]string) (string, bool) {
+	for _, v := range t.vars {
+		for _, s := range vals[v.Name] {
 			if hasDotDot(s) {
-				return v.name, true
+				return v.Name, true
 			}
 		}
 	}
