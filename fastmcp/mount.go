@@ -13,8 +13,19 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
+	"github.com/fastmcp-go/fastmcp/internal/serverlink"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// listKinds are lists of a server: those a mount fetches again.
+type listKinds uint8
+
+const (
+	listTools listKinds = 1 << iota
+	listPrompts
+	listResources
+	listAll = listTools | listPrompts | listResources
 )
 
 // mountLink is a server mounted on another: its items appear in the
@@ -420,34 +431,47 @@ func (s *Server) mountFor(uri string) (*mountLink, string) {
 
 func (s *Server) serveCallTool(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if s.proxy != nil {
-		return s.proxy.callTool(ctx, req)
+		return s.proxy.CallTool(ctx, req)
 	}
 	return s.callTool(ctx, req)
 }
 
 func (s *Server) serveGetPrompt(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if s.proxy != nil {
-		return s.proxy.getPrompt(ctx, req)
+		return s.proxy.GetPrompt(ctx, req)
 	}
 	return s.getPrompt(ctx, req)
 }
 
 func (s *Server) serveReadResource(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if s.proxy != nil {
-		return s.proxy.readResource(ctx, req)
+		return s.proxy.ReadResource(ctx, req)
 	}
 	return s.readResourceRequest(ctx, req)
 }
 
 func (s *Server) serveComplete(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if s.proxy != nil {
-		return s.proxy.complete(ctx, req)
+		return s.proxy.Complete(ctx, req)
 	}
 	if !s.ll.Handles(protocol.MethodCompletionComplete) {
 		return nil, fmt.Errorf("%w: completion/complete: the mounted server has no completions", protocol.ErrInvalidParams)
 	}
 	return s.complete(ctx, req)
 }
+
+// A subscriber is who holds a subscription a proxy passes on to its
+// backend: a legacy session (keyed by its shared session id when it is
+// shared between replicas) or a 2026-07-28 listen stream, and the context
+// that ends with it.
+type subscriber struct {
+	key  any             // comparable: *session.Session, sharedSessionKey, *listener
+	life context.Context // ends when the subscriber does
+}
+
+// sharedSessionKey keys the subscriptions of a session shared between
+// replicas: its id, the same on every replica.
+type sharedSessionKey string
 
 // subscribeMounted does, for a subscription of sub to uri made on a
 // server s is or mounts a Proxy of, what the Proxy needs: subscribe its
@@ -456,7 +480,7 @@ func (s *Server) serveComplete(ctx context.Context, req *lowlevel.Request) (any,
 // subscription of sub, which unsubscribeMounted undoes.
 func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri string, era protocol.Era) (added bool, err error) {
 	if s.proxy != nil {
-		return s.proxy.subscribe(ctx, sub, uri)
+		return s.proxy.Subscribe(ctx, serverlink.Subscriber{Key: sub.key, Life: sub.life}, uri)
 	}
 	if l, rest := s.mountFor(uri); l != nil {
 		return l.child.subscribeMounted(ctx, sub, rest, era)
@@ -481,7 +505,7 @@ func proxiedError(err error) error {
 // unsubscribeMounted undoes subscribeMounted for the subscriber key.
 func (s *Server) unsubscribeMounted(ctx context.Context, key any, uri string) error {
 	if s.proxy != nil {
-		return s.proxy.unsubscribe(ctx, key, uri)
+		return s.proxy.Unsubscribe(ctx, key, uri)
 	}
 	if l, rest := s.mountFor(uri); l != nil {
 		return l.child.unsubscribeMounted(ctx, key, rest)
@@ -505,7 +529,7 @@ func (s *Server) resourceUpdatedUp(ctx context.Context, uri string) error {
 // fetched once, so that a first list is complete.
 func (s *Server) waitReady(ctx context.Context) error {
 	if s.proxy != nil {
-		if err := s.proxy.waitReady(ctx); err != nil {
+		if err := s.proxy.WaitReady(ctx); err != nil {
 			return err
 		}
 	}
