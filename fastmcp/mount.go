@@ -53,7 +53,7 @@ type mountState struct {
 // (weather+file:///x for file:///x mounted as "weather"), and s hands
 // their requests to other, which serves them as its own (its handlers'
 // Context, scopes, completions, elicitation and sampling included).
-// other may be a Proxy: Mount then composes remote servers. Later changes
+// other may be a proxy (package proxy): Mount then composes remote servers. Later changes
 // to other's lists reach s's clients as list_changed notifications, and
 // resources/updated of other's resources reach s's subscribers.
 //
@@ -197,7 +197,7 @@ func (l *mountLink) checkClashes() error {
 
 // childChanged is called when a list of a server changed: the servers it
 // is mounted on take the change in, and tell their clients unless quiet
-// (a Proxy's first fetch, which no client waited for); s.mu held.
+// (a proxy's first fetch, which no client waited for); s.mu held.
 func (s *Server) childChanged(method string, quiet bool) {
 	s.mounting.mu.Lock()
 	parents := slices.Clone(s.mounting.parents)
@@ -427,7 +427,7 @@ func (s *Server) mountFor(uri string) (*mountLink, string) {
 }
 
 // The handlers of a server, as a server it is mounted on calls them: a
-// Proxy's forward, other servers serve.
+// proxy's forward, other servers serve.
 
 func (s *Server) serveCallTool(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if s.proxy != nil {
@@ -474,9 +474,9 @@ type subscriber struct {
 type sharedSessionKey string
 
 // subscribeMounted does, for a subscription of sub to uri made on a
-// server s is or mounts a Proxy of, what the Proxy needs: subscribe its
-// backend (see proxyBackend.subscribe); for other servers it checks that
-// uri is known. added reports whether a Proxy recorded a new
+// server s is or mounts a proxy of, what the proxy needs: subscribe its
+// backend (serverlink.Backend.Subscribe); for other servers it checks that
+// uri is known. added reports whether a proxy recorded a new
 // subscription of sub, which unsubscribeMounted undoes.
 func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri string, era protocol.Era) (added bool, err error) {
 	if s.proxy != nil {
@@ -492,8 +492,8 @@ func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri strin
 }
 
 // proxiedError is the error a caller gets for a request the backend of a
-// Proxy failed: its JSON-RPC error as it is, anything else as an internal
-// error. It is here, not in proxy.go, because every server's
+// proxy failed: its JSON-RPC error as it is, anything else as an internal
+// error. It is in package fastmcp, not package proxy, because every server's
 // resources/subscribe calls it (with subscribeMounted's error).
 func proxiedError(err error) error {
 	if perr, ok := errors.AsType[*protocol.Error](err); ok {
@@ -525,7 +525,7 @@ func (s *Server) resourceUpdatedUp(ctx context.Context, uri string) error {
 	return errors.Join(errs...)
 }
 
-// waitReady waits until the lists of the Proxies s is or mounts were
+// waitReady waits until the lists of the proxies s is or mounts were
 // fetched once, so that a first list is complete.
 func (s *Server) waitReady(ctx context.Context) error {
 	if s.proxy != nil {

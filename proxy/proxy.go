@@ -24,8 +24,8 @@ import (
 	"github.com/fastmcp-go/fastmcp/session"
 )
 
-// New returns a Server that forwards everything to the server behind
-// backend (a *client.Client), so that one process can re-expose a server over another
+// New returns a *fastmcp.Server that forwards everything to the server
+// behind backend, so that one process can re-expose a server over another
 // transport (a stdio server over Streamable HTTP, a remote server over
 // stdio), put authentication or telemetry in front of it, or Mount it
 // beside other servers. Serve it like any Server: ServeStdio, ServeHTTP,
@@ -100,7 +100,7 @@ type proxyBackend struct {
 	logger        *slog.Logger
 	notifyUpdated func(ctx context.Context, uri string) error // the proxy's NotifyResourceUpdated
 	client        *client.Client
-	link   *clientlink.Client // what the proxy uses of client beyond its exported methods
+	link          *clientlink.Client // what the proxy uses of client beyond its exported methods
 
 	mu    sync.Mutex
 	calls map[*proxyCall]struct{} // the calls being forwarded

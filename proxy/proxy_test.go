@@ -26,7 +26,7 @@ type proxyNameArgs = proxytest.NameArgs
 
 var proxyBackendServer = proxytest.Backend
 
-// proxyFront connects a client (in era front) to a Proxy of backend,
+// proxyFront connects a client (in era front) to a proxy of backend,
 // itself reached by a client in era back.
 func proxyFront(t *testing.T, backend *fastmcp.Server, back, front client.Option, opts ...client.Option) (*fastmcp.Server, *client.Client) {
 	t.Helper()
@@ -336,7 +336,7 @@ func TestProxySubscribe(t *testing.T) {
 	})
 }
 
-// TestProxyOneClientEach: a client backs one Proxy.
+// TestProxyOneClientEach: a client backs one proxy.
 func TestProxyOneClientEach(t *testing.T) {
 	t.Parallel()
 	backend, _ := proxyBackendServer(t)
@@ -379,7 +379,7 @@ func TestProxyOverHTTP(t *testing.T) {
 	})
 }
 
-// backendCounter counts the requests of the given methods a Proxy's
+// backendCounter counts the requests of the given methods a proxy's
 // backend client sends, and reports each on seen.
 type backendCounter struct {
 	mu   sync.Mutex

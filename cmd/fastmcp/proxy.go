@@ -17,8 +17,8 @@ import (
 	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/proxy"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/proxy"
 )
 
 // proxyOptions are the flags of `fastmcp proxy`.
