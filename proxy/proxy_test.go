@@ -22,8 +22,6 @@ import (
 
 // The backend server the tests put behind a proxy, shared with package
 // fastmcp's mount tests.
-type proxyNameArgs = proxytest.NameArgs
-
 var proxyBackendServer = proxytest.Backend
 
 // proxyFront connects a client (in era front) to a proxy of backend,
