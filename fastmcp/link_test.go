@@ -40,7 +40,7 @@ var optionalFeatures = []feature{
 	// package fastmcp imports neither (the file prefixes keep them from
 	// creeping back into package fastmcp).
 	{name: "client", pkgs: []string{"github.com/fastmcp-go/fastmcp/client"}, files: []string{"client"}},
-	{name: "proxy", pkgs: []string{"github.com/fastmcp-go/fastmcp/proxy"}, files: []string{"proxy"}},
+	{name: "proxy", pkgs: []string{"github.com/fastmcp-go/fastmcp/proxy"}, files: []string{"proxy", "serverlink"}},
 	{name: "tasks", files: []string{"task"}},
 	// The full JSON Schema engine: its package init compiles five drafts'
 	// metaschemas. Generated schemas are checked by package schema's own

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	_ "unsafe" // go:linkname
 
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/internal/serverlink"
@@ -15,15 +16,19 @@ import (
 )
 
 // The server's side of internal/serverlink, the bridge package proxy
-// drives a Server through. Every function here is a thin wrapper of code
-// every server links anyway, except SetLists's, which only a proxy calls.
+// drives a Server through.
 
-func init() {
-	serverlink.Register(func(x any) *serverlink.Server { return x.(*Server).link() })
-}
-
-// link returns the bridge to s.
-func (s *Server) link() *serverlink.Server {
+// serverLink returns the bridge to s, a *Server. It is serverlink.Open:
+// package serverlink names it with a go:linkname directive, so that only a
+// program that calls serverlink.Open (one that builds a proxy) links it and
+// the list, prompt, resource and completion code it reaches, which a
+// tool-only server does not link (TestMinimalServerLinks). Registering it
+// from an init function instead would link all of it into every server
+// (about 220 kB with -tags validator_novalidatefn).
+//
+//go:linkname serverLink
+func serverLink(x any) *serverlink.Server {
+	s := x.(*Server)
 	return &serverlink.Server{
 		SetBackend: func(b serverlink.Backend) {
 			s.mu.Lock()

@@ -1,7 +1,7 @@
 // Package serverlink is the narrow bridge between package fastmcp and
 // package proxy: the server internals a proxy drives, beyond fastmcp's
 // exported API. Package fastmcp fills a Server for each *fastmcp.Server a
-// proxy asks for; package proxy gives back a Backend, which the server's
+// proxy opens (Open); package proxy gives back a Backend, which the server's
 // own code (mounts, subscriptions, subscriptions/listen) calls. Package
 // fastmcp does not import package proxy: a server that builds no proxy
 // links none of it, nor of the client.
@@ -15,7 +15,7 @@ package serverlink
 
 import (
 	"context"
-	"sync/atomic"
+	_ "unsafe" // go:linkname
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -143,19 +143,12 @@ type Server struct {
 	Principal func(req *session.Request) string
 }
 
-var open atomic.Pointer[func(s any) *Server]
-
-// Register sets how Open reaches a server's internals. Package fastmcp
-// calls it when it is initialised.
-func Register(fn func(s any) *Server) {
-	open.CompareAndSwap(nil, &fn)
-}
-
 // Open returns the internals of s, a *fastmcp.Server.
-func Open(s any) *Server {
-	fn := open.Load()
-	if fn == nil {
-		panic("proxy: package fastmcp registered no server link")
-	}
-	return (*fn)(s)
-}
+func Open(s any) *Server { return open(s) }
+
+// open is package fastmcp's serverLink. It is reached by name, not
+// registered from fastmcp's init, so that only a program that builds a
+// proxy links it, and what it reaches.
+//
+//go:linkname open github.com/fastmcp-go/fastmcp/fastmcp.serverLink
+func open(s any) *Server
