@@ -1,3 +1,5 @@
+//lint:file-ignore U1000 reached only through serverLink, which package serverlink names by go:linkname
+
 package fastmcp
 
 import (

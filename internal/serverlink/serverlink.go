@@ -4,7 +4,9 @@
 // proxy opens (Open); package proxy gives back a Backend, which the server's
 // own code (mounts, subscriptions, subscriptions/listen) calls. Package
 // fastmcp does not import package proxy: a server that builds no proxy
-// links none of it, nor of the client.
+// links none of it, nor of the client, nor fastmcp's side of this bridge,
+// which Open reaches by name (go:linkname) rather than through a
+// registration every server would run.
 //
 // What crosses the bridge: from fastmcp to the proxy, the nine fields of
 // Server; from the proxy to fastmcp, the seven methods of Backend. The
