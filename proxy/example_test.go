@@ -43,13 +43,13 @@ func Example() {
 	// proxy's own clients.
 	upstream, stopBackend := serveInMemory(backend, client.WithRequestForwarding())
 	defer stopBackend()
-	px := proxy.New(upstream, quiet)
+	remote := proxy.New(upstream, quiet)
 
 	local := fastmcp.New("clock", "1.0.0", quiet)
 	local.Tool("now", func() string { return "noon" }, fastmcp.Description("The time"))
 
 	front := fastmcp.New("gateway", "1.0.0", quiet)
-	front.Mount("weather", px)
+	front.Mount("weather", remote)
 	front.Mount("clock", local)
 
 	c, stop := serveInMemory(front)
