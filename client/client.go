@@ -53,7 +53,7 @@ type Client struct {
 
 	sender SendFunc // the client middleware around sess.Call; nil without any (client_middleware.go)
 
-	proxy atomic.Pointer[clientlink.Backend] // the fastmcp.Proxy built on this client, if any
+	proxy atomic.Pointer[clientlink.Backend] // the proxy (package proxy) built on this client, if any
 }
 
 // An Option configures a Client (Connect, ConnectHTTP, ConnectCommand).
@@ -174,7 +174,7 @@ func Connect(ctx context.Context, conn transport.Conn, opts ...Option) (*Client,
 		cfg.logger = slog.Default()
 	}
 	if cfg.logLevel == "" && (cfg.onLog != nil || cfg.forward) {
-		cfg.logLevel = protocol.LevelDebug // a Proxy filters for each caller
+		cfg.logLevel = protocol.LevelDebug // a proxy filters for each caller
 	}
 	if cfg.version != "" && !protocol.IsSupported(cfg.version) {
 		return nil, fmt.Errorf("client: protocol version %q is not supported; choose one of %v", cfg.version, protocol.SupportedVersions())
@@ -649,7 +649,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		return err
 	}
 	if m, ok := ctx.Value(clientlink.CallMetaKey{}).(protocol.Meta); ok {
-		// A Proxy's call: its caller's capabilities and log level.
+		// A proxy's call: its caller's capabilities and log level.
 		if raw, err = protocol.MergeMeta(raw, m); err != nil {
 			return err
 		}
@@ -684,7 +684,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 		}
 		if rt == protocol.ResultTypeTask {
 			if ctx.Value(clientlink.RawTaskKey{}) != nil {
-				return err // a Proxy passes the task on to its caller
+				return err // a proxy passes the task on to its caller
 			}
 			if started, ok := ctx.Value(startOnlyKey{}).(*protocol.TaskCreatedResult); ok {
 				return startedTask(method, res, started, result)
@@ -945,7 +945,7 @@ func (c *Client) answerInputs(ctx context.Context, method string, reqs protocol.
 	for key, req := range reqs {
 		ans, err := c.serveRequest(context.WithValue(ctx, clientlink.InputKey{}, key), c.version(""), req.Method, req.Params)
 		if errors.Is(err, clientlink.ErrInputRequired) {
-			// A Proxy's caller must answer first: the other requests of
+			// A proxy's caller must answer first: the other requests of
 			// the round are still passed on, so that it gets them all.
 			needInput = err
 			continue
@@ -965,7 +965,7 @@ func (c *Client) answerInputs(ctx context.Context, method string, reqs protocol.
 	return answers, nil
 }
 
-// link gives a fastmcp.Proxy the internals of c (a *Client) it drives.
+// link gives a proxy (package proxy) the internals of c (a *Client) it drives.
 func link(x any) *clientlink.Client {
 	c := x.(*Client)
 	return &clientlink.Client{
@@ -984,8 +984,8 @@ func link(x any) *clientlink.Client {
 
 // sentinel is the type of the package's sentinel errors. Unlike
 // errors.New's, its values are laid out by the compiler, so package client
-// has no init work: package fastmcp imports it for Proxy, and a server that
-// builds no Proxy links none of it (fastmcp's TestMinimalServerLinks).
+// has no init work: package proxy imports it, and a server that
+// builds no proxy links none of it (fastmcp's TestMinimalServerLinks).
 // Keep every package-level variable here a constant expression.
 type sentinel struct{ msg string }
 

@@ -41,7 +41,7 @@
 // OAuth logs in to servers protected by OAuth 2.1 with any HTTPAuthorizer,
 // such as an oauthclient.Config. WithApps declares MCP Apps support.
 //
-// A fastmcp.Proxy serves, as a server, whatever the server behind a client
-// offers; connect that client with WithRequestForwarding. See
-// docs/client.md.
+// proxy.New (package proxy) serves, as a server, whatever the server
+// behind a client offers; connect that client with WithRequestForwarding.
+// See docs/client.md and docs/proxy.md.
 package client

@@ -77,12 +77,12 @@ func WithRootsFunc(fn RootsHandler) Option {
 	return option(func(c *config) { c.handlers.roots = fn })
 }
 
-// WithRequestForwarding prepares the client for fastmcp.Proxy: it declares
+// WithRequestForwarding prepares the client for proxy.New: it declares
 // sampling (with tools), elicitation (form and URL mode) and roots, and
-// once a Proxy is built on the client, its log messages (every level,
+// once a proxy is built on the client, its log messages (every level,
 // unless WithLogLevel says otherwise) and the server's requests of those kinds
 // made while a call is forwarded go to the client of that call, whatever
-// protocol revision each side speaks (see fastmcp.Proxy for how a request is
+// protocol revision each side speaks (see proxy.New for how a request is
 // matched with its call). A request that cannot be matched with a call
 // goes to the handlers set with WithSampling, WithElicitation and
 // WithRootsFunc, when there are some, and is refused otherwise.
@@ -99,7 +99,7 @@ func (c *Client) capabilities(v string) protocol.ClientCapabilities {
 	var caps protocol.ClientCapabilities
 	h := c.cfg.handlers
 	if c.cfg.forward {
-		// What a Proxy's callers may answer: they are asked once a call
+		// What a proxy's callers may answer: they are asked once a call
 		// is forwarded, and refuse what they do not support themselves.
 		nop := func(context.Context, *ElicitRequest) (*ElicitResult, error) { return nil, nil }
 		h.sampling = func(context.Context, *protocol.CreateMessageParams) (*protocol.CreateMessageResult, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/proxy"
 )
 
 const chartHTML = `<!doctype html><html><body><div id="chart"></div></body></html>`
@@ -399,7 +400,7 @@ func TestProxyApps(t *testing.T) {
 	t.Parallel()
 	eachEraPair(t, func(t *testing.T, back, front client.Option, _ bool) {
 		bc := connect(t, appServer(t), back, client.WithRequestForwarding(), client.WithApps())
-		proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
+		proxy := proxy.New(bc, fastmcp.Logger(quietLogger))
 		ctx := ctxT(t)
 
 		host := connect(t, proxy, front, client.WithApps())

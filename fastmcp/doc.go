@@ -83,7 +83,8 @@
 // # Client and proxy
 //
 // The client is package client (github.com/fastmcp-go/fastmcp/client).
-// Proxy serves, as a Server, whatever the server behind a *client.Client
-// offers; a server that builds no Proxy links none of the client. See
-// docs/client.md and docs/proxy.md.
+// Package proxy's New serves, as a Server, whatever the server behind a
+// *client.Client offers; package fastmcp imports neither, so a server
+// that builds no proxy links none of them. See docs/client.md and
+// docs/proxy.md.
 package fastmcp

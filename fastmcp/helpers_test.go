@@ -9,6 +9,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
+	"github.com/fastmcp-go/fastmcp/internal/proxytest"
 )
 
 // quietLogger discards log output.
@@ -73,3 +74,13 @@ func recvT[T any](t testing.TB, ch <-chan T) T {
 		panic("unreachable")
 	}
 }
+
+// The proxy's test backend (package proxy's tests use it too), for the
+// mount tests that mount a proxy.
+type proxyNameArgs = proxytest.NameArgs
+
+var (
+	proxyBackendServer = proxytest.Backend
+	eachEraPair        = proxytest.EachEraPair
+	hasTool            = proxytest.HasTool
+)

@@ -12,7 +12,8 @@ import (
 )
 
 // The seams where optional features plug into the server. The code of a
-// task, a bus or a Proxy is reached only through an interface below, which
+// task, a bus or a proxy (package proxy, through Server.proxy, a
+// serverlink.Backend) is reached only through an interface below, which
 // the option or registration that uses the feature installs: the linker
 // then leaves the feature's code out of servers that do not use it (issue
 // 30, "link only what is used"; TestMinimalServerLinks lists what a
@@ -82,21 +83,6 @@ type busRunner interface {
 	start(ctx context.Context, s *Server) error
 	stop(s *Server)
 	announce(ctx context.Context, s *Server, n busNotice) error
-}
-
-// proxied is a Proxy's backend (proxyBackend, proxy*.go) as the code of
-// every server reaches it through Server.proxy. It is an interface so that
-// only Proxy, which sets the field, links the proxy's code: a direct call
-// of a proxyBackend method here would link the proxy, and with it the
-// client, into every server (issue 30; TestMinimalServerLinks checks it).
-type proxied interface {
-	callTool(ctx context.Context, req *lowlevel.Request) (any, error)
-	getPrompt(ctx context.Context, req *lowlevel.Request) (any, error)
-	readResource(ctx context.Context, req *lowlevel.Request) (any, error)
-	complete(ctx context.Context, req *lowlevel.Request) (any, error)
-	subscribe(ctx context.Context, sub subscriber, uri string) (added bool, err error)
-	unsubscribe(ctx context.Context, key any, uri string) error
-	waitReady(ctx context.Context) error
 }
 
 // declaresTasks reports whether the client capabilities declare the tasks

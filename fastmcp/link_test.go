@@ -36,11 +36,11 @@ var optionalFeatures = []feature{
 	// skills lives in its own package; the file prefix keeps it from
 	// creeping back into package fastmcp.
 	{name: "skills", pkgs: []string{"github.com/fastmcp-go/fastmcp/skills"}, files: []string{"skill"}},
-	// The client lives in package client; package fastmcp imports it for
-	// Proxy only, so a server that builds no Proxy must link none of it
-	// (the file prefix keeps it from creeping back into package fastmcp).
+	// The client lives in package client, the proxy in package proxy;
+	// package fastmcp imports neither (the file prefixes keep them from
+	// creeping back into package fastmcp).
 	{name: "client", pkgs: []string{"github.com/fastmcp-go/fastmcp/client"}, files: []string{"client"}},
-	{name: "proxy", files: []string{"proxy"}},
+	{name: "proxy", pkgs: []string{"github.com/fastmcp-go/fastmcp/proxy"}, files: []string{"proxy", "serverlink"}},
 	// The task runtime lives in internal/taskrun; the file prefix keeps it
 	// from creeping back into package fastmcp (task*.go holds the Task and
 	// Tasks options and the adapter the Task option installs).

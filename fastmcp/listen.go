@@ -266,7 +266,7 @@ func (s *Server) serveListen(ctx context.Context, req *lowlevel.Request) (any, e
 	if added {
 		defer s.listen.remove(ln)
 		if s.proxy != nil || len(s.mountedChildren()) > 0 {
-			// A Proxy's backend (or a mounted one's) must report the
+			// A proxy's backend (or a mounted one's) must report the
 			// updates of the resources followed.
 			// A URI the backend refuses is left out of the
 			// acknowledged filter: the client learns it is not followed.

@@ -10,6 +10,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/proxy"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -86,7 +87,7 @@ func TestListenChangeRightAfterAck(t *testing.T) {
 func TestProxyListenLeavesOutRefusedURIs(t *testing.T) {
 	t.Parallel()
 	backend, _ := proxyBackendServer(t)
-	s := fastmcp.Proxy(connect(t, backend, legacy, client.WithRequestForwarding()), fastmcp.Logger(quietLogger))
+	s := proxy.New(connect(t, backend, legacy, client.WithRequestForwarding()), fastmcp.Logger(quietLogger))
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	t.Cleanup(func() { inW.Close(); outR.Close() })

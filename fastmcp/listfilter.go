@@ -12,7 +12,7 @@ import (
 
 // What every server needs of the MCP Apps extension: whether some tool has
 // _meta.ui, and the lists it changes. The rest, in apps.go, is linked only
-// by programs that use WithToolUI (package apps's options) or a Proxy.
+// by programs that use WithToolUI (package apps's options) or a proxy (package proxy).
 
 // appState is the views registered with tools; s.mu guards views.
 type appState struct {

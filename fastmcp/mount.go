@@ -13,8 +13,19 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
+	"github.com/fastmcp-go/fastmcp/internal/serverlink"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
+)
+
+// listKinds are lists of a server: those a mount fetches again.
+type listKinds uint8
+
+const (
+	listTools listKinds = 1 << iota
+	listPrompts
+	listResources
+	listAll = listTools | listPrompts | listResources
 )
 
 // mountLink is a server mounted on another: its items appear in the
@@ -42,7 +53,7 @@ type mountState struct {
 // (weather+file:///x for file:///x mounted as "weather"), and s hands
 // their requests to other, which serves them as its own (its handlers'
 // Context, scopes, completions, elicitation and sampling included).
-// other may be a Proxy: Mount then composes remote servers. Later changes
+// other may be a proxy (package proxy): Mount then composes remote servers. Later changes
 // to other's lists reach s's clients as list_changed notifications, and
 // resources/updated of other's resources reach s's subscribers.
 //
@@ -186,7 +197,7 @@ func (l *mountLink) checkClashes() error {
 
 // childChanged is called when a list of a server changed: the servers it
 // is mounted on take the change in, and tell their clients unless quiet
-// (a Proxy's first fetch, which no client waited for); s.mu held.
+// (a proxy's first fetch, which no client waited for); s.mu held.
 func (s *Server) childChanged(method string, quiet bool) {
 	s.mounting.mu.Lock()
 	parents := slices.Clone(s.mounting.parents)
@@ -416,32 +427,32 @@ func (s *Server) mountFor(uri string) (*mountLink, string) {
 }
 
 // The handlers of a server, as a server it is mounted on calls them: a
-// Proxy's forward, other servers serve.
+// proxy's forward, other servers serve.
 
 func (s *Server) serveCallTool(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if s.proxy != nil {
-		return s.proxy.callTool(ctx, req)
+		return s.proxy.CallTool(ctx, req)
 	}
 	return s.callTool(ctx, req)
 }
 
 func (s *Server) serveGetPrompt(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if s.proxy != nil {
-		return s.proxy.getPrompt(ctx, req)
+		return s.proxy.GetPrompt(ctx, req)
 	}
 	return s.getPrompt(ctx, req)
 }
 
 func (s *Server) serveReadResource(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if s.proxy != nil {
-		return s.proxy.readResource(ctx, req)
+		return s.proxy.ReadResource(ctx, req)
 	}
 	return s.readResourceRequest(ctx, req)
 }
 
 func (s *Server) serveComplete(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if s.proxy != nil {
-		return s.proxy.complete(ctx, req)
+		return s.proxy.Complete(ctx, req)
 	}
 	if !s.ll.Handles(protocol.MethodCompletionComplete) {
 		return nil, fmt.Errorf("%w: completion/complete: the mounted server has no completions", protocol.ErrInvalidParams)
@@ -449,14 +460,27 @@ func (s *Server) serveComplete(ctx context.Context, req *lowlevel.Request) (any,
 	return s.complete(ctx, req)
 }
 
+// A subscriber is who holds a subscription a proxy passes on to its
+// backend: a legacy session (keyed by its shared session id when it is
+// shared between replicas) or a 2026-07-28 listen stream, and the context
+// that ends with it.
+type subscriber struct {
+	key  any             // comparable: *session.Session, sharedSessionKey, *listener
+	life context.Context // ends when the subscriber does
+}
+
+// sharedSessionKey keys the subscriptions of a session shared between
+// replicas: its id, the same on every replica.
+type sharedSessionKey string
+
 // subscribeMounted does, for a subscription of sub to uri made on a
-// server s is or mounts a Proxy of, what the Proxy needs: subscribe its
-// backend (see proxyBackend.subscribe); for other servers it checks that
-// uri is known. added reports whether a Proxy recorded a new
+// server s is or mounts a proxy of, what the proxy needs: subscribe its
+// backend (serverlink.Backend.Subscribe); for other servers it checks that
+// uri is known. added reports whether a proxy recorded a new
 // subscription of sub, which unsubscribeMounted undoes.
 func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri string, era protocol.Era) (added bool, err error) {
 	if s.proxy != nil {
-		return s.proxy.subscribe(ctx, sub, uri)
+		return s.proxy.Subscribe(ctx, serverlink.Subscriber{Key: sub.key, Life: sub.life}, uri)
 	}
 	if l, rest := s.mountFor(uri); l != nil {
 		return l.child.subscribeMounted(ctx, sub, rest, era)
@@ -468,8 +492,8 @@ func (s *Server) subscribeMounted(ctx context.Context, sub subscriber, uri strin
 }
 
 // proxiedError is the error a caller gets for a request the backend of a
-// Proxy failed: its JSON-RPC error as it is, anything else as an internal
-// error. It is here, not in proxy.go, because every server's
+// proxy failed: its JSON-RPC error as it is, anything else as an internal
+// error. It is in package fastmcp, not package proxy, because every server's
 // resources/subscribe calls it (with subscribeMounted's error).
 func proxiedError(err error) error {
 	if perr, ok := errors.AsType[*protocol.Error](err); ok {
@@ -481,7 +505,7 @@ func proxiedError(err error) error {
 // unsubscribeMounted undoes subscribeMounted for the subscriber key.
 func (s *Server) unsubscribeMounted(ctx context.Context, key any, uri string) error {
 	if s.proxy != nil {
-		return s.proxy.unsubscribe(ctx, key, uri)
+		return s.proxy.Unsubscribe(ctx, key, uri)
 	}
 	if l, rest := s.mountFor(uri); l != nil {
 		return l.child.unsubscribeMounted(ctx, key, rest)
@@ -501,11 +525,11 @@ func (s *Server) resourceUpdatedUp(ctx context.Context, uri string) error {
 	return errors.Join(errs...)
 }
 
-// waitReady waits until the lists of the Proxies s is or mounts were
+// waitReady waits until the lists of the proxies s is or mounts were
 // fetched once, so that a first list is complete.
 func (s *Server) waitReady(ctx context.Context) error {
 	if s.proxy != nil {
-		if err := s.proxy.waitReady(ctx); err != nil {
+		if err := s.proxy.WaitReady(ctx); err != nil {
 			return err
 		}
 	}

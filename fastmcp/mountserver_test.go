@@ -10,6 +10,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/proxy"
 )
 
 // mountedParent returns a server with a tool of its own, a server mounted
@@ -34,7 +35,7 @@ func mountedParent(t *testing.T, back client.Option) (parent, weather, backend *
 
 	backend, _ = proxyBackendServer(t)
 	bc := connect(t, backend, back, client.WithRequestForwarding())
-	remote := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
+	remote := proxy.New(bc, fastmcp.Logger(quietLogger))
 
 	parent = newServer()
 	parent.Tool("own", func() string { return "own" }, fastmcp.Description("the parent's"))
@@ -259,7 +260,7 @@ func TestMountedProxyTaskTool(t *testing.T) {
 	backend.Tool("slow", func() string { return "done" }, fastmcp.Task(fastmcp.TaskOptional))
 	bc := connect(t, backend, eras[1].opt, client.WithRequestForwarding())
 	parent := newServer()
-	parent.Mount("r", fastmcp.Proxy(bc, fastmcp.Logger(quietLogger)))
+	parent.Mount("r", proxy.New(bc, fastmcp.Logger(quietLogger)))
 	fc := connect(t, parent, eras[1].opt)
 	if tools := listToolsByName(t, fc); tools["r_slow"] == nil { // waits for the proxy's first lists
 		t.Fatalf("tools = %v, want r_slow", tools)

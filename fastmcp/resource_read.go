@@ -109,7 +109,7 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 	}
 	if l, rest := s.mountFor(uri); l != nil {
 		if l.child.proxy != nil {
-			return nil, fmt.Errorf("fastmcp: reading %s: a resource of a mounted Proxy cannot be read from a handler: read it with a Client", uri)
+			return nil, fmt.Errorf("fastmcp: reading %s: a resource of a mounted proxy cannot be read from a handler: read it with a Client", uri)
 		}
 		return l.child.readResource(c, rest)
 	}
@@ -122,7 +122,7 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 	var firstErr error
 	for _, t := range s.resources.orderedTemplates() {
 		if t.handler == nil {
-			continue // a Proxy's, or a mounted server's: not read here
+			continue // a proxy's, or a mounted server's: not read here
 		}
 		vals, ok := t.tmpl.Match(uri)
 		if !ok {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/internal/sealedstate"
+	"github.com/fastmcp-go/fastmcp/internal/serverlink"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
@@ -54,7 +55,7 @@ type Server struct {
 
 	noTokenWarning sync.Once // logs once that a RequireScopes feature was asked for without a token
 
-	proxy    proxied                      // what a Proxy forwards to; nil for other servers
+	proxy    serverlink.Backend           // what a proxy (package proxy) forwards to; nil for other servers
 	mounting mountState                   // the servers mounted on this one and those it is mounted on
 	mounts   atomic.Pointer[[]*mountLink] // mount.children, read without s.mu
 }

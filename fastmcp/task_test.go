@@ -16,6 +16,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/proxy"
 	"github.com/fastmcp-go/fastmcp/store"
 )
 
@@ -315,7 +316,7 @@ func proxyTo(t *testing.T, url string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := fastmcp.Proxy(c)
+	p := proxy.New(c)
 	ts := httptest.NewServer(p)
 	t.Cleanup(func() { closeNow(p); ts.Close(); c.Close() })
 	return ts.URL + "/mcp"

@@ -13,7 +13,7 @@
 #                                      revision is selected with --spec-version instead
 #   server --requirements 2026-07-28   the scored 2026-07-28 set (+ its not-scored scenarios)
 #   server --suite all                 every server scenario, each at its default wire
-#   server ... (proxy, VERSION)        through fastmcp.Proxy (examples/proxy) in front of the
+#   server ... (proxy, VERSION)        through proxy.New (examples/proxy) in front of the
 #                                      server: --suite all with the proxy speaking 2026-07-28 to
 #                                      it, --requirements 2025-11-25 speaking 2025-11-25
 #   client --suite all                 every client scenario (auth/* and the authorization
@@ -256,7 +256,7 @@ run_server "server --spec-version 2025-06-18" server-2025-06-18 "--spec-version 
 run_server "server --requirements 2026-07-28" server-2026-07-28 "--requirements 2026-07-28" "--requirements 2026-07-28"
 run_server "server --suite all" server-all "" "--suite all"
 
-# The same server behind fastmcp.Proxy (examples/proxy). Speaking
+# The same server behind proxy.New (examples/proxy). Speaking
 # 2026-07-28 to the server, the proxy must pass every server scenario, as
 # the server does. Speaking 2025-11-25 to it, the proxy must pass the
 # 2025-11-25 requirement set: what only 2026-07-28 can carry (the tasks

@@ -244,7 +244,7 @@ main() {
 	done
 	run "ts-sdk-v2 client (legacy) -> fastmcp everything  sse" "$NODE" "$JS/v2client.mjs" sse "$OURS/sse"
 
-	# fastmcp.Proxy (examples/proxy) between the TypeScript clients and the
+	# proxy.New (examples/proxy) between the TypeScript clients and the
 	# everything-server: over stdio in front of its HTTP endpoint, and in
 	# front of it as a stdio subprocess.
 	run "ts-sdk-v1 client -> fastmcp proxy (stdio) -> everything  streamable-http" "$NODE" "$JS/v1client.mjs" stdio -- "$WORK/proxy" -url "$OURS/mcp"

@@ -70,7 +70,7 @@
 // dev apps serves a page on 127.0.0.1 that renders the server's MCP Apps
 // views as a chat host does (see docs/apps.md), until Ctrl-C.
 //
-// proxy serves TARGET over another transport (fastmcp.Proxy): over stdio
+// proxy serves TARGET over another transport (proxy.New): over stdio
 // to a host that starts its servers (fastmcp proxy https://example.com/mcp
 // --oauth), or over Streamable HTTP on --from ADDRESS, with DNS-rebinding
 // protection and, with --auth-issuer, OAuth access tokens required.

@@ -18,6 +18,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/proxy"
 )
 
 // proxyOptions are the flags of `fastmcp proxy`.
@@ -29,7 +30,7 @@ type proxyOptions struct {
 	authAudience string
 }
 
-// proxyCommand is `fastmcp proxy`, fastmcp.Proxy as a command.
+// proxyCommand is `fastmcp proxy`, proxy.New as a command.
 func (a *app) proxyCommand() *cobra.Command {
 	var o proxyOptions
 	c := &cobra.Command{
@@ -173,7 +174,7 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 	if listen {
 		served = servedURL(addr, ln.Addr(), path)
 	}
-	srv := fastmcp.Proxy(cl, a.proxyServerOptions(o, ln, path, served)...)
+	srv := proxy.New(cl, a.proxyServerOptions(o, ln, path, served)...)
 
 	// The server the command started exiting ends the proxy.
 	sctx, stop := context.WithCancel(ctx)

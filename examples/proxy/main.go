@@ -1,6 +1,6 @@
 // Command proxy re-exposes an MCP server over another transport: a stdio
 // server over Streamable HTTP, or a server over HTTP to a host that starts
-// its servers over stdio. It is fastmcp.Proxy in a few lines:
+// its servers over stdio. It is proxy.New in a few lines:
 //
 //	# a stdio server, served over Streamable HTTP on 127.0.0.1:8000/mcp
 //	go run ./examples/proxy -addr 127.0.0.1:8000 -- npx -y @modelcontextprotocol/server-everything
@@ -28,6 +28,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/proxy"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
@@ -70,9 +71,9 @@ func run(ctx context.Context, logger *slog.Logger, ln net.Listener, url string, 
 	}
 	defer c.Close()
 	if ln != nil {
-		return fastmcp.Proxy(c, fastmcp.Logger(logger), fastmcp.Listener(ln)).Run(ctx)
+		return proxy.New(c, fastmcp.Logger(logger), fastmcp.Listener(ln)).Run(ctx)
 	}
-	return fastmcp.Proxy(c, fastmcp.Logger(logger)).ServeStdio(ctx)
+	return proxy.New(c, fastmcp.Logger(logger)).ServeStdio(ctx)
 }
 
 // connect connects to the backend: over Streamable HTTP at url, or to

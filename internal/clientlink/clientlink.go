@@ -1,8 +1,8 @@
-// Package clientlink is the narrow bridge between package client and the
-// Proxy of package fastmcp: the client internals a proxy drives, the
-// context keys both sides read, and the sentinel error they share. Package
-// fastmcp does not import package client's code through it: a server
-// that builds no Proxy links none of the client.
+// Package clientlink is the narrow bridge between package client and
+// package proxy: the client internals a proxy drives, the context keys
+// both sides read, and the sentinel error they share with package fastmcp
+// (which imports this package, not package client): a server that builds
+// no proxy links none of the client.
 package clientlink
 
 import (
@@ -17,25 +17,25 @@ import (
 	"github.com/fastmcp-go/fastmcp/session"
 )
 
-// ErrInputRequired is fastmcp.ErrInputRequired: a handler (or a Proxy
+// ErrInputRequired is fastmcp.ErrInputRequired: a handler (or a proxy
 // forwarding a backend's request) waits for its caller's input.
 var ErrInputRequired = errors.New("fastmcp: waiting for the client's input (the request will be retried)")
 
 // Context keys the proxy sets on the calls it forwards and the client reads.
 type (
 	// CallMetaKey carries _meta entries (a protocol.Meta) that replace the
-	// client's own in one modern request: a Proxy's caller's capabilities
+	// client's own in one modern request: a proxy's caller's capabilities
 	// and log level.
 	CallMetaKey struct{}
 	// RawTaskKey marks a modern request whose task result is returned as
-	// it came (a Proxy passes it on).
+	// it came (a proxy passes it on).
 	RawTaskKey struct{}
 	// InputKey carries the key (a string) of the 2026-07-28 input request
 	// a client is answering.
 	InputKey struct{}
 )
 
-// Backend is a Proxy built on a client: the client hands it what its
+// Backend is a proxy built on a client: the client hands it what its
 // server sends. Its methods run on the client's reading goroutine (or
 // that of the call being answered) and must not block for long.
 type Backend interface {
@@ -48,7 +48,7 @@ type Backend interface {
 	ServeRequest(ctx context.Context, method string, params []byte) (res any, err error, ok bool)
 }
 
-// Client is what a Proxy uses of a client beyond its exported methods.
+// Client is what a proxy uses of a client beyond its exported methods.
 type Client struct {
 	// Attach makes b the client's backend; false when it has one.
 	Attach func(b Backend) bool
@@ -72,7 +72,7 @@ type Client struct {
 var open atomic.Pointer[func(c any) *Client]
 
 // Register sets how Open reaches a client's internals. Package client
-// calls it when a client connects, so that a server without a Proxy
+// calls it when a client connects, so that a server without a proxy
 // links none of it.
 func Register(fn func(c any) *Client) {
 	if open.Load() == nil {
@@ -84,7 +84,7 @@ func Register(fn func(c any) *Client) {
 func Open(c any) *Client {
 	fn := open.Load()
 	if fn == nil {
-		panic("fastmcp: Proxy: the client has not connected")
+		panic("proxy: New: the client has not connected")
 	}
 	return (*fn)(c)
 }

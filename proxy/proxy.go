@@ -1,4 +1,4 @@
-package fastmcp
+package proxy
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,16 +14,18 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/appswire"
 	"github.com/fastmcp-go/fastmcp/internal/clientlink"
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
+	"github.com/fastmcp-go/fastmcp/internal/serverlink"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
 
-// Proxy returns a Server that forwards everything to the server behind
-// backend (a *client.Client), so that one process can re-expose a server over another
+// New returns a *fastmcp.Server that forwards everything to the server
+// behind backend, so that one process can re-expose a server over another
 // transport (a stdio server over Streamable HTTP, a remote server over
 // stdio), put authentication or telemetry in front of it, or Mount it
 // beside other servers. Serve it like any Server: ServeStdio, ServeHTTP,
@@ -61,39 +64,43 @@ import (
 // the backend's background work, may then reach the caller of another
 // call in flight.
 //
-// A client backs one Proxy. The proxy keeps its lists up to date until
+// A client backs one proxy. The proxy keeps its lists up to date until
 // the client is closed: close it after the proxy's last Serve returns.
-func Proxy(backend *client.Client, opts ...Option) *Server {
+func New(backend *client.Client, opts ...fastmcp.Option) *fastmcp.Server {
 	info := backend.ServerInfo()
-	base := []Option{
-		Instructions(backend.Instructions()), ServerTitle(info.Title),
-		ServerDescription(info.Description), ServerWebsiteURL(info.WebsiteURL), ServerIcons(info.Icons...),
+	base := []fastmcp.Option{
+		fastmcp.Instructions(backend.Instructions()), fastmcp.ServerTitle(info.Title),
+		fastmcp.ServerDescription(info.Description), fastmcp.ServerWebsiteURL(info.WebsiteURL), fastmcp.ServerIcons(info.Icons...),
 	}
-	s := New(info.Name, info.Version, append(base, opts...)...)
+	s := fastmcp.New(info.Name, info.Version, append(base, opts...)...)
 	p := &proxyBackend{
-		srv: s, client: backend, link: clientlink.Open(backend), calls: map[*proxyCall]struct{}{},
+		srv: serverlink.Open(s), ll: s.Lowlevel(), logger: s.Logger(), notifyUpdated: s.NotifyResourceUpdated,
+		client: backend, link: clientlink.Open(backend), calls: map[*proxyCall]struct{}{},
 		kick: make(chan struct{}, 1), ready: make(chan struct{}), subs: map[string]map[any]struct{}{},
 		subscribers: map[any]*proxySubscriber{},
 		updSet:      map[string]struct{}{}, updKick: make(chan struct{}, 1),
 	}
 	if !p.link.Attach(p) {
-		panic("fastmcp: Proxy: this client already backs a proxy: connect one client for each Proxy")
+		panic("proxy: New: this client already backs a proxy: connect one client for each proxy")
 	}
 	if !p.link.Forwarding {
-		s.logger.Warn("fastmcp: Proxy: the client was connected without client.WithRequestForwarding: the backend's sampling, elicitation and roots requests will not reach the proxy's clients")
+		p.logger.Warn("proxy: New: the client was connected without client.WithRequestForwarding: the backend's sampling, elicitation and roots requests will not reach the proxy's clients")
 	}
-	s.proxy = p
+	p.srv.SetBackend(p)
 	p.install()
 	go p.run()
 	go p.deliverUpdates()
 	return s
 }
 
-// proxyBackend is the server a Proxy forwards to.
+// proxyBackend is the server a proxy forwards to.
 type proxyBackend struct {
-	srv    *Server
-	client *client.Client
-	link   *clientlink.Client // what the proxy uses of client beyond its exported methods
+	srv           *serverlink.Server // what the proxy uses of its fastmcp.Server beyond its exported methods
+	ll            *lowlevel.Server   // the proxy's method table
+	logger        *slog.Logger
+	notifyUpdated func(ctx context.Context, uri string) error // the proxy's NotifyResourceUpdated
+	client        *client.Client
+	link          *clientlink.Client // what the proxy uses of client beyond its exported methods
 
 	mu    sync.Mutex
 	calls map[*proxyCall]struct{} // the calls being forwarded
@@ -116,17 +123,19 @@ type proxyBackend struct {
 }
 
 // proxyCall is one call being forwarded: the backend's requests and
-// messages during it go to its caller, c.
+// messages during it go to its caller, c (who sent req).
 type proxyCall struct {
-	c         *Context
-	cancel    context.CancelFunc              // ends the backend call
-	mu        sync.Mutex                      // serialises asking c for input
-	needInput atomic.Bool                     // the caller must answer an input request first
-	capErr    atomic.Pointer[CapabilityError] // the caller could not answer a request: it lacks this
+	c         *fastmcp.Context
+	req       *lowlevel.Request
+	cancel    context.CancelFunc                      // ends the backend call
+	mu        sync.Mutex                              // serialises asking c for input
+	needInput atomic.Bool                             // the caller must answer an input request first
+	capErr    atomic.Pointer[fastmcp.CapabilityError] // the caller could not answer a request: it lacks this
 }
 
 type proxyCallKey struct{}
 
+// listKinds are the backend's lists to fetch.
 type listKinds uint8
 
 const (
@@ -139,32 +148,27 @@ const (
 // install puts the forwarding handlers in the proxy's method table and
 // declares what the backend declared.
 func (p *proxyBackend) install() {
-	s, caps := p.srv, p.client.ServerCapabilities()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ll := s.ll
+	caps := p.client.ServerCapabilities()
+	p.srv.InstallLists(caps)
+	ll := p.ll
 	if caps.Tools != nil {
-		s.installToolHandlers()
-		ll.Handle(protocol.MethodToolsCall, lowlevel.HandlerFunc(p.callTool))
+		ll.Handle(protocol.MethodToolsCall, lowlevel.HandlerFunc(p.CallTool))
 	}
 	if caps.Prompts != nil {
-		s.installPromptHandlers()
-		ll.Handle(protocol.MethodPromptsGet, lowlevel.HandlerFunc(p.getPrompt))
+		ll.Handle(protocol.MethodPromptsGet, lowlevel.HandlerFunc(p.GetPrompt))
 	}
 	if caps.Resources != nil {
-		s.installResourceHandlers()
 		ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) {
 			c.Resources = &protocol.ResourcesCapability{Subscribe: caps.Resources.Subscribe, ListChanged: true}
 		})
-		ll.Handle(protocol.MethodResourcesRead, lowlevel.HandlerFunc(p.readResource))
+		ll.Handle(protocol.MethodResourcesRead, lowlevel.HandlerFunc(p.ReadResource))
 		if !caps.Resources.Subscribe {
 			ll.Remove(protocol.MethodResourcesSubscribe)
 			ll.Remove(protocol.MethodResourcesUnsubscribe)
 		}
 	}
 	if caps.Completions != nil {
-		s.installCompletionHandler()
-		ll.Handle(protocol.MethodCompletionComplete, lowlevel.HandlerFunc(p.complete))
+		ll.Handle(protocol.MethodCompletionComplete, lowlevel.HandlerFunc(p.Complete))
 	}
 	if _, ok := caps.Extensions[protocol.ExtensionTasks]; ok && p.link.Era.TasksExtension() {
 		// The backend's tasks, followed by the proxy's callers.
@@ -245,8 +249,8 @@ func (p *proxyBackend) ListChanged(method string) {
 	}
 }
 
-// waitReady waits until the lists were fetched once.
-func (p *proxyBackend) waitReady(ctx context.Context) error {
+// WaitReady waits until the lists were fetched once.
+func (p *proxyBackend) WaitReady(ctx context.Context) error {
 	select {
 	case <-p.ready:
 		return nil
@@ -255,11 +259,11 @@ func (p *proxyBackend) waitReady(ctx context.Context) error {
 	}
 }
 
-// begin registers a call being forwarded for c and returns the context of
-// the backend call and the function ending it.
-func (p *proxyBackend) begin(c *Context) (context.Context, *proxyCall, func()) {
+// begin registers a call being forwarded for c (serving req) and returns
+// the context of the backend call and the function ending it.
+func (p *proxyBackend) begin(c *fastmcp.Context, req *lowlevel.Request) (context.Context, *proxyCall, func()) {
 	ctx, cancel := context.WithCancel(c)
-	pc := &proxyCall{c: c, cancel: cancel}
+	pc := &proxyCall{c: c, req: req, cancel: cancel}
 	p.mu.Lock()
 	p.calls[pc] = struct{}{}
 	p.mu.Unlock()
@@ -285,12 +289,12 @@ func (p *proxyBackend) soleCall() *proxyCall {
 	return nil
 }
 
-// forward sends the caller's request (method with params) to the backend
-// as the call of c, with its progress passed back, and returns the
-// backend's result. send sends it: p.link.Call, or p.link.CallTool for the
-// Mcp-Param headers of tools/call.
-func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result *json.RawMessage, opts []session.CallOption) error) (any, error) {
-	ctx, pc, end := p.begin(c)
+// forward sends the caller's request req to the backend as the call of c,
+// with its progress passed back, and returns the backend's result. send
+// sends it: p.link.Call, or p.link.CallTool for the Mcp-Param headers of
+// tools/call.
+func (p *proxyBackend) forward(c *fastmcp.Context, req *lowlevel.Request, send func(ctx context.Context, result *json.RawMessage, opts []session.CallOption) error) (any, error) {
+	ctx, pc, end := p.begin(c, req)
 	defer end()
 	if p.link.Era.Stateless() {
 		// The backend judges the caller's request by the caller's
@@ -298,7 +302,7 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		caps := *c.ClientCapabilities()
 		caps.Experimental = nil
 		ext := map[string]json.RawMessage{}
-		if declaresTasks(&caps) && c.req.Era.TasksExtension() {
+		if _, ok := caps.Extensions[protocol.ExtensionTasks]; ok && req.Era.TasksExtension() {
 			ext[protocol.ExtensionTasks] = json.RawMessage("{}")
 			ctx = context.WithValue(ctx, clientlink.RawTaskKey{}, true)
 		}
@@ -312,13 +316,13 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 			caps.Extensions = ext
 		}
 		meta := protocol.Meta{protocol.MetaClientCapabilities: &caps}
-		if lvl, ok := c.req.LogLevel(); ok {
+		if lvl, ok := req.LogLevel(); ok {
 			meta[protocol.MetaLogLevel] = lvl
 		}
 		ctx = context.WithValue(ctx, clientlink.CallMetaKey{}, meta)
 	}
 	var opts []session.CallOption
-	if _, ok := c.req.ProgressToken(); ok {
+	if _, ok := req.ProgressToken(); ok {
 		opts = append(opts, session.WithProgress(func(pp *protocol.ProgressParams) {
 			if err := c.Progress(pp.Progress, pp.Total, pp.Message); err != nil {
 				c.Logger().Debug("progress not passed on", "error", err)
@@ -327,7 +331,7 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 	}
 	var raw json.RawMessage
 	err := send(ctx, &raw, opts)
-	if ir, ierr := c.inputRequired(); ir != nil || ierr != nil {
+	if ir, ierr := p.srv.InputRequired(c); ir != nil || ierr != nil {
 		if ierr != nil {
 			return nil, ierr
 		}
@@ -338,14 +342,15 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 		// an input_required result, and it cannot.
 		return nil, fmt.Errorf("%w: the backend's input request could not be passed on", protocol.ErrInternal)
 	}
-	if cerr := pc.capErr.Load(); cerr != nil && c.req.Era.RefusesMissingCapability() {
+	if cerr := pc.capErr.Load(); cerr != nil && req.Era.RefusesMissingCapability() {
 		// The backend needed what the caller lacks: 2026-07-28 says so
 		// with MissingRequiredClientCapability, whatever the backend
 		// made of the refusal.
-		return nil, cerr.protocolError()
+		perr, _ := p.srv.Refusal(cerr)
+		return nil, perr
 	}
 	if err != nil {
-		return nil, p.backendError(c, err)
+		return nil, p.backendError(c, req, err)
 	}
 	// The members 2026-07-28 adds go (the proxy adds its own for its
 	// modern callers); the rest is passed on byte for byte, not decoded,
@@ -359,17 +364,17 @@ func (p *proxyBackend) forward(c *Context, send func(ctx context.Context, result
 // MissingRequiredClientCapability (2026-07-28); anything else (the backend
 // could not be reached, its answer was lost) as an internal error saying
 // so.
-func (p *proxyBackend) backendError(c *Context, err error) error {
+func (p *proxyBackend) backendError(c *fastmcp.Context, req *lowlevel.Request, err error) error {
 	if perr, ok := errors.AsType[*protocol.Error](err); ok {
 		return perr
 	}
 	if c.Err() != nil && errors.Is(err, c.Err()) {
 		return err
 	}
-	if cerr, ok := errors.AsType[*CapabilityError](err); ok && c.req.Era.RefusesMissingCapability() {
-		return cerr.protocolError()
+	if perr, ok := p.srv.Refusal(err); ok && req.Era.RefusesMissingCapability() {
+		return perr
 	}
-	c.Logger().Warn("proxy: the backend server did not answer", "method", c.req.Method, "error", err)
+	c.Logger().Warn("proxy: the backend server did not answer", "method", req.Method, "error", err)
 	return protocol.NewError(protocol.CodeInternalError, "proxy: the backend server did not answer: "+err.Error())
 }
 
@@ -412,77 +417,50 @@ func forwardParams(req *lowlevel.Request) (json.RawMessage, error) {
 	return append(b, '}'), nil
 }
 
-// callTool forwards tools/call.
-func (p *proxyBackend) callTool(ctx context.Context, req *lowlevel.Request) (any, error) {
-	var cp callParams
-	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &cp); err != nil {
-		return nil, fmt.Errorf("%w: tools/call: %v", protocol.ErrInvalidParams, err)
-	}
-	t, ok := p.srv.tools.get(cp.Name)
-	if ok && t.mount != nil {
-		return p.srv.callTool(ctx, req) // a server mounted on the proxy
-	}
-	if ok && t.appOnly && !p.srv.rendersViews(req) {
-		// An MCP Apps tool only views may call, hidden from a caller
-		// that renders none: as if unknown, as the backend would say.
-		return nil, fmt.Errorf("%w: unknown tool %q", protocol.ErrInvalidParams, cp.Name)
-	}
-	if ok && len(t.headers) > 0 {
-		if err := checkParamHeaders(req, t.headers, cp.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	c := newContext(ctx, p.srv, req, "tool", cp.Name)
-	if err := c.startInputs(protocol.MethodToolsCall, cp.Name, cp.Arguments, cp.InputResponses, cp.RequestState); err != nil {
-		return nil, err
+// CallTool forwards tools/call.
+func (p *proxyBackend) CallTool(ctx context.Context, req *lowlevel.Request) (any, error) {
+	call, err := p.srv.Start(ctx, req)
+	if err != nil || call.Served {
+		return served(call, err)
 	}
 	params, err := forwardParams(req)
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
-		return p.link.CallTool(ctx, cp.Name, jsontext.Value(params), json.RawMessage(cp.Arguments), res, opts)
+	res, err := p.forward(call.Context.(*fastmcp.Context), req, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
+		return p.link.CallTool(ctx, call.Name, jsontext.Value(params), json.RawMessage(call.Arguments), res, opts)
 	})
 	if raw, ok := res.(json.RawMessage); ok && err == nil && req.Era.TasksExtension() {
-		p.noteTask(raw, p.srv.principal(req))
+		p.noteTask(raw, p.srv.Principal(req))
 	}
 	return res, err
 }
 
-// getPrompt forwards prompts/get.
-func (p *proxyBackend) getPrompt(ctx context.Context, req *lowlevel.Request) (any, error) {
-	var cp callParams
-	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &cp); err != nil {
-		return nil, fmt.Errorf("%w: prompts/get: %v", protocol.ErrInvalidParams, err)
-	}
-	if pr, ok := p.srv.prompts.reg.get(cp.Name); ok && pr.mount != nil {
-		return p.srv.getPrompt(ctx, req) // a server mounted on the proxy
-	}
-	c := newContext(ctx, p.srv, req, "prompt", cp.Name)
-	if err := c.startInputs(protocol.MethodPromptsGet, cp.Name, cp.Arguments, cp.InputResponses, cp.RequestState); err != nil {
+// served returns the answer of a request the server answered itself
+// (call.Served), or err.
+func served(call *serverlink.Call, err error) (any, error) {
+	if err != nil {
 		return nil, err
 	}
-	return p.forwardAs(c, req)
+	return call.Result, nil
 }
 
-// readResource forwards resources/read.
-func (p *proxyBackend) readResource(ctx context.Context, req *lowlevel.Request) (any, error) {
-	var rp callParams
-	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &rp); err != nil {
-		return nil, fmt.Errorf("%w: resources/read: %v", protocol.ErrInvalidParams, err)
+// GetPrompt forwards prompts/get.
+func (p *proxyBackend) GetPrompt(ctx context.Context, req *lowlevel.Request) (any, error) {
+	return p.forwardAs(ctx, req)
+}
+
+// ReadResource forwards resources/read.
+func (p *proxyBackend) ReadResource(ctx context.Context, req *lowlevel.Request) (any, error) {
+	call, err := p.srv.Start(ctx, req)
+	if err != nil || call.Served {
+		return served(call, err)
 	}
-	if l, _ := p.srv.mountFor(rp.URI); l != nil {
-		return p.srv.readResourceRequest(ctx, req) // a server mounted on the proxy
-	}
-	c := newContext(ctx, p.srv, req, "resource", rp.URI)
-	if err := c.startInputs(protocol.MethodResourcesRead, rp.URI, nil, rp.InputResponses, rp.RequestState); err != nil {
-		return nil, err
-	}
-	res, err := p.forwardAs(c, req)
-	if perr, ok := errors.AsType[*protocol.Error](err); ok && p.link.Era != req.Era && isNotFound(perr, rp.URI) {
+	res, err := p.forwardCall(call, req)
+	if perr, ok := errors.AsType[*protocol.Error](err); ok && p.link.Era != req.Era && isNotFound(perr, call.URI) {
 		// "Resource not found" is -32002 before 2026-07-28, -32602 since
 		// (SEP-2164): in the caller's revision.
-		return nil, req.Era.ResourceNotFound(rp.URI)
+		return nil, req.Era.ResourceNotFound(call.URI)
 	}
 	return res, err
 }
@@ -502,9 +480,9 @@ func isNotFound(perr *protocol.Error, uri string) bool {
 	return false
 }
 
-// complete forwards completion/complete.
-func (p *proxyBackend) complete(ctx context.Context, req *lowlevel.Request) (any, error) {
-	return p.forwardAs(newContext(ctx, p.srv, req, "completion", ""), req)
+// Complete forwards completion/complete.
+func (p *proxyBackend) Complete(ctx context.Context, req *lowlevel.Request) (any, error) {
+	return p.forwardAs(ctx, req)
 }
 
 // task forwards the methods of the tasks extension (2026-07-28).
@@ -516,13 +494,17 @@ func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, er
 	if err := protocol.Unmarshal(jsonobj.OrEmpty(req.Params), &tp); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", protocol.ErrInvalidParams, req.Method, err)
 	}
-	c := newContext(ctx, p.srv, req, "task", "")
-	if declaresTasks(c.ClientCapabilities()) && !p.ownsTask(tp.TaskID, p.srv.principal(req)) {
+	call, err := p.srv.Start(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	caps := call.Context.(*fastmcp.Context).ClientCapabilities()
+	if _, ok := caps.Extensions[protocol.ExtensionTasks]; ok && !p.ownsTask(tp.TaskID, p.srv.Principal(req)) {
 		// As the server answers for a task of another principal. A
 		// caller without the extension is refused by the backend.
 		return nil, fmt.Errorf("%w: unknown task %q", protocol.ErrInvalidParams, tp.TaskID)
 	}
-	return p.forwardAs(c, req)
+	return p.forwardCall(call, req)
 }
 
 // extension forwards the methods of the skills extension. A 2026-07-28
@@ -530,7 +512,7 @@ func (p *proxyBackend) task(ctx context.Context, req *lowlevel.Request) (any, er
 // that revision requires: the backend's, else the proxy's (a backend
 // speaking an earlier revision sends none).
 func (p *proxyBackend) extension(ctx context.Context, req *lowlevel.Request) (any, error) {
-	res, err := p.forwardAs(newContext(ctx, p.srv, req, "extension", ""), req)
+	res, err := p.forwardAs(ctx, req)
 	raw, ok := res.(json.RawMessage)
 	if err != nil || !ok || !req.Era.CacheHints() || req.Method == protocol.MethodResourcesDirectoryRead {
 		return res, err
@@ -542,7 +524,7 @@ func (p *proxyBackend) extension(ctx context.Context, req *lowlevel.Request) (an
 	if protocol.Unmarshal(raw, &head) != nil || len(head.TTL) > 0 || len(head.Scope) > 0 {
 		return raw, nil
 	}
-	return insertFirst(raw, p.srv.cacheAttrs()), nil
+	return insertFirst(raw, p.srv.CacheAttrs()), nil
 }
 
 // insertFirst inserts members (`"name":value,...`) first in the JSON
@@ -561,14 +543,23 @@ func insertFirst(obj json.RawMessage, members string) json.RawMessage {
 	return append(out, obj[i+1:]...)
 }
 
-// forwardAs forwards the request c serves, with its own method and
-// params.
-func (p *proxyBackend) forwardAs(c *Context, req *lowlevel.Request) (any, error) {
+// forwardAs forwards req, with its own method and params, unless the
+// server answers it itself.
+func (p *proxyBackend) forwardAs(ctx context.Context, req *lowlevel.Request) (any, error) {
+	call, err := p.srv.Start(ctx, req)
+	if err != nil || call.Served {
+		return served(call, err)
+	}
+	return p.forwardCall(call, req)
+}
+
+// forwardCall forwards req, begun as call, with its own method and params.
+func (p *proxyBackend) forwardCall(call *serverlink.Call, req *lowlevel.Request) (any, error) {
 	params, err := forwardParams(req)
 	if err != nil {
 		return nil, err
 	}
-	return p.forward(c, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
+	return p.forward(call.Context.(*fastmcp.Context), req, func(ctx context.Context, res *json.RawMessage, opts []session.CallOption) error {
 		return p.link.Call(ctx, req.Method, params, res, opts...)
 	})
 }
@@ -577,23 +568,10 @@ func (p *proxyBackend) forwardAs(c *Context, req *lowlevel.Request) (any, error)
 // backend asks the proxy, which asks its callers.
 func (p *proxyBackend) rootsChanged(ctx context.Context, req *lowlevel.Request) (any, error) {
 	if err := p.client.NotifyRootsChanged(ctx); err != nil {
-		p.srv.logger.Debug("proxy: roots list_changed not passed on", "error", err)
+		p.logger.Debug("proxy: roots list_changed not passed on", "error", err)
 	}
 	return nil, nil
 }
-
-// A subscriber is who holds a subscription a Proxy passes on to its
-// backend: a legacy session (keyed by its shared session id when it is
-// shared between replicas) or a 2026-07-28 listen stream, and the context
-// that ends with it.
-type subscriber struct {
-	key  any             // comparable: *session.Session, sharedSessionKey, *listener
-	life context.Context // ends when the subscriber does
-}
-
-// sharedSessionKey keys the subscriptions of a session shared between
-// replicas: its id, the same on every replica.
-type sharedSessionKey string
 
 // proxySubscriber is what the proxy holds for one subscriber.
 type proxySubscriber struct {
@@ -601,15 +579,15 @@ type proxySubscriber struct {
 	stop func() bool // stops the cleanup at the subscriber's end
 }
 
-// subscribe subscribes the backend to uri for sub, a caller of the proxy
+// Subscribe subscribes the backend to uri for sub, a caller of the proxy
 // (or of a server it is mounted on): the first subscriber of uri
 // subscribes the backend; a subscriber subscribing again to a uri counts
 // once. It reports whether sub was not subscribed to uri yet. When sub
 // ends, its subscriptions are undone.
-func (p *proxyBackend) subscribe(ctx context.Context, sub subscriber, uri string) (bool, error) {
+func (p *proxyBackend) Subscribe(ctx context.Context, sub serverlink.Subscriber, uri string) (bool, error) {
 	p.subMu.Lock()
 	defer p.subMu.Unlock()
-	ps := p.subscribers[sub.key]
+	ps := p.subscribers[sub.Key]
 	if ps != nil {
 		if _, ok := ps.uris[uri]; ok {
 			return false, nil
@@ -622,11 +600,11 @@ func (p *proxyBackend) subscribe(ctx context.Context, sub subscriber, uri string
 	}
 	if ps == nil {
 		ps = &proxySubscriber{uris: map[string]struct{}{}}
-		p.subscribers[sub.key] = ps
-		key := sub.key
+		p.subscribers[sub.Key] = ps
+		key := sub.Key
 		// No goroutine waits: the cleanup runs once, when the subscriber
 		// ends, unless its last subscription was undone before.
-		ps.stop = context.AfterFunc(sub.life, func() { p.drop(key) })
+		ps.stop = context.AfterFunc(sub.Life, func() { p.drop(key) })
 	}
 	ps.uris[uri] = struct{}{}
 	keys := p.subs[uri]
@@ -634,14 +612,14 @@ func (p *proxyBackend) subscribe(ctx context.Context, sub subscriber, uri string
 		keys = map[any]struct{}{}
 		p.subs[uri] = keys
 	}
-	keys[sub.key] = struct{}{}
+	keys[sub.Key] = struct{}{}
 	return true, nil
 }
 
-// unsubscribe undoes subscribe for the subscriber key: the last
+// Unsubscribe undoes Subscribe for the subscriber key: the last
 // subscriber of uri unsubscribes the backend. A subscriber that was not
 // subscribed to uri changes nothing.
-func (p *proxyBackend) unsubscribe(ctx context.Context, key any, uri string) error {
+func (p *proxyBackend) Unsubscribe(ctx context.Context, key any, uri string) error {
 	p.subMu.Lock()
 	defer p.subMu.Unlock()
 	ps := p.subscribers[key]
@@ -684,7 +662,7 @@ func (p *proxyBackend) drop(key any) {
 	delete(p.subscribers, key)
 	for uri := range ps.uris {
 		if err := p.forgetLocked(ctx, key, uri); err != nil {
-			p.srv.logger.Debug("proxy: the backend subscription of a subscriber that ended not undone", "uri", uri, "error", err)
+			p.logger.Debug("proxy: the backend subscription of a subscriber that ended not undone", "uri", uri, "error", err)
 		}
 	}
 }
@@ -703,7 +681,7 @@ func (p *proxyBackend) updated(uri string) {
 	}
 	p.updMu.Unlock()
 	if full {
-		p.srv.logger.Warn("proxy: too many resource updates of the backend waiting to be passed on: this one is dropped", "uri", uri)
+		p.logger.Warn("proxy: too many resource updates of the backend waiting to be passed on: this one is dropped", "uri", uri)
 		return
 	}
 	select {
@@ -737,8 +715,8 @@ func (p *proxyBackend) deliverUpdates() {
 		p.updMu.Unlock()
 		for _, uri := range uris {
 			dctx, cancel := context.WithTimeout(ctx, proxyDeliveryTimeout)
-			if err := p.srv.NotifyResourceUpdated(dctx, uri); err != nil {
-				p.srv.logger.Debug("proxy: resource update not passed on", "uri", uri, "error", err)
+			if err := p.notifyUpdated(dctx, uri); err != nil {
+				p.logger.Debug("proxy: resource update not passed on", "uri", uri, "error", err)
 			}
 			cancel()
 		}
@@ -761,7 +739,7 @@ func (p *proxyBackend) ServeRequest(ctx context.Context, method string, params [
 		}
 	}
 	defer func() {
-		if cerr, ok := errors.AsType[*CapabilityError](err); ok {
+		if cerr, ok := errors.AsType[*fastmcp.CapabilityError](err); ok {
 			pc.capErr.Store(cerr)
 		}
 	}()
@@ -781,9 +759,9 @@ func (p *proxyBackend) ServeRequest(ctx context.Context, method string, params [
 		}
 		switch {
 		case caps.Sampling == nil:
-			return nil, &CapabilityError{Capability: "sampling"}, true
+			return nil, &fastmcp.CapabilityError{Capability: "sampling"}, true
 		case (len(sp.Tools) > 0 || len(sp.ToolChoice) > 0) && caps.Sampling.Tools == nil:
-			return nil, &CapabilityError{Capability: "sampling.tools"}, true
+			return nil, &fastmcp.CapabilityError{Capability: "sampling.tools"}, true
 		}
 	case protocol.MethodElicitationCreate:
 		kind = "elicit"
@@ -792,28 +770,28 @@ func (p *proxyBackend) ServeRequest(ctx context.Context, method string, params [
 			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err), true
 		}
 		switch {
-		case ep.Mode == protocol.ElicitModeURL && (caps.Elicitation == nil || caps.Elicitation.URL == nil || !protocol.HasURLElicitation(c.req.Version)):
-			return nil, &CapabilityError{Capability: "elicitation.url"}, true
+		case ep.Mode == protocol.ElicitModeURL && (caps.Elicitation == nil || caps.Elicitation.URL == nil || !protocol.HasURLElicitation(pc.req.Version)):
+			return nil, &fastmcp.CapabilityError{Capability: "elicitation.url"}, true
 		case ep.Mode != protocol.ElicitModeURL && (caps.Elicitation == nil || (caps.Elicitation.Form == nil && caps.Elicitation.URL != nil)):
-			return nil, &CapabilityError{Capability: "elicitation"}, true
+			return nil, &fastmcp.CapabilityError{Capability: "elicitation"}, true
 		}
-		if !protocol.HasURLElicitation(c.req.Version) {
+		if !protocol.HasURLElicitation(pc.req.Version) {
 			ep.Mode = "" // the caller's revision has form mode only, unnamed
 			ask = &ep
 		}
 	case protocol.MethodRootsList:
 		kind = "roots"
 		if caps.Roots == nil {
-			return nil, &CapabilityError{Capability: "roots"}, true
+			return nil, &fastmcp.CapabilityError{Capability: "roots"}, true
 		}
 	default:
 		return nil, fmt.Errorf("%w: %s", protocol.ErrMethodNotFound, method), true
 	}
 	var answer json.RawMessage
 	pc.mu.Lock()
-	err = c.ask(kind, key, method, ask, &answer)
+	err = p.srv.Ask(c, kind, key, method, ask, &answer)
 	pc.mu.Unlock()
-	if errors.Is(err, ErrInputRequired) {
+	if errors.Is(err, fastmcp.ErrInputRequired) {
 		pc.needInput.Store(true)
 		if !modernBackend {
 			// The backend waits for an answer the caller gives in its
@@ -832,7 +810,7 @@ func (p *proxyBackend) ServeRequest(ctx context.Context, method string, params [
 func (p *proxyBackend) ForwardNotification(method string, params []byte) {
 	pc := p.soleCall()
 	if pc == nil {
-		p.srv.logger.Debug("proxy: the backend's notification is not passed on: no single call in flight to pass it to", "method", method)
+		p.logger.Debug("proxy: the backend's notification is not passed on: no single call in flight to pass it to", "method", method)
 		return
 	}
 	c := pc.c
@@ -844,16 +822,16 @@ func (p *proxyBackend) ForwardNotification(method string, params []byte) {
 		if protocol.Unmarshal(params, &lp) != nil {
 			return
 		}
-		min, ok := c.req.LogLevel()
+		min, ok := pc.req.LogLevel()
 		if !ok || !lp.Level.AtLeast(min) {
 			return
 		}
 	case protocol.NotificationElicitationComplete:
-		if c.req.Era.Dropped(method) {
+		if pc.req.Era.Dropped(method) {
 			return // 2026-07-28 has no such notification
 		}
 	}
-	if err := c.req.Session.Notify(c, method, json.RawMessage(params)); err != nil {
+	if err := pc.req.Session.Notify(c, method, json.RawMessage(params)); err != nil {
 		c.Logger().Debug("proxy: notification not passed on", "method", method, "error", err)
 	}
 }

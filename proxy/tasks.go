@@ -1,4 +1,4 @@
-package fastmcp
+package proxy
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package fastmcp_test
+package proxy_test
 
 import (
 	"context"
@@ -13,89 +13,28 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
+	"github.com/fastmcp-go/fastmcp/internal/proxytest"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/proxy"
 	"github.com/fastmcp-go/fastmcp/store"
 )
 
-type proxyNameArgs struct {
-	Name string `json:"name" jsonschema:"description=who to greet"`
-}
+// The backend server the tests put behind a proxy, shared with package
+// fastmcp's mount tests.
+var proxyBackendServer = proxytest.Backend
 
-type proxySum struct {
-	Sum int `json:"sum"`
-}
-
-// proxyBackend is the server the proxy tests put behind a Proxy: one tool,
-// prompt and resource for each feature the proxy forwards.
-func proxyBackendServer(t *testing.T) (*fastmcp.Server, chan error) {
-	s := newServer()
-	cancelled := make(chan error, 1)
-	s.Tool("add", func(in AddArgs) proxySum { return proxySum{in.A + in.B} },
-		fastmcp.Description("adds"), fastmcp.ReadOnly(), fastmcp.Meta(protocol.Meta{"x/kept": "yes"}))
-	s.Tool("chatty", func(ctx *fastmcp.Context) (string, error) {
-		ctx.Info("working")
-		if err := ctx.Progress(1, 2, "half"); err != nil {
-			return "", err
-		}
-		return "done", nil
-	}, fastmcp.Description("logs and reports progress"))
-	s.Tool("ask", func(ctx *fastmcp.Context) (string, error) {
-		var in proxyNameArgs
-		action, err := ctx.Elicit("Who?", &in)
-		if err != nil {
-			return "", err
-		}
-		res, err := ctx.Sample(&fastmcp.SamplingRequest{
-			Messages:  []fastmcp.SamplingMessage{{Role: "user", Content: protocol.SamplingContent{fastmcp.Text("hi " + in.Name)}}},
-			MaxTokens: 10,
-		})
-		if err != nil {
-			return "", err
-		}
-		roots, err := ctx.ListRoots()
-		if err != nil {
-			return "", err
-		}
-		text, _ := res.Content[0].(*protocol.TextContent)
-		return fmt.Sprintf("%s %s %s %d", action, in.Name, text.Text, len(roots)), nil
-	}, fastmcp.Description("asks the client"))
-	s.Tool("refuse", func() (string, error) {
-		return "", protocol.NewError(-32042, "refused").WithData(map[string]string{"why": "because"})
-	}, fastmcp.Description("fails with a JSON-RPC error"))
-	s.Tool("block", func(ctx context.Context) (string, error) {
-		<-ctx.Done()
-		cancelled <- context.Cause(ctx)
-		return "", ctx.Err()
-	}, fastmcp.Description("waits to be cancelled"))
-	s.Prompt("greet", func(in proxyNameArgs) string { return "Hello " + in.Name },
-		fastmcp.Description("greets"), fastmcp.CompleteArg("name", fastmcp.Choices("Ada", "Alan")))
-	s.Resource("file:///a.txt", func() string { return "A" }, fastmcp.Description("a"))
-	s.Resource("file:///t/{name}", func(in proxyNameArgs) string { return "T " + in.Name }, fastmcp.Description("t"))
-	return s, cancelled
-}
-
-// proxyFront connects a client (in era front) to a Proxy of backend,
+// proxyFront connects a client (in era front) to a proxy of backend,
 // itself reached by a client in era back.
 func proxyFront(t *testing.T, backend *fastmcp.Server, back, front client.Option, opts ...client.Option) (*fastmcp.Server, *client.Client) {
 	t.Helper()
 	bc := connect(t, backend, back, client.WithRequestForwarding())
-	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
-	fc := connect(t, proxy, append([]client.Option{front}, opts...)...)
-	return proxy, fc
+	px := proxy.New(bc, fastmcp.Logger(quietLogger))
+	fc := connect(t, px, append([]client.Option{front}, opts...)...)
+	return px, fc
 }
 
-// eachEraPair runs fn for the four pairs of backend and frontend eras.
-func eachEraPair(t *testing.T, fn func(t *testing.T, back, front client.Option, frontModern bool)) {
-	for _, b := range eras {
-		for _, f := range eras {
-			t.Run("backend "+b.name+"/frontend "+f.name, func(t *testing.T) {
-				t.Parallel()
-				fn(t, b.opt, f.opt, f.name == "modern")
-			})
-		}
-	}
-}
+var eachEraPair = proxytest.EachEraPair
 
 func rawList(t *testing.T, c *client.Client, method string) string {
 	t.Helper()
@@ -177,7 +116,7 @@ func TestProxyErrors(t *testing.T) {
 	eachEraPair(t, func(t *testing.T, back, front client.Option, frontModern bool) {
 		backend, _ := proxyBackendServer(t)
 		bc := connect(t, backend, back, client.WithRequestForwarding())
-		fc := connect(t, fastmcp.Proxy(bc, fastmcp.Logger(quietLogger)), front)
+		fc := connect(t, proxy.New(bc, fastmcp.Logger(quietLogger)), front)
 		ctx := ctxT(t)
 
 		_, err := fc.CallTool(ctx, "refuse", nil)
@@ -350,25 +289,16 @@ func TestProxyListChanged(t *testing.T) {
 			t.Fatalf("late = %+v, %v", res, err)
 		}
 		list, err := fc.ListTools(ctx, "")
-		if err != nil || !hasTool(list.Tools, "late") {
+		if err != nil || !proxytest.HasTool(list.Tools, "late") {
 			t.Errorf("tools after the change: %v, %v", list, err)
 		}
 		backend.RemoveTool("late")
 		for recvT(t, changed) != protocol.NotificationToolsListChanged {
 		}
-		if list, err = fc.ListTools(ctx, ""); err != nil || hasTool(list.Tools, "late") {
+		if list, err = fc.ListTools(ctx, ""); err != nil || proxytest.HasTool(list.Tools, "late") {
 			t.Errorf("tools after the removal: %v, %v", list, err)
 		}
 	})
-}
-
-func hasTool(tools []*protocol.Tool, name string) bool {
-	for _, t := range tools {
-		if t.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // TestProxySubscribe: a caller subscribed through the proxy (with
@@ -404,18 +334,18 @@ func TestProxySubscribe(t *testing.T) {
 	})
 }
 
-// TestProxyOneClientEach: a client backs one Proxy.
+// TestProxyOneClientEach: a client backs one proxy.
 func TestProxyOneClientEach(t *testing.T) {
 	t.Parallel()
 	backend, _ := proxyBackendServer(t)
 	bc := connect(t, backend, legacy, client.WithRequestForwarding())
-	fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
+	proxy.New(bc, fastmcp.Logger(quietLogger))
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "one client for each Proxy") {
-			t.Errorf("second Proxy: panic = %v", r)
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "one client for each proxy") {
+			t.Errorf("second proxy.New: panic = %v", r)
 		}
 	}()
-	fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
+	proxy.New(bc, fastmcp.Logger(quietLogger))
 }
 
 // TestProxyOverHTTP puts the proxy between two real sockets: the backend
@@ -426,8 +356,8 @@ func TestProxyOverHTTP(t *testing.T) {
 	eachEraPair(t, func(t *testing.T, back, front client.Option, _ bool) {
 		backend, _ := proxyBackendServer(t)
 		bc := fastmcptest.NewHTTPClient(t, backend, back, client.WithRequestForwarding(), client.WithLogger(quietLogger))
-		proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
-		fc := fastmcptest.NewHTTPClient(t, proxy, front, client.WithLogger(quietLogger),
+		px := proxy.New(bc, fastmcp.Logger(quietLogger))
+		fc := fastmcptest.NewHTTPClient(t, px, front, client.WithLogger(quietLogger),
 			client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 				return &client.ElicitResult{Action: "accept", Content: json.RawMessage(`{"name":"Bob"}`)}, nil
 			}),
@@ -447,7 +377,7 @@ func TestProxyOverHTTP(t *testing.T) {
 	})
 }
 
-// backendCounter counts the requests of the given methods a Proxy's
+// backendCounter counts the requests of the given methods a proxy's
 // backend client sends, and reports each on seen.
 type backendCounter struct {
 	mu   sync.Mutex
@@ -493,8 +423,8 @@ func TestProxySubscriptionCounting(t *testing.T) {
 	counter := newBackendCounter()
 	bc := connect(t, backend, legacy, client.WithRequestForwarding(),
 		counter.middleware(protocol.MethodResourcesSubscribe, protocol.MethodResourcesUnsubscribe))
-	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger))
-	a, b, c := connect(t, proxy, legacy), connect(t, proxy, legacy), connect(t, proxy, legacy)
+	px := proxy.New(bc, fastmcp.Logger(quietLogger))
+	a, b, c := connect(t, px, legacy), connect(t, px, legacy), connect(t, px, legacy)
 	ctx := ctxT(t)
 	uri := map[string]string{"uri": "file:///a.txt"}
 	for _, step := range []struct {
@@ -557,10 +487,10 @@ func TestProxyUpdateDoesNotBlockCalls(t *testing.T) {
 	backend, _ := proxyBackendServer(t)
 	bc := connect(t, backend, legacy, client.WithRequestForwarding())
 	bus := stuckBus{release: make(chan struct{})}
-	proxy := fastmcp.Proxy(bc, fastmcp.Logger(quietLogger), fastmcp.SharedStores(&store.Stores{Bus: bus}))
-	t.Cleanup(func() { closeNow(proxy) }) // ends the bus's worker
+	px := proxy.New(bc, fastmcp.Logger(quietLogger), fastmcp.SharedStores(&store.Stores{Bus: bus}))
+	t.Cleanup(func() { closeNow(px) }) // ends the bus's worker
 	t.Cleanup(func() { close(bus.release) })
-	fc := connect(t, proxy, legacy)
+	fc := connect(t, px, legacy)
 	ctx := ctxT(t)
 	if err := fc.Call(ctx, protocol.MethodResourcesSubscribe, map[string]string{"uri": "file:///a.txt"}, nil); err != nil {
 		t.Fatal(err)

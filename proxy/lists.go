@@ -1,16 +1,15 @@
-package fastmcp
+package proxy
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"maps"
-	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/internal/appswire"
+	"github.com/fastmcp-go/fastmcp/internal/serverlink"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
@@ -22,128 +21,103 @@ import (
 // state; the failure is logged.
 func (p *proxyBackend) sync(ctx context.Context, kinds listKinds, told bool) {
 	caps := p.client.ServerCapabilities()
+	l := &serverlink.Lists{Told: told}
+	select {
+	case <-p.ready:
+	default:
+		l.First = true
+	}
 	if kinds&listTools != 0 && caps.Tools != nil {
-		p.syncTools(ctx, told)
+		p.fetchTools(ctx, l)
 	}
 	if kinds&listPrompts != 0 && caps.Prompts != nil {
-		p.syncPrompts(ctx, told)
+		p.fetchPrompts(ctx, l)
 	}
 	if kinds&listResources != 0 && caps.Resources != nil {
-		p.syncResources(ctx, told)
+		p.fetchResources(ctx, l)
 	}
+	p.srv.SetLists(l)
 }
 
-func (p *proxyBackend) syncTools(ctx context.Context, told bool) {
+// fetchTools fetches the backend's tools into l.
+func (p *proxyBackend) fetchTools(ctx context.Context, l *serverlink.Lists) {
 	items, err := p.fetch(ctx, protocol.MethodToolsList, "tools")
 	if err != nil {
 		p.fetchFailed(protocol.MethodToolsList, err)
 		return
 	}
-	next := make(map[string]*tool, len(items))
+	l.Tools = make([]serverlink.Tool, 0, len(items))
 	for _, raw := range items {
 		var def protocol.Tool
 		if err := protocol.Unmarshal(raw, &def); err != nil || def.Name == "" {
-			p.srv.logger.Warn("proxy: a tool the backend listed is left out: it does not decode", "tool", string(raw), "error", err)
+			p.logger.Warn("proxy: a tool the backend listed is left out: it does not decode", "tool", string(raw), "error", err)
 			continue
 		}
-		t := &tool{def: &def, enc: raw}
-		p.appTool(t)
+		t := serverlink.Tool{Def: &def, Raw: raw}
+		if appTool(&t) {
+			l.RendersViews = appswire.ClientSupports
+		}
 		if len(def.InputSchema) > 0 {
 			// The arguments mirrored in Mcp-Param headers, which the
 			// proxy checks as the backend would.
 			if hs, err := schema.HeadersOf(def.InputSchema); err == nil {
-				t.headers = hs
+				t.Headers = hs
 			}
 		}
-		next[def.Name] = t
+		l.Tools = append(l.Tools, t)
 	}
 	p.link.InvalidateTools() // its Mcp-Param header definitions
-	s := p.srv
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if replaceEntries(&s.tools, next) || told {
-		p.changed(protocol.NotificationToolsListChanged)
-	}
 }
 
-func (p *proxyBackend) syncPrompts(ctx context.Context, told bool) {
+// fetchPrompts fetches the backend's prompts into l.
+func (p *proxyBackend) fetchPrompts(ctx context.Context, l *serverlink.Lists) {
 	items, err := p.fetch(ctx, protocol.MethodPromptsList, "prompts")
 	if err != nil {
 		p.fetchFailed(protocol.MethodPromptsList, err)
 		return
 	}
-	next := make(map[string]*prompt, len(items))
+	l.Prompts = make([]serverlink.Prompt, 0, len(items))
 	for _, raw := range items {
 		var def protocol.Prompt
 		if err := protocol.Unmarshal(raw, &def); err != nil || def.Name == "" {
-			p.srv.logger.Warn("proxy: a prompt the backend listed is left out: it does not decode", "prompt", string(raw), "error", err)
+			p.logger.Warn("proxy: a prompt the backend listed is left out: it does not decode", "prompt", string(raw), "error", err)
 			continue
 		}
-		next[def.Name] = &prompt{def: &def, enc: raw}
-	}
-	s := p.srv
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if replaceEntries(&s.prompts.reg, next) || told {
-		p.changed(protocol.NotificationPromptsListChanged)
+		l.Prompts = append(l.Prompts, serverlink.Prompt{Def: &def, Raw: raw})
 	}
 }
 
-// syncResources fetches the backend's resources and resource templates.
-// Each list that cannot be fetched keeps its last state, without holding
-// up the other; a backend without resources/templates/list (MethodNotFound)
-// has no templates.
-func (p *proxyBackend) syncResources(ctx context.Context, told bool) {
-	var statics map[string]*resource
+// fetchResources fetches the backend's resources and resource templates
+// into l. Each list that cannot be fetched keeps its last state, without
+// holding up the other; a backend without resources/templates/list
+// (MethodNotFound) has no templates.
+func (p *proxyBackend) fetchResources(ctx context.Context, l *serverlink.Lists) {
 	if items, err := p.fetchOptional(ctx, protocol.MethodResourcesList, "resources"); err != nil {
 		p.fetchFailed(protocol.MethodResourcesList, err)
 	} else {
-		statics = make(map[string]*resource, len(items))
+		l.Resources = make([]serverlink.Resource, 0, len(items))
 		for _, raw := range items {
 			var def protocol.Resource
 			if err := protocol.Unmarshal(raw, &def); err != nil || def.URI == "" {
-				p.srv.logger.Warn("proxy: a resource the backend listed is left out: it does not decode", "resource", string(raw), "error", err)
+				p.logger.Warn("proxy: a resource the backend listed is left out: it does not decode", "resource", string(raw), "error", err)
 				continue
 			}
 			// An MCP Apps view: not listed to callers that render none.
-			statics[def.URI] = &resource{def: &def, enc: raw, view: appswire.IsViewMIMEType(def.MIMEType)}
+			l.Resources = append(l.Resources, serverlink.Resource{Def: &def, Raw: raw, View: appswire.IsViewMIMEType(def.MIMEType)})
 		}
 	}
-	var templates map[string]*resourceTemplate
 	if items, err := p.fetchOptional(ctx, protocol.MethodResourcesTemplatesList, "resourceTemplates"); err != nil {
 		p.fetchFailed(protocol.MethodResourcesTemplatesList, err)
 	} else {
-		templates = make(map[string]*resourceTemplate, len(items))
+		l.Templates = make([]serverlink.Template, 0, len(items))
 		for _, raw := range items {
 			var def protocol.ResourceTemplate
 			if err := protocol.Unmarshal(raw, &def); err != nil || def.URITemplate == "" {
-				p.srv.logger.Warn("proxy: a resource template the backend listed is left out: it does not decode", "template", string(raw), "error", err)
+				p.logger.Warn("proxy: a resource template the backend listed is left out: it does not decode", "template", string(raw), "error", err)
 				continue
 			}
-			t := &resourceTemplate{def: &def, enc: raw}
-			t.tmpl, _ = parseTemplate(def.URITemplate) // nil when it is not one fastmcp reads: subscribing then needs the backend's word
-			templates[def.URITemplate] = t
+			l.Templates = append(l.Templates, serverlink.Template{Def: &def, Raw: raw})
 		}
-	}
-	if statics == nil && templates == nil {
-		return
-	}
-	s := p.srv
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	changed := statics != nil && replaceEntries(&s.resources.static, statics)
-	if templates != nil && replaceEntries(&s.resources.templates, templates) {
-		ordered := slices.SortedFunc(maps.Values(templates), compareKeys[*resourceTemplate])
-		for _, t := range s.resources.orderedTemplates() {
-			if t.mount != nil {
-				ordered = append(ordered, t)
-			}
-		}
-		s.resources.ordered.Store(&ordered)
-		changed = true
-	}
-	if changed || told {
-		p.changed(protocol.NotificationResourcesListChanged)
 	}
 }
 
@@ -160,13 +134,14 @@ func (p *proxyBackend) fetchOptional(ctx context.Context, method, field string) 
 // appTool gives t, when the backend lists it as an MCP Apps tool
 // (_meta.ui), what the proxy's callers that render no views need: the
 // definition without _meta.ui and, for a tool only views may call,
-// appOnly, so that those callers get the extension's fallback.
-func (p *proxyBackend) appTool(t *tool) {
-	m, ok, err := appswire.ToolMetaOf(t.def)
+// AppOnly, so that those callers get the extension's fallback. It reports
+// whether t is an MCP Apps tool.
+func appTool(t *serverlink.Tool) bool {
+	m, ok, err := appswire.ToolMetaOf(t.Def)
 	if !ok || err != nil {
-		return
+		return false
 	}
-	def := *t.def
+	def := *t.Def
 	def.Meta = maps.Clone(def.Meta)
 	delete(def.Meta, appswire.MetaKey)
 	delete(def.Meta, appswire.LegacyResourceURIMetaKey)
@@ -175,30 +150,19 @@ func (p *proxyBackend) appTool(t *tool) {
 	}
 	plain, err := protocol.Marshal(&def)
 	if err != nil {
-		return
+		return false
 	}
-	t.plain = plain
-	t.appOnly = m.VisibleTo(appswire.VisibilityApp) && !m.VisibleTo(appswire.VisibilityModel)
-	p.srv.apps.use(appswire.ClientSupports)
+	t.Plain = plain
+	t.AppOnly = m.VisibleTo(appswire.VisibilityApp) && !m.VisibleTo(appswire.VisibilityModel)
+	return true
 }
 
-// changed tells of a list change: the proxy's clients, unless this is the
-// first fetch (no client has seen a list: they wait for it), and the
-// servers the proxy is mounted on; p.srv.mu held.
-func (p *proxyBackend) changed(method string) {
-	select {
-	case <-p.ready:
-		p.srv.notifyListChanged(method)
-	default:
-		p.srv.childChanged(method, true)
-	}
-}
-
+// fetchFailed logs a list that could not be fetched.
 func (p *proxyBackend) fetchFailed(method string, err error) {
 	if p.link.Context().Err() != nil {
 		return // the client was closed
 	}
-	p.srv.logger.Warn("proxy: the backend's list could not be fetched; the proxy keeps the last one", "method", method, "error", err)
+	p.logger.Warn("proxy: the backend's list could not be fetched; the proxy keeps the last one", "method", method, "error", err)
 }
 
 // fetch returns every item of a backend list, page after page, each as
@@ -233,29 +197,4 @@ func (p *proxyBackend) fetch(ctx context.Context, method, field string) ([]jsont
 		seen[next] = true
 		cursor = next
 	}
-}
-
-// replaceEntries makes next the entries of r and reports whether anything
-// a list shows changed. The caller serialises updates (s.mu).
-// Entries of servers mounted on the proxy stay.
-func replaceEntries[T mountable](r *registry[T], next map[string]T) (changed bool) {
-	r.update(func(m map[string]T) {
-		old := map[string]T{}
-		for k, v := range m {
-			if v.mountedFrom() != nil {
-				delete(next, k) // the mounted one was there first
-				continue
-			}
-			old[k] = v
-			delete(m, k)
-		}
-		changed = len(old) != len(next)
-		for k, v := range next {
-			if o, ok := old[k]; !ok || !bytes.Equal(o.encoded(), v.encoded()) {
-				changed = true
-			}
-			m[k] = v
-		}
-	})
-	return changed
 }
