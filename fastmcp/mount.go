@@ -14,6 +14,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/internal/serverlink"
+	"github.com/fastmcp-go/fastmcp/internal/uritemplate"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
 	"github.com/fastmcp-go/fastmcp/protocol"
 )
@@ -316,7 +317,7 @@ func (l *mountLink) resyncResources() bool {
 			continue
 		}
 		nt := &resourceTemplate{def: &def, enc: enc, scopes: t.scopes, cache: t.cache, mount: l, orig: t.def.URITemplate}
-		nt.tmpl, _ = parseTemplate(uri)
+		nt.tmpl, _ = uritemplate.Parse(uri)
 		templates[uri] = nt
 	}
 	changed := replaceMounted(p, &p.resources.static, l, statics, "resource")

@@ -264,7 +264,7 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 	return nil, nil
 }
 
-// sessionSubscriber is the subscriber a Proxy (or a server mounting one)
+// sessionSubscriber is the subscriber a proxy (package proxy; or a server mounting one)
 // records a legacy session's subscriptions under: a shared session by its
 // id, any other by itself.
 func sessionSubscriber(sess *session.Session) subscriber {
@@ -326,7 +326,7 @@ func (s *Server) knownResource(uri string) bool {
 		if t.tmpl == nil {
 			continue
 		}
-		if _, ok := t.tmpl.match(uri); ok {
+		if _, ok := t.tmpl.Match(uri); ok {
 			return true
 		}
 	}

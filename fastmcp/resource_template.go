@@ -16,7 +16,7 @@ import (
 type resourceTemplate struct {
 	def         *protocol.ResourceTemplate
 	enc         jsontext.Value
-	tmpl        *uriTemplate
+	tmpl        *uritemplate.Template
 	handler     *handlerFunc
 	args        *schema.TextBinder
 	kind        contentsKind
@@ -32,25 +32,6 @@ type resourceTemplate struct {
 func (t *resourceTemplate) key() string             { return t.def.URITemplate }
 func (t *resourceTemplate) mountedFrom() *mountLink { return t.mount }
 func (t *resourceTemplate) encoded() jsontext.Value { return t.enc }
-
-// uriTemplate is a resource template's parsed URI template (package
-// internal/uritemplate does the parsing and matching). The wrapper keeps
-// the two names proxy_lists.go and resource_subscribe.go call
-// (parseTemplate, match) while those files move out of package fastmcp;
-// other code calls the embedded Template's methods.
-type uriTemplate struct{ *uritemplate.Template }
-
-// parseTemplate parses raw as a resource template's URI template.
-func parseTemplate(raw string) (*uriTemplate, error) {
-	t, err := uritemplate.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	return &uriTemplate{t}, nil
-}
-
-// match is uritemplate.Template.Match.
-func (t *uriTemplate) match(uri string) (map[string][]string, bool) { return t.Match(uri) }
 
 const (
 	resourceExample = "use func(ctx *fastmcp.Context) (R, error), with R a string, []byte, fastmcp.ResourceContents or any JSON value"
@@ -69,7 +50,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("fastmcp: resource template %q: "+format, append([]any{raw}, args...)...)
 	}
-	tmpl, err := parseTemplate(raw)
+	tmpl, err := uritemplate.Parse(raw)
 	if err != nil {
 		return nil, fail("%v", err)
 	}
@@ -124,7 +105,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 // checkTemplateFields checks that the template's variables and the
 // argument struct's fields are the same names, and that every field can be
 // filled from URI text.
-func checkTemplateFields(tmpl *uriTemplate, st *schema.Type, args *schema.TextBinder, in reflect.Type) error {
+func checkTemplateFields(tmpl *uritemplate.Template, st *schema.Type, args *schema.TextBinder, in reflect.Type) error {
 	fields := st.Fields()
 	for _, v := range tmpl.Vars() {
 		if !slices.ContainsFunc(fields, func(f schema.Field) bool { return f.Name == v.Name }) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/internal/serverlink"
+	"github.com/fastmcp-go/fastmcp/internal/uritemplate"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/session"
 )
@@ -174,7 +175,7 @@ func (s *Server) setLists(l *serverlink.Lists) {
 		templates = make(map[string]*resourceTemplate, len(l.Templates))
 		for _, r := range l.Templates {
 			t := &resourceTemplate{def: r.Def, enc: r.Raw}
-			t.tmpl, _ = parseTemplate(r.Def.URITemplate) // nil when it is not one fastmcp reads: subscribing then needs the backend's word
+			t.tmpl, _ = uritemplate.Parse(r.Def.URITemplate) // nil when it is not one fastmcp reads: subscribing then needs the backend's word
 			templates[r.Def.URITemplate] = t
 		}
 	}

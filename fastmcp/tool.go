@@ -323,7 +323,7 @@ func toolPipeline(t *tool) *pipeline {
 	}
 	if t.mount != nil {
 		// Its tasks would live on the mounted server (or a mounted
-		// Proxy's backend), which the caller cannot reach: the parent
+		// proxy's backend), which the caller cannot reach: the parent
 		// forwards no tasks/* there. The call runs as a plain one.
 		return newPipeline(forwardTo(t.mount, "name", t.orig, withoutTasksExtension, (*Server).serveCallTool), steps...)
 	}
