@@ -2,6 +2,7 @@ package protocol_test
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -179,4 +180,27 @@ func FuzzStdJSONCallToolResult(f *testing.F) {
 			t.Fatalf("%s: content\nprotocol      %#v\nencoding/json %#v", out, again.Content, std.Content)
 		}
 	})
+}
+
+// TestDetailedTaskToolResult checks the typed result of each task state: a
+// completed task's *CallToolResult, a failed one's *Error, and
+// ErrNoTaskResult for the others.
+func TestDetailedTaskToolResult(t *testing.T) {
+	res := json.RawMessage(`{"content":[{"type":"text","text":"ok"}],"isError":true}`)
+	got, err := (&protocol.DetailedTask{TaskID: "t", Status: protocol.TaskCompleted, Result: res}).ToolResult()
+	if err != nil || !got.IsError || len(got.Content) != 1 || got.Content[0].(*protocol.TextContent).Text != "ok" {
+		t.Errorf("completed: ToolResult() = %+v, %v", got, err)
+	}
+	failed := &protocol.Error{Code: protocol.CodeInternalError, Message: "crashed"}
+	if _, err := (&protocol.DetailedTask{TaskID: "t", Status: protocol.TaskFailed, Error: failed}).ToolResult(); !errors.Is(err, protocol.ErrInternal) {
+		t.Errorf("failed: ToolResult() error = %v, want the task's -32603", err)
+	}
+	for _, st := range []protocol.TaskStatus{protocol.TaskWorking, protocol.TaskInputRequired, protocol.TaskCancelled} {
+		if _, err := (&protocol.DetailedTask{TaskID: "t", Status: st}).ToolResult(); !errors.Is(err, protocol.ErrNoTaskResult) {
+			t.Errorf("%s: ToolResult() error = %v, want ErrNoTaskResult", st, err)
+		}
+	}
+	if _, err := (&protocol.DetailedTask{TaskID: "t", Status: protocol.TaskCompleted, Result: json.RawMessage(`{"content":[{}]}`)}).ToolResult(); err == nil {
+		t.Error("completed with a bad result: ToolResult() succeeded")
+	}
 }
