@@ -19,14 +19,24 @@ import (
 // 2025-11-25, where the call stays plain; the task's status messages on
 // 2026-07-28, where it becomes a task), and the result, from CallTool or
 // from GetTask, is the typed *protocol.CallToolResult, which encoding/json
-// decodes too.
+// decodes too. With After the steps before the task come as notifications
+// and the others as status messages, in one increasing sequence.
 func TestClientTaskFeelsLikeACall(t *testing.T) {
 	t.Parallel()
-	for _, v := range []string{protocol.Version20251125, protocol.Version20260728} {
-		t.Run(v, func(t *testing.T) {
+	for _, tt := range []struct {
+		name, version string
+		task          fastmcp.TaskOption
+	}{
+		{"2025-11-25", protocol.Version20251125, fastmcp.Task(fastmcp.TaskOptional)},
+		{"2026-07-28", protocol.Version20260728, fastmcp.Task(fastmcp.TaskOptional)},
+		{"2026-07-28 After", protocol.Version20260728, fastmcp.Task(fastmcp.TaskOptional).After(20 * time.Millisecond)},
+	} {
+		v := tt.version
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			s, url := taskServer(t, fastmcp.Tasks(fastmcp.TaskSettings{PollInterval: 10 * time.Millisecond}))
 			seen := make(chan string, 64)
+			started := make(chan struct{}) // closed when the client learns of the task
 			s.Tool("steps", func(ctx *fastmcp.Context) (*fastmcp.ToolResult, error) {
 				for i := 1; i <= 3; i++ {
 					want := fmt.Sprintf("step %d", i)
@@ -45,12 +55,19 @@ func TestClientTaskFeelsLikeACall(t *testing.T) {
 							return nil, ctx.Err()
 						}
 					}
+					if i == 1 && tt.name == "2026-07-28 After" {
+						// Run on until the call has become a task.
+						select {
+						case <-started:
+						case <-time.After(5 * time.Second):
+						}
+					}
 				}
 				return &fastmcp.ToolResult{Content: protocol.ContentList{
 					&protocol.TextContent{Text: "done"},
 					&protocol.ImageContent{Data: []byte{1, 2}, MIMEType: "image/png"},
 				}}, nil
-			}, fastmcp.Task(fastmcp.TaskOptional))
+			}, tt.task)
 
 			c, err := client.ConnectHTTP(ctxT(t), url, client.WithLogger(quietLogger), client.WithProtocolVersion(v))
 			if err != nil {
@@ -70,7 +87,7 @@ func TestClientTaskFeelsLikeACall(t *testing.T) {
 					mu.Unlock()
 					seen <- p.Message
 				}),
-				client.WithTaskStarted(func(tc *protocol.TaskCreatedResult) { task = tc }))
+				client.WithTaskStarted(func(tc *protocol.TaskCreatedResult) { task = tc; close(started) }))
 			if err != nil {
 				t.Fatalf("CallTool(steps) = %v", err)
 			}
@@ -91,6 +108,7 @@ func TestClientTaskFeelsLikeACall(t *testing.T) {
 					t.Errorf("progress %d of %+v: want one valid token and increasing values", i, notes)
 				}
 			}
+			t.Logf("WithProgress saw %+v", notes)
 			mu.Unlock()
 			if want := []string{"step 1", "step 2", "step 3"}; !reflect.DeepEqual(steps, want) {
 				t.Errorf("WithProgress saw the steps %q (all: %+v), want %q", steps, notes, want)
