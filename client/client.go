@@ -654,10 +654,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			return err
 		}
 	}
-	progress := newTaskProgress(opts)
-	if progress != nil {
-		opts = append(opts[:len(opts):len(opts)], progress.option)
-	}
+	progress, opts := withTaskProgress(opts)
 	reissued := 0
 	for round := 0; ; round++ {
 		var res json.RawMessage

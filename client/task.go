@@ -183,16 +183,19 @@ type taskProgress struct {
 	lastMsg    string
 }
 
-// newTaskProgress returns the relay of the call's progress function, nil
-// when it has none.
-func newTaskProgress(opts []session.CallOption) *taskProgress {
+// withTaskProgress returns the relay of the call's progress function and
+// the call's options routing it through the relay; a nil relay and opts as
+// they are when the call has no progress function.
+func withTaskProgress(opts []session.CallOption) (*taskProgress, []session.CallOption) {
 	if len(opts) == 0 {
-		return nil
+		return nil, opts
 	}
-	if cfg := callopt.Apply(callopt.Config{}, opts); cfg.Progress != nil {
-		return &taskProgress{fn: cfg.Progress}
+	cfg := callopt.Apply(callopt.Config{}, opts)
+	if cfg.Progress == nil {
+		return nil, opts
 	}
-	return nil
+	p := &taskProgress{fn: cfg.Progress}
+	return p, append(opts[:len(opts):len(opts)], p.option)
 }
 
 // option routes the call's progress notifications through p and tells p
