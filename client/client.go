@@ -654,6 +654,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			return err
 		}
 	}
+	progress, opts := withTaskProgress(opts)
 	reissued := 0
 	for round := 0; ; round++ {
 		var res json.RawMessage
@@ -689,7 +690,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any, op
 			if started, ok := ctx.Value(startOnlyKey{}).(*protocol.TaskCreatedResult); ok {
 				return startedTask(method, res, started, result)
 			}
-			return c.awaitTask(ctx, method, res, result)
+			return c.awaitTask(ctx, method, res, result, progress)
 		}
 		if rt != protocol.ResultTypeInputRequired {
 			return err
@@ -838,8 +839,10 @@ type CallOption = session.CallOption
 
 // WithProgress asks the server for progress notifications on the call and
 // passes each to fn. fn runs on the connection's reading goroutine, in
-// order, before the call returns: it must not block. It is
-// session.WithProgress.
+// order, before the call returns: it must not block. When the call becomes
+// a task (2026-07-28, tasks extension), the task's status messages keep
+// coming to fn, from the calling goroutine, as the client polls the task:
+// see docs/tasks.md. It is session.WithProgress.
 func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
 	return session.WithProgress(fn)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/internal/callopt"
@@ -67,7 +68,10 @@ func startedTask(method string, created json.RawMessage, started *protocol.TaskC
 }
 
 // GetTask returns the state of a task (tasks/get, tasks extension): its
-// result, error or pending input requests by status.
+// result, error or pending input requests by status. The result of a
+// completed tool call is typed by its ToolResult method, the
+// *protocol.CallToolResult CallTool returns; the value also decodes with
+// encoding/json.
 func (c *Client) GetTask(ctx context.Context, taskID string) (*protocol.DetailedTask, error) {
 	var d protocol.DetailedTask
 	if err := c.call(ctx, protocol.MethodTasksGet, &protocol.TaskParams{TaskID: taskID}, &d); err != nil {
@@ -91,7 +95,9 @@ func (c *Client) CancelTask(ctx context.Context, taskID string) error {
 // it polls tasks/get at the interval the server suggests, answers input
 // requests with the client's handlers through tasks/update, and decodes the
 // inlined result into result. When ctx ends first the task is cancelled.
-func (c *Client) awaitTask(ctx context.Context, method string, created json.RawMessage, result any) error {
+// Each change of the task's status message, and of its status while it
+// runs, goes to the call's WithProgress function (see taskProgress).
+func (c *Client) awaitTask(ctx context.Context, method string, created json.RawMessage, result any, progress *taskProgress) error {
 	var tc protocol.TaskCreatedResult
 	if err := protocol.Unmarshal(created, &tc); err != nil || tc.TaskID == "" {
 		return fmt.Errorf("client: %s: bad task result: %s", method, created)
@@ -100,6 +106,7 @@ func (c *Client) awaitTask(ctx context.Context, method string, created json.RawM
 	if fn, ok := ctx.Value(taskStartedKey{}).(func(*protocol.TaskCreatedResult)); ok {
 		fn(&tc)
 	}
+	progress.status(tc.Status, tc.StatusMessage)
 	interval := max(time.Duration(tc.PollIntervalMs)*time.Millisecond, taskPollFloor)
 	if tc.PollIntervalMs == 0 {
 		interval = time.Second
@@ -124,6 +131,7 @@ func (c *Client) awaitTask(ctx context.Context, method string, created json.RawM
 			}
 			return fmt.Errorf("client: %s: polling task %s: %w", method, tc.TaskID, err)
 		}
+		progress.status(d.Status, d.StatusMessage)
 		if d.PollIntervalMs > 0 {
 			interval = max(time.Duration(d.PollIntervalMs)*time.Millisecond, taskPollFloor)
 		}
@@ -152,4 +160,88 @@ func (c *Client) awaitTask(ctx context.Context, method string, created json.RawM
 		}
 		timer.Reset(interval)
 	}
+}
+
+// taskProgress passes a call's progress to its WithProgress function, also
+// once the call has become a task. A task carries no notifications/progress
+// (SEP-2663: the server's ctx.Progress sets the task's status message), so
+// while the client follows the task, each status message it sees when it
+// polls becomes a progress notification: Message is the status message (or
+// the status, "input_required" or "working", when the task has none),
+// Progress goes on by one from the last value passed (a notification the
+// server sent before the call became a task included), Total is 0
+// (unknown), and ProgressToken is the call's. A final status message (one
+// that comes with the task's end) is passed on too. Messages set between
+// two polls are not seen: the client sees the latest.
+type taskProgress struct {
+	fn func(*protocol.ProgressParams)
+
+	mu         sync.Mutex
+	token      protocol.ProgressToken
+	last       float64
+	lastStatus protocol.TaskStatus
+	lastMsg    string
+}
+
+// withTaskProgress returns the relay of the call's progress function and
+// the call's options routing it through the relay; a nil relay and opts as
+// they are when the call has no progress function.
+func withTaskProgress(opts []session.CallOption) (*taskProgress, []session.CallOption) {
+	if len(opts) == 0 {
+		return nil, opts
+	}
+	cfg := callopt.Apply(callopt.Config{}, opts)
+	if cfg.Progress == nil {
+		return nil, opts
+	}
+	p := &taskProgress{fn: cfg.Progress}
+	return p, append(opts[:len(opts):len(opts)], p.option)
+}
+
+// option routes the call's progress notifications through p and tells p
+// the call's id, its progress token.
+func (p *taskProgress) option(c *callopt.Config) {
+	c.Progress = p.notified
+	onID := c.OnID
+	c.OnID = func(id protocol.ID) {
+		p.mu.Lock()
+		p.token = id
+		p.mu.Unlock()
+		if onID != nil {
+			onID(id)
+		}
+	}
+}
+
+// notified passes on a notifications/progress of the call.
+func (p *taskProgress) notified(n *protocol.ProgressParams) {
+	p.mu.Lock()
+	p.last = max(p.last, n.Progress)
+	p.mu.Unlock()
+	p.fn(n)
+}
+
+// status passes on a task state the client polled, when it changed.
+func (p *taskProgress) status(st protocol.TaskStatus, msg string) {
+	if p == nil {
+		return
+	}
+	ended := st == protocol.TaskCompleted || st == protocol.TaskFailed || st == protocol.TaskCancelled
+	switch {
+	case msg != "":
+	case ended:
+		return
+	default:
+		msg = string(st)
+	}
+	p.mu.Lock()
+	if msg == p.lastMsg && (ended || st == p.lastStatus) {
+		p.mu.Unlock()
+		return
+	}
+	p.last++
+	p.lastStatus, p.lastMsg = st, msg
+	n := &protocol.ProgressParams{ProgressToken: p.token, Progress: p.last, Message: msg}
+	p.mu.Unlock()
+	p.fn(n)
 }

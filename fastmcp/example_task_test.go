@@ -2,14 +2,18 @@ package fastmcp_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // ReportArgs are the arguments of the report tool.
@@ -90,4 +94,58 @@ func rpc(url, method string, params map[string]any) map[string]any {
 	}
 	json.NewDecoder(resp.Body).Decode(&reply)
 	return reply.Result
+}
+
+// ExampleTask_client calls the report tool with the client: the call
+// becomes a task, the task's status messages come to WithProgress, and
+// CallTool returns the result as a plain call does; GetTask gives the same
+// typed result afterwards.
+func ExampleTask_client() {
+	s := fastmcp.New("reports", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)),
+		fastmcp.Tasks(fastmcp.TaskSettings{PollInterval: 20 * time.Millisecond}))
+	s.Tool("report", buildReport, fastmcp.Task(fastmcp.TaskOptional))
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	defer closeNow(s)
+
+	ctx := context.Background()
+	c, err := client.ConnectHTTP(ctx, ts.URL+"/mcp", client.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+
+	var last, taskID string
+	res, err := c.CallTool(ctx, "report", ReportArgs{Quarter: "2026-Q3"},
+		client.WithProgress(func(p *protocol.ProgressParams) { last = p.Message }),
+		client.WithTaskStarted(func(tc *protocol.TaskCreatedResult) { taskID = tc.TaskID }))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(last)
+	fmt.Println(res.Content[0].(*protocol.TextContent).Text)
+	if err := printTask(ctx, c, taskID); err != nil {
+		panic(err)
+	}
+	// Output:
+	// step 3 of 3
+	// report for 2026-Q3 is ready
+	// report for 2026-Q3 is ready false
+}
+
+// printTask shows a task's outcome as a host that drives tasks does.
+func printTask(ctx context.Context, c *client.Client, taskID string) error {
+	d, err := c.GetTask(ctx, taskID)
+	if err != nil {
+		return err
+	}
+	switch res, err := d.ToolResult(); {
+	case errors.Is(err, protocol.ErrNoTaskResult):
+		// still working, waiting for input (d.InputRequests) or cancelled: see d.Status
+	case err != nil:
+		return err // a failed task's *protocol.Error, or a result that does not decode
+	default:
+		fmt.Println(res.Content[0].(*protocol.TextContent).Text, res.IsError)
+	}
+	return nil
 }

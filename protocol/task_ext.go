@@ -1,6 +1,10 @@
 package protocol
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
 
 // The tasks extension (SEP-2663, io.modelcontextprotocol/tasks) on the
 // 2026-07-28 wire. A server that decides to run a tools/call as a task
@@ -81,4 +85,31 @@ type TaskUpdateParams struct {
 	TaskID string `json:"taskId"`
 	// InputResponses answer some or all of the task's InputRequests, by key.
 	InputResponses InputResponses `json:"inputResponses"`
+}
+
+// ErrNoTaskResult is returned by [DetailedTask.ToolResult] for a task that
+// has not completed: one still working or waiting for input, or one that
+// was cancelled.
+var ErrNoTaskResult = errors.New("protocol: the task has no result")
+
+// ToolResult decodes the result of a completed task that runs a tools/call:
+// the *CallToolResult the call would have returned. A failed task returns
+// its *Error (which matches the protocol sentinels with errors.Is); a task
+// in any other state an error matching ErrNoTaskResult.
+func (d *DetailedTask) ToolResult() (*CallToolResult, error) {
+	switch d.Status {
+	case TaskCompleted:
+	case TaskFailed:
+		if d.Error == nil {
+			return nil, fmt.Errorf("protocol: task %s failed without an error", d.TaskID)
+		}
+		return nil, d.Error
+	default:
+		return nil, fmt.Errorf("%w: task %s is %s", ErrNoTaskResult, d.TaskID, d.Status)
+	}
+	var r CallToolResult
+	if err := jsonUnmarshal(d.Result, &r); err != nil {
+		return nil, fmt.Errorf("protocol: the result of task %s: %w", d.TaskID, err)
+	}
+	return &r, nil
 }
