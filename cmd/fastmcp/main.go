@@ -31,5 +31,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if !silent(err) {
 		fmt.Fprintln(stderr, "fastmcp:", app.errorText(err))
 	}
+	if code != exitUsage && code != exitToolError {
+		app.showServerStderr()
+	}
 	return code
 }

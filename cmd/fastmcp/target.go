@@ -106,7 +106,7 @@ func (a *app) dial(ctx context.Context, t target, opts ...client.Option) (*clien
 		if len(a.headers) > 0 || a.oauth {
 			return nil, nil, usage(errors.New("-H and --oauth apply to a server at a URL, not to one started with --"))
 		}
-		cmd := &client.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.rawStderr, GracePeriod: stdioGrace}
+		cmd := &client.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.serverStderr(), GracePeriod: stdioGrace}
 		var p *transport.Process
 		if p, err = cmd.Start(ctx); err == nil {
 			exited = p.Exited()
