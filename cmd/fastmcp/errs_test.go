@@ -48,8 +48,8 @@ func TestCallRaw(t *testing.T) {
 
 // TestServerStderrOnFailure: what a server started with -- wrote to its
 // stderr is not copied as it comes (its log lines would show twice), but
-// shown when the command fails, so that a server that cannot start says
-// why.
+// shown when the server exits before the command is done, so that a
+// server that cannot start says why.
 func TestServerStderrOnFailure(t *testing.T) {
 	t.Parallel()
 	r := cli(t, "", "list", "tools", "--", server, "-stdio", "-no-such-flag")

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 func main() {
@@ -31,7 +34,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if !silent(err) {
 		fmt.Fprintln(stderr, "fastmcp:", app.errorText(err))
 	}
-	if code != exitUsage && code != exitToolError {
+	if errors.Is(err, transport.ErrServerExited) {
 		app.showServerStderr()
 	}
 	return code

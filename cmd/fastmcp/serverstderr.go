@@ -15,8 +15,9 @@ const serverStderrTail = 4 << 10
 // they come, and a fastmcp server also writes each to its own logger, on
 // its stderr: copying that too printed every line twice. So the server's
 // stderr is shown as it comes only with -v; otherwise its last
-// serverStderrTail bytes are kept and shown when the command fails (see
-// showServerStderr), where a crash or a refusal to start explains itself.
+// serverStderrTail bytes are kept and shown when the server exits before
+// the command is done (see showServerStderr), where a crash or a refusal
+// to start explains itself.
 func (a *app) serverStderr() io.Writer {
 	if a.verbose {
 		return a.rawStderr
