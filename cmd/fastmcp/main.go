@@ -31,11 +31,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	code := exitCode(ctx, err)
+	if errors.Is(err, transport.ErrServerExited) {
+		app.showServerStderr() // before the error, which stays the last line
+	}
 	if !silent(err) {
 		fmt.Fprintln(stderr, "fastmcp:", app.errorText(err))
-	}
-	if errors.Is(err, transport.ErrServerExited) {
-		app.showServerStderr()
 	}
 	return code
 }
