@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
+	"github.com/fastmcp-go/fastmcp/internal/wwwauth"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -85,4 +87,59 @@ func connectHTTP(ctx context.Context, url string, hc *http.Client, cfg *config, 
 		return nil, errors.Join(err, serr)
 	}
 	return c, nil
+}
+
+// InsufficientScopeError reports a request the server refused with 403
+// Forbidden and a WWW-Authenticate challenge error="insufficient_scope"
+// (RFC 6750 §3.1), as package auth's bearer middleware answers a valid
+// access token that lacks scopes the operation needs. Get it with
+// errors.AsType[*client.InsufficientScopeError](err) and get a token
+// granted Scopes (with WithHTTPHeader, or OAuth, which asks for them
+// itself when it can).
+type InsufficientScopeError struct {
+	// Scopes are the scopes the server names in its challenge: every
+	// scope the operation needs, not only the missing ones (RFC 6750
+	// §3.1 asks for all of them, so that one new token is enough).
+	Scopes []string
+	// Description is the challenge's error_description, if any.
+	Description string
+	// ResourceMetadata is the URL of the server's protected resource
+	// metadata (RFC 9728), naming its authorization servers; "" when the
+	// challenge names none.
+	ResourceMetadata string
+	// Err is the *transport.HTTPError of the refused request.
+	Err error
+}
+
+// Error names the scopes to get a token for.
+func (e *InsufficientScopeError) Error() string {
+	msg := "client: the server refused the access token (HTTP 403 insufficient_scope)"
+	if len(e.Scopes) > 0 {
+		msg += ": get a token granted the scopes " + strings.Join(e.Scopes, " ")
+	}
+	if e.Description != "" {
+		msg += " (" + e.Description + ")"
+	}
+	return msg
+}
+
+// Unwrap returns Err.
+func (e *InsufficientScopeError) Unwrap() error { return e.Err }
+
+// scopeError returns err as an *InsufficientScopeError when it is a 403
+// insufficient_scope answer, else err unchanged.
+func scopeError(err error) error {
+	he, ok := errors.AsType[*transport.HTTPError](err)
+	if !ok || he.StatusCode != http.StatusForbidden {
+		return err
+	}
+	if _, done := errors.AsType[*InsufficientScopeError](err); done {
+		return err
+	}
+	for _, c := range wwwauth.Parse(he.Header) {
+		if c.Params["error"] == "insufficient_scope" {
+			return &InsufficientScopeError{Scopes: strings.Fields(c.Params["scope"]), Description: c.Params["error_description"], ResourceMetadata: c.Params["resource_metadata"], Err: err}
+		}
+	}
+	return err
 }

@@ -81,7 +81,7 @@ func (c *Client) send(ctx context.Context, method string, params, result any, op
 // the revision it asks for).
 func (c *Client) sendAt(ctx context.Context, version, method string, params, result any, opts ...session.CallOption) error {
 	if c.sender == nil {
-		return c.sess.Call(ctx, method, params, result, opts...)
+		return scopeError(c.sess.Call(ctx, method, params, result, opts...))
 	}
 	raw, err := session.EncodeParams(params)
 	if err != nil {
@@ -89,7 +89,7 @@ func (c *Client) sendAt(ctx context.Context, version, method string, params, res
 	}
 	res, err := c.sender(ctx, &OutgoingRequest{Method: method, Params: raw, Version: version, Session: c.sess, opts: opts})
 	if err != nil {
-		return err
+		return scopeError(err)
 	}
 	return session.DecodeResult(method, res, result)
 }

@@ -22,7 +22,12 @@ import (
 // streams and runs the Lifespan cleanup. It returns nil after a clean
 // shutdown, and an error naming the setting when a setting is invalid.
 func (s *Server) Run(ctx context.Context) error {
-	set, err := s.Settings()
+	set, err := s.settingsHiding(redisURLEnv) // enough to choose the transport
+	if err == nil && set.Transport == "http" {
+		set, err = s.Settings()
+	} else if err == nil {
+		set, err = s.stdioSettings()
+	}
 	if err != nil {
 		if s.cfg.listener != nil {
 			s.cfg.listener.Close()

@@ -178,7 +178,7 @@ func (s *Server) serve(ctx context.Context, conn transport.Conn, drain time.Dura
 // Nothing else may write to os.Stdout meanwhile: log to os.Stderr (the
 // default logger does).
 func (s *Server) ServeStdio(ctx context.Context) error {
-	set, err := s.Settings()
+	set, err := s.stdioSettings()
 	if err != nil {
 		return err
 	}

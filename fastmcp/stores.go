@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -87,6 +89,40 @@ type storesState struct {
 	mu     sync.Mutex
 	opened bool
 	st     *store.Stores // nil: the in-memory defaults
+	stdio  bool          // serving stdio: FASTMCP_REDIS_URL is not read (see stdioSettings)
+}
+
+// redisURLEnv is the variable of the RedisURL setting.
+const redisURLEnv = "FASTMCP_REDIS_URL"
+
+// stdioSettings is Settings for a server that serves stdio: there the
+// environment's FASTMCP_REDIS_URL is not read, so that one inherited from
+// a shell or a host's environment (set for the HTTP replicas of another
+// server, or mistyped) neither stops nor slows a server that serves one
+// client, where shared stores share nothing. The RedisURL option and the
+// -redis-url flag, given for this server, still apply. It logs, at Info,
+// that the variable was left unused.
+func (s *Server) stdioSettings() (Settings, error) {
+	s.stores.mu.Lock()
+	s.stores.stdio = true
+	s.stores.mu.Unlock()
+	set, err := s.settingsHiding(redisURLEnv)
+	if v, ok := os.LookupEnv(redisURLEnv); ok && v != "" && set.RedisURL == "" {
+		s.logger.Info(redisURLEnv + " is not used over stdio: a stdio server serves one client, and shared stores are for HTTP replicas (give -redis-url or the RedisURL option to use them anyway)")
+	}
+	return set, err
+}
+
+// settingsHiding is Settings with the environment variable name unset.
+func (s *Server) settingsHiding(name string) (Settings, error) {
+	out := s.cfg.settings
+	err := settingsTable.Resolve(&out, s.cfg.set, s.cfg.flags, func(k string) (string, bool) {
+		if k == name {
+			return "", false
+		}
+		return os.LookupEnv(k)
+	})
+	return out, err
 }
 
 // openStores opens the stores the RedisURL setting names, once, and
@@ -119,7 +155,41 @@ func (s *Server) openStores(ctx context.Context, set Settings) error {
 	}
 	s.useStores(st, busRun)
 	ss.opened = true
+	s.logStores(st)
 	return nil
+}
+
+// logStores says, at Info, once when serving starts, where the state the
+// server could share is kept: "memory" (this process only), or the package
+// of the store in use ("redisstore"), per kind; bus "none" when there is
+// none. A Tasks option's Store and a RequestStateKeys or RequestStateSecret
+// option win over st's task store and key ring.
+func (s *Server) logStores(st *store.Stores) {
+	if !s.logger.Enabled(context.Background(), slog.LevelInfo) {
+		return
+	}
+	var all store.Stores
+	if st != nil {
+		all = *st
+	}
+	kind := func(v any, none string) string {
+		if v == nil {
+			return none
+		}
+		name := strings.TrimLeft(fmt.Sprintf("%T", v), "*")
+		pkg, _, _ := strings.Cut(name, ".")
+		return pkg
+	}
+	var tasks any = all.Tasks
+	if s.cfg.tasks.Store != nil {
+		tasks = s.cfg.tasks.Store
+	}
+	keys := kind(all.Keys, "memory")
+	if s.cfg.stateKeys != nil || s.cfg.stateSecret != nil {
+		keys = "option"
+	}
+	s.logger.Info("stores in use", "events", kind(all.Events, "memory"), "sessions", kind(all.Sessions, "memory"),
+		"tasks", kind(tasks, "memory"), "request_state_keys", keys, "bus", kind(all.Bus, "none"))
 }
 
 // useStores installs st where no option chose otherwise, and busRun with
@@ -192,12 +262,15 @@ func checkStoreURL(v string) string {
 // reports whether it opened them.
 func (s *Server) startStores(ctx context.Context) (bool, error) {
 	s.stores.mu.Lock()
-	opened := s.stores.opened
+	opened, stdio := s.stores.opened, s.stores.stdio
 	s.stores.mu.Unlock()
 	if opened {
 		return false, nil
 	}
 	set, err := s.Settings()
+	if stdio {
+		set, err = s.settingsHiding(redisURLEnv)
+	}
 	if err != nil && set.RedisURL != "" {
 		return false, err // the serving methods reported the other settings' errors before
 	}

@@ -9,7 +9,7 @@ import (
 // ErrToolFailed is matched, with errors.Is, by the error
 // [CallToolResult.Structured] returns for a result with IsError set; the
 // error's text carries the tool's message.
-var ErrToolFailed = errors.New("the tool failed")
+var ErrToolFailed = errors.New("protocol: the tool failed")
 
 // Text returns the text of the result's text blocks, joined by newlines: a
 // tool's unstructured answer, or its error message when IsError is set.

@@ -34,7 +34,7 @@ func TestCallToolResultTextAndStructured(t *testing.T) {
 			text: "a\nb", wantErr: "has no structured content"},
 		{name: "error result",
 			res:  protocol.CallToolResult{Content: protocol.ContentList{text("boom")}, IsError: true, StructuredContent: json.RawMessage(`{"x":1}`)},
-			text: "boom", wantErr: "the tool failed: boom", failed: true},
+			text: "boom", wantErr: "protocol: the tool failed: boom", failed: true},
 		{name: "structured content of another shape",
 			res:     protocol.CallToolResult{StructuredContent: json.RawMessage(`{"x":"one"}`)},
 			wantErr: "decoding the structured content"},

@@ -19,7 +19,7 @@ import (
 // ErrVerification matches (errors.Is) every *VerificationError: a skill
 // file whose content does not match what the server's skill entry
 // announced.
-var ErrVerification = errors.New("skill verification failed")
+var ErrVerification = errors.New("skills: skill verification failed")
 
 // Mismatch names what did not match in a *VerificationError.
 type Mismatch string

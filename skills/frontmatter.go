@@ -14,7 +14,7 @@ import (
 
 // ErrNoFrontmatter is returned for a SKILL.md that does not begin with a
 // YAML frontmatter block delimited by "---" lines.
-var ErrNoFrontmatter = errors.New("SKILL.md does not begin with a --- delimited YAML frontmatter block")
+var ErrNoFrontmatter = errors.New("skills: SKILL.md does not begin with a --- delimited YAML frontmatter block")
 
 // nameRule is the Agent Skills naming rule: 1 to 64 characters,
 // lowercase letters, digits and hyphens, no hyphen first, last or twice in a

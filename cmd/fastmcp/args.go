@@ -20,7 +20,10 @@ import (
 // schema: with "type":"integer", n=3 is the number 3; with "boolean",
 // yes/no/true/false/1/0; arrays and objects are written as JSON (an array
 // of strings also as a,b,c). key:=JSON takes the value as JSON whatever
-// the schema says. Members of key=value override those of --args.
+// the schema says. Members of key=value override those of --args. With
+// o.unchecked (call --raw), a name the schema does not list is taken, and
+// a value its type refuses is sent as JSON when it is JSON, else as a
+// string, for the server to judge.
 func parseArgs(o *objectSchema, jsonArgs string, words []string) (map[string]json.RawMessage, error) {
 	args := map[string]json.RawMessage{}
 	if strings.TrimSpace(jsonArgs) != "" {
@@ -41,13 +44,16 @@ func parseArgs(o *objectSchema, jsonArgs string, words []string) (map[string]jso
 			continue
 		}
 		p, known := o.props[key]
-		if !known && !o.additional {
+		if !known && !o.additional && !o.unchecked {
 			return nil, usage(fmt.Errorf("%q: no argument %q; the arguments are: %s", w, key, strings.Join(o.names, ", ")))
 		}
 		if p == nil {
 			p = &propSchema{}
 		}
 		v, err := convert(p, val)
+		if err != nil && o.unchecked {
+			v, err = convert(&propSchema{}, val) // untyped: JSON if it is JSON, else a string
+		}
 		if err != nil {
 			return nil, usage(fmt.Errorf("%s=%s: %w", key, val, err))
 		}

@@ -16,6 +16,7 @@ import (
 // callCommand is `fastmcp call`.
 func (a *app) callCommand() *cobra.Command {
 	var jsonArgs string
+	var raw bool
 	c := &cobra.Command{
 		Use:   "call (URL | -- COMMAND [ARGS...]) TOOL [key=value ...]",
 		Short: "Call a tool",
@@ -29,7 +30,10 @@ true, tags=a,b an array of strings; arrays and objects may be written as JSON
 (point='{"x":1}'); key:=JSON takes the value as JSON whatever the schema
 says. --args gives the whole object as JSON, key=value words override its
 members. The arguments are checked against the schema before the call, and
-every mistake is reported by field.
+every mistake is reported by field. --raw sends them unchecked, so that
+the server's own validation answers: a value the schema's type refuses goes
+as JSON when it is JSON, else as a string, and names the schema does not
+list are sent too.
 
 While the tool runs, its progress is shown as a bar (on a terminal) or as
 plain lines, and the server's log messages go to stderr. When the server
@@ -46,18 +50,20 @@ code 4; an unknown tool or bad arguments exit with code 2.`,
 		Args: argsBetween(2, -1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.withClient(c, args, 0, func(ctx context.Context, cl *client.Client, rest []string) error {
-				return a.call(ctx, cl, rest[0], jsonArgs, rest[1:])
+				return a.call(ctx, cl, rest[0], jsonArgs, rest[1:], raw)
 			}, a.inputHandlers()...)
 		},
 	}
 	c.Flags().StringVar(&jsonArgs, "args", "", "the arguments as a JSON `object`")
+	c.Flags().BoolVar(&raw, "raw", false, "send the arguments unchecked against the tool's input schema, to see the server's own validation")
 	a.resultFlags(c, "the result")
 	return c
 }
 
 // call calls the tool name with the arguments of --args and words, and
-// prints its result.
-func (a *app) call(ctx context.Context, cl *client.Client, name, jsonArgs string, words []string) error {
+// prints its result. With raw the arguments are not checked against the
+// tool's schema (see parseArgs).
+func (a *app) call(ctx context.Context, cl *client.Client, name, jsonArgs string, words []string, raw bool) error {
 	tool, err := findTool(ctx, cl, name)
 	if err != nil {
 		return err
@@ -66,12 +72,15 @@ func (a *app) call(ctx context.Context, cl *client.Client, name, jsonArgs string
 	if err != nil {
 		return fmt.Errorf("tool %s: %w", name, err)
 	}
+	o.unchecked = raw
 	args, err := parseArgs(o, jsonArgs, words)
 	if err != nil {
 		return err
 	}
-	if err := validateArgs(name, tool.InputSchema, args); err != nil {
-		return err
+	if !raw {
+		if err := validateArgs(name, tool.InputSchema, args); err != nil {
+			return err
+		}
 	}
 	st := a.status()
 	res, err := cl.CallTool(ctx, name, args, client.WithProgress(st.progress))

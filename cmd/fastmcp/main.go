@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/fastmcp-go/fastmcp/transport"
 )
 
 func main() {
@@ -28,6 +31,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	code := exitCode(ctx, err)
+	if errors.Is(err, transport.ErrServerExited) {
+		app.showServerStderr() // before the error, which stays the last line
+	}
 	if !silent(err) {
 		fmt.Fprintln(stderr, "fastmcp:", app.errorText(err))
 	}

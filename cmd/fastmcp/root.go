@@ -44,6 +44,8 @@ type app struct {
 	stderrTerm bool     // stderr is a terminal: progress bars
 	stdinTerm  bool     // stdin is a terminal: the user types answers (echoed otherwise)
 
+	stderrTail *tailBuffer // the stderr of a server started with --, kept (see serverStderr)
+
 	statusOnce sync.Once
 	st         *statusLine // see status
 }

@@ -78,6 +78,7 @@ type objectSchema struct {
 	raw        map[string]json.RawMessage // each property's schema as written
 	required   []string
 	additional bool // other members are allowed (additionalProperties is not false and there are no properties listed)
+	unchecked  bool // call --raw: any name, and a value the schema's type refuses is sent as JSON or a string
 }
 
 // parseObjectSchema reads an object schema (a tool's inputSchema, an

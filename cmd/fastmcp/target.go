@@ -106,7 +106,7 @@ func (a *app) dial(ctx context.Context, t target, opts ...client.Option) (*clien
 		if len(a.headers) > 0 || a.oauth {
 			return nil, nil, usage(errors.New("-H and --oauth apply to a server at a URL, not to one started with --"))
 		}
-		cmd := &client.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.rawStderr, GracePeriod: stdioGrace}
+		cmd := &client.Command{Path: t.argv[0], Args: t.argv[1:], Stderr: a.serverStderr(), GracePeriod: stdioGrace}
 		var p *transport.Process
 		if p, err = cmd.Start(ctx); err == nil {
 			exited = p.Exited()
@@ -204,11 +204,14 @@ func (a *app) shortest(err error) error {
 	var he *transport.HTTPError
 	var oe *oauthclient.Error
 	var op *net.OpError
+	var se *client.InsufficientScopeError
 	switch {
 	case errors.Is(err, oauthclient.ErrNoBrowser) && a.noInput:
 		return &shortError{msg: "the server needs a login, which --no-input forbids: run the command once without --no-input", err: err}
 	case errors.As(err, &oe):
 		return &shortError{msg: oe.Error(), err: err}
+	case errors.As(err, &se):
+		return &shortError{msg: scopeHint(se), err: err}
 	case errors.As(err, &he) && he.StatusCode == http.StatusUnauthorized:
 		return &shortError{msg: "the server requires authorization (HTTP 401): add --oauth to log in, or -H 'Authorization: Bearer TOKEN'", err: err}
 	case errors.As(err, &he):
@@ -217,6 +220,19 @@ func (a *app) shortest(err error) error {
 		return &shortError{msg: op.Error(), err: err}
 	}
 	return err
+}
+
+// scopeHint says which scopes a 403 insufficient_scope answer asks for
+// and how to get them.
+func scopeHint(se *client.InsufficientScopeError) string {
+	msg := "the server refused the token for lack of scope (HTTP 403 insufficient_scope)"
+	if len(se.Scopes) > 0 {
+		msg += "; it needs the scopes: " + strings.Join(se.Scopes, " ") + "; log in again with --oauth (it asks for them) or pass a token granted them"
+	}
+	if se.Description != "" {
+		msg += " (" + se.Description + ")"
+	}
+	return msg
 }
 
 type shortError struct {

@@ -24,7 +24,7 @@ const (
 
 // ErrStoreUnavailable is wrapped by the error a request that needs the
 // task store fails with when the store fails (fastmcp.ErrTaskStoreUnavailable).
-var ErrStoreUnavailable = errors.New("task store unavailable")
+var ErrStoreUnavailable = errors.New("fastmcp: task store unavailable")
 
 // Config is what a Manager runs with: fastmcp.TaskSettings, and the
 // server's side of the seam. Zero fields take the defaults of
@@ -185,8 +185,21 @@ func (m *Manager) lookup(id string) *Task {
 // to the log only.
 func (m *Manager) unavailable(doing string, err error, args ...any) error {
 	m.logger.Error("task store failed while "+doing, append(args, "error", err)...)
-	return fmt.Errorf("%w: %w while %s; try again later", protocol.ErrInternal, ErrStoreUnavailable, doing)
+	return fmt.Errorf("%w: %w", protocol.ErrInternal, storeUnavailable(doing))
 }
+
+// storeUnavailable is the error a request fails with when the task store
+// fails while doing something: it matches ErrStoreUnavailable, and its text,
+// sent to the client, names no package ("task store unavailable while
+// reading the task; try again later").
+type storeUnavailable string
+
+func (e storeUnavailable) Error() string {
+	return "task store unavailable while " + string(e) + "; try again later"
+}
+
+// Is makes errors.Is(err, ErrStoreUnavailable) hold.
+func (e storeUnavailable) Is(target error) bool { return target == ErrStoreUnavailable }
 
 // principal returns who makes req.
 func (m *Manager) principal(req *session.Request) string {

@@ -13,6 +13,9 @@ package redisurl
 
 import (
 	"context"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/store"
@@ -21,8 +24,17 @@ import (
 
 func init() { fastmcp.RegisterStoreBackend("redis", open) }
 
+var routeOnce sync.Once
+
 // open opens the stores of the setting's URL, with the server's
 // requestState TTL and logger for the key ring.
 func open(ctx context.Context, p fastmcp.StoreParams) (*store.Stores, error) {
+	// go-redis's own lines (a pool that cannot dial) go to the server's
+	// logger, not to stderr in a format of their own. go-redis has one
+	// logger per process and no per-client one, so the first server that
+	// opens its stores routes it, once: a process runs one server, and a
+	// program with more that wants another route calls redis.SetLogger
+	// itself (redisstore.GoRedisLogger).
+	routeOnce.Do(func() { redis.SetLogger(redisstore.NewGoRedisLogger(p.Logger)) })
 	return redisstore.Open(ctx, p.URL, &redisstore.Config{Keys: redisstore.KeyRingOptions{StateTTL: p.RequestStateTTL, Logger: p.Logger}})
 }

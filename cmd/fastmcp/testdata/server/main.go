@@ -167,7 +167,9 @@ func main() {
 	case *stdio && *hostileFlag:
 		err = newHostileServer().ServeStdio(ctx)
 	case *stdio:
-		err = newTestServer().ServeStdio(ctx)
+		// Its log on stderr, as a real server's: the log messages it
+		// also sends as notifications must not be printed twice.
+		err = newTestServer(fastmcp.Logger(slog.New(slog.NewTextHandler(os.Stderr, nil)))).ServeStdio(ctx)
 	case *addr != "":
 		err = serveHTTP(ctx, *addr, *issuer)
 	default:
