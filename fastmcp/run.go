@@ -26,7 +26,7 @@ func (s *Server) Run(ctx context.Context) error {
 	if err == nil && set.Transport == "http" {
 		set, err = s.Settings()
 	} else if err == nil {
-		set, err = s.stdioSettings()
+		s.servingStdio(set)
 	}
 	if err != nil {
 		if s.cfg.listener != nil {

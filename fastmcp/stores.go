@@ -100,17 +100,25 @@ const redisURLEnv = "FASTMCP_REDIS_URL"
 // a shell or a host's environment (set for the HTTP replicas of another
 // server, or mistyped) neither stops nor slows a server that serves one
 // client, where shared stores share nothing. The RedisURL option and the
-// -redis-url flag, given for this server, still apply. It logs, at Info,
-// that the variable was left unused.
+// -redis-url flag, given for this server, still apply.
 func (s *Server) stdioSettings() (Settings, error) {
+	set, err := s.settingsHiding(redisURLEnv)
+	if err == nil {
+		s.servingStdio(set)
+	}
+	return set, err
+}
+
+// servingStdio records that s serves stdio with set, resolved without
+// FASTMCP_REDIS_URL (stdioSettings), and logs at Info that the variable
+// was left unused.
+func (s *Server) servingStdio(set Settings) {
 	s.stores.mu.Lock()
 	s.stores.stdio = true
 	s.stores.mu.Unlock()
-	set, err := s.settingsHiding(redisURLEnv)
 	if v, ok := os.LookupEnv(redisURLEnv); ok && v != "" && set.RedisURL == "" {
 		s.logger.Info(redisURLEnv + " is not used over stdio: a stdio server serves one client, and shared stores are for HTTP replicas (give -redis-url or the RedisURL option to use them anyway)")
 	}
-	return set, err
 }
 
 // settingsHiding is Settings with the environment variable name unset.
