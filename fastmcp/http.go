@@ -158,17 +158,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h == nil {
 		var err error
 		if h, err = s.mount(r.Context()); err != nil {
-			unavailable(w)
+			unavailable(w, r)
 			return
 		}
 	}
 	h.ServeHTTP(w, r)
 }
 
-// unavailable answers 503 with a JSON-RPC error.
-func unavailable(w http.ResponseWriter) {
+// unavailable answers 503 with a JSON-RPC error and closes the connection
+// without reading what is left of r's body. net/http would otherwise read
+// it (with no deadline) before it sends the answer, or after, to reuse the
+// connection: a client trickling its body would hold the answer, and a
+// graceful shutdown, for as long as it trickles.
+func unavailable(w http.ResponseWriter, r *http.Request) {
+	if r.Body != nil && r.Body != http.NoBody {
+		// Reads of the body fail from now on; a ResponseWriter that
+		// cannot set deadlines has nothing to hold.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Retry-After", "1")
+	w.Header().Set("Connection", "close")
 	w.WriteHeader(http.StatusServiceUnavailable)
 	io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32603,"message":"Service unavailable: the server is starting or stopping"}}`)
 }
@@ -353,7 +363,7 @@ func (s *Server) frontDoor(mcp *httpEndpoints) (*http.ServeMux, error) {
 	mux := http.NewServeMux()
 	gated := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.Ready() {
-			unavailable(w)
+			unavailable(w, r)
 			return
 		}
 		mcp.ServeHTTP(w, r)

@@ -2,6 +2,7 @@ package fastmcp_test
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -211,5 +212,40 @@ func TestShutdownDoesNotWaitForTricklingBodies(t *testing.T) {
 		if !res.closed {
 			t.Error("a trickling client's connection stayed open")
 		}
+	}
+}
+
+// TestUnavailableDoesNotWaitForTricklingBodies: while the server starts
+// (or drains), the front door answers an MCP POST 503 at once and closes
+// the connection, however slowly its body arrives. Before, net/http read
+// the rest of the unread body before it sent the 503, with no deadline: a
+// trickler that arrived as a shutdown began held it past 5s (as it did
+// TestShutdownDoesNotWaitForTricklingBodies on a loaded CI machine).
+func TestUnavailableDoesNotWaitForTricklingBodies(t *testing.T) {
+	t.Parallel()
+	started, release := make(chan struct{}), make(chan struct{})
+	ln := listenLoopback(t)
+	s := newServer(fastmcp.Listener(ln), fastmcp.Lifespan(func(ctx context.Context) (int, func(context.Context) error, error) {
+		close(started)
+		<-release
+		return 0, nil, nil
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- s.Run(ctx) }()
+	defer func() {
+		close(release)
+		cancel()
+		<-errc
+	}()
+	<-started
+	addr := ln.Addr().String()
+	began := time.Now()
+	res := rawHTTP(t, addr, postHead(addr, 1000), true)
+	if res.status != http.StatusServiceUnavailable || !res.closed {
+		t.Fatalf("a trickling POST while the server starts got %d (closed %v), want 503 and the connection closed", res.status, res.closed)
+	}
+	if took := time.Since(began); took > 2*time.Second {
+		t.Errorf("the 503 took %v: it waited for the trickled body", took)
 	}
 }
