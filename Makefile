@@ -99,6 +99,7 @@ lint:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	@set -e; for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...); done
+	@set -e; for m in . $(MODULES) bench/compare; do (cd $$m && $(GO) mod tidy -diff) || (echo "$$m: go.mod is not tidy: run go mod tidy there"; exit 1); done
 
 # Runs every fuzz target, of every module, for FUZZTIME each.
 fuzz:
