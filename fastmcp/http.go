@@ -494,7 +494,7 @@ func (s *Server) buildHTTP(ctx context.Context, set Settings, ln net.Listener) (
 		return fail(err)
 	}
 	srv := &http.Server{
-		Handler:           front,
+		Handler:           bodyDeadline(front, set.ReadBodyTimeout),
 		ReadHeaderTimeout: max(set.ReadHeaderTimeout, 0), // http.Server's no limit is 0
 		IdleTimeout:       max(set.IdleConnTimeout, 0),
 		MaxHeaderBytes:    set.MaxHeaderBytes,
@@ -506,6 +506,31 @@ func (s *Server) buildHTTP(ctx context.Context, set Settings, ln net.Listener) (
 		fn(srv)
 	}
 	return srv, mcp, ln, nil
+}
+
+// bodyDeadline gives the body of every request h serves d to arrive,
+// counted from the start of the request (d < 0: no limit). The MCP
+// endpoints read their bodies within the same deadline; this one bounds
+// the bodies nobody reads — a request refused with 401, 403 or 503 before
+// its body was read, or a route that ignores it — which net/http reads to
+// the end, with no deadline, before it sends the answer or reuses the
+// connection: a client trickling such a body held its connection, and a
+// graceful shutdown, for as long as it trickled. Once a body has been read
+// net/http lifts the deadline, so an answer's stream is not limited.
+func bodyDeadline(h http.Handler, d time.Duration) http.Handler {
+	if d < 0 {
+		return h
+	}
+	if d == 0 {
+		d = DefaultReadBodyTimeout
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody {
+			// A ResponseWriter that cannot set deadlines has none to set.
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // stopHTTP shuts mcp, then srv, down until sctx is done: the MCP

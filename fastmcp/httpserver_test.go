@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/auth"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -247,5 +248,43 @@ func TestUnavailableDoesNotWaitForTricklingBodies(t *testing.T) {
 	}
 	if took := time.Since(began); took > 2*time.Second {
 		t.Errorf("the 503 took %v: it waited for the trickled body", took)
+	}
+}
+
+// TestUnreadBodiesHaveADeadline: on the server Run builds, a body nobody
+// reads — a request refused by the token check before its body was read,
+// or sent to a route that ignores it — must arrive within ReadBodyTimeout
+// like any other: the trickling client gets its answer and its connection
+// closed. Before, net/http read such a body to its end, with no deadline,
+// before it answered.
+func TestUnreadBodiesHaveADeadline(t *testing.T) {
+	t.Parallel()
+	protect := auth.Protect(auth.VerifierFunc(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
+		return nil, auth.ErrInvalidToken
+	}), func(c *auth.ProtectOptions) {
+		c.Metadata.Resource = "https://mcp.example.com/mcp"
+		c.Metadata.AuthorizationServers = []string{"https://idp.example.com"}
+	})
+	ln := listenLoopback(t)
+	s := newServer(fastmcp.Listener(ln), fastmcp.ReadBodyTimeout(300*time.Millisecond), fastmcp.Auth(protect))
+	s.HandleHTTP("POST /ignore", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusAccepted) // the body is left unread
+	}))
+	sv := serveOn(t, s, ln)
+	addr := strings.TrimPrefix(sv.base, "http://")
+	tests := []struct {
+		name, head string
+		status     int
+	}{
+		{"no token", postHead(addr, 1000), http.StatusUnauthorized},
+		{"a route that ignores the body", strings.Replace(postHead(addr, 1000), "/mcp", "/ignore", 1), http.StatusAccepted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := rawHTTP(t, addr, tt.head, true)
+			if res.status != tt.status || !res.closed {
+				t.Errorf("got %d (closed %v), want %d and the connection closed", res.status, res.closed, tt.status)
+			}
+		})
 	}
 }

@@ -233,7 +233,9 @@ func ReadHeaderTimeout(d time.Duration) Option {
 // body, counted from the start of the request; a slower client gets 408
 // Request Timeout and its connection closed, so it cannot hold the
 // connection, or delay a graceful shutdown, for longer. The answer's
-// stream is not limited. Default 30 seconds; a negative d means no limit,
+// stream is not limited. On the server Run builds it bounds every
+// request's body, a HandleHTTP route's too (a route taking longer uploads
+// extends its own with http.ResponseController's SetReadDeadline). Default 30 seconds; a negative d means no limit,
 // 0 leaves the setting to the flag, the environment or the default.
 func ReadBodyTimeout(d time.Duration) Option {
 	return serverOption(func(c *serverConfig) { c.settings.ReadBodyTimeout = d; c.give("read-body-timeout", d != 0) })
