@@ -257,7 +257,7 @@ func TestMountMistakes(t *testing.T) {
 func TestMountedProxyTaskTool(t *testing.T) {
 	t.Parallel()
 	backend := newServer()
-	backend.Tool("slow", func() string { return "done" }, fastmcp.Task(fastmcp.TaskOptional))
+	backend.Tool("slow", func() string { return "done" }, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	bc := connect(t, backend, eras[1].opt, client.WithRequestForwarding())
 	parent := newServer()
 	parent.Mount("r", proxy.New(bc, fastmcp.Logger(quietLogger)))

@@ -24,7 +24,7 @@ type tool struct {
 	result  resultKind
 	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
 	scopes  []string        // RequireScopes
-	task    *taskSpec       // Task: the call may run as a task
+	task    *taskSpec       // TaskSupport: the call may run as a task
 	taskRun taskRunner      // the task runtime, set with task (see hooks.go)
 	mount   *mountLink      // the mount it comes from (Mount); nil for the server's own
 	orig    string          // its name on the mounted server
@@ -315,7 +315,7 @@ func findTool(s *Server, req *lowlevel.Request, p *callParams) (*pipeline, strin
 // it requires (RequireScopes); then, for a tool of a mounted server,
 // forwarding to that server; for the server's own, the arguments must be an
 // object, the Mcp-Param-* headers must match them, the multi round-trip
-// inputs, the task (Task), and the run.
+// inputs, the task (TaskSupport), and the run.
 func toolPipeline(t *tool) *pipeline {
 	var steps []callStep
 	if len(t.scopes) > 0 {
@@ -340,10 +340,10 @@ func toolPipeline(t *tool) *pipeline {
 	}, steps...)
 }
 
-// taskStep is the step of a tool registered with Task: a call whose client
+// taskStep is the step of a tool registered with TaskSupport: a call whose client
 // declared the tasks extension may become a task; the others run as plain
 // calls (or are refused when the task is required). It reaches the task
-// runtime through t.taskRun, which the Task option installed (hooks.go).
+// runtime through t.taskRun, which the TaskSupport option installed (hooks.go).
 func taskStep(t *tool) callStep {
 	return func(cl *call, next runFunc) (any, error) {
 		if res, err, handled := t.taskRun.call(cl.ctx.srv, &cl.ctx, t, cl.params.Arguments); handled {
