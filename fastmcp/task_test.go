@@ -385,8 +385,8 @@ func TestTaskRegistrationErrors(t *testing.T) {
 	t.Parallel()
 	s := newServer()
 	for _, opt := range []fastmcp.TaskOption{fastmcp.TaskSupport(0), fastmcp.TaskSupport(fastmcp.TaskOptional).After(-time.Second)} {
-		if err := s.AddTool("bad", func() string { return "" }, opt); err == nil || !strings.Contains(err.Error(), "TaskSupport") {
-			t.Errorf("AddTool with %+v = %v, want an error naming TaskSupport", opt, err)
+		if err := registerErr(t, func() { s.Tool("bad", func() string { return "" }, opt) }); err == nil || !strings.Contains(err.Error(), "TaskSupport") {
+			t.Errorf("Tool with %+v panicked with %v, want an error naming TaskSupport", opt, err)
 		}
 	}
 }

@@ -47,7 +47,10 @@ const toolExample = "use func(ctx *fastmcp.Context, in Args) (R, error) with Arg
 // Tool registers fn as the tool name. It panics on a programmer error (a bad
 // handler signature, an argument type that cannot be described as a JSON
 // Schema, an invalid or duplicate name), with a message saying how to fix
-// it; AddTool returns the same error instead.
+// it. The panic value is an error matching ErrRegistration, so code that
+// registers tools from data can recover it (see ErrRegistration). To
+// replace a tool, call RemoveTool first. A tool registered while serving
+// is announced to connected clients with notifications/tools/list_changed.
 //
 // fn has one of these shapes, where Args is a struct (or pointer to one)
 // whose fields are the tool's arguments:
@@ -60,16 +63,11 @@ const toolExample = "use func(ctx *fastmcp.Context, in Args) (R, error) with Arg
 // and each of them with a lone R or a lone error result. See the package
 // documentation for how R becomes the tool's result.
 func (s *Server) Tool(name string, fn any, opts ...ToolOption) {
-	if err := s.AddTool(name, fn, opts...); err != nil {
-		panic(err)
-	}
+	mustRegister(s.addTool(name, fn, opts...))
 }
 
-// AddTool registers fn as the tool name, like Tool, but returns an error
-// instead of panicking. Registering a name twice is an error; use RemoveTool
-// first to replace a tool. Adding a tool while serving sends
-// notifications/tools/list_changed to connected clients.
-func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
+// addTool registers fn as the tool name; Tool panics with its error.
+func (s *Server) addTool(name string, fn any, opts ...ToolOption) error {
 	t, err := s.newTool(name, fn, opts)
 	if err != nil {
 		return err
