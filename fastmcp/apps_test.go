@@ -232,12 +232,12 @@ func TestAppsRegistrationErrors(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(s)
 			}
-			err := s.AddTool("tool", fn, tt.opts...)
+			err := registerErr(t, func() { s.Tool("tool", fn, tt.opts...) })
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), `tool "tool"`) {
-				t.Fatalf("AddTool = %v, want an error about %q naming the tool", err, tt.want)
+				t.Fatalf("Tool panicked with %v, want an error about %q naming the tool", err, tt.want)
 			}
 			if invalid := invalidView[tt.name]; invalid != errors.Is(err, apps.ErrInvalidView) {
-				t.Fatalf("AddTool = %v: errors.Is(err, apps.ErrInvalidView) = %v, want %v", err, !invalid, invalid)
+				t.Fatalf("Tool panicked with %v: errors.Is(err, apps.ErrInvalidView) = %v, want %v", err, !invalid, invalid)
 			}
 			if tools := listToolsByName(t, connect(t, s, client.WithApps())); tools["tool"] != nil {
 				t.Fatal("the failed tool was registered")
@@ -387,7 +387,7 @@ func TestAppsRemoveTool(t *testing.T) {
 		}
 	}
 	// The URI is free again, for a different view.
-	if err := s.AddTool("three", fn, apps.WithView(apps.NewView("ui://a/v.html", "<p>new</p>"))); err != nil {
+	if err := registerErr(t, func() { s.Tool("three", fn, apps.WithView(apps.NewView("ui://a/v.html", "<p>new</p>"))) }); err != nil {
 		t.Fatal(err)
 	}
 }

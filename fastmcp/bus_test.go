@@ -253,12 +253,12 @@ func TestBusTaskAcrossReplicas(t *testing.T) {
 			}
 			<-release
 			return "hi " + p.Username, nil
-		}, fastmcp.Task(fastmcp.TaskOptional))
+		}, fastmcp.TaskSupport(fastmcp.TaskOptional))
 		s.Tool("wait", func(ctx *fastmcp.Context) (string, error) {
 			<-ctx.Done()
 			cancelled <- context.Cause(ctx)
 			return "", ctx.Err()
-		}, fastmcp.Task(fastmcp.TaskOptional))
+		}, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	})
 	onA := &taskRPC{t: t, url: rs[0].url, tasks: true, caller: "ada"}
 	onB := &taskRPC{t: t, url: rs[1].url, tasks: true, caller: "ada"}
@@ -317,7 +317,7 @@ func TestBusTaskListenerOnOwner(t *testing.T) {
 			ctx.Progress(1, 2, "half")
 			<-step
 			return "done", nil
-		}, fastmcp.Task(fastmcp.TaskOptional))
+		}, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	})
 	c := &taskRPC{t: t, url: rs[0].url, tasks: true, caller: "bob"}
 	id := c.callTool("steps", nil)["taskId"].(string)
@@ -393,7 +393,7 @@ func TestBusTaskStatusAfterAck(t *testing.T) {
 		s.Tool("wait", func(ctx *fastmcp.Context) (string, error) {
 			<-release
 			return "", nil
-		}, fastmcp.Task(fastmcp.TaskOptional))
+		}, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	})
 	t.Cleanup(func() { close(release) })
 	c := &taskRPC{t: t, url: rs[0].url, tasks: true}

@@ -27,9 +27,9 @@ func TestClientTaskFeelsLikeACall(t *testing.T) {
 		name, version string
 		task          fastmcp.TaskOption
 	}{
-		{"2025-11-25", protocol.Version20251125, fastmcp.Task(fastmcp.TaskOptional)},
-		{"2026-07-28", protocol.Version20260728, fastmcp.Task(fastmcp.TaskOptional)},
-		{"2026-07-28 After", protocol.Version20260728, fastmcp.Task(fastmcp.TaskOptional).After(20 * time.Millisecond)},
+		{"2025-11-25", protocol.Version20251125, fastmcp.TaskSupport(fastmcp.TaskOptional)},
+		{"2026-07-28", protocol.Version20260728, fastmcp.TaskSupport(fastmcp.TaskOptional)},
+		{"2026-07-28 After", protocol.Version20260728, fastmcp.TaskSupport(fastmcp.TaskOptional).After(20 * time.Millisecond)},
 	} {
 		v := tt.version
 		t.Run(tt.name, func(t *testing.T) {

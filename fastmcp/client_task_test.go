@@ -26,10 +26,10 @@ func TestClientCallToolFollowsTask(t *testing.T) {
 			return "", err
 		}
 		return "hi " + w.Username, nil
-	}, fastmcp.Task(fastmcp.TaskRequired))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	s.Tool("broken", func() (string, error) {
 		return "", protocol.NewError(protocol.CodeInternalError, "crashed")
-	}, fastmcp.Task(fastmcp.TaskRequired))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	// The client cancels once it polls the blocked task: it knows the
 	// task's id by then.
 	polled := make(chan struct{})
@@ -47,7 +47,7 @@ func TestClientCallToolFollowsTask(t *testing.T) {
 		<-ctx.Done()
 		ended <- context.Cause(ctx)
 		return "", ctx.Err()
-	}, fastmcp.Task(fastmcp.TaskRequired))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired))
 
 	c, err := client.ConnectHTTP(ctxT(t), url, client.WithLogger(quietLogger),
 		client.WithElicitation(func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
@@ -101,7 +101,7 @@ func TestClientStartTool(t *testing.T) {
 			return "", err
 		}
 		return "hi " + w.Username, nil
-	}, fastmcp.Task(fastmcp.TaskRequired))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	s.Tool("plain", func() (string, error) { return "plain", nil })
 	// The client can elicit (the task asks), but its handler must not be
 	// the one that answers: the host does, through UpdateTask.

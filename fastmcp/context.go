@@ -33,7 +33,7 @@ type Context struct {
 	name   string // the tool's, resource's or prompt's name
 	logger *slog.Logger
 	in     *inputs  // multi round-trip state of a modern request
-	task   taskCall // the task the call runs as (tools registered with Task); nil for others
+	task   taskCall // the task the call runs as (tools registered with TaskSupport); nil for others
 }
 
 func newContext(ctx context.Context, srv *Server, req *session.Request, kind, name string) *Context {
@@ -113,7 +113,7 @@ func (c *Context) Error(msg string, args ...any) { c.Log(protocol.LevelError, ms
 // none the message's data is the text; with some it is an object holding
 // "msg" and each attribute.
 //
-// Inside a task (a tool registered with Task, once its call was answered
+// Inside a task (a tool registered with TaskSupport, once its call was answered
 // with the task) the message goes to the server's logger only, with the
 // task's id: the tasks extension carries no log messages.
 func (c *Context) Log(level protocol.LoggingLevel, msg string, args ...any) {
@@ -224,7 +224,7 @@ func slogLevel(l protocol.LoggingLevel) slog.Level {
 // the client asked for it with a progress token; otherwise it does nothing.
 // progress should increase with every call; total is 0 when unknown.
 //
-// Inside a task (a tool registered with Task, once its call was answered
+// Inside a task (a tool registered with TaskSupport, once its call was answered
 // with the task) nothing is sent: a non-empty message becomes the task's
 // status message, and the progress is written to the server's logger at
 // debug level, with the task's id.

@@ -35,12 +35,12 @@ func buildReport(ctx *fastmcp.Context, in ReportArgs) (string, error) {
 	return "report for " + in.Quarter + " is ready", nil
 }
 
-// ExampleTask runs a tool as a task and polls it over the 2026-07-28 wire,
+// ExampleTaskSupport runs a tool as a task and polls it over the 2026-07-28 wire,
 // as a client declaring the tasks extension does.
-func ExampleTask() {
+func ExampleTaskSupport() {
 	s := fastmcp.New("reports", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)),
 		fastmcp.Tasks(fastmcp.TaskSettings{TTL: 24 * time.Hour, PollInterval: 50 * time.Millisecond}))
-	s.Tool("report", buildReport, fastmcp.Task(fastmcp.TaskOptional),
+	s.Tool("report", buildReport, fastmcp.TaskSupport(fastmcp.TaskOptional),
 		fastmcp.Description("Builds the quarterly report"))
 
 	ts := httptest.NewServer(s)
@@ -96,14 +96,14 @@ func rpc(url, method string, params map[string]any) map[string]any {
 	return reply.Result
 }
 
-// ExampleTask_client calls the report tool with the client: the call
+// ExampleTaskSupport_client calls the report tool with the client: the call
 // becomes a task, the task's status messages come to WithProgress, and
 // CallTool returns the result as a plain call does; GetTask gives the same
 // typed result afterwards.
-func ExampleTask_client() {
+func ExampleTaskSupport_client() {
 	s := fastmcp.New("reports", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)),
 		fastmcp.Tasks(fastmcp.TaskSettings{PollInterval: 20 * time.Millisecond}))
-	s.Tool("report", buildReport, fastmcp.Task(fastmcp.TaskOptional))
+	s.Tool("report", buildReport, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	defer closeNow(s)

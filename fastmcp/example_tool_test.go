@@ -2,6 +2,7 @@ package fastmcp_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -124,4 +125,40 @@ func ExampleContext_Elicit_form() {
 	// Output:
 	// {"type":"object","properties":{"name":{"type":"string","description":"Full name"},"express":{"type":"boolean","default":false},"country":{"type":"string","enum":["FR","DE","US"]}},"required":["name","country"]}
 	// shipping to Ada in FR (express: false)
+}
+
+// register registers a tool from data: a mistake comes back as an error
+// instead of a panic.
+func register(s *fastmcp.Server, name string, fn any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(error)
+			if !ok || !errors.Is(e, fastmcp.ErrRegistration) {
+				panic(r)
+			}
+			err = e
+		}
+	}()
+	s.Tool(name, fn)
+	return nil
+}
+
+// ExampleErrRegistration registers tools named in data (a config file, a
+// plugin list), recovering a registration mistake as an error.
+func ExampleErrRegistration() {
+	s := fastmcp.New("plugins", "1.0.0")
+	add := func(in struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}) int {
+		return in.A + in.B
+	}
+	for _, name := range []string{"add", "add", "bad name"} {
+		if err := register(s, name, add); err != nil {
+			fmt.Println(err)
+		}
+	}
+	// Output:
+	// fastmcp: tool "add" is already registered: choose another name or call RemoveTool first
+	// fastmcp: tool name "bad name": character ' ' is not allowed: use only letters, digits, '_', '-', '.' and '/'
 }

@@ -22,23 +22,23 @@ import (
 // subscriptions/listen) links the whole feature into every server.
 
 // taskRunner is the task runtime (package internal/taskrun, through the
-// adapter in task_runtime.go) as the rest of the server reaches it. The Task tool option installs it (TaskOption.applyTool);
+// adapter in task_runtime.go) as the rest of the server reaches it. The TaskSupport tool option installs it (TaskOption.applyTool);
 // registering the first such tool enables it on the server (Server.taskRun).
 // The Tasks option installs it too, for New to check its settings.
 type taskRunner interface {
 	// checkSettings panics on settings that cannot work, saying how to
 	// fix them.
 	checkSettings(set TaskSettings)
-	// check reports what is wrong with a tool's Task option.
+	// check reports what is wrong with a tool's TaskSupport option.
 	check(o *taskSpec, tool string) error
 	// enable makes s run tasks, once: its task manager and the tasks
 	// methods; s.mu held.
 	enable(s *Server)
 	// useStore makes the tasks of the server it was enabled on stored in
 	// st (the shared stores, opened after the first tool registered with
-	// Task); s.mu held.
+	// TaskSupport); s.mu held.
 	useStore(st store.TaskStore)
-	// call serves a tools/call of t, a tool registered with Task.
+	// call serves a tools/call of t, a tool registered with TaskSupport.
 	call(s *Server, c *Context, t *tool, args jsontext.Value) (res any, err error, handled bool)
 	// listen returns the tasks of a subscriptions/listen request the
 	// caller may follow; follow subscribes ln to their status through the
@@ -53,7 +53,7 @@ type taskRunner interface {
 }
 
 // taskRuntime returns the server's task runtime: nil until a tool
-// registered with Task enabled it.
+// registered with TaskSupport enabled it.
 func (s *Server) taskRuntime() taskRunner {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -42,8 +42,8 @@ var optionalFeatures = []feature{
 	{name: "client", pkgs: []string{"github.com/fastmcp-go/fastmcp/client"}, files: []string{"client"}},
 	{name: "proxy", pkgs: []string{"github.com/fastmcp-go/fastmcp/proxy"}, files: []string{"proxy", "serverlink"}},
 	// The task runtime lives in internal/taskrun; the file prefix keeps it
-	// from creeping back into package fastmcp (task*.go holds the Task and
-	// Tasks options and the adapter the Task option installs).
+	// from creeping back into package fastmcp (task*.go holds the TaskSupport and
+	// Tasks options and the adapter the TaskSupport option installs).
 	{name: "tasks", pkgs: []string{"github.com/fastmcp-go/fastmcp/internal/taskrun"}, files: []string{"task"}},
 	// The full JSON Schema engine: its package init compiles five drafts'
 	// metaschemas. Generated schemas are checked by package schema's own

@@ -9,7 +9,7 @@ import (
 
 // listChangedDelay is how long a server gathers the changes of its lists
 // before it tells its clients, so that registering many components in a
-// row (a loop of AddTool, skills.AddFS with N skills) sends one
+// row (a loop of Tool, skills.AddFS with N skills) sends one
 // notifications/*/list_changed per list instead of one per component, and
 // no client lists N times. The registries themselves change at once.
 const listChangedDelay = 10 * time.Millisecond

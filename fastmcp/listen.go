@@ -105,7 +105,7 @@ func (c *Context) CloseStream() error {
 
 // NotifyToolsChanged tells connected clients that the tool list changed
 // (notifications/tools/list_changed), for tools whose availability changes
-// without registering or removing them. AddTool and RemoveTool notify on
+// without registering or removing them. Tool and RemoveTool notify on
 // their own. With a shared bus (Stores.Bus) the clients of every replica are told.
 func (s *Server) NotifyToolsChanged() { s.announceListChanged(protocol.NotificationToolsListChanged) }
 

@@ -61,18 +61,16 @@ type mountState struct {
 // prefix starts with a letter and has letters, digits, '-' and '.' (it
 // becomes part of URI schemes). Mount panics on a mistake (a bad prefix,
 // a name that would clash with one of s's, mounting a server on itself),
-// with a message saying how to fix it; AddMount returns the same error.
+// with a message saying how to fix it; the panic value is an error
+// matching ErrRegistration, so code that mounts from data can recover it.
 // An item other registers later whose name clashes is left out of s's
 // lists, and the clash is logged.
 func (s *Server) Mount(prefix string, other *Server) {
-	if err := s.AddMount(prefix, other); err != nil {
-		panic(err)
-	}
+	mustRegister(s.addMount(prefix, other))
 }
 
-// AddMount mounts other on s under prefix, like Mount, but returns an
-// error instead of panicking.
-func (s *Server) AddMount(prefix string, other *Server) error {
+// addMount mounts other on s under prefix; Mount panics with its error.
+func (s *Server) addMount(prefix string, other *Server) error {
 	if err := validPrefix(prefix); err != nil {
 		return err
 	}

@@ -220,9 +220,9 @@ func TestMountMistakes(t *testing.T) {
 		}(), "choose a shorter prefix"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := tc.parent().AddMount(tc.prefix, tc.child)
+			err := registerErr(t, func() { tc.parent().Mount(tc.prefix, tc.child) })
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("AddMount = %v, want %q", err, tc.want)
+				t.Errorf("Mount panicked with %v, want %q", err, tc.want)
 			}
 		})
 	}
@@ -237,16 +237,10 @@ func TestMountMistakes(t *testing.T) {
 			{a, a, "self", "loop"},
 			{b, a, "a", "loop"},
 		} {
-			if err := tc.parent.AddMount(tc.prefix, tc.child); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("AddMount(%q) = %v, want %q", tc.prefix, err, tc.want)
+			if err := registerErr(t, func() { tc.parent.Mount(tc.prefix, tc.child) }); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Mount(%q) panicked with %v, want %q", tc.prefix, err, tc.want)
 			}
 		}
-		defer func() {
-			if r := recover(); r == nil {
-				t.Error("Mount did not panic")
-			}
-		}()
-		a.Mount("b", newServer())
 	})
 }
 
@@ -257,7 +251,7 @@ func TestMountMistakes(t *testing.T) {
 func TestMountedProxyTaskTool(t *testing.T) {
 	t.Parallel()
 	backend := newServer()
-	backend.Tool("slow", func() string { return "done" }, fastmcp.Task(fastmcp.TaskOptional))
+	backend.Tool("slow", func() string { return "done" }, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	bc := connect(t, backend, eras[1].opt, client.WithRequestForwarding())
 	parent := newServer()
 	parent.Mount("r", proxy.New(bc, fastmcp.Logger(quietLogger)))
@@ -285,8 +279,8 @@ func TestMountEachOtherConcurrently(t *testing.T) {
 		b.Tool("y", func() string { return "b" })
 		errs := make(chan error, 2)
 		start := make(chan struct{})
-		go func() { <-start; errs <- a.AddMount("b", b) }()
-		go func() { <-start; errs <- b.AddMount("a", a) }()
+		go func() { <-start; errs <- registerErr(t, func() { a.Mount("b", b) }) }()
+		go func() { <-start; errs <- registerErr(t, func() { b.Mount("a", a) }) }()
 		close(start)
 		e1, e2 := <-errs, <-errs
 		if e1 == nil && e2 == nil {

@@ -8,7 +8,7 @@
 // struct and its table of flags and FASTMCP_* variables, which must change
 // with them; and the options of the stores shared with
 // replicas (SharedStores, Bus, Tasks), beside the stores.
-// Options of one kind of registration only (resource_options.go, Task,
+// Options of one kind of registration only (resource_options.go, TaskSupport,
 // CompleteArg, CacheHint, InputKey) stay with that registration.
 
 package fastmcp
@@ -100,7 +100,7 @@ type toolConfig struct {
 	strict       *bool
 	keepRefs     *bool
 	task         *taskSpec
-	taskRun      taskRunner // installed with task by the Task option
+	taskRun      taskRunner // installed with task by the TaskSupport option
 	app          appConfig  // WithToolUI
 }
 

@@ -116,7 +116,10 @@ func (p *prompt) hasArg(name string) bool {
 // Prompt registers fn as the prompt name. It panics on a programmer error
 // (a bad handler signature or result type, an argument type the schema
 // package rejects, an empty or duplicate name), with a message saying how to
-// fix it; AddPrompt returns the same error instead.
+// fix it. The panic value is an error matching ErrRegistration, so code
+// that registers prompts from data can recover it. To replace a prompt,
+// call RemovePrompt first. A prompt registered while serving is announced
+// to connected clients with notifications/prompts/list_changed.
 //
 // fn has one of the tool handler shapes: an optional context (*Context or
 // context.Context), an optional argument struct, and a result R with or
@@ -161,16 +164,11 @@ func (p *prompt) hasArg(name string) bool {
 // other error becomes an internal error carrying its text. A panic becomes
 // an internal error and is logged with its stack.
 func (s *Server) Prompt(name string, fn any, opts ...PromptOption) {
-	if err := s.AddPrompt(name, fn, opts...); err != nil {
-		panic(err)
-	}
+	mustRegister(s.addPrompt(name, fn, opts...))
 }
 
-// AddPrompt registers fn as the prompt name, like Prompt, but returns an
-// error instead of panicking. Registering a name twice is an error; use
-// RemovePrompt first to replace a prompt. Adding a prompt while serving
-// sends notifications/prompts/list_changed to connected clients.
-func (s *Server) AddPrompt(name string, fn any, opts ...PromptOption) error {
+// addPrompt registers fn as the prompt name; Prompt panics with its error.
+func (s *Server) addPrompt(name string, fn any, opts ...PromptOption) error {
 	p, err := newPrompt(name, fn, opts)
 	if err != nil {
 		return err

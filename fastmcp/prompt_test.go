@@ -240,23 +240,17 @@ func TestPromptRegistrationErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := newServer()
-			err := s.AddPrompt(tc.prompt, tc.fn, tc.opts...)
+			err := registerErr(t, func() { s.Prompt(tc.prompt, tc.fn, tc.opts...) })
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Fatalf("AddPrompt = %v, want an error containing %q", err, tc.err)
+				t.Fatalf("Prompt panicked with %v, want an error containing %q", err, tc.err)
 			}
-			defer func() {
-				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), tc.err) {
-					t.Fatalf("Prompt panicked with %v, want %q", r, tc.err)
-				}
-			}()
-			s.Prompt(tc.prompt, tc.fn, tc.opts...)
 		})
 	}
 	t.Run("duplicate", func(t *testing.T) {
 		t.Parallel()
 		s := newServer()
 		s.Prompt("p", func() string { return "" })
-		if err := s.AddPrompt("p", func() string { return "" }); err == nil || !strings.Contains(err.Error(), "already registered") {
+		if err := registerErr(t, func() { s.Prompt("p", func() string { return "" }) }); err == nil || !strings.Contains(err.Error(), "already registered") {
 			t.Fatalf("duplicate: %v", err)
 		}
 	})

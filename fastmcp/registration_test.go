@@ -4,11 +4,75 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
+	"reflect"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
+
+// registerErr runs a registration (s.Tool, s.Prompt, s.Resource, s.Mount)
+// and returns the error it panicked with, or nil when it did not panic. A
+// panic whose value is not an error matching fastmcp.ErrRegistration fails
+// the test.
+func registerErr(t testing.TB, register func()) (err error) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		e, ok := r.(error)
+		if !ok || !errors.Is(e, fastmcp.ErrRegistration) {
+			t.Errorf("the registration panicked with %T %v, want an error matching fastmcp.ErrRegistration", r, r)
+			err = errors.New("(not a registration error)")
+			return
+		}
+		err = e
+	}()
+	register()
+	return nil
+}
+
+// TestRegistrationPanicsOnly: each registration has one method, the
+// panicking one (issue 31 item 12: no AddTool twin returning the same
+// error). Its panic value is an error with the message as before, matching
+// ErrRegistration and wrapping the cause, so code that registers from data
+// recovers it and reaches the cause with errors.Is and errors.As.
+func TestRegistrationPanicsOnly(t *testing.T) {
+	t.Parallel()
+	server := reflect.TypeFor[*fastmcp.Server]()
+	for _, name := range []string{"Tool", "Prompt", "Resource", "Mount"} {
+		if _, ok := server.MethodByName(name); !ok {
+			t.Errorf("Server.%s is missing", name)
+		}
+		if _, ok := server.MethodByName("Add" + name); ok {
+			t.Errorf("Server.Add%s is exported: one registration method (Server.%s, which panics) is enough", name, name)
+		}
+	}
+
+	s := fastmcp.New("reg", "1")
+	s.Tool("add", func(struct{}) int { return 0 })
+	var r any
+	func() {
+		defer func() { r = recover() }()
+		s.Tool("add", func(struct{}) int { return 0 })
+	}()
+	err, ok := r.(error)
+	if !ok {
+		t.Fatalf("Tool panicked with %T %v, want an error", r, r)
+	}
+	const want = `fastmcp: tool "add" is already registered: choose another name or call RemoveTool first`
+	if err.Error() != want || !errors.Is(err, fastmcp.ErrRegistration) {
+		t.Errorf("panic = %q (matches ErrRegistration: %v), want %q matching it", err, errors.Is(err, fastmcp.ErrRegistration), want)
+	}
+	if cause := errors.Unwrap(err); cause == nil || cause.Error() != want || errors.Is(cause, fastmcp.ErrRegistration) {
+		t.Errorf("the panic wraps %v, want the registration's own error", cause)
+	}
+	// The cause's own sentinels stay reachable (TestAppsRegistrationErrors
+	// checks apps.ErrInvalidView through the panic).
+}
 
 // handlerOf is a tool handler taking arguments of type T.
 func handlerOf[T any]() any {
@@ -168,13 +232,13 @@ func TestAddToolRefusesDisagreeingTags(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := fastmcp.New("reg", "1")
-			err := s.AddTool("t", tc.fn)
+			err := registerErr(t, func() { s.Tool("t", tc.fn) })
 			got := ""
 			if err != nil {
 				got = err.Error()
 			}
 			if got != tc.want {
-				t.Errorf("AddTool:\ngot  %s\nwant %s", got, tc.want)
+				t.Errorf("Tool panicked with:\ngot  %s\nwant %s", got, tc.want)
 			}
 		})
 	}
@@ -194,18 +258,18 @@ type (
 	}
 )
 
-// TestAddToolWarnsUntaggedFields checks that registering a tool whose
+// TestToolWarnsUntaggedFields checks that registering a tool whose
 // arguments have exported fields without a json name logs one warning
 // per such field on the server's logger, naming the struct, the field
 // and the tag to add (issue 31 item 11). The embedded struct itself is
 // not named (a json name would nest its fields), a field given its Go
 // name on purpose (json:"Exact") is not either, and fields of the
 // embedded struct are named with it.
-func TestAddToolWarnsUntaggedFields(t *testing.T) {
+func TestToolWarnsUntaggedFields(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer
 	s := fastmcp.New("reg", "1", fastmcp.Logger(slog.New(slog.NewJSONHandler(&logs, nil))))
-	if err := s.AddTool("search", handlerOf[searchArgs]()); err != nil {
+	if err := registerErr(t, func() { s.Tool("search", handlerOf[searchArgs]()) }); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

@@ -1,6 +1,7 @@
 package fastmcp
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -202,4 +203,41 @@ func encodePage[T entry](field string, items []T, more bool, extra string, enc f
 		b = append(b, extra...)
 	}
 	return slices.Clip(append(b, '}')) // shared: an append must not write into it
+}
+
+// ErrRegistration is matched (errors.Is) by the error Tool, Prompt,
+// Resource and Mount panic with on a programmer error. Its text is the
+// message saying how to fix the mistake, and it wraps the cause, so
+// errors.Is and errors.As reach what it wraps. Registration is wiring code,
+// as net/http's ServeMux.Handle is, so it panics; code that registers from
+// data (a config file, a plugin list) recovers the error:
+//
+//	func register(s *fastmcp.Server, name string, fn any) (err error) {
+//		defer func() {
+//			if r := recover(); r != nil {
+//				e, ok := r.(error)
+//				if !ok || !errors.Is(e, fastmcp.ErrRegistration) {
+//					panic(r)
+//				}
+//				err = e
+//			}
+//		}()
+//		s.Tool(name, fn)
+//		return nil
+//	}
+var ErrRegistration = errors.New("fastmcp: registration failed")
+
+// registrationError is the value a registration panics with: err's text,
+// matching ErrRegistration and wrapping err.
+type registrationError struct{ err error }
+
+func (e *registrationError) Error() string        { return e.err.Error() }
+func (e *registrationError) Unwrap() error        { return e.err }
+func (e *registrationError) Is(target error) bool { return target == ErrRegistration }
+
+// mustRegister panics with err, when not nil, as a registrationError.
+func mustRegister(err error) {
+	if err != nil {
+		panic(&registrationError{err})
+	}
 }

@@ -51,8 +51,11 @@ func (r *resource) encoded() jsontext.Value { return r.enc }
 // uri holds RFC 6570 template expressions ({var}). It panics on a
 // programmer error (a bad URI or template, a bad handler signature, a
 // template whose variables and argument fields disagree, a duplicate), with
-// a message saying how to fix it; AddResource returns the same error
-// instead.
+// a message saying how to fix it. The panic value is an error matching
+// ErrRegistration, so code that registers resources from data can recover
+// it. To replace a resource or template, call RemoveResource first. One
+// registered while serving is announced to connected clients with
+// notifications/resources/list_changed.
 //
 // A static resource's fn has one of the tool handler shapes without an
 // argument:
@@ -98,17 +101,12 @@ func (r *resource) encoded() jsontext.Value { return r.enc }
 // error carrying its text. A panic becomes an internal error and is logged
 // with its stack.
 func (s *Server) Resource(uri string, fn any, opts ...ResourceOption) {
-	if err := s.AddResource(uri, fn, opts...); err != nil {
-		panic(err)
-	}
+	mustRegister(s.addResource(uri, fn, opts...))
 }
 
-// AddResource registers fn as a resource or resource template, like
-// Resource, but returns an error instead of panicking. Registering a URI
-// or template twice is an error; use RemoveResource first to replace one.
-// Adding a resource while serving sends
-// notifications/resources/list_changed to connected clients.
-func (s *Server) AddResource(uri string, fn any, opts ...ResourceOption) error {
+// addResource registers fn as the resource or resource template uri;
+// Resource panics with its error.
+func (s *Server) addResource(uri string, fn any, opts ...ResourceOption) error {
 	var cfg resourceConfig
 	for _, o := range opts {
 		o.applyResource(&cfg)

@@ -281,16 +281,10 @@ func TestResourceRegistrationErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := newServer()
-			err := s.AddResource(tc.uri, tc.fn, tc.opts...)
+			err := registerErr(t, func() { s.Resource(tc.uri, tc.fn, tc.opts...) })
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Fatalf("AddResource = %v, want an error containing %q", err, tc.err)
+				t.Fatalf("Resource panicked with %v, want an error containing %q", err, tc.err)
 			}
-			defer func() {
-				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), tc.err) {
-					t.Fatalf("Resource panicked with %v, want %q", r, tc.err)
-				}
-			}()
-			s.Resource(tc.uri, tc.fn, tc.opts...)
 		})
 	}
 	t.Run("duplicates", func(t *testing.T) {
@@ -298,16 +292,16 @@ func TestResourceRegistrationErrors(t *testing.T) {
 		s := newServer()
 		s.Resource("x://a", str)
 		s.Resource("x://{name}", func(in NoteName) string { return "" })
-		if err := s.AddResource("x://a", str); err == nil || !strings.Contains(err.Error(), "already registered") {
+		if err := registerErr(t, func() { s.Resource("x://a", str) }); err == nil || !strings.Contains(err.Error(), "already registered") {
 			t.Fatalf("duplicate resource: %v", err)
 		}
-		if err := s.AddResource("x://{name}", func(in NoteName) string { return "" }); err == nil || !strings.Contains(err.Error(), "already registered") {
+		if err := registerErr(t, func() { s.Resource("x://{name}", func(in NoteName) string { return "" }) }); err == nil || !strings.Contains(err.Error(), "already registered") {
 			t.Fatalf("duplicate template: %v", err)
 		}
 		if !s.RemoveResource("x://a") || !s.RemoveResource("x://{name}") || s.RemoveResource("x://a") {
 			t.Fatal("RemoveResource did not report what it removed")
 		}
-		if err := s.AddResource("x://a", str); err != nil {
+		if err := registerErr(t, func() { s.Resource("x://a", str) }); err != nil {
 			t.Fatalf("re-adding a removed resource: %v", err)
 		}
 	})

@@ -50,7 +50,7 @@ type Server struct {
 
 	bus         busState        // the shared bus (Stores.Bus): announcements shared with other replicas
 	busRun      busRunner       // the bus's code; set with bus.bus, nil without a bus
-	taskRun     taskRunner      // the task runtime; nil until the first tool registered with Task (taskRun.enable); s.mu
+	taskRun     taskRunner      // the task runtime; nil until the first tool registered with TaskSupport (taskRun.enable); s.mu
 	sharedTasks store.TaskStore // the shared stores' task store, for the task manager; s.mu
 
 	noTokenWarning sync.Once // logs once that a RequireScopes feature was asked for without a token

@@ -210,7 +210,7 @@ func (s *Server) useStores(st *store.Stores, busRun busRunner) {
 	if st.Tasks != nil && s.cfg.tasks.Store == nil {
 		s.mu.Lock()
 		s.sharedTasks = st.Tasks
-		if s.taskRun != nil { // a tool registered with Task made it already
+		if s.taskRun != nil { // a tool registered with TaskSupport made it already
 			s.taskRun.useStore(st.Tasks)
 		}
 		s.mu.Unlock()

@@ -27,7 +27,7 @@ func TestSharedStores(t *testing.T) {
 		wantTasks, wantKeys    bool // the shared ones
 		wantEvents, openBefore bool
 		redisURL               string // no backend is linked: it would stop start-up
-		tasksAfterStart        bool   // the first tool registered with Task comes after Start
+		tasksAfterStart        bool   // the first tool registered with TaskSupport comes after Start
 	}{
 		{name: "alone", wantTasks: true, wantKeys: true, wantEvents: true},
 		{name: "tasks after start", wantTasks: true, wantKeys: true, wantEvents: true, tasksAfterStart: true},

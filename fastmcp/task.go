@@ -20,7 +20,7 @@ const (
 	TaskRequired
 )
 
-// TaskOption makes a tool run as a task (see Task).
+// TaskOption makes a tool run as a task (see TaskSupport).
 type TaskOption struct{ taskSpec }
 
 // taskSpec is what a TaskOption says, as a registered tool keeps it. It
@@ -33,18 +33,20 @@ type taskSpec struct {
 	after time.Duration
 }
 
-// Task makes a tool's calls run as tasks of the tasks extension on
-// 2026-07-28 requests whose client declared it: tools/call is answered at
-// once with a task the client polls with tasks/get, and the handler, still
-// a plain function, runs on in the background. Inside it ctx.Elicit,
-// ctx.Sample and ctx.ListRoots park the task in input_required until the
-// client answers with tasks/update, ctx.Progress sets the task's status
-// message, ctx.Log writes to the server's logger only (the extension
-// carries no log or progress notifications), and ctx is cancelled by
-// tasks/cancel and at server Shutdown.
+// TaskSupport is the tool option that makes a tool's calls run as tasks
+// (the spec's execution.taskSupport of a tool; Tasks is the server option
+// that configures where all tasks are kept). On 2026-07-28 requests whose
+// client declared the tasks extension, tools/call is answered at once with
+// a task the client polls with tasks/get, and the handler, still a plain
+// function, runs on in the background. Inside it ctx.Elicit, ctx.Sample and
+// ctx.ListRoots park the task in input_required until the client answers
+// with tasks/update, ctx.Progress sets the task's status message, ctx.Log
+// writes to the server's logger only (the extension carries no log or
+// progress notifications), and ctx is cancelled by tasks/cancel and at
+// server Shutdown.
 //
-//	s.Tool("build", build, fastmcp.Task(fastmcp.TaskOptional))
-func Task(mode TaskMode) TaskOption { return TaskOption{taskSpec{mode: mode}} }
+//	s.Tool("build", build, fastmcp.TaskSupport(fastmcp.TaskOptional))
+func TaskSupport(mode TaskMode) TaskOption { return TaskOption{taskSpec{mode: mode}} }
 
 // After delays the decision: the call starts as a plain call and becomes a
 // task only if the handler is still running after d. A handler that
@@ -91,7 +93,7 @@ type TaskSettings struct {
 const DefaultMaxRunningTasks = taskrun.DefaultMaxRunning
 
 // Tasks configures the server's tasks: where their state is stored and for
-// how long. Without it, tasks are kept in memory for an hour. Several Tasks
+// how long (TaskSupport is the tool option that makes a tool's calls tasks). Without it, tasks are kept in memory for an hour. Several Tasks
 // options add up: each sets the fields it gives (those not zero), so an
 // option that sets the TTL keeps the Store another option (a shared store's
 // package, say) set.

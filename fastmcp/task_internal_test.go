@@ -21,7 +21,7 @@ func TestTasksOptionsAddUp(t *testing.T) {
 	}
 }
 
-// enableTasks makes s run tasks, as registering its first tool with Task
+// enableTasks makes s run tasks, as registering its first tool with TaskSupport
 // does.
 func enableTasks(s *Server) *Server {
 	s.mu.Lock()

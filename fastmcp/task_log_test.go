@@ -38,7 +38,7 @@ func TestTaskLogAndProgressGoToServerLog(t *testing.T) {
 		return "done", nil
 	}
 	s.Tool("plain", work)
-	s.Tool("job", work, fastmcp.Task(fastmcp.TaskRequired))
+	s.Tool("job", work, fastmcp.TaskSupport(fastmcp.TaskRequired))
 
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

@@ -28,7 +28,7 @@ func TestTaskStatusNotifications(t *testing.T) {
 			return "", ctx.Err()
 		}
 		return "job done", nil
-	}, fastmcp.Task(fastmcp.TaskOptional))
+	}, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	send, next := modernPipe(t, s)
 
 	send(1, "tools/call", `"name":"job"`, true)
@@ -116,7 +116,7 @@ func modernPipe(t *testing.T, s *fastmcp.Server) (send func(id int, method, para
 	return send, next
 }
 
-// A server with no tool registered with Task (no task runtime) answers a
+// A server with no tool registered with TaskSupport (no task runtime) answers a
 // subscriptions/listen naming tasks as one with tasks does: -32021 for a
 // client without the extension, no task followed for one with it.
 func TestListenTasksWithoutTaskTools(t *testing.T) {
@@ -143,7 +143,7 @@ func TestListenTasksWithoutTaskTools(t *testing.T) {
 	}
 }
 
-// The first tool registered with Task may come while the server serves:
+// The first tool registered with TaskSupport may come while the server serves:
 // the task runtime is made then, and the tool's calls run as tasks.
 func TestTaskToolRegisteredWhileServing(t *testing.T) {
 	t.Parallel()
@@ -155,7 +155,7 @@ func TestTaskToolRegisteredWhileServing(t *testing.T) {
 		raw, _ := json.Marshal(m)
 		t.Fatalf("tools/list answered %s", raw)
 	}
-	s.Tool("job", func(ctx *fastmcp.Context) (string, error) { return "job done", nil }, fastmcp.Task(fastmcp.TaskRequired))
+	s.Tool("job", func(ctx *fastmcp.Context) (string, error) { return "job done", nil }, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	var m map[string]json.RawMessage
 	send(2, "tools/call", `"name":"job"`, true)
 	for m = next(); string(m["id"]) != "2"; m = next() { // skip list_changed

@@ -16,7 +16,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/store"
 )
 
-// taskCode is the taskRunner the Task tool option installs: the one way
+// taskCode is the taskRunner the TaskSupport tool option installs: the one way
 // the rest of the server reaches the task runtime (see hooks.go), whose
 // code is package internal/taskrun. The options install it without a
 // manager; enable installs it on the server with one.
@@ -29,10 +29,10 @@ func (taskCode) checkSettings(set TaskSettings) {
 // check reports a misconfigured TaskOption at registration.
 func (taskCode) check(o *taskSpec, tool string) error {
 	if o.mode != TaskOptional && o.mode != TaskRequired {
-		return fmt.Errorf("fastmcp: tool %q: Task needs fastmcp.TaskOptional or fastmcp.TaskRequired, got %d", tool, o.mode)
+		return fmt.Errorf("fastmcp: tool %q: TaskSupport needs fastmcp.TaskOptional or fastmcp.TaskRequired, got %d", tool, o.mode)
 	}
 	if o.after < 0 {
-		return fmt.Errorf("fastmcp: tool %q: Task(...).After needs a duration >= 0, got %v", tool, o.after)
+		return fmt.Errorf("fastmcp: tool %q: TaskSupport(...).After needs a duration >= 0, got %v", tool, o.after)
 	}
 	return nil
 }
@@ -72,7 +72,7 @@ func (taskCode) enable(s *Server) {
 
 func (tc taskCode) useStore(st store.TaskStore) { tc.m.SetStore(st) }
 
-// call serves a tools/call of a tool registered with Task. handled is
+// call serves a tools/call of a tool registered with TaskSupport. handled is
 // false when the call runs as a plain call (the client did not declare the
 // extension and the tool does not require it, or the bound on running
 // tasks is reached).

@@ -144,7 +144,7 @@ func TestTaskLifecycle(t *testing.T) {
 			return "", protocol.NewError(protocol.CodeInternalError, "crashed")
 		}
 		return "done " + in.Name, nil
-	}, fastmcp.Task(fastmcp.TaskOptional))
+	}, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	c := &taskRPC{t: t, url: url, tasks: true}
 
 	disc := c.result("server/discover", nil)
@@ -206,8 +206,8 @@ func TestTaskLifecycle(t *testing.T) {
 func TestTaskNegotiation(t *testing.T) {
 	t.Parallel()
 	s, url := taskServer(t)
-	s.Tool("maybe", func() string { return "sync" }, fastmcp.Task(fastmcp.TaskOptional))
-	s.Tool("only_task", func() string { return "never" }, fastmcp.Task(fastmcp.TaskRequired))
+	s.Tool("maybe", func() string { return "sync" }, fastmcp.TaskSupport(fastmcp.TaskOptional))
+	s.Tool("only_task", func() string { return "never" }, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	c := &taskRPC{t: t, url: url}
 
 	if res := c.callTool("maybe", nil); res["resultType"] != "complete" || firstText(t, res) != "sync" {
@@ -238,12 +238,12 @@ func TestTaskInputAndCancel(t *testing.T) {
 			return "", err
 		}
 		return "hi " + p.Username, nil
-	}, fastmcp.Task(fastmcp.TaskOptional))
+	}, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	s.Tool("wait", func(ctx *fastmcp.Context) (string, error) {
 		<-ctx.Done()
 		cancelled <- context.Cause(ctx)
 		return "", ctx.Err()
-	}, fastmcp.Task(fastmcp.TaskOptional))
+	}, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	c := &taskRPC{t: t, url: url, tasks: true}
 
 	id := c.callTool("ask", nil)["taskId"].(string)
@@ -288,7 +288,7 @@ func TestTaskBoundToPrincipal(t *testing.T) {
 		t.Run(map[bool]string{false: "server", true: "proxy"}[proxied], func(t *testing.T) {
 			t.Parallel()
 			s, url := taskServer(t)
-			s.Tool("mine", func() string { return "secret" }, fastmcp.Task(fastmcp.TaskRequired))
+			s.Tool("mine", func() string { return "secret" }, fastmcp.TaskSupport(fastmcp.TaskRequired))
 			if proxied {
 				url = proxyTo(t, url)
 			}
@@ -322,7 +322,7 @@ func proxyTo(t *testing.T, url string) string {
 	return ts.URL + "/mcp"
 }
 
-// A tool with Task(...).After(d) gathers input through the multi
+// A tool with TaskSupport(...).After(d) gathers input through the multi
 // round-trip result first and only then becomes a task.
 func TestTaskAfterInput(t *testing.T) {
 	t.Parallel()
@@ -339,7 +339,7 @@ func TestTaskAfterInput(t *testing.T) {
 			return "", ctx.Err()
 		}
 		return "hello " + p.Username, nil
-	}, fastmcp.Task(fastmcp.TaskRequired).After(500*time.Millisecond))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired).After(500*time.Millisecond))
 	c := &taskRPC{t: t, url: url, tasks: true}
 	round1 := c.callTool("later", nil)
 	if round1["resultType"] != "input_required" || round1["taskId"] != nil {
@@ -368,7 +368,7 @@ func TestTaskEndsAtShutdown(t *testing.T) {
 		close(started)
 		<-ctx.Done()
 		return "", ctx.Err()
-	}, fastmcp.Task(fastmcp.TaskOptional))
+	}, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	c := &taskRPC{t: t, url: ts.URL + "/mcp", tasks: true}
 	id := c.callTool("forever", nil)["taskId"].(string)
 	recvT(t, started)
@@ -384,9 +384,9 @@ func TestTaskEndsAtShutdown(t *testing.T) {
 func TestTaskRegistrationErrors(t *testing.T) {
 	t.Parallel()
 	s := newServer()
-	for _, opt := range []fastmcp.TaskOption{fastmcp.Task(0), fastmcp.Task(fastmcp.TaskOptional).After(-time.Second)} {
-		if err := s.AddTool("bad", func() string { return "" }, opt); err == nil || !strings.Contains(err.Error(), "Task") {
-			t.Errorf("AddTool with %+v = %v, want an error naming Task", opt, err)
+	for _, opt := range []fastmcp.TaskOption{fastmcp.TaskSupport(0), fastmcp.TaskSupport(fastmcp.TaskOptional).After(-time.Second)} {
+		if err := registerErr(t, func() { s.Tool("bad", func() string { return "" }, opt) }); err == nil || !strings.Contains(err.Error(), "TaskSupport") {
+			t.Errorf("Tool with %+v panicked with %v, want an error naming TaskSupport", opt, err)
 		}
 	}
 }
@@ -400,7 +400,7 @@ type taskWho struct {
 func TestTaskMcpNameHeader(t *testing.T) {
 	t.Parallel()
 	s, url := taskServer(t)
-	s.Tool("quick", func() string { return "ok" }, fastmcp.Task(fastmcp.TaskOptional))
+	s.Tool("quick", func() string { return "ok" }, fastmcp.TaskSupport(fastmcp.TaskOptional))
 	c := &taskRPC{t: t, url: url, tasks: true}
 	id := c.callTool("quick", nil)["taskId"].(string)
 	body := `{"jsonrpc":"2.0","id":9,"method":"tasks/get","params":{"taskId":"` + id + `","_meta":{` +
@@ -435,9 +435,9 @@ func TestTaskMaxRunning(t *testing.T) {
 		case <-ctx.Done():
 		}
 		return "held", nil
-	}, fastmcp.Task(fastmcp.TaskOptional))
-	s.Tool("quick", func(ctx *fastmcp.Context) (string, error) { return "quick", nil }, fastmcp.Task(fastmcp.TaskOptional))
-	s.Tool("must", func(ctx *fastmcp.Context) (string, error) { return "must", nil }, fastmcp.Task(fastmcp.TaskRequired))
+	}, fastmcp.TaskSupport(fastmcp.TaskOptional))
+	s.Tool("quick", func(ctx *fastmcp.Context) (string, error) { return "quick", nil }, fastmcp.TaskSupport(fastmcp.TaskOptional))
+	s.Tool("must", func(ctx *fastmcp.Context) (string, error) { return "must", nil }, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	c := &taskRPC{t: t, url: url, tasks: true}
 
 	held := c.callTool("hold", nil)

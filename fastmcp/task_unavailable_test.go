@@ -55,7 +55,7 @@ func TestTaskStoreUnavailable(t *testing.T) {
 	logs := &lockedBuffer{}
 	s, url := taskServer(t, fastmcp.Tasks(fastmcp.TaskSettings{Store: downStore{}}),
 		fastmcp.Logger(slog.New(slog.NewTextHandler(logs, nil))))
-	s.Tool("slow", func(*fastmcp.Context, struct{}) (string, error) { return "done", nil }, fastmcp.Task(fastmcp.TaskRequired))
+	s.Tool("slow", func(*fastmcp.Context, struct{}) (string, error) { return "done", nil }, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	s.Tool("plain", func(*fastmcp.Context, struct{}) (string, error) { return "plain", nil })
 	rpc := &taskRPC{t: t, url: url, tasks: true}
 

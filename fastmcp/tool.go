@@ -24,7 +24,7 @@ type tool struct {
 	result  resultKind
 	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
 	scopes  []string        // RequireScopes
-	task    *taskSpec       // Task: the call may run as a task
+	task    *taskSpec       // TaskSupport: the call may run as a task
 	taskRun taskRunner      // the task runtime, set with task (see hooks.go)
 	mount   *mountLink      // the mount it comes from (Mount); nil for the server's own
 	orig    string          // its name on the mounted server
@@ -47,7 +47,10 @@ const toolExample = "use func(ctx *fastmcp.Context, in Args) (R, error) with Arg
 // Tool registers fn as the tool name. It panics on a programmer error (a bad
 // handler signature, an argument type that cannot be described as a JSON
 // Schema, an invalid or duplicate name), with a message saying how to fix
-// it; AddTool returns the same error instead.
+// it. The panic value is an error matching ErrRegistration, so code that
+// registers tools from data can recover it (see ErrRegistration). To
+// replace a tool, call RemoveTool first. A tool registered while serving
+// is announced to connected clients with notifications/tools/list_changed.
 //
 // fn has one of these shapes, where Args is a struct (or pointer to one)
 // whose fields are the tool's arguments:
@@ -60,16 +63,11 @@ const toolExample = "use func(ctx *fastmcp.Context, in Args) (R, error) with Arg
 // and each of them with a lone R or a lone error result. See the package
 // documentation for how R becomes the tool's result.
 func (s *Server) Tool(name string, fn any, opts ...ToolOption) {
-	if err := s.AddTool(name, fn, opts...); err != nil {
-		panic(err)
-	}
+	mustRegister(s.addTool(name, fn, opts...))
 }
 
-// AddTool registers fn as the tool name, like Tool, but returns an error
-// instead of panicking. Registering a name twice is an error; use RemoveTool
-// first to replace a tool. Adding a tool while serving sends
-// notifications/tools/list_changed to connected clients.
-func (s *Server) AddTool(name string, fn any, opts ...ToolOption) error {
+// addTool registers fn as the tool name; Tool panics with its error.
+func (s *Server) addTool(name string, fn any, opts ...ToolOption) error {
 	t, err := s.newTool(name, fn, opts)
 	if err != nil {
 		return err
@@ -315,7 +313,7 @@ func findTool(s *Server, req *lowlevel.Request, p *callParams) (*pipeline, strin
 // it requires (RequireScopes); then, for a tool of a mounted server,
 // forwarding to that server; for the server's own, the arguments must be an
 // object, the Mcp-Param-* headers must match them, the multi round-trip
-// inputs, the task (Task), and the run.
+// inputs, the task (TaskSupport), and the run.
 func toolPipeline(t *tool) *pipeline {
 	var steps []callStep
 	if len(t.scopes) > 0 {
@@ -340,10 +338,10 @@ func toolPipeline(t *tool) *pipeline {
 	}, steps...)
 }
 
-// taskStep is the step of a tool registered with Task: a call whose client
+// taskStep is the step of a tool registered with TaskSupport: a call whose client
 // declared the tasks extension may become a task; the others run as plain
 // calls (or are refused when the task is required). It reaches the task
-// runtime through t.taskRun, which the Task option installed (hooks.go).
+// runtime through t.taskRun, which the TaskSupport option installed (hooks.go).
 func taskStep(t *tool) callStep {
 	return func(cl *call, next runFunc) (any, error) {
 		if res, err, handled := t.taskRun.call(cl.ctx.srv, &cl.ctx, t, cl.params.Arguments); handled {

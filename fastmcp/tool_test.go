@@ -95,30 +95,21 @@ func TestRegistrationErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		s := newServer()
-		err := s.AddTool(tc.name, tc.fn)
+		err := registerErr(t, func() { s.Tool(tc.name, tc.fn) })
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("AddTool(%q, %T) = %v, want error containing %q", tc.name, tc.fn, err, tc.want)
+			t.Errorf("Tool(%q, %T) panicked with %v, want an error containing %q", tc.name, tc.fn, err, tc.want)
 		}
 	}
 	// The example from the issue: the message says how to fix it.
-	err := newServer().AddTool("add", func(a, b int) int { return a + b })
+	err := registerErr(t, func() { newServer().Tool("add", func(a, b int) int { return a + b }) })
 	if got := err.Error(); !strings.Contains(got, `fastmcp: tool "add": handler func(int, int) int: put the arguments in a struct`) ||
 		!strings.Contains(got, "func(ctx *fastmcp.Context, in Args) (R, error)") {
 		t.Errorf("message = %q", got)
 	}
-	// Tool panics with the same error.
-	func() {
-		defer func() {
-			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "put the arguments in a struct") {
-				t.Errorf("Tool did not panic with the registration error: %v", r)
-			}
-		}()
-		newServer().Tool("add", func(a, b int) int { return a + b })
-	}()
 	// A name twice is an error.
 	s := newServer()
 	s.Tool("add", func(in AddArgs) int { return 0 })
-	if err := s.AddTool("add", func(in AddArgs) int { return 0 }); err == nil || !strings.Contains(err.Error(), "already registered") {
+	if err := registerErr(t, func() { s.Tool("add", func(in AddArgs) int { return 0 }) }); err == nil || !strings.Contains(err.Error(), "already registered") {
 		t.Errorf("duplicate: %v", err)
 	}
 }
@@ -326,7 +317,7 @@ func TestListPaginationAndChanges(t *testing.T) {
 			t.Fatalf("notification %s", m)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("no list_changed after AddTool")
+		t.Fatal("no list_changed after Tool")
 	}
 	if !s.RemoveTool("late") || s.RemoveTool("late") {
 		t.Fatal("RemoveTool results wrong")

@@ -20,18 +20,52 @@ import (
 	"github.com/fastmcp-go/fastmcp/transport"
 )
 
-// Request is an incoming request or notification (see session.Request).
+// Request is one incoming JSON-RPC request or notification as a Handler
+// sees it: its Method, its raw Params (a json.RawMessage, decoded by the
+// handler that knows their type), the parsed _meta, the protocol revision
+// and Era it is served under, the Session it arrived on, and HTTP, what the
+// HTTP transports knew of the HTTP request (nil over stdio). It is valid
+// only while the handler runs; handlers must not modify it. It is defined
+// in package session, whose engine builds it; fastmcp.Request is the same
+// type.
 type Request = session.Request
 
-// Handler serves one method (see session.Handler for the contract).
+// A Handler serves one method of the table (Server.Handle), or every
+// method when it is middleware's next. fastmcp.Handler is the same type.
+//
+// For a request, the result is encoded as the response's result (nil
+// encodes as {}, a json.RawMessage is sent as is); a returned error becomes
+// an error response: one wrapping a *protocol.Error keeps its code,
+// anything else is an internal error (-32603). For a notification the
+// return values are ignored.
+//
+// Requests are served concurrently, each on its own goroutine, with a ctx
+// cancelled when the peer cancels the request or the session ends; after a
+// cancellation no response is sent. Notifications are served one at a
+// time, in order, on the session's reading goroutine, so a notification
+// handler must not block. A panic in a handler is recovered, logged with
+// its stack, and answered with an internal error.
 type Handler = session.Handler
 
-// HandlerFunc adapts a function to a Handler.
+// HandlerFunc adapts a function to a Handler: HandlerFunc(f).Handle(ctx,
+// req) calls f(ctx, req). fastmcp.HandlerFunc is the same type.
 type HandlerFunc = session.HandlerFunc
 
-// Middleware wraps a Handler. Middleware registered with Use sees every
-// request and notification the server receives, built-in methods included;
-// the first middleware registered runs outermost.
+// Middleware wraps a Handler: it gets the next Handler and returns one
+// that runs around it, as net/http middleware does. Middleware installed
+// with Use sees every request and notification the server receives,
+// built-in methods (initialize, tools/call, ...) included; the first one
+// installed runs outermost (it sees a request first and its result last).
+// fastmcp.Middleware is the same type.
+//
+//	srv.Use(func(next lowlevel.Handler) lowlevel.Handler {
+//		return lowlevel.HandlerFunc(func(ctx context.Context, req *lowlevel.Request) (any, error) {
+//			start := time.Now()
+//			res, err := next.Handle(ctx, req)
+//			log.Printf("%s took %v", req.Method, time.Since(start))
+//			return res, err
+//		})
+//	})
 type Middleware func(Handler) Handler
 
 // Options configures a Server. The zero value is ready to use.
@@ -211,7 +245,7 @@ func (s *Server) Capabilities() protocol.ServerCapabilities {
 	return s.caps
 }
 
-// Handler returns the session.Handler that serves requests through the
+// Handler returns the Handler that serves requests through the
 // middleware and the method table. Transports that run their own sessions
 // use it; most users call ServeConn instead.
 func (s *Server) Handler() Handler { return HandlerFunc(s.serve) }

@@ -3,6 +3,7 @@ package skills
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -88,12 +89,23 @@ func register(s *fastmcp.Server, skills []*skill) error {
 }
 
 // addManifest registers a skill's SKILL.md as a listed resource, named and
-// described by its frontmatter.
-func addManifest(s *fastmcp.Server, k *skill) error {
+// described by its frontmatter. The registration's panic (a URI the server
+// holds already, say) is returned as the error it is.
+func addManifest(s *fastmcp.Server, k *skill) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(error)
+			if !ok || !errors.Is(e, fastmcp.ErrRegistration) {
+				panic(r)
+			}
+			err = e
+		}
+	}()
 	f := k.files[k.entry.URI]
 	desc, _ := k.entry.Frontmatter["description"].(string)
-	return s.AddResource(k.entry.URI, func() fastmcp.ResourceContents { return f.contents() },
+	s.Resource(k.entry.URI, func() fastmcp.ResourceContents { return f.contents() },
 		fastmcp.ResourceName(k.name), fastmcp.Description(desc), fastmcp.MIMEType(f.mime), fastmcp.ResourceSize(int64(len(f.data))))
+	return nil
 }
 
 // install declares the extension (with directoryRead) and serves its

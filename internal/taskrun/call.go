@@ -8,7 +8,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/store"
 )
 
-// Call is a tools/call of a tool registered with fastmcp.Task, as
+// Call is a tools/call of a tool registered with fastmcp.TaskSupport, as
 // Manager.Call runs it.
 type Call struct {
 	// Principal is who makes the call: the task is theirs.
@@ -41,7 +41,7 @@ type callOutcome struct {
 	err error
 }
 
-// Call serves a tools/call of a tool registered with Task, from a client
+// Call serves a tools/call of a tool registered with TaskSupport, from a client
 // that declared the tasks extension: it answers with the task created (a
 // *protocol.TaskCreatedResult), or, for a call that ended within
 // call.After, with call.Plain's answer. handled is false when the call is

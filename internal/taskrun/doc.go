@@ -1,5 +1,5 @@
 // Package taskrun is the task runtime of a fastmcp server: it runs the calls
-// of tools registered with fastmcp.Task as tasks of the tasks extension
+// of tools registered with fastmcp.TaskSupport as tasks of the tasks extension
 // (io.modelcontextprotocol/tasks, SEP-2663) and serves the extension's
 // methods.
 //
@@ -13,9 +13,9 @@
 // notifications/tasks sent to the listen streams following a task.
 //
 // Package fastmcp reaches it through a Manager only, from the files that
-// the Task option links (task*.go): a server that registers no tool with
-// Task links none of this package (fastmcp/link_test.go). The interface
-// between the two, in full:
+// the TaskSupport option links (task*.go): a server that registers no
+// tool with TaskSupport links none of this package
+// (fastmcp/link_test.go). The interface between the two, in full:
 //
 //   - fastmcp to the runtime (15 names): New with a Config, LeaseSettings to
 //     check the settings when the server is made; Manager.Call for a

@@ -115,7 +115,7 @@ func New(cfg Config) *Manager {
 }
 
 // SetStore makes the tasks stored in st from now on: a server's shared
-// stores may open after its first tool registered with Task made the
+// stores may open after its first tool registered with TaskSupport made the
 // Manager. Call it before serving.
 func (m *Manager) SetStore(st store.TaskStore) { m.store = st }
 

@@ -158,12 +158,12 @@ func TestBusReplicas(t *testing.T) {
 			}
 			<-release
 			return "hi " + who.Username, nil
-		}, fastmcp.Task(fastmcp.TaskRequired))
+		}, fastmcp.TaskSupport(fastmcp.TaskRequired))
 		s.Tool("wait", func(ctx *fastmcp.Context) (string, error) {
 			<-ctx.Done()
 			cancelled <- context.Cause(ctx)
 			return "", ctx.Err()
-		}, fastmcp.Task(fastmcp.TaskRequired))
+		}, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	}
 	a, b := startBusReplica(t, srv, setup), startBusReplica(t, srv, setup)
 

@@ -25,7 +25,7 @@ func replica(t *testing.T, opts []fastmcp.Option, release <-chan struct{}) strin
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
-	}, fastmcp.Task(fastmcp.TaskRequired))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() {
 		ts.Close()

@@ -34,7 +34,7 @@ func settingReplica(t *testing.T, release <-chan struct{}, logger *slog.Logger) 
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
-	}, fastmcp.Task(fastmcp.TaskRequired))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	s.Tool("echo", func(_ *fastmcp.Context, in struct{ Text string }) (string, error) { return in.Text, nil })
 	s.Tool("greet", func(ctx *fastmcp.Context, _ struct{}) (string, error) {
 		var who struct {

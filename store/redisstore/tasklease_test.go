@@ -31,7 +31,7 @@ func startLeaseReplica(t *testing.T, srv *redisServer) (busReplica, *redis.Clien
 	s.Tool("hold", func(ctx *fastmcp.Context) (string, error) {
 		<-ctx.Done()
 		return "", ctx.Err()
-	}, fastmcp.Task(fastmcp.TaskRequired))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	s.Resource("x://marker", func() string { return "m" })
 	if err := s.Start(context.Background()); err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ type Confirm struct {
 // scenarios.
 func registerTaskTools(s *fastmcp.Server) {
 	d := fastmcp.Description
-	optional, required := fastmcp.Task(fastmcp.TaskOptional), fastmcp.Task(fastmcp.TaskRequired)
+	optional, required := fastmcp.TaskSupport(fastmcp.TaskOptional), fastmcp.TaskSupport(fastmcp.TaskRequired)
 	s.Tool("greet", func(in GreetArgs) string { return "Hello, " + in.Name + "!" },
 		d("Greets by name (never a task)"))
 	s.Tool("slow_compute", func(ctx *fastmcp.Context, in ComputeArgs) (string, error) {
@@ -92,6 +92,6 @@ func registerTaskTools(s *fastmcp.Server) {
 			return "", err
 		}
 		return "Hello, " + n.Name + "!", nil
-	}, fastmcp.Task(fastmcp.TaskRequired).After(100*time.Millisecond),
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired).After(100*time.Millisecond),
 		d("Asks for a name, then goes on as a task"))
 }

@@ -79,7 +79,7 @@ func TestGoRedisLogsToServerLogger(t *testing.T) {
 	}
 	s := fastmcp.New("redis-logs", "1.0.0", fastmcp.Logger(slog.New(slog.NewTextHandler(&logs, nil))), fastmcp.Listener(ln),
 		fastmcp.RedisURL(fmt.Sprintf("redis://%s/0?dial_timeout=200ms&max_retries=-1", addr)))
-	s.Tool("wait", func(*fastmcp.Context, struct{}) (string, error) { return "done", nil }, fastmcp.Task(fastmcp.TaskRequired))
+	s.Tool("wait", func(*fastmcp.Context, struct{}) (string, error) { return "done", nil }, fastmcp.TaskSupport(fastmcp.TaskRequired))
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- s.Run(ctx) }()

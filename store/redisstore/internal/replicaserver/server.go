@@ -119,14 +119,14 @@ func New(name string, rdb redis.UniversalClient, opts ...fastmcp.Option) *fastmc
 			return "", errors.New("id is required")
 		}
 		return "report " + in.ID + " by " + name, nil
-	}, fastmcp.Task(fastmcp.TaskRequired), fastmcp.Description("Returns a report, as a task (2026-07-28 tasks extension)"))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired), fastmcp.Description("Returns a report, as a task (2026-07-28 tasks extension)"))
 	s.Tool("hold", func(ctx *fastmcp.Context) (string, error) {
 		if err := ctx.Progress(0, 0, HeldBy(name)); err != nil {
 			return "", err
 		}
 		<-ctx.Done()
 		return "", ctx.Err()
-	}, fastmcp.Task(fastmcp.TaskRequired), fastmcp.Description("Runs as a task until cancelled, its status message naming the replica running it"))
+	}, fastmcp.TaskSupport(fastmcp.TaskRequired), fastmcp.Description("Runs as a task until cancelled, its status message naming the replica running it"))
 	s.Tool("add", func(in AddArgs) int { return in.A + in.B }, fastmcp.Description("Adds a and b"))
 	s.Resource("bump://{n}", func(in struct {
 		N string `json:"n"`
