@@ -193,4 +193,10 @@ var (
 	ErrInvalidRequest = protocol.ErrInvalidRequest
 	// ErrInternal: the server failed while serving the request.
 	ErrInternal = protocol.ErrInternal
+	// ErrToolFailed is what ToolResult.Structured returns when the result
+	// has IsError set: the tool failed.
+	ErrToolFailed = protocol.ErrToolFailed
+	// ErrNoTaskResult is what TaskState.ToolResult returns when the task
+	// has no result (yet, or it failed or was cancelled).
+	ErrNoTaskResult = protocol.ErrNoTaskResult
 )
