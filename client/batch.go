@@ -14,7 +14,7 @@ type BatchCall = session.BatchCall
 
 // Batch sends calls as one JSON-RPC batch and waits for every response,
 // setting each call's Result and Err (its own error, such as a
-// *protocol.Error from the server). It returns an error when the batch as
+// *Error from the server). It returns an error when the batch as
 // a whole failed (not sent, refused by the server, ctx done, the client's
 // call timeout elapsed, the connection lost); the calls left unanswered
 // then carry that error too.

@@ -127,7 +127,7 @@ func WithProtocolVersion(v string) Option {
 // it rides in every request's _meta. Default: debug when WithLogHandler is set (every
 // message), else none on 2026-07-28 (servers then send no log messages) and
 // the server's default on legacy revisions.
-func WithLogLevel(l protocol.LoggingLevel) Option {
+func WithLogLevel(l LogLevel) Option {
 	return option(func(c *config) { c.logLevel = l })
 }
 
@@ -146,7 +146,7 @@ func WithCallTimeout(d time.Duration) Option {
 // WithLogHandler sets a function called with every log message the server sends
 // (notifications/message). It runs on the connection's reading goroutine, in
 // order: it must not block.
-func WithLogHandler(fn func(*protocol.LoggingMessageParams)) Option {
+func WithLogHandler(fn func(*LogMessage)) Option {
 	return option(func(c *config) { c.onLog = fn })
 }
 
@@ -590,15 +590,15 @@ func (c *Client) Err() error { return c.sess.Err() }
 func (c *Client) ProtocolVersion() string { return c.init.ProtocolVersion }
 
 // Era returns the shape of the protocol the client speaks:
-// [protocol.Modern] (2026-07-28 or later: no handshake, and the client's
-// details on every request) or [protocol.Legacy] (the initialize handshake).
-func (c *Client) Era() protocol.Era { return c.era }
+// [Modern] (2026-07-28 or later: no handshake, and the client's
+// details on every request) or [Legacy] (the initialize handshake).
+func (c *Client) Era() Era { return c.era }
 
 // ServerInfo returns the server's self-description.
-func (c *Client) ServerInfo() *protocol.Implementation { return &c.init.ServerInfo }
+func (c *Client) ServerInfo() *Implementation { return &c.init.ServerInfo }
 
 // ServerCapabilities returns the capabilities the server declared.
-func (c *Client) ServerCapabilities() *protocol.ServerCapabilities { return &c.init.Capabilities }
+func (c *Client) ServerCapabilities() *ServerCapabilities { return &c.init.Capabilities }
 
 // Instructions returns the server's guidance for using it, if any.
 func (c *Client) Instructions() string { return c.init.Instructions }
@@ -781,7 +781,7 @@ func (c *Client) Notify(ctx context.Context, method string, params any) error {
 // x-mcp-header annotations are invalid, as that transport requires.
 // InputSchema and OutputSchema are kept exactly as the server sent them;
 // nothing in them is resolved or fetched.
-func (c *Client) ListTools(ctx context.Context, cursor string) (*protocol.ListToolsResult, error) {
+func (c *Client) ListTools(ctx context.Context, cursor string) (*ListToolsResult, error) {
 	var res protocol.ListToolsResult
 	if err := c.call(ctx, protocol.MethodToolsList, &protocol.ListParams{Cursor: cursor}, &res); err != nil {
 		return nil, err
@@ -794,7 +794,7 @@ func (c *Client) ListTools(ctx context.Context, cursor string) (*protocol.ListTo
 
 // Tools iterates over every tool, fetching pages as needed. An error ends
 // the iteration after being yielded.
-func (c *Client) Tools(ctx context.Context) iter.Seq2[*protocol.Tool, error] {
+func (c *Client) Tools(ctx context.Context) iter.Seq2[*Tool, error] {
 	return paginate(ctx, func(ctx context.Context, cursor string) ([]*protocol.Tool, string, error) {
 		res, err := c.ListTools(ctx, cursor)
 		if err != nil {
@@ -843,13 +843,13 @@ type CallOption = session.CallOption
 // a task (2026-07-28, tasks extension), the task's status messages keep
 // coming to fn, from the calling goroutine, as the client polls the task:
 // see docs/tasks.md. It is session.WithProgress.
-func WithProgress(fn func(*protocol.ProgressParams)) CallOption {
+func WithProgress(fn func(*Progress)) CallOption {
 	return session.WithProgress(fn)
 }
 
 // WithMeta adds entries to the request's _meta, replacing what an earlier
 // WithMeta gave.
-func WithMeta(meta protocol.Meta) CallOption {
+func WithMeta(meta Meta) CallOption {
 	return func(c *callopt.Config) { c.Meta = meta }
 }
 
@@ -878,7 +878,7 @@ func withoutMeta(c *callopt.Config) { c.Meta = nil }
 // matches ErrInvalidToolHeaders. When the server answers HeaderMismatch,
 // the definitions may be stale: CallTool lists the tools again and retries
 // once.
-func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*protocol.CallToolResult, error) {
+func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*ToolResult, error) {
 	cfg := callopt.Apply(callopt.Config{}, opts)
 	var rawArgs json.RawMessage
 	if args != nil {

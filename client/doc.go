@@ -21,9 +21,19 @@
 // # Protocol revisions
 //
 // Unless WithProtocolVersion says otherwise, a client probes with
-// server/discover and speaks 2026-07-28 (Era returns protocol.Modern: no
+// server/discover and speaks 2026-07-28 (Era returns Modern: no
 // handshake, its details on every request) to servers that answer it, and
-// the initialize handshake (protocol.Legacy) to the others.
+// the initialize handshake (Legacy) to the others.
+//
+// # Types
+//
+// The types in the client's signatures (Tool, ToolResult, Content,
+// LogMessage, Progress, Root, SamplingRequest, TaskState, ...) and the
+// constants beside them (LevelInfo, ElicitAccept, TaskCompleted,
+// ErrMethodNotFound, ...) are aliases of package protocol's wire types, so
+// a client program needs no protocol import. Where package fastmcp names
+// the same idea (ToolResult, TextContent, Root, SamplingRequest), the
+// client spells it the same.
 //
 // # Answering the server
 //

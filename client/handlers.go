@@ -21,14 +21,14 @@ type ElicitRequest = protocol.ElicitParams
 type ElicitResult = protocol.ElicitResult
 
 // SamplingHandler answers a server's request to sample the client's model.
-type SamplingHandler func(ctx context.Context, req *protocol.CreateMessageParams) (*protocol.CreateMessageResult, error)
+type SamplingHandler func(ctx context.Context, req *SamplingRequest) (*SamplingResult, error)
 
 // ElicitationHandler answers a server's elicitation: it asks the user and
 // returns their answer.
 type ElicitationHandler func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 
 // RootsHandler returns the client's current roots.
-type RootsHandler func(ctx context.Context) ([]protocol.Root, error)
+type RootsHandler func(ctx context.Context) ([]Root, error)
 
 type clientHandlers struct {
 	sampling      SamplingHandler
@@ -66,8 +66,8 @@ func WithURLElicitation(fn ElicitationHandler) Option {
 
 // WithRoots exposes a fixed list of roots to servers and declares the roots
 // capability.
-func WithRoots(roots ...protocol.Root) Option {
-	return WithRootsFunc(func(context.Context) ([]protocol.Root, error) { return roots, nil })
+func WithRoots(roots ...Root) Option {
+	return WithRootsFunc(func(context.Context) ([]Root, error) { return roots, nil })
 }
 
 // WithRootsFunc exposes the roots fn returns to servers and declares the

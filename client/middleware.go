@@ -31,7 +31,7 @@ type OutgoingRequest struct {
 }
 
 // A SendFunc sends a request and returns its raw result (a JSON object), or
-// the error the request ended with: a *protocol.Error when the server
+// the error the request ended with: a *Error when the server
 // answered with one, a transport or context error otherwise.
 type SendFunc func(ctx context.Context, req *OutgoingRequest) (json.RawMessage, error)
 

@@ -11,7 +11,7 @@ import (
 // ListPrompts returns one page of the server's prompts; pass the previous
 // page's NextCursor to get the next, "" for the first. Prompts walks them
 // all.
-func (c *Client) ListPrompts(ctx context.Context, cursor string) (*protocol.ListPromptsResult, error) {
+func (c *Client) ListPrompts(ctx context.Context, cursor string) (*ListPromptsResult, error) {
 	var res protocol.ListPromptsResult
 	if err := c.call(ctx, protocol.MethodPromptsList, &protocol.ListParams{Cursor: cursor}, &res); err != nil {
 		return nil, err
@@ -21,7 +21,7 @@ func (c *Client) ListPrompts(ctx context.Context, cursor string) (*protocol.List
 
 // Prompts iterates over every prompt, fetching pages as needed. An error
 // ends the iteration after being yielded.
-func (c *Client) Prompts(ctx context.Context) iter.Seq2[*protocol.Prompt, error] {
+func (c *Client) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
 	return paginate(ctx, func(ctx context.Context, cursor string) ([]*protocol.Prompt, string, error) {
 		res, err := c.ListPrompts(ctx, cursor)
 		if err != nil {
@@ -33,8 +33,8 @@ func (c *Client) Prompts(ctx context.Context) iter.Seq2[*protocol.Prompt, error]
 
 // GetPrompt gets the prompt name filled in with args (nil for none). An
 // unknown prompt, a missing required argument or an argument that does not
-// fit gives an error matching protocol.ErrInvalidParams with errors.Is.
-func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]string) (*protocol.GetPromptResult, error) {
+// fit gives an error matching ErrInvalidParams with errors.Is.
+func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]string) (*PromptResult, error) {
 	var res protocol.GetPromptResult
 	if err := c.call(ctx, protocol.MethodPromptsGet, &protocol.GetPromptParams{Name: name, Arguments: args}, &res); err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]str
 // (nil for none; servers of protocol 2025-06-18 and later use them). The
 // result holds at most 100 values, with the total count when the server
 // knows it.
-func (c *Client) Complete(ctx context.Context, ref protocol.CompleteReference, arg, value string, resolved map[string]string) (*protocol.CompleteResult, error) {
+func (c *Client) Complete(ctx context.Context, ref CompleteReference, arg, value string, resolved map[string]string) (*CompleteResult, error) {
 	p := &protocol.CompleteParams{Ref: ref, Argument: protocol.CompleteArgument{Name: arg, Value: value}}
 	if len(resolved) > 0 {
 		p.Context = &protocol.CompleteContext{Arguments: resolved}
@@ -63,8 +63,8 @@ func (c *Client) Complete(ctx context.Context, ref protocol.CompleteReference, a
 // SetLogLevel asks the server to send only log messages at level or
 // above (logging/setLevel). It belongs to legacy revisions; on 2026-07-28,
 // where the level travels with each request (see the WithLogLevel option), it
-// returns an error matching protocol.ErrMethodNotFound.
-func (c *Client) SetLogLevel(ctx context.Context, level protocol.LoggingLevel) error {
+// returns an error matching ErrMethodNotFound.
+func (c *Client) SetLogLevel(ctx context.Context, level LogLevel) error {
 	if c.era.Dropped(protocol.MethodLoggingSetLevel) {
 		return fmt.Errorf("%w: logging/setLevel is not part of protocol %s: use the LogLevel option", protocol.ErrMethodNotFound, c.ProtocolVersion())
 	}

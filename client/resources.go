@@ -78,7 +78,7 @@ func (c *Client) resourceUpdated(p *protocol.ResourceUpdatedParams) {
 // ListResources returns one page of the server's resources; pass the
 // previous page's NextCursor to get the next, "" for the first. Resources
 // walks them all.
-func (c *Client) ListResources(ctx context.Context, cursor string) (*protocol.ListResourcesResult, error) {
+func (c *Client) ListResources(ctx context.Context, cursor string) (*ListResourcesResult, error) {
 	var res protocol.ListResourcesResult
 	if err := c.call(ctx, protocol.MethodResourcesList, &protocol.ListParams{Cursor: cursor}, &res); err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (c *Client) ListResources(ctx context.Context, cursor string) (*protocol.Li
 
 // Resources iterates over every resource, fetching pages as needed. An
 // error ends the iteration after being yielded.
-func (c *Client) Resources(ctx context.Context) iter.Seq2[*protocol.Resource, error] {
+func (c *Client) Resources(ctx context.Context) iter.Seq2[*Resource, error] {
 	return paginate(ctx, func(ctx context.Context, cursor string) ([]*protocol.Resource, string, error) {
 		res, err := c.ListResources(ctx, cursor)
 		if err != nil {
@@ -100,7 +100,7 @@ func (c *Client) Resources(ctx context.Context) iter.Seq2[*protocol.Resource, er
 
 // ListResourceTemplates returns one page of the server's resource
 // templates; ResourceTemplates walks them all.
-func (c *Client) ListResourceTemplates(ctx context.Context, cursor string) (*protocol.ListResourceTemplatesResult, error) {
+func (c *Client) ListResourceTemplates(ctx context.Context, cursor string) (*ListResourceTemplatesResult, error) {
 	var res protocol.ListResourceTemplatesResult
 	if err := c.call(ctx, protocol.MethodResourcesTemplatesList, &protocol.ListParams{Cursor: cursor}, &res); err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func (c *Client) ListResourceTemplates(ctx context.Context, cursor string) (*pro
 
 // ResourceTemplates iterates over every resource template, fetching pages
 // as needed. An error ends the iteration after being yielded.
-func (c *Client) ResourceTemplates(ctx context.Context) iter.Seq2[*protocol.ResourceTemplate, error] {
+func (c *Client) ResourceTemplates(ctx context.Context) iter.Seq2[*ResourceTemplate, error] {
 	return paginate(ctx, func(ctx context.Context, cursor string) ([]*protocol.ResourceTemplate, string, error) {
 		res, err := c.ListResourceTemplates(ctx, cursor)
 		if err != nil {
@@ -125,7 +125,7 @@ func (c *Client) ResourceTemplates(ctx context.Context) iter.Seq2[*protocol.Reso
 // protocol.ErrResourceNotFound with errors.Is on legacy revisions, and
 // protocol.ErrInvalidParams on 2026-07-28 (which retired the -32002 code);
 // either way the error's Data holds {"uri": uri}.
-func (c *Client) ReadResource(ctx context.Context, uri string) (*protocol.ReadResourceResult, error) {
+func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceResult, error) {
 	var res protocol.ReadResourceResult
 	if err := c.call(ctx, protocol.MethodResourcesRead, &protocol.ReadResourceParams{URI: uri}, &res); err != nil {
 		return nil, err

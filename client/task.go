@@ -26,7 +26,7 @@ const taskPollFloor = 10 * time.Millisecond
 // runs on the calling goroutine and must not block. Only the Client's
 // tool calls (CallTool, StartTool) act on it; session.Session.Call ignores
 // it.
-func WithTaskStarted(fn func(*protocol.TaskCreatedResult)) CallOption {
+func WithTaskStarted(fn func(*StartedTask)) CallOption {
 	return func(c *callopt.Config) { c.OnTask = fn }
 }
 
@@ -45,7 +45,7 @@ type startOnlyKey struct{}
 // result and a nil task, as CallTool would. Input the server asks for
 // before it makes a task is answered with the client's handlers, as in
 // CallTool.
-func (c *Client) StartTool(ctx context.Context, name string, args any, opts ...CallOption) (*protocol.CallToolResult, *protocol.TaskCreatedResult, error) {
+func (c *Client) StartTool(ctx context.Context, name string, args any, opts ...CallOption) (*ToolResult, *StartedTask, error) {
 	var task protocol.TaskCreatedResult
 	res, err := c.CallTool(context.WithValue(ctx, startOnlyKey{}, &task), name, args, opts...)
 	switch {
@@ -70,9 +70,9 @@ func startedTask(method string, created json.RawMessage, started *protocol.TaskC
 // GetTask returns the state of a task (tasks/get, tasks extension): its
 // result, error or pending input requests by status. The result of a
 // completed tool call is typed by its ToolResult method, the
-// *protocol.CallToolResult CallTool returns; the value also decodes with
+// *ToolResult CallTool returns; the value also decodes with
 // encoding/json.
-func (c *Client) GetTask(ctx context.Context, taskID string) (*protocol.DetailedTask, error) {
+func (c *Client) GetTask(ctx context.Context, taskID string) (*TaskState, error) {
 	var d protocol.DetailedTask
 	if err := c.call(ctx, protocol.MethodTasksGet, &protocol.TaskParams{TaskID: taskID}, &d); err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func (c *Client) GetTask(ctx context.Context, taskID string) (*protocol.Detailed
 }
 
 // UpdateTask answers some of a task's input requests (tasks/update).
-func (c *Client) UpdateTask(ctx context.Context, taskID string, responses protocol.InputResponses) error {
+func (c *Client) UpdateTask(ctx context.Context, taskID string, responses InputResponses) error {
 	return c.call(ctx, protocol.MethodTasksUpdate, &protocol.TaskUpdateParams{TaskID: taskID, InputResponses: responses}, nil)
 }
 

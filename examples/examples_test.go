@@ -1,10 +1,15 @@
 // Package examples_test checks that every example is listed in the
-// README and has a test that runs it (so CI does).
+// README and has a test that runs it (so CI does), and that no example
+// needs the protocol package.
 package examples_test
 
 import (
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,5 +43,37 @@ func TestEveryExampleListedAndTested(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no examples found")
+	}
+}
+
+// TestNoProtocolImport fails when a non-test .go file under examples/
+// imports the protocol package: ordinary code (a server, a client, a
+// middleware, the conformance server and client) spells what it needs with
+// the fastmcp, client and lowlevel names, which alias the wire types.
+func TestNoProtocolImport(t *testing.T) {
+	const forbidden = "github.com/fastmcp-go/fastmcp/protocol"
+	fset := token.NewFileSet()
+	n := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		n++
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == forbidden || strings.HasPrefix(p, forbidden+"/") {
+				t.Errorf("%s imports %s: use the aliases of package fastmcp, client or lowlevel instead", fset.Position(imp.Pos()), p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 10 {
+		t.Fatalf("found only %d example files: is the walk looking in the right place?", n)
 	}
 }

@@ -32,9 +32,9 @@ type Completer func(ctx *Context, req CompleteRequest) ([]string, error)
 
 // CompleteRequest is what a Completer is asked to complete.
 type CompleteRequest struct {
-	// Ref is the prompt (Type protocol.RefPrompt, Name) or resource template
-	// (Type protocol.RefResource, URI: the URI template) being filled in.
-	Ref protocol.CompleteReference
+	// Ref is the prompt (see PromptRef) or resource template (see
+	// ResourceRef) being filled in.
+	Ref CompleteReference
 	// Argument is the name of the prompt argument or template variable.
 	Argument string
 	// Value is what the user has typed so far; it may be empty.
@@ -105,15 +105,19 @@ func Choices(values ...string) Completer {
 	}
 }
 
+// CompleteReference names the prompt or resource template whose argument a
+// completion fills in; PromptRef and ResourceRef build one.
+type CompleteReference = protocol.CompleteReference
+
 // PromptRef refers to the prompt name, for Server.Complete and
 // Client.Complete.
-func PromptRef(name string) protocol.CompleteReference {
+func PromptRef(name string) CompleteReference {
 	return protocol.CompleteReference{Type: protocol.RefPrompt, Name: name}
 }
 
 // ResourceRef refers to the resource template uriTemplate (as registered,
 // such as "users://{id}/profile"), for Server.Complete and Client.Complete.
-func ResourceRef(uriTemplate string) protocol.CompleteReference {
+func ResourceRef(uriTemplate string) CompleteReference {
 	return protocol.CompleteReference{Type: protocol.RefResource, URI: uriTemplate}
 }
 
@@ -122,7 +126,7 @@ func ResourceRef(uriTemplate string) protocol.CompleteReference {
 // completer it had; it is CompleteArg for a registration made elsewhere.
 // It returns an error when ref names no registered prompt or template, or
 // arg is not one of its arguments or variables.
-func (s *Server) Complete(ref protocol.CompleteReference, arg string, c Completer) error {
+func (s *Server) Complete(ref CompleteReference, arg string, c Completer) error {
 	if c == nil {
 		return fmt.Errorf("fastmcp: Complete(%q): the completer is nil", arg)
 	}

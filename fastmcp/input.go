@@ -108,6 +108,9 @@ type (
 	SamplingResult = protocol.CreateMessageResult
 	// SamplingMessage is one message of a SamplingRequest.
 	SamplingMessage = protocol.SamplingMessage
+	// SamplingContent is the content of a SamplingMessage or
+	// SamplingResult: one block, or several.
+	SamplingContent = protocol.SamplingContent
 	// Root is a root the client exposes (a directory or other base URI).
 	Root = protocol.Root
 )

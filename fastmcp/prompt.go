@@ -15,8 +15,17 @@ import (
 	"github.com/fastmcp-go/fastmcp/schema"
 )
 
-// PromptMessage is one message of a prompt: a role (protocol.RoleUser or
-// protocol.RoleAssistant) and exactly one content block of any kind — text,
+// Role says who speaks a message: RoleUser or RoleAssistant.
+type Role = protocol.Role
+
+// The roles of a message (and of a resource's Audience).
+const (
+	RoleUser      = protocol.RoleUser
+	RoleAssistant = protocol.RoleAssistant
+)
+
+// PromptMessage is one message of a prompt: a role (RoleUser or
+// RoleAssistant) and exactly one content block of any kind — text,
 // image, audio, resource link or embedded resource.
 type PromptMessage = protocol.PromptMessage
 

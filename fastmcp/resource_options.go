@@ -44,10 +44,9 @@ func ResourceSize(bytes int64) ResourceOption {
 	return resourceOption(func(c *resourceConfig) { c.size = &bytes })
 }
 
-// Audience says who a resource is meant for: protocol.RoleUser,
-// protocol.RoleAssistant or both (an annotation; clients may use it to
-// filter).
-func Audience(roles ...protocol.Role) ResourceOption {
+// Audience says who a resource is meant for: RoleUser, RoleAssistant or
+// both (an annotation; clients may use it to filter).
+func Audience(roles ...Role) ResourceOption {
 	return annotate(func(a *protocol.Annotations) { a.Audience = append(a.Audience, roles...) })
 }
 

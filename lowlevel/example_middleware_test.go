@@ -129,8 +129,8 @@ func Auth(next lowlevel.Handler) lowlevel.Handler {
 				}
 			}
 		}
-		if caller == "" && req.Method == protocol.MethodToolsCall {
-			return nil, fmt.Errorf("%w: tools/call needs a valid bearer token", protocol.ErrInvalidRequest)
+		if caller == "" && req.Method == "tools/call" {
+			return nil, fmt.Errorf("%w: tools/call needs a valid bearer token", lowlevel.ErrInvalidRequest)
 		}
 		return next.Handle(context.WithValue(ctx, callerKey{}, caller), req)
 	})
@@ -187,7 +187,7 @@ func ExampleServer_HandleFunc() {
 	srv.HandleFunc("x/echo", func(ctx context.Context, req *lowlevel.Request) (any, error) {
 		var p EchoParams
 		if err := protocol.Unmarshal(req.Params, &p); err != nil {
-			return nil, fmt.Errorf("%w: %v", protocol.ErrInvalidParams, err)
+			return nil, fmt.Errorf("%w: %v", lowlevel.ErrInvalidParams, err)
 		}
 		return EchoResult{Echo: p.Text}, nil
 	})

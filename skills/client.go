@@ -64,11 +64,18 @@ func (e *VerificationError) Error() string {
 // Is makes errors.Is(err, ErrVerification) hold.
 func (e *VerificationError) Is(target error) bool { return target == ErrVerification }
 
+// Entry describes one skill a server offers: its URI, frontmatter and
+// files (an alias of the protocol type, so callers need no protocol import).
+type Entry = protocol.SkillEntry
+
+// ListResult is one page of skills/list.
+type ListResult = protocol.ListSkillsResult
+
 // List returns one page of the skills c's server offers (skills/list):
 // entries describing each skill and its files, none of which is fetched.
 // Pass the previous page's NextCursor for the next page, "" for the first;
 // All walks them all.
-func List(ctx context.Context, c *client.Client, cursor string) (*protocol.ListSkillsResult, error) {
+func List(ctx context.Context, c *client.Client, cursor string) (*ListResult, error) {
 	var res protocol.ListSkillsResult
 	if err := c.Call(ctx, protocol.MethodSkillsList, &protocol.ListSkillsParams{Cursor: cursor}, &res); err != nil {
 		return nil, err
@@ -78,8 +85,8 @@ func List(ctx context.Context, c *client.Client, cursor string) (*protocol.ListS
 
 // All iterates over every skill entry of c's server, fetching pages as
 // needed. An error ends the iteration after being yielded.
-func All(ctx context.Context, c *client.Client) iter.Seq2[*protocol.SkillEntry, error] {
-	return func(yield func(*protocol.SkillEntry, error) bool) {
+func All(ctx context.Context, c *client.Client) iter.Seq2[*Entry, error] {
+	return func(yield func(*Entry, error) bool) {
 		cursor := ""
 		for range maxPages {
 			res, err := List(ctx, c, cursor)
@@ -104,7 +111,7 @@ func All(ctx context.Context, c *client.Client) iter.Seq2[*protocol.SkillEntry, 
 // Get returns the entry of the skill whose SKILL.md URI is uri
 // (skills/get). A URI the server does not serve as a skill gives an error
 // matching protocol.ErrInvalidParams.
-func Get(ctx context.Context, c *client.Client, uri string) (*protocol.SkillEntry, error) {
+func Get(ctx context.Context, c *client.Client, uri string) (*Entry, error) {
 	var res protocol.GetSkillResult
 	if err := c.Call(ctx, protocol.MethodSkillsGet, &protocol.GetSkillParams{URI: uri}, &res); err != nil {
 		return nil, err
@@ -137,7 +144,7 @@ var ErrNoDirectoryRead = errors.New("skills: the server does not declare io.mode
 // protocol.MIMETypeDirectory. Pages are fetched as needed. It returns
 // ErrNoDirectoryRead, without a request, when the server did not declare
 // directoryRead.
-func ReadDir(ctx context.Context, c *client.Client, uri string) ([]*protocol.Resource, error) {
+func ReadDir(ctx context.Context, c *client.Client, uri string) ([]*client.Resource, error) {
 	var settings protocol.SkillsCapability
 	raw, ok := c.ServerCapabilities().Extensions[protocol.ExtensionSkills]
 	if !ok || protocol.Unmarshal(raw, &settings) != nil || !settings.DirectoryRead {
@@ -165,7 +172,7 @@ const maxPages = 1000
 // Skill is a skill whose SKILL.md was fetched and verified (Load).
 type Skill struct {
 	// Entry is the entry the skill was verified against.
-	Entry *protocol.SkillEntry
+	Entry *Entry
 	// Manifest is the SKILL.md, as fetched.
 	Manifest []byte
 	// Frontmatter is the SKILL.md frontmatter, equal to the entry's.
@@ -187,7 +194,7 @@ func (s *Skill) Description() string {
 // files), then its frontmatter, field by field, and the name against the
 // URI. A mismatch is a *VerificationError and the skill must not be
 // used.
-func Load(ctx context.Context, c *client.Client, entry *protocol.SkillEntry) (*Skill, error) {
+func Load(ctx context.Context, c *client.Client, entry *Entry) (*Skill, error) {
 	data, err := ReadFile(ctx, c, entry, entry.URI)
 	if err != nil {
 		return nil, err
@@ -215,7 +222,7 @@ func Load(ctx context.Context, c *client.Client, entry *protocol.SkillEntry) (*S
 // resources are dynamic (or omitted), the URI must be within the skill's
 // directory and the content is returned unverified (the server published
 // no digest).
-func ReadFile(ctx context.Context, c *client.Client, entry *protocol.SkillEntry, uri string) ([]byte, error) {
+func ReadFile(ctx context.Context, c *client.Client, entry *Entry, uri string) ([]byte, error) {
 	var want *protocol.SkillFile
 	if entry.Resources.Dynamic || entry.Resources.Files == nil { // nil: the entry omitted resources
 		dir := strings.TrimSuffix(entry.URI, "/"+protocol.SkillManifest)

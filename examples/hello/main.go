@@ -22,7 +22,6 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // AddArgs are the arguments of the add tool: the struct is the schema.
@@ -113,7 +112,7 @@ func demo(ctx context.Context) error {
 
 	cl, err := client.ConnectCommand(ctx, &client.Command{Path: self, Args: []string{"serve"}},
 		client.WithInfo("hello-demo", "1.0.0"),
-		client.WithLogHandler(func(m *protocol.LoggingMessageParams) {
+		client.WithLogHandler(func(m *client.LogMessage) {
 			fmt.Printf("    log [%s] %s\n", m.Level, m.Data)
 		}))
 	if err != nil {
@@ -148,9 +147,9 @@ func demo(ctx context.Context) error {
 		{"add", map[string]any{"a": "two", "b": -1}}, // bad input: the model sees why
 	}
 	for _, c := range calls {
-		args, _ := protocol.Marshal(c.args)
+		args, _ := json.Marshal(c.args)
 		fmt.Printf("call %s %s\n", c.name, args)
-		res, err := cl.CallTool(ctx, c.name, c.args, client.WithProgress(func(p *protocol.ProgressParams) {
+		res, err := cl.CallTool(ctx, c.name, c.args, client.WithProgress(func(p *client.Progress) {
 			fmt.Printf("    progress %g/%g %s\n", p.Progress, p.Total, p.Message)
 		}))
 		if err != nil {

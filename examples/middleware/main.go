@@ -42,7 +42,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
-	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // tokens maps the bearer tokens the server accepts to their callers.
@@ -82,7 +81,7 @@ func auth(next lowlevel.Handler) lowlevel.Handler {
 	return lowlevel.HandlerFunc(func(ctx context.Context, req *lowlevel.Request) (any, error) {
 		caller := callerOf(req)
 		if caller == "" && req.Method == "tools/call" {
-			return nil, fmt.Errorf("%w: tools/call needs a valid bearer token", protocol.ErrInvalidRequest)
+			return nil, fmt.Errorf("%w: tools/call needs a valid bearer token", lowlevel.ErrInvalidRequest)
 		}
 		return next.Handle(context.WithValue(ctx, callerKey{}, caller), req)
 	})

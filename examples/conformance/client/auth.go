@@ -16,7 +16,6 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
-	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // authScenarios are the authorization scenarios the client runs with
@@ -134,8 +133,8 @@ func authorized(ctx context.Context, r *run) error {
 	if err := ac.configure(r.name, &cfg); err != nil {
 		return err
 	}
-	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
-		if !slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "test-tool" }) {
+	return r.session(ctx, func(c *client.Client, tools []*client.Tool) error {
+		if !slices.ContainsFunc(tools, func(t *client.Tool) bool { return t.Name == "test-tool" }) {
 			return nil
 		}
 		_, err := callTool(ctx, r, c, "test-tool", nil)

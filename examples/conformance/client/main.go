@@ -33,7 +33,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/client"
-	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // scenario runs one conformance scenario against the mock server at url.
@@ -126,8 +125,8 @@ func supported() string {
 
 // listTools lists every tool (the client keeps the definitions for
 // CallTool) and logs their names.
-func listTools(ctx context.Context, r *run, c *client.Client) ([]*protocol.Tool, error) {
-	var tools []*protocol.Tool
+func listTools(ctx context.Context, r *run, c *client.Client) ([]*client.Tool, error) {
+	var tools []*client.Tool
 	for t, err := range c.Tools(ctx) {
 		if err != nil {
 			return nil, fmt.Errorf("listing tools: %w", err)
@@ -143,7 +142,7 @@ func listTools(ctx context.Context, r *run, c *client.Client) ([]*protocol.Tool,
 }
 
 // callTool calls a tool and logs its result; a tool error is an error.
-func callTool(ctx context.Context, r *run, c *client.Client, name string, args any) (*protocol.CallToolResult, error) {
+func callTool(ctx context.Context, r *run, c *client.Client, name string, args any) (*client.ToolResult, error) {
 	res, err := c.CallTool(ctx, name, args)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", name, err)
@@ -158,7 +157,7 @@ func callTool(ctx context.Context, r *run, c *client.Client, name string, args a
 
 // session connects with opts, lists the tools (the client keeps their
 // definitions for CallTool), runs fn and closes the client.
-func (r *run) session(ctx context.Context, fn func(c *client.Client, tools []*protocol.Tool) error, opts ...client.Option) error {
+func (r *run) session(ctx context.Context, fn func(c *client.Client, tools []*client.Tool) error, opts ...client.Option) error {
 	c, err := r.connect(ctx, opts...)
 	if err != nil {
 		return err
@@ -184,7 +183,7 @@ func callEach(ctx context.Context, r *run, c *client.Client, names ...string) er
 
 // initialize connects (the handshake on legacy revisions) and lists tools.
 func initialize(ctx context.Context, r *run) error {
-	return r.session(ctx, func(*client.Client, []*protocol.Tool) error { return nil })
+	return r.session(ctx, func(*client.Client, []*client.Tool) error { return nil })
 }
 
 // listOnly connects and lists tools, logging their input schemas:
@@ -192,7 +191,7 @@ func initialize(ctx context.Context, r *run) error {
 // request's version) and json-schema-ref-no-deref (listing must not fetch
 // remote $refs).
 func listOnly(ctx context.Context, r *run) error {
-	return r.session(ctx, func(_ *client.Client, tools []*protocol.Tool) error {
+	return r.session(ctx, func(_ *client.Client, tools []*client.Tool) error {
 		for _, t := range tools {
 			r.logger.Info("input schema", "tool", t.Name, "schema", string(t.InputSchema))
 		}
@@ -202,12 +201,12 @@ func listOnly(ctx context.Context, r *run) error {
 
 // toolsCall calls add_numbers (or the first tool) with a=2, b=3.
 func toolsCall(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, tools []*client.Tool) error {
 		if len(tools) == 0 {
 			return errors.New("the server lists no tools")
 		}
 		name := tools[0].Name
-		if slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "add_numbers" }) {
+		if slices.ContainsFunc(tools, func(t *client.Tool) bool { return t.Name == "add_numbers" }) {
 			name = "add_numbers"
 		}
 		_, err := callTool(ctx, r, c, name, map[string]int{"a": 2, "b": 3})
@@ -220,9 +219,9 @@ func toolsCall(ctx context.Context, r *run) error {
 func elicitationDefaults(ctx context.Context, r *run) error {
 	accept := func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 		r.logger.Info("elicitation", "message", req.Message, "schema", string(req.RequestedSchema))
-		return &client.ElicitResult{Action: protocol.ElicitActionAccept}, nil
+		return &client.ElicitResult{Action: client.ElicitAccept}, nil
 	}
-	return r.session(ctx, func(c *client.Client, _ []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, _ []*client.Tool) error {
 		return callEach(ctx, r, c, "test_client_elicitation_defaults")
 	}, client.WithElicitation(accept))
 }
@@ -230,7 +229,7 @@ func elicitationDefaults(ctx context.Context, r *run) error {
 // sseRetry calls test_reconnection, whose answer stream the server closes
 // before the result: the transport resumes it after the SSE retry delay.
 func sseRetry(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *client.Client, _ []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, _ []*client.Tool) error {
 		return callEach(ctx, r, c, "test_reconnection")
 	})
 }
@@ -238,8 +237,8 @@ func sseRetry(ctx context.Context, r *run) error {
 // schemaPreservation sends the focal tool's input schema, exactly as the
 // client holds it, back through json_schema_echo.
 func schemaPreservation(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
-		i := slices.IndexFunc(tools, func(t *protocol.Tool) bool { return t.Name == "json_schema_2020_12_tool" })
+	return r.session(ctx, func(c *client.Client, tools []*client.Tool) error {
+		i := slices.IndexFunc(tools, func(t *client.Tool) bool { return t.Name == "json_schema_2020_12_tool" })
 		if i < 0 {
 			return errors.New("the server does not list json_schema_2020_12_tool")
 		}
@@ -263,7 +262,7 @@ func requestState(ctx context.Context, r *run) error {
 		once.Do(func() { _, unrelated = callTool(ctx, r, cl, "test_mrtr_unrelated", nil) })
 		return client.AcceptElicitation(map[string]bool{"confirmed": true})
 	}
-	return r.session(ctx, func(c *client.Client, _ []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, _ []*client.Tool) error {
 		cl = c
 		if err := callEach(ctx, r, c, "test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_no_result_type"); err != nil {
 			return err
@@ -275,7 +274,7 @@ func requestState(ctx context.Context, r *run) error {
 // standardHeaders sends one request of every kind that has an Mcp-Method
 // (and Mcp-Name) header.
 func standardHeaders(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, tools []*client.Tool) error {
 		for _, t := range tools {
 			if err := callEach(ctx, r, c, t.Name); err != nil {
 				return err
@@ -319,7 +318,7 @@ func customHeaders(ctx context.Context, r *run) error {
 	if len(data.ToolCalls) == 0 {
 		return errors.New("MCP_CONFORMANCE_CONTEXT lists no toolCalls")
 	}
-	return r.session(ctx, func(c *client.Client, _ []*protocol.Tool) error {
+	return r.session(ctx, func(c *client.Client, _ []*client.Tool) error {
 		for _, call := range data.ToolCalls {
 			var args any
 			if len(call.Arguments) > 0 {
@@ -336,8 +335,8 @@ func customHeaders(ctx context.Context, r *run) error {
 // invalidToolHeaders lists tools (the client drops, with a warning, those
 // whose x-mcp-header annotations are invalid) and calls valid_tool.
 func invalidToolHeaders(ctx context.Context, r *run) error {
-	return r.session(ctx, func(c *client.Client, tools []*protocol.Tool) error {
-		if !slices.ContainsFunc(tools, func(t *protocol.Tool) bool { return t.Name == "valid_tool" }) {
+	return r.session(ctx, func(c *client.Client, tools []*client.Tool) error {
+		if !slices.ContainsFunc(tools, func(t *client.Tool) bool { return t.Name == "valid_tool" }) {
 			return errors.New("valid_tool was not kept")
 		}
 		// The client refuses, without sending anything, to call a dropped tool.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/fastmcp-go/fastmcp/client"
-	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/skills"
 )
 
@@ -70,8 +69,8 @@ func skillsLoad(ctx context.Context, r *run) error {
 	return nil
 }
 
-func listSkills(ctx context.Context, r *run, c *client.Client) ([]*protocol.SkillEntry, error) {
-	var entries []*protocol.SkillEntry
+func listSkills(ctx context.Context, r *run, c *client.Client) ([]*skills.Entry, error) {
+	var entries []*skills.Entry
 	for e, err := range skills.All(ctx, c) {
 		if err != nil {
 			return nil, err

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/protocol"
 )
 
 // TemplateID binds the {id} of test://template/{id}/data.
@@ -77,5 +76,3 @@ func registerPrompts(s *fastmcp.Server) {
 		return "Use this context: " + strings.TrimSpace(c.Context), nil
 	}, title("Prompt Needing Input"), d("A prompt that asks the user for context before it is built"))
 }
-
-var _ = protocol.RoleUser

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/lowlevel"
 )
 
 // GreetArgs are the arguments of greet.
@@ -55,7 +55,7 @@ func registerTaskTools(s *fastmcp.Server) {
 		return "", errors.New("the job failed")
 	}, required, d("Fails after a second with a tool error; only runs as a task"))
 	s.Tool("protocol_error_job", func(ctx *fastmcp.Context) (string, error) {
-		return "", protocol.NewError(protocol.CodeInternalError, "the job crashed")
+		return "", fmt.Errorf("%w: the job crashed", lowlevel.ErrInternal)
 	}, optional, d("Fails with a protocol error"))
 	s.Tool("confirm_delete", func(ctx *fastmcp.Context, in DeleteArgs) (string, error) {
 		var c Confirm

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/protocol"
 	_ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate" // InputSchema: the SEP-2106 fixture
 )
 
@@ -89,7 +89,7 @@ func text(res *fastmcp.SamplingResult) string {
 }
 
 func userMessage(s string) []fastmcp.SamplingMessage {
-	return []fastmcp.SamplingMessage{{Role: protocol.RoleUser, Content: protocol.SamplingContent{fastmcp.Text(s)}}}
+	return []fastmcp.SamplingMessage{{Role: fastmcp.RoleUser, Content: fastmcp.SamplingContent{fastmcp.Text(s)}}}
 }
 
 func registerTools(s *fastmcp.Server) {
@@ -154,7 +154,7 @@ func registerTools(s *fastmcp.Server) {
 		if err != nil {
 			return "", err
 		}
-		b, _ := protocol.Marshal(u)
+		b, _ := json.Marshal(u)
 		return fmt.Sprintf("User response: action=%s, content=%s", action, b), nil
 	}, d("Tests server-initiated elicitation (user input request)"))
 	s.Tool("test_elicitation_sep1034_defaults", func(ctx *fastmcp.Context) (string, error) {
@@ -163,7 +163,7 @@ func registerTools(s *fastmcp.Server) {
 		if err != nil {
 			return "", err
 		}
-		b, _ := protocol.Marshal(v)
+		b, _ := json.Marshal(v)
 		return fmt.Sprintf("Elicitation completed: action=%s, content=%s", action, b), nil
 	}, d("Tests elicitation with default values for every primitive type (SEP-1034)"))
 	s.Tool("test_elicitation_sep1330_enums", func(ctx *fastmcp.Context) (string, error) {
@@ -172,11 +172,11 @@ func registerTools(s *fastmcp.Server) {
 		if err != nil {
 			return "", err
 		}
-		b, _ := protocol.Marshal(v)
+		b, _ := json.Marshal(v)
 		return fmt.Sprintf("Elicitation completed: action=%s, content=%s", action, b), nil
 	}, d("Tests elicitation with the enum schema forms of SEP-1330"))
 	s.Tool("json_schema_2020_12_tool", func(in map[string]any) (string, error) {
-		b, _ := protocol.Marshal(in)
+		b, _ := json.Marshal(in)
 		return "Received: " + string(b), nil
 	}, fastmcp.InputSchema([]byte(jsonSchema2020)), d("Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106)"))
 	s.Tool("test_reconnection", func(ctx *fastmcp.Context) (string, error) {
