@@ -244,3 +244,33 @@ func TestAuthSettingErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestAuthSettingsInHelp: the auth settings are flags like the others,
+// their usage naming the variable, and Settings reports them.
+func TestAuthSettingsInHelp(t *testing.T) {
+	clearAuthEnv(t)
+	t.Setenv("FASTMCP_AUTH_AUDIENCE", "https://mcp.example.com/mcp")
+	s := newServer()
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	s.Flags(fs)
+	var help strings.Builder
+	fs.SetOutput(&help)
+	fs.PrintDefaults()
+	for _, want := range []string{
+		"-auth-issuer string\n    \tissuer of the access tokens the Auth option accepts, e.g. https://idp.example.com (env FASTMCP_AUTH_ISSUER)",
+		"-auth-audience string\n    \taudience (aud) the Auth option's access tokens must carry, e.g. https://mcp.example.com/mcp (env FASTMCP_AUTH_AUDIENCE)",
+		"-auth-resource string\n    \tURL clients reach the MCP endpoint at, published in the protected resource metadata (env FASTMCP_AUTH_RESOURCE, default the audience)",
+		"-auth-jwks-url string\n    \tkey set of the token issuer (env FASTMCP_AUTH_JWKS_URL, default found through the issuer's metadata)",
+	} {
+		if !strings.Contains(help.String(), want) {
+			t.Errorf("-help lacks %q:\n%s", want, help.String())
+		}
+	}
+	if err := fs.Parse([]string{"-auth-issuer=https://idp.example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	set, err := s.Settings()
+	if err != nil || set.AuthIssuer != "https://idp.example.com" || set.AuthAudience != "https://mcp.example.com/mcp" || set.AuthResource != "" || set.AuthJWKSURL != "" {
+		t.Errorf("Settings: %+v, %v", set, err)
+	}
+}
