@@ -160,7 +160,9 @@ func (p *Protection) ProtectHTTP(logger *slog.Logger, requiredScopes func() []st
 // an error, a *SettingConflictError naming both: a deployment's setting
 // is never silently overridden by, or overrides, the code. The issuer,
 // audience and JWKS URL settings apply to the verifier auth.JWT or
-// NewJWTVerifier returns; with another verifier they are an error.
+// NewJWTVerifier returns (when one fills a value in, the middleware uses
+// a new verifier built from its JWTOptions with the value filled in);
+// with another verifier they are an error.
 func (p *Protection) ProtectHTTPWith(set authinfo.Settings, logger *slog.Logger, requiredScopes func() []string) (protect func(http.Handler) http.Handler, public map[string]http.Handler, err error) {
 	if p.verifier == nil {
 		return nil, nil, fmt.Errorf("%s: the token verifier is nil: pass auth.JWT(issuer, audience) or another TokenVerifier", errProtect)
