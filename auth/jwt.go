@@ -132,6 +132,7 @@ type JWTVerifier struct {
 	noSub    bool // AllowMissingSubject
 	keys     *keySet
 	now      func() time.Time
+	opts     JWTOptions // as given, for Protect to apply the server's settings to
 }
 
 // NewJWTVerifier returns a verifier for tokens issued by opts.Issuer for
@@ -154,7 +155,7 @@ func NewJWTVerifier(opts JWTOptions) (*JWTVerifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &JWTVerifier{issuer: opts.Issuer, audience: opts.Audience, algs: algs, skew: opts.ClockSkew, strict: opts.RequireJWTAccessTokenType, noSub: opts.AllowMissingSubject, now: opts.now}
+	v := &JWTVerifier{issuer: opts.Issuer, audience: opts.Audience, algs: algs, skew: opts.ClockSkew, strict: opts.RequireJWTAccessTokenType, noSub: opts.AllowMissingSubject, now: opts.now, opts: opts}
 	if v.skew == 0 {
 		v.skew = DefaultClockSkew
 	} else if v.skew < 0 {

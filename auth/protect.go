@@ -2,13 +2,15 @@ package auth
 
 import (
 	"context"
-
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/fastmcp-go/fastmcp/authinfo"
 )
 
 // ProtectOptions is what Protect sets up: the protected resource metadata
@@ -83,25 +85,48 @@ func Protect(v TokenVerifier, configure ...func(*ProtectOptions)) *Protection {
 // further options (JWKSURL, Algorithms, ClockSkew, HTTPClient...); see
 // NewJWTVerifier.
 //
-// issuer must be an https URL, or http on a loopback host. An invalid
-// option does not panic: ProtectHTTP reports it (fastmcp returns it when
-// the server starts serving HTTP), and Verify returns it, wrapping
-// ErrUnavailable.
+// issuer must be an https URL, or http on a loopback host. An empty
+// issuer, audience or JWKSURL is taken from the server's settings when it
+// starts serving (fastmcp's -auth-issuer, -auth-audience and
+// -auth-jwks-url flags, FASTMCP_AUTH_ISSUER, FASTMCP_AUTH_AUDIENCE and
+// FASTMCP_AUTH_JWKS_URL; see ProtectHTTPWith), so that
+// auth.JWT("", "") leaves both to the deployment. An invalid option does
+// not panic: ProtectHTTP reports it (fastmcp returns it when the server
+// starts serving HTTP), and Verify returns it, wrapping ErrUnavailable.
 func JWT(issuer, audience string, configure ...func(*JWTOptions)) TokenVerifier {
 	opts := JWTOptions{Issuer: issuer, Audience: audience}
 	for _, fn := range configure {
 		fn(&opts)
 	}
-	v, err := NewJWTVerifier(opts)
-	if err != nil {
-		return &failedVerifier{err: fmt.Errorf("auth: JWT: %w", err)}
+	return newJWT(opts)
+}
+
+// newJWT is NewJWTVerifier, with an invalid option kept in a
+// failedVerifier with the options.
+func newJWT(opts JWTOptions) TokenVerifier {
+	var err error
+	switch {
+	case opts.Issuer == "":
+		err = errors.New("the issuer is empty: pass it to auth.JWT, or set the server's auth issuer setting (flag -auth-issuer, FASTMCP_AUTH_ISSUER)")
+	case opts.Audience == "":
+		err = errors.New("the audience is empty: pass it to auth.JWT, or set the server's auth audience setting (flag -auth-audience, FASTMCP_AUTH_AUDIENCE)")
 	}
-	return v
+	if err == nil {
+		var v *JWTVerifier
+		if v, err = NewJWTVerifier(opts); err == nil {
+			return v
+		}
+	}
+	return &failedVerifier{err: fmt.Errorf("auth: JWT: %w", err), opts: opts}
 }
 
 // failedVerifier is what JWT returns for invalid options: Verify and
-// ProtectHTTP return the error.
-type failedVerifier struct{ err error }
+// ProtectHTTP return the error, unless the server's settings complete the
+// options.
+type failedVerifier struct {
+	err  error
+	opts JWTOptions
+}
 
 func (f *failedVerifier) Verify(context.Context, string, *http.Request) (*TokenInfo, error) {
 	return nil, fmt.Errorf("%w: %w", ErrUnavailable, f.err)
@@ -116,19 +141,41 @@ const errProtect = "auth: Protect"
 // when it is called (for scopes_supported). It returns the bearer
 // middleware for the MCP endpoints, and the metadata document's handler
 // by path, to serve without a token; or the configuration error. It
-// implements fastmcp's HTTPAuth.
+// implements fastmcp's HTTPAuth. It is ProtectHTTPWith without settings.
 func (p *Protection) ProtectHTTP(logger *slog.Logger, requiredScopes func() []string) (protect func(http.Handler) http.Handler, public map[string]http.Handler, err error) {
+	return p.ProtectHTTPWith(authinfo.Settings{}, logger, requiredScopes)
+}
+
+// ProtectHTTPWith is ProtectHTTP with the server's auth settings (fastmcp
+// calls it with those it resolved from its flags and environment), each
+// of which fills in the value the configuration leaves empty:
+//
+//	setting   fills in
+//	Issuer    the issuer of auth.JWT (JWTOptions.Issuer)
+//	Audience  the audience of auth.JWT (JWTOptions.Audience)
+//	JWKSURL   JWTOptions.JWKSURL of auth.JWT
+//	Resource  ProtectOptions.Metadata.Resource (by default the audience)
+//
+// A setting whose value differs from a value the configuration gives is
+// an error, a *SettingConflictError naming both: a deployment's setting
+// is never silently overridden by, or overrides, the code. The issuer,
+// audience and JWKS URL settings apply to the verifier auth.JWT or
+// NewJWTVerifier returns (when one fills a value in, the middleware uses
+// a new verifier built from its JWTOptions with the value filled in);
+// with another verifier they are an error.
+func (p *Protection) ProtectHTTPWith(set authinfo.Settings, logger *slog.Logger, requiredScopes func() []string) (protect func(http.Handler) http.Handler, public map[string]http.Handler, err error) {
 	if p.verifier == nil {
 		return nil, nil, fmt.Errorf("%s: the token verifier is nil: pass auth.JWT(issuer, audience) or another TokenVerifier", errProtect)
+	}
+	verifier, err := withSettings(p.verifier, &set)
+	if err != nil {
+		return nil, nil, err
 	}
 	var cfg ProtectOptions
 	cfg.Bearer.Logger = logger
 	cfg.Metadata.BearerMethodsSupported = []string{"header"}
 	defaultURL := ""
-	switch v := p.verifier.(type) {
-	case *failedVerifier:
-		return nil, nil, v.err
-	case *JWTVerifier:
+	if v, ok := verifier.(*JWTVerifier); ok {
 		cfg.Metadata.Resource = v.audience
 		cfg.Metadata.AuthorizationServers = []string{v.issuer}
 		defaultURL, _ = WellKnownURL(v.audience) // an invalid audience is reported below
@@ -139,7 +186,13 @@ func (p *Protection) ProtectHTTP(logger *slog.Logger, requiredScopes func() []st
 		fn(&cfg)
 	}
 	m := &cfg.Metadata
+	if err := settingResource(m, defaultResource, set.Resource); err != nil {
+		return nil, nil, err
+	}
 	path, err := checkResource(m, defaultResource)
+	if err != nil && set.Resource.Set() {
+		err = fmt.Errorf("%w (with setting %s=%q)", err, set.Resource.From, set.Resource.Value)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -169,7 +222,7 @@ func (p *Protection) ProtectHTTP(logger *slog.Logger, requiredScopes func() []st
 	if derive && requiredScopes != nil {
 		metadata = &scopedMetadata{doc: *m, base: slices.Clone(cfg.Bearer.Scopes), required: requiredScopes}
 	}
-	if protect, err = bearerMiddleware(p.verifier, &cfg.Bearer); err != nil {
+	if protect, err = bearerMiddleware(verifier, &cfg.Bearer); err != nil {
 		return nil, nil, err
 	}
 	public = map[string]http.Handler{path: metadata, WellKnownPrefix: metadata}

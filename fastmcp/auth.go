@@ -6,6 +6,9 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
+
+	"github.com/fastmcp-go/fastmcp/authinfo"
 )
 
 // HTTPAuth protects a server's MCP endpoints over HTTP: what the Auth
@@ -13,8 +16,18 @@ import (
 // tokens, as the MCP authorization specification asks); package fastmcp
 // names none of package auth's types, so a server without the Auth option
 // does not link token verification.
+//
+// An HTTPAuth that also has the method
+//
+//	ProtectHTTPWith(set authinfo.Settings, logger *slog.Logger, requiredScopes func() []string) (protect func(http.Handler) http.Handler, public map[string]http.Handler, err error)
+//
+// (auth.Protection has) is called through it instead, with the auth
+// settings (Settings.AuthIssuer and the others, from the flags and the
+// environment) to fill in what its configuration leaves empty. With an
+// HTTPAuth without it, an auth setting is an error.
 type HTTPAuth interface {
-	// ProtectHTTP is called once, by New, with the server's logger and a
+	// ProtectHTTP is called once, when the server starts serving HTTP
+	// (Run, or the first request to ServeHTTP), with the server's logger and a
 	// function that returns every scope the server's features require
 	// (RequireScopes), as registered when it is called. It returns the
 	// middleware in front of the MCP endpoints, which puts the verified
@@ -30,7 +43,7 @@ type HTTPAuth interface {
 // so that only a program that uses Auth links the code below.
 type authOption struct {
 	auth  HTTPAuth
-	build func(o *authOption, logger *slog.Logger, required func() []string) (*authState, error)
+	build func(o *authOption, s *Server, set *Settings) (*authState, error)
 }
 
 // authState is the Auth option built: what the HTTP endpoints check and
@@ -41,13 +54,36 @@ type authState struct {
 	serve   func(mux *http.ServeMux, logger *slog.Logger) // adds the public documents to mux
 }
 
-// newAuthState builds the Auth option o with the server's logger;
-// required returns the scopes the server's features require.
-func newAuthState(o *authOption, logger *slog.Logger, required func() []string) (*authState, error) {
+// settingsHTTPAuth is an HTTPAuth that takes the server's auth settings
+// (auth.Protection).
+type settingsHTTPAuth interface {
+	ProtectHTTPWith(set authinfo.Settings, logger *slog.Logger, requiredScopes func() []string) (protect func(http.Handler) http.Handler, public map[string]http.Handler, err error)
+}
+
+// newAuthState builds the Auth option o of s, with the auth settings of
+// set, when s starts serving HTTP.
+func newAuthState(o *authOption, s *Server, set *Settings) (*authState, error) {
 	if o.auth == nil {
 		return nil, errors.New("fastmcp: Auth: nil HTTPAuth: pass auth.Protect(auth.JWT(issuer, resource)) or another HTTPAuth")
 	}
-	protect, public, err := o.auth.ProtectHTTP(logger, required)
+	var as authinfo.Settings
+	var from []string // where each setting given came from
+	for i, p := range [...]*authinfo.Setting{&as.Issuer, &as.Audience, &as.Resource, &as.JWKSURL} {
+		if v := authSettings(set)[i]; v != "" {
+			*p = authinfo.Setting{Value: v, From: s.settingFrom(authSettingNames[i])}
+			from = append(from, p.From)
+		}
+	}
+	var protect func(http.Handler) http.Handler
+	var public map[string]http.Handler
+	var err error
+	if w, ok := o.auth.(settingsHTTPAuth); ok {
+		protect, public, err = w.ProtectHTTPWith(as, s.logger, s.requiredScopes)
+	} else if from != nil {
+		err = fmt.Errorf("the auth settings (%s) need an HTTPAuth with a ProtectHTTPWith method, such as auth.Protect's; %T has none", strings.Join(from, ", "), o.auth)
+	} else {
+		protect, public, err = o.auth.ProtectHTTP(s.logger, s.requiredScopes)
+	}
 	if err == nil && protect == nil {
 		err = errors.New("ProtectHTTP returned no middleware")
 	}

@@ -2,6 +2,7 @@ package fastmcp_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -112,4 +113,36 @@ func ExampleAuth_config() {
 	// "wrong": 401 Bearer error="invalid_token", scope="files:read", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
 	// "k-123": 200
 	// account: ci-bot via ci
+}
+
+// ExampleAuth_settings leaves the issuer and the audience to the
+// deployment: auth.JWT("", "") takes them from the auth settings (the
+// -auth-issuer and -auth-audience flags here; FASTMCP_AUTH_ISSUER and
+// FASTMCP_AUTH_AUDIENCE in the environment), resolved when the server
+// starts serving. The order is New with every option, Flags, Parse, then
+// serve (Run, or mounted as here).
+func ExampleAuth_settings() {
+	args := []string{"-auth-issuer", "https://idp.example.com", "-auth-audience", "https://mcp.example.com/mcp"} // os.Args[1:]
+
+	s := fastmcp.New("files", "1.0.0",
+		fastmcp.Auth(auth.Protect(auth.JWT("", ""))), // issuer and audience: from the settings
+		fastmcp.Logger(slog.New(slog.DiscardHandler)))
+	s.Tool("account", account)
+	fs := flag.NewFlagSet("files", flag.ExitOnError) // flag.CommandLine in a program
+	s.Flags(fs)                                      // after New: -auth-issuer, -addr, ...
+	fs.Parse(args)                                   // before serving: flag.Parse() in a program
+
+	ts := httptest.NewServer(s) // or s.Run(ctx): either resolves the settings when it starts
+	defer ts.Close()
+	defer s.Shutdown(context.Background())
+
+	resp, err := http.Get(ts.URL + "/.well-known/oauth-protected-resource/mcp")
+	if err != nil {
+		panic(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(string(body))
+	// Output:
+	// {"resource":"https://mcp.example.com/mcp","authorization_servers":["https://idp.example.com"],"bearer_methods_supported":["header"]}
 }

@@ -183,6 +183,17 @@ func unavailable(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32603,"message":"Service unavailable: the server is starting or stopping"}}`)
 }
 
+// setUpAuth builds the Auth option, once, with the auth settings of set
+// (the first call's), and returns why it cannot be built; without the
+// Auth option, an auth setting is the error.
+func (s *Server) setUpAuth(set *Settings) error {
+	if s.cfg.auth == nil {
+		return s.checkAuthSettings(set)
+	}
+	s.authOnce.Do(func() { s.auth, s.authErr = s.cfg.auth.build(s.cfg.auth, s, set) })
+	return s.authErr
+}
+
 // mount starts the server and builds the endpoints ServeHTTP serves, once.
 func (s *Server) mount(ctx context.Context) (*httpEndpoints, error) {
 	m := &s.mounted
@@ -199,7 +210,7 @@ func (s *Server) mount(ctx context.Context) (*httpEndpoints, error) {
 	}
 	set, err := s.Settings()
 	if err == nil {
-		err = s.authErr
+		err = s.setUpAuth(&set)
 	}
 	if err != nil {
 		m.err = err
@@ -238,7 +249,7 @@ func (s *Server) shutdownMounted(ctx context.Context) error {
 // them from.
 func (s *Server) endpointConfig(path string) HTTPConfig {
 	cfg := HTTPConfig{SSEPath: "/sse", MessagePath: "/message"}
-	if s.auth != nil {
+	if s.cfg.auth != nil {
 		base := strings.TrimSuffix(path, "/")
 		cfg.SSEPath, cfg.MessagePath = base+"/sse", base+"/message"
 	}
@@ -256,7 +267,7 @@ func (s *Server) endpointConfig(path string) HTTPConfig {
 // stream timing from st.
 func (s *Server) httpOptions(set Settings, st StreamableConfig) transport.HTTPOptions {
 	principal := s.cfg.httpPrincipal
-	if principal == nil && s.auth != nil {
+	if principal == nil && s.cfg.auth != nil {
 		principal = authinfo.PrincipalFromRequest // the token's issuer, subject and client
 	}
 	so := transport.HTTPOptions{
@@ -468,8 +479,8 @@ func (s *Server) buildHTTP(ctx context.Context, set Settings, ln net.Listener) (
 		}
 		return nil, nil, nil, err
 	}
-	if s.authErr != nil {
-		return fail(s.authErr)
+	if err := s.setUpAuth(&set); err != nil {
+		return fail(err)
 	}
 	addr := ""
 	if ln == nil {

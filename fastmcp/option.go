@@ -358,7 +358,14 @@ func Listener(ln net.Listener) Option {
 // says otherwise, so another user's token cannot use them, and a client
 // that refreshes its token keeps its session.
 //
-// A configuration error (an invalid issuer, a missing resource) is
+// The issuer, audience, resource and JWKS URL a's configuration leaves
+// empty (auth.JWT("", "") leaves the first two) come from the auth
+// settings (Settings.AuthIssuer and the others: -auth-issuer,
+// FASTMCP_AUTH_ISSUER...), resolved when the server starts serving HTTP,
+// so they can come from a flag or the environment; a setting that
+// differs from a value the configuration gives is an error naming both.
+// a is built then (HTTPAuth.ProtectHTTP), not by New. A configuration
+// error (an invalid issuer, a missing resource, a conflicting setting) is
 // returned by Run over HTTP; a mounted Server (ServeHTTP) logs it once
 // and answers 503. Over stdio authorization does not apply: the option is
 // ignored there, with one log line.

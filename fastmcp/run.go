@@ -48,11 +48,7 @@ func (s *Server) serveStdio(ctx context.Context, set Settings) error {
 	if s.cfg.auth != nil {
 		// MCP authorization is for HTTP; a stdio server takes its
 		// credentials from the environment.
-		args := []any{}
-		if s.authErr != nil {
-			args = append(args, "auth_error", s.authErr)
-		}
-		s.logger.Info("the Auth option is ignored over stdio: authorization applies to HTTP only", args...)
+		s.logger.Info("the Auth option is ignored over stdio: authorization applies to HTTP only")
 	}
 	if err := s.Start(ctx); err != nil {
 		return err

@@ -45,7 +45,8 @@ type Server struct {
 	stores      storesState    // the shared stores: SharedStores or the RedisURL setting
 	level       *slog.LevelVar // the default logger's level (Settings.LogLevel)
 	elicitTypes sync.Map       // reflect.Type → *schema.Type: elicitation forms, built once per type
-	auth        *authState     // the Auth option built; nil without it
+	authOnce    sync.Once      // builds auth and authErr, when HTTP is first served
+	auth        *authState     // the Auth option built; nil without it or before
 	authErr     error          // why the Auth option could not be built: HTTP is not served
 
 	bus         busState        // the shared bus (Stores.Bus): announcements shared with other replicas
@@ -100,9 +101,6 @@ func New(name, version string, opts ...Option) *Server {
 	if cfg.stores != nil { // SharedStores: nothing to open
 		s.useStores(cfg.stores, cfg.busRun)
 		s.stores.opened = true
-	}
-	if cfg.auth != nil {
-		s.auth, s.authErr = cfg.auth.build(cfg.auth, logger, s.requiredScopes)
 	}
 	s.life.ready = make(chan struct{})
 	s.ll.UpdateCapabilities(func(c *protocol.ServerCapabilities) { c.Logging = &protocol.Capability{} })

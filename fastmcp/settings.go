@@ -9,6 +9,7 @@ package fastmcp
 
 import (
 	"flag"
+	"fmt"
 	"log/slog"
 	"os"
 	"strconv"
@@ -50,6 +51,22 @@ import (
 //	MaxSessions           MaxSessions           -max-sessions             FASTMCP_MAX_SESSIONS             1000
 //	MaxStreamsPerSession  MaxStreamsPerSession  -max-streams-per-session  FASTMCP_MAX_STREAMS_PER_SESSION  64
 //	MaxListens            MaxListens            -max-listens              FASTMCP_MAX_LISTENS              1000
+//
+// and the values the Auth option checks tokens against, which differ
+// between deployments (staging, production):
+//
+//	setting       option                   flag            environment            default
+//	AuthIssuer    Auth's config (auth.JWT)  -auth-issuer    FASTMCP_AUTH_ISSUER    ""
+//	AuthAudience  Auth's config (auth.JWT)  -auth-audience  FASTMCP_AUTH_AUDIENCE  ""
+//	AuthResource  Auth's config (Metadata)  -auth-resource  FASTMCP_AUTH_RESOURCE  the audience
+//	AuthJWKSURL   Auth's config (JWKSURL)   -auth-jwks-url  FASTMCP_AUTH_JWKS_URL  "" (discovered)
+//
+// These fill in, when the server starts serving HTTP, what the Auth
+// option's configuration leaves empty (fastmcp.Auth(auth.Protect(auth.JWT("", "")))
+// leaves the issuer and the audience to them); a setting that differs
+// from a value the configuration gives stops the server with an error
+// naming both (auth.SettingConflictError), and so does one set for a
+// server without the Auth option. Over stdio they are not used.
 //
 // Lists are comma-separated; booleans take the forms of strconv.ParseBool;
 // durations those of time.ParseDuration. The time and number limits
@@ -140,6 +157,20 @@ type Settings struct {
 	// MaxListens bounds the subscriptions/listen streams open at once;
 	// past it a listen gets 503.
 	MaxListens int
+
+	// The values the Auth option checks tokens against (see above and
+	// auth.Protection's ProtectHTTPWith), empty when not set.
+
+	// AuthIssuer is the authorization server whose tokens are accepted.
+	AuthIssuer string
+	// AuthAudience is the "aud" tokens must carry.
+	AuthAudience string
+	// AuthResource is the URL clients reach the MCP endpoint at, as the
+	// protected resource metadata publishes it; empty: the audience.
+	AuthResource string
+	// AuthJWKSURL is the issuer's key set; empty: found through the
+	// issuer's metadata.
+	AuthJWKSURL string
 }
 
 // Defaults of the HTTP server settings.
@@ -373,7 +404,41 @@ var settingsTable = settingtable.Table[*Settings]{EnvPrefix: "FASTMCP_", ErrPref
 	settingtable.Limit("max-sessions", "MaxSessions", func(s *Settings) *int { return &s.MaxSessions }, transport.DefaultMaxSessions, "100", strconv.Atoi).Doc("most HTTP sessions open at once, or none", "1000"),
 	settingtable.Limit("max-streams-per-session", "MaxStreamsPerSession", func(s *Settings) *int { return &s.MaxStreamsPerSession }, transport.DefaultMaxStreamsPerSession, "100", strconv.Atoi).Doc("most responses one HTTP session has open at once, or none", "64"),
 	settingtable.Limit("max-listens", "MaxListens", func(s *Settings) *int { return &s.MaxListens }, transport.DefaultMaxListens, "100", strconv.Atoi).Doc("most subscriptions/listen streams open at once, or none", "1000"),
+	settingtable.Text("auth-issuer", "Auth", func(s *Settings) *string { return &s.AuthIssuer }).Doc("issuer of the access tokens the Auth option accepts, e.g. https://idp.example.com", ""),
+	settingtable.Text("auth-audience", "Auth", func(s *Settings) *string { return &s.AuthAudience }).Doc("audience (aud) the Auth option's access tokens must carry, e.g. https://mcp.example.com/mcp", ""),
+	settingtable.Text("auth-resource", "Auth", func(s *Settings) *string { return &s.AuthResource }).Doc("URL clients reach the MCP endpoint at, published in the protected resource metadata", "the audience"),
+	settingtable.Text("auth-jwks-url", "Auth", func(s *Settings) *string { return &s.AuthJWKSURL }).Doc("key set of the token issuer", "found through the issuer's metadata"),
 }}
+
+// authSettingNames are the rows of the auth settings, in the order of
+// their fields in Settings.
+var authSettingNames = [...]string{"auth-issuer", "auth-audience", "auth-resource", "auth-jwks-url"}
+
+// authSettings returns set's auth settings in the order of
+// authSettingNames.
+func authSettings(set *Settings) [len(authSettingNames)]string {
+	return [...]string{set.AuthIssuer, set.AuthAudience, set.AuthResource, set.AuthJWKSURL}
+}
+
+// settingFrom names where the setting of the row name came from, as the
+// errors of Settings do ("flag -auth-issuer", "FASTMCP_AUTH_ISSUER").
+func (s *Server) settingFrom(name string) string {
+	return settingsTable.From(name, s.cfg.set, s.cfg.flags, os.LookupEnv)
+}
+
+// checkAuthSettings returns the error of an auth setting given to a server
+// without the Auth option: its HTTP endpoints would not check tokens.
+func (s *Server) checkAuthSettings(set *Settings) error {
+	if s.cfg.auth != nil {
+		return nil
+	}
+	for i, v := range authSettings(set) {
+		if v != "" {
+			return fmt.Errorf("fastmcp: setting %s=%q is set, but the server has no Auth option to check tokens with it: give New fastmcp.Auth(auth.Protect(auth.JWT(\"\", \"\"))), or unset it", s.settingFrom(authSettingNames[i]), v)
+		}
+	}
+	return nil
+}
 
 // checkTransport derives the transport when none was given (http when an
 // address or a listener is, else stdio) and the address http listens on

@@ -236,6 +236,29 @@ func (t *Table[P]) Resolve(out P, given Given, fs *flag.FlagSet, lookup func(str
 	return errors.Join(errs...)
 }
 
+// From returns where the value of the row named name comes from, as
+// Resolve's errors name it: "option X" when an option gave it, "flag -x"
+// when fs parsed its flag, the variable's name when lookup finds it not
+// empty; "" when none gave it (the default), or no row is named name.
+func (t *Table[P]) From(name string, given Given, fs *flag.FlagSet, lookup func(string) (string, bool)) string {
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		if r.Name != name {
+			continue
+		}
+		if given[name] {
+			return "option " + r.Option
+		}
+		flags := map[string]string{}
+		if fs != nil && fs.Parsed() {
+			fs.Visit(func(f *flag.Flag) { flags[f.Name] = f.Value.String() })
+		}
+		_, from, _ := t.raw(r, flags, lookup)
+		return from
+	}
+	return ""
+}
+
 // raw returns the text of r's flag, when it was given, else of its
 // variable, when it is not empty, and where it came from.
 func (t *Table[P]) raw(r *Row[P], flags map[string]string, lookup func(string) (string, bool)) (v, from string, ok bool) {

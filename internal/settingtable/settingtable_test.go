@@ -127,3 +127,19 @@ func TestRegister(t *testing.T) {
 		t.Fatalf("Resolve before Parse = %+v, %v", got, err)
 	}
 }
+
+// TestFrom: From names the source Resolve would take a row's value from.
+func TestFrom(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	table.Register(fs)
+	if err := fs.Parse([]string{"-on=true"}); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"TEST_ON": "false", "TEST_TAGS": "a", "TEST_WAIT": ""}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for name, want := range map[string]string{"name": "option Name", "on": "flag -on", "tags": "TEST_TAGS", "wait": "", "nope": ""} {
+		if got := table.From(name, settingtable.Given{"name": true}, fs, lookup); got != want {
+			t.Errorf("From(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
