@@ -111,6 +111,7 @@ type prompt struct {
 	mount      *mountLink           // the mount it comes from (Mount); nil for the server's own
 	orig       string               // its name on the mounted server
 	pipe       *pipeline            // what a prompts/get of it runs (promptPipeline)
+	warnings   []string             // what the argument struct's schema noticed (schema.Type.Warnings), logged at registration
 }
 
 func (p *prompt) key() string             { return p.def.Name }
@@ -181,6 +182,9 @@ func (s *Server) addPrompt(name string, fn any, opts ...PromptOption) error {
 	p, err := newPrompt(name, fn, opts)
 	if err != nil {
 		return err
+	}
+	for _, w := range p.warnings {
+		s.logger.Warn(fmt.Sprintf("fastmcp: prompt %q: %s", name, w))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -261,6 +265,7 @@ func newPrompt(name string, fn any, opts []PromptOption) (*prompt, error) {
 			return nil, fmt.Errorf("fastmcp: prompt %q: %w", name, err)
 		}
 		p.args = schema.NewTextBinder(st, schema.TextOptions{})
+		p.warnings = st.Warnings()
 		for _, f := range st.Fields() {
 			p.def.Arguments = append(p.def.Arguments, protocol.PromptArgument{
 				Name: f.Name, Description: f.Description, Required: f.Required,

@@ -258,40 +258,51 @@ type (
 	}
 )
 
-// TestToolWarnsUntaggedFields checks that registering a tool whose
-// arguments have exported fields without a json name logs one warning
-// per such field on the server's logger, naming the struct, the field
-// and the tag to add (issue 31 item 11). The embedded struct itself is
-// not named (a json name would nest its fields), a field given its Go
-// name on purpose (json:"Exact") is not either, and fields of the
-// embedded struct are named with it.
-func TestToolWarnsUntaggedFields(t *testing.T) {
+// TestWarnsUntaggedFields checks that registering a tool or a prompt
+// whose arguments have exported fields without a json name logs one
+// warning per such field on the server's logger, naming the struct, the
+// field and the tag to add (issue 31 item 11). The embedded struct itself
+// is not named (a json name would nest its fields), a field given its Go
+// name on purpose (json:"Exact") is not either, and fields of the embedded
+// struct are named with it.
+func TestWarnsUntaggedFields(t *testing.T) {
 	t.Parallel()
-	var logs bytes.Buffer
-	s := fastmcp.New("reg", "1", fastmcp.Logger(slog.New(slog.NewJSONHandler(&logs, nil))))
-	if err := registerErr(t, func() { s.Tool("search", handlerOf[searchArgs]()) }); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		kind     string
+		register func(s *fastmcp.Server)
+	}{
+		{"tool", func(s *fastmcp.Server) { s.Tool("search", handlerOf[searchArgs]()) }},
+		{"prompt", func(s *fastmcp.Server) { s.Prompt("search", func(in searchArgs) string { return in.Query }) }},
 	}
-	var got []string
-	dec := json.NewDecoder(&logs)
-	for dec.More() {
-		var rec struct{ Level, Msg string }
-		if err := dec.Decode(&rec); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, rec.Level+" "+rec.Msg)
-	}
-	want := []string{
-		`WARN fastmcp: tool "search": field fastmcp_test.searchArgs.Query has no json name, so its argument is named "Query": add json:"query"`,
-		`WARN fastmcp: tool "search": field fastmcp_test.searchArgs.UserID has no json name, so its argument is named "UserID": add json:"userID,omitempty"`,
-		`WARN fastmcp: tool "search": field fastmcp_test.searchBase.Region has no json name, so its argument is named "Region": add json:"region"`,
-	}
-	if len(got) != len(want) {
-		t.Fatalf("logged %d lines, want %d:\n%q", len(got), len(want), got)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("line %d:\ngot  %s\nwant %s", i, got[i], want[i])
-		}
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			var logs bytes.Buffer
+			s := fastmcp.New("reg", "1", fastmcp.Logger(slog.New(slog.NewJSONHandler(&logs, nil))))
+			if err := registerErr(t, func() { tt.register(s) }); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			dec := json.NewDecoder(&logs)
+			for dec.More() {
+				var rec struct{ Level, Msg string }
+				if err := dec.Decode(&rec); err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, rec.Level+" "+rec.Msg)
+			}
+			want := []string{
+				`WARN fastmcp: ` + tt.kind + ` "search": field fastmcp_test.searchArgs.Query has no json name, so its argument is named "Query": add json:"query"`,
+				`WARN fastmcp: ` + tt.kind + ` "search": field fastmcp_test.searchArgs.UserID has no json name, so its argument is named "UserID": add json:"userID,omitempty"`,
+				`WARN fastmcp: ` + tt.kind + ` "search": field fastmcp_test.searchBase.Region has no json name, so its argument is named "Region": add json:"region"`,
+			}
+			if len(got) != len(want) {
+				t.Fatalf("logged %d lines, want %d:\n%q", len(got), len(want), got)
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("line %d:\ngot  %s\nwant %s", i, got[i], want[i])
+				}
+			}
+		})
 	}
 }
