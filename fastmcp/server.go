@@ -134,7 +134,9 @@ func (s *Server) principal(req *session.Request) string {
 // Serve serves one client over conn until the client goes away or ctx is
 // done. When ctx is done, requests in flight may finish within the
 // ShutdownTimeout setting before the connection is closed. It returns nil
-// when the client closed the connection or ctx was cancelled.
+// when the client closed the connection or ctx was cancelled. Serve may
+// serve several connections at once, beside Run, ServeStdio or ServeHTTP,
+// while the server lives; after Shutdown it returns ErrServerReused.
 func (s *Server) Serve(ctx context.Context, conn transport.Conn) error {
 	if err := s.Start(ctx); err != nil {
 		conn.Close()
@@ -176,8 +178,13 @@ func (s *Server) serve(ctx context.Context, conn transport.Conn, drain time.Dura
 // ServeStdio serves one client over the process's standard input and output
 // until stdin is closed or ctx is done, then runs the Lifespan cleanup.
 // Nothing else may write to os.Stdout meanwhile: log to os.Stderr (the
-// default logger does).
+// default logger does). A Server serves once: ServeStdio fails with
+// ErrServerReused when Run, ServeStdio or ServeHTTP already served it or
+// still does.
 func (s *Server) ServeStdio(ctx context.Context) error {
+	if err := s.claim(); err != nil {
+		return err
+	}
 	set, err := s.stdioSettings()
 	if err != nil {
 		return err
