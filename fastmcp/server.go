@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/logsink"
 	"github.com/fastmcp-go/fastmcp/internal/sealedstate"
 	"github.com/fastmcp-go/fastmcp/internal/serverlink"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
@@ -74,7 +75,9 @@ func New(name, version string, opts ...Option) *Server {
 	level.Set(cfg.settings.LogLevel)
 	logger := cfg.logger
 	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+		// On a logsink.Writer: package fastmcptest routes it to the log
+		// of the test that connects a client.
+		logger = slog.New(logsink.NewHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	}
 	info := protocol.Implementation{
 		Name: name, Version: version, Title: cfg.title,
