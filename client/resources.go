@@ -122,13 +122,14 @@ func (c *Client) ResourceTemplates(ctx context.Context) iter.Seq2[*ResourceTempl
 
 // ReadResource reads the resource uri: a static resource's URI or one that
 // matches a resource template. An unknown URI gives an error matching
-// protocol.ErrResourceNotFound with errors.Is on legacy revisions, and
-// protocol.ErrInvalidParams on 2026-07-28 (which retired the -32002 code);
-// either way the error's Data holds {"uri": uri}.
+// ErrResourceNotFound with errors.Is on every revision (the server answers
+// -32002 before 2026-07-28 and -32602 since, which also matches
+// ErrInvalidParams); either way the *Error's Data holds
+// {"uri": uri}.
 func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceResult, error) {
 	var res protocol.ReadResourceResult
 	if err := c.call(ctx, protocol.MethodResourcesRead, &protocol.ReadResourceParams{URI: uri}, &res); err != nil {
-		return nil, err
+		return nil, resourceNotFound(err, uri)
 	}
 	return &res, nil
 }

@@ -48,7 +48,7 @@ func analyzeHandler(fn any, kind, name, example string, allowArgs bool) (*handle
 		return nil, fail("not a function; pass a function")
 	}
 	if t.IsVariadic() {
-		return nil, fail("variadic handlers are not supported; use")
+		return nil, fail("variadic handlers are not supported")
 	}
 	i := 0
 	if t.NumIn() > 0 {
@@ -57,6 +57,11 @@ func analyzeHandler(fn any, kind, name, example string, allowArgs bool) (*handle
 			h.ctx, i = ctxFastMCP, 1
 		case stdContextType:
 			h.ctx, i = ctxStd, 1
+		}
+	}
+	for j := i; j < t.NumIn(); j++ {
+		if in := t.In(j); in == contextType || in == stdContextType {
+			return nil, fail("the context comes first")
 		}
 	}
 	switch rest := t.NumIn() - i; {

@@ -125,10 +125,11 @@ func (h *httpEndpoints) paths() []string {
 // mounted is the httpEndpoints ServeHTTP serves, built on first use;
 // Shutdown shuts it down.
 type mounted struct {
-	h      atomic.Pointer[httpEndpoints]
-	mu     sync.Mutex // serialises building and shutting down
-	err    error      // the settings error that prevents building
-	closed bool
+	h       atomic.Pointer[httpEndpoints]
+	mu      sync.Mutex // serialises building and shutting down
+	err     error      // the settings error that prevents building
+	closed  bool
+	claimed bool // ServeHTTP claimed the server (see Server.claim)
 }
 
 // ServeHTTP makes the Server an http.Handler: it serves the MCP endpoints
@@ -153,6 +154,12 @@ type mounted struct {
 // the endpoints need a valid access token and the protected resource
 // metadata is served at its well-known paths: mount the Server at "/", or
 // at those paths too (see Auth).
+//
+// Mounting is one way of serving, and a Server serves once: while Run or
+// ServeStdio serves it, or after one of them did, ServeHTTP answers 503 and
+// logs ErrServerReused once; once a request reached ServeHTTP, Run and
+// ServeStdio fail with ErrServerReused. Mount the same Server on several
+// muxes or paths freely: that is still one way of serving it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := s.mounted.h.Load()
 	if h == nil {
@@ -204,9 +211,19 @@ func (s *Server) mount(ctx context.Context) (*httpEndpoints, error) {
 	}
 	switch {
 	case m.closed:
-		return nil, ErrServerClosed
+		return nil, ErrServerReused
 	case m.err != nil:
 		return nil, m.err
+	}
+	if !m.claimed {
+		if err := s.claim(); err != nil {
+			// Run or ServeStdio serves this Server, or did: mounting
+			// it too would serve its state twice.
+			m.err = err
+			s.logger.Error("cannot serve MCP over HTTP (ServeHTTP)", "error", err)
+			return nil, err
+		}
+		m.claimed = true
 	}
 	set, err := s.Settings()
 	if err == nil {

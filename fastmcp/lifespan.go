@@ -41,6 +41,7 @@ type lifespan struct {
 	started  bool
 	draining bool // a serving method is shutting down: new requests get 503
 	stopped  bool
+	claimed  bool // Run, ServeStdio or ServeHTTP serves the server (see claim)
 	value    any
 	cleanup  func(context.Context) error
 	ready    chan struct{} // closed once started
@@ -53,22 +54,42 @@ func (l *lifespan) state() any {
 	return l.value
 }
 
-// ErrServerClosed is returned by Start and the serving methods after
-// Shutdown.
-var ErrServerClosed = errors.New("fastmcp: server closed")
+// ErrServerReused is the error of serving a Server a second time. A
+// Server has one life: Run, ServeStdio and ServeHTTP (the Server mounted
+// as an http.Handler) each serve it for the whole of that life, so once one
+// of them has begun, another fails with ErrServerReused, whether the first
+// still serves (the second would open a second listener on the same
+// state) or has returned (the Server is shut down). ServeHTTP, mounted on
+// any number of muxes, counts as one. Start and Serve return it after
+// Shutdown. Build a new Server (with New) to serve again.
+var ErrServerReused = errors.New("fastmcp: a Server serves once; create a new one")
+
+// claim marks s as served by Run, ServeStdio or ServeHTTP. It returns
+// ErrServerReused when one of them already did or s is shut down.
+func (s *Server) claim() error {
+	l := &s.life
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.claimed || l.stopped {
+		return ErrServerReused
+	}
+	l.claimed = true
+	return nil
+}
 
 // Start runs the server's Lifespan, once; later calls return nil at once.
 // The serving methods call it; call it yourself to start the state before
 // serving (in tests, say). A lifespan error is returned, wrapped, and the
 // server stays unstarted. With a shared bus (Stores.Bus) Start first subscribes to
-// the bus, and fails when it cannot.
+// the bus, and fails when it cannot. After Shutdown it returns
+// ErrServerReused.
 func (s *Server) Start(ctx context.Context) error {
 	l := &s.life
 	l.mu.Lock()
 	switch {
 	case l.stopped:
 		l.mu.Unlock()
-		return ErrServerClosed
+		return ErrServerReused
 	case l.started:
 		l.mu.Unlock()
 		return nil

@@ -123,7 +123,7 @@ func TestCleanupErrorIsReported(t *testing.T) {
 	if err := s.Shutdown(ctxT(t)); !errors.Is(err, errNoDatabase) {
 		t.Fatalf("Shutdown = %v", err)
 	}
-	if err := s.Start(ctxT(t)); !errors.Is(err, fastmcp.ErrServerClosed) {
+	if err := s.Start(ctxT(t)); !errors.Is(err, fastmcp.ErrServerReused) {
 		t.Fatalf("Start after Shutdown = %v", err)
 	}
 }

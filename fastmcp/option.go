@@ -252,7 +252,9 @@ func Instructions(text string) Option {
 }
 
 // Logger sets the *slog.Logger every layer of the server logs to. Default:
-// slog.Default().
+// a text logger on standard error at the LogLevel setting, which package
+// fastmcptest routes to the test's log (t.Log) while a test's client is
+// connected; a logger set here is left alone.
 func Logger(l *slog.Logger) Option {
 	return serverOption(func(c *serverConfig) { c.logger = l })
 }

@@ -21,7 +21,13 @@ import (
 // shutdown, lets calls in flight finish within ShutdownTimeout, closes the
 // streams and runs the Lifespan cleanup. It returns nil after a clean
 // shutdown, and an error naming the setting when a setting is invalid.
+// A Server serves once: Run fails with ErrServerReused, and opens
+// nothing, when Run, ServeStdio or ServeHTTP already served it or still
+// does.
 func (s *Server) Run(ctx context.Context) error {
+	if err := s.claim(); err != nil {
+		return err // before the settings: the Listener is the first Run's
+	}
 	set, err := s.settingsHiding(redisURLEnv) // enough to choose the transport
 	if err == nil && set.Transport == "http" {
 		set, err = s.Settings()

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/logsink"
 	"github.com/fastmcp-go/fastmcp/internal/sealedstate"
 	"github.com/fastmcp-go/fastmcp/internal/serverlink"
 	"github.com/fastmcp-go/fastmcp/lowlevel"
@@ -75,7 +76,9 @@ func New(name, version string, opts ...Option) *Server {
 	level.Set(cfg.settings.LogLevel)
 	logger := cfg.logger
 	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+		// On a logsink.Writer: package fastmcptest routes it to the log
+		// of the test that connects a client.
+		logger = slog.New(logsink.NewHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	}
 	info := protocol.Implementation{
 		Name: name, Version: version, Title: cfg.title,
@@ -132,7 +135,9 @@ func (s *Server) principal(req *session.Request) string {
 // Serve serves one client over conn until the client goes away or ctx is
 // done. When ctx is done, requests in flight may finish within the
 // ShutdownTimeout setting before the connection is closed. It returns nil
-// when the client closed the connection or ctx was cancelled.
+// when the client closed the connection or ctx was cancelled. Serve may
+// serve several connections at once, beside Run, ServeStdio or ServeHTTP,
+// while the server lives; after Shutdown it returns ErrServerReused.
 func (s *Server) Serve(ctx context.Context, conn transport.Conn) error {
 	if err := s.Start(ctx); err != nil {
 		conn.Close()
@@ -174,8 +179,13 @@ func (s *Server) serve(ctx context.Context, conn transport.Conn, drain time.Dura
 // ServeStdio serves one client over the process's standard input and output
 // until stdin is closed or ctx is done, then runs the Lifespan cleanup.
 // Nothing else may write to os.Stdout meanwhile: log to os.Stderr (the
-// default logger does).
+// default logger does). A Server serves once: ServeStdio fails with
+// ErrServerReused when Run, ServeStdio or ServeHTTP already served it or
+// still does.
 func (s *Server) ServeStdio(ctx context.Context) error {
+	if err := s.claim(); err != nil {
+		return err
+	}
 	set, err := s.stdioSettings()
 	if err != nil {
 		return err

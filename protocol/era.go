@@ -1,5 +1,7 @@
 package protocol
 
+import "errors"
+
 // Era is the shape of the protocol a revision belongs to. Everything that
 // differs between the two shapes, on the server, the client and a proxy
 // alike, is asked of the Era rather than of a revision string or a flag:
@@ -80,6 +82,27 @@ func (e Era) ResourceNotFound(uri string) *Error {
 	return NewError(code, "Resource not found").WithData(struct {
 		URI string `json:"uri"`
 	}{uri})
+}
+
+// IsResourceNotFound reports whether err is a peer's answer that the
+// resource uri does not exist, in either era's spelling (see
+// ResourceNotFound): code -32002, or -32602 with {"uri": uri} as data.
+// An invalid-params error about anything else is not.
+func IsResourceNotFound(err error, uri string) bool {
+	perr, ok := errors.AsType[*Error](err)
+	if !ok {
+		return false
+	}
+	switch perr.Code {
+	case CodeResourceNotFound:
+		return true
+	case CodeInvalidParams:
+		var data struct {
+			URI string `json:"uri"`
+		}
+		return len(perr.Data) > 0 && Unmarshal(perr.Data, &data) == nil && data.URI == uri
+	}
+	return false
 }
 
 // CacheHints reports whether the results of era e carry cache hints: the

@@ -457,27 +457,12 @@ func (p *proxyBackend) ReadResource(ctx context.Context, req *lowlevel.Request) 
 		return served(call, err)
 	}
 	res, err := p.forwardCall(call, req)
-	if perr, ok := errors.AsType[*protocol.Error](err); ok && p.link.Era != req.Era && isNotFound(perr, call.URI) {
+	if p.link.Era != req.Era && protocol.IsResourceNotFound(err, call.URI) {
 		// "Resource not found" is -32002 before 2026-07-28, -32602 since
 		// (SEP-2164): in the caller's revision.
 		return nil, req.Era.ResourceNotFound(call.URI)
 	}
 	return res, err
-}
-
-// isNotFound reports whether a backend's error says that uri is not
-// found, in either revision's way.
-func isNotFound(perr *protocol.Error, uri string) bool {
-	switch perr.Code {
-	case protocol.CodeResourceNotFound:
-		return true
-	case protocol.CodeInvalidParams:
-		var data struct {
-			URI string `json:"uri"`
-		}
-		return len(perr.Data) > 0 && protocol.Unmarshal(perr.Data, &data) == nil && data.URI == uri
-	}
-	return false
 }
 
 // Complete forwards completion/complete.

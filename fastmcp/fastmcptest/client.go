@@ -3,6 +3,7 @@ package fastmcptest
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http/httptest"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/logsink"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	"github.com/fastmcp-go/fastmcp/transport"
 )
@@ -43,6 +45,33 @@ const connectTimeout = 10 * time.Second
 // client.WithLogger option replaces it.
 var quiet = slog.New(slog.DiscardHandler)
 
+// routeServerLogs sends what s's default logger writes (the server's own
+// lines, and a handler's ctx.Info and the like) to t.Log, each line
+// beginning "server: ", until the test ends. It is called before the
+// caller registers its cleanups, so the lines logged while the server
+// shuts down reach the test too; after the test, the logger writes to
+// standard error again, and never calls t.Log. A server built with
+// fastmcp.Logger keeps the logger it was given (see Logger).
+func routeServerLogs(t testing.TB, s *fastmcp.Server) {
+	h, ok := s.Logger().Handler().(*logsink.Handler)
+	if !ok {
+		return
+	}
+	t.Cleanup(h.Writer().Attach(t, func(line string) { t.Log("server: " + line) }))
+}
+
+// Logger returns a text logger (at level Info) that writes to t.Log until
+// the test ends and drops what comes later, never calling t.Log after the
+// test. A server without the fastmcp.Logger option needs none: NewClient,
+// NewHTTPClient and NewHTTPServer route its logs to the test already. Pass
+// it to fastmcp.Logger to see, in the test's log, what a server with a
+// logger of its own writes, from the registrations on.
+func Logger(t testing.TB) *slog.Logger {
+	w := logsink.NewWriter(io.Discard)
+	t.Cleanup(w.Attach(t, func(line string) { t.Log(line) }))
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
 // NewClient serves s over an in-memory connection and returns a client
 // connected to it, after the handshake (initialize on Legacy, none on
 // Modern). opts configure the client as for client.Connect: pin the era
@@ -64,6 +93,7 @@ func NewClient(t testing.TB, s *fastmcp.Server, opts ...client.Option) *client.C
 // connect serves s on sc and connects a client over cc.
 func connect(t testing.TB, s *fastmcp.Server, cc, sc transport.Conn, opts []client.Option) *client.Client {
 	t.Helper()
+	routeServerLogs(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, sc) }()
@@ -110,6 +140,7 @@ func NewHTTPServer(t testing.TB, s *fastmcp.Server) *httptest.Server {
 
 // newHTTPServer is NewHTTPServer, also returning the MCP endpoint's path.
 func newHTTPServer(t testing.TB, s *fastmcp.Server) (*httptest.Server, string) {
+	routeServerLogs(t, s)
 	set, err := s.Settings()
 	if err != nil {
 		t.Fatalf("fastmcptest: the server's settings: %v", err)
