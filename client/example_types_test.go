@@ -28,10 +28,13 @@ func Example_types() {
 		}
 		return "found " + in.Query, nil
 	})
-	c, stop := serveInMemory(s,
+	opts := []client.Option{
 		client.WithLogLevel(client.LevelInfo),
-		client.WithLogHandler(func(m *client.LogMessage) { fmt.Printf("[%s] %s\n", m.Level, m.Data) }))
+		client.WithLogHandler(func(m *client.LogMessage) { fmt.Printf("[%s] %s\n", m.Level, m.Data) }),
+	}
+	c, stop := serveInMemory(s, opts...) // as Connect, ConnectCommand or ConnectHTTP would, with opts
 	defer stop()
+
 	ctx := context.Background()
 
 	res, err := c.CallTool(ctx, "search", map[string]string{"query": "mcp"},
