@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/oauthclient"
@@ -37,6 +38,10 @@ type connectionError struct{ err error }
 func (e *connectionError) Error() string { return e.err.Error() }
 func (e *connectionError) Unwrap() error { return e.err }
 
+// errInterrupted is returned by a command that saw Ctrl-C or SIGTERM
+// end its work before the command's context was canceled.
+var errInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
+
 // errToolFailed is returned after printing a result with isError set; the
 // result itself is the message.
 var errToolFailed = errors.New("the tool reported an error")
@@ -48,7 +53,7 @@ func exitCode(ctx context.Context, err error) int {
 	switch {
 	case errors.Is(err, errToolFailed):
 		return exitToolError
-	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+	case errors.Is(err, errInterrupted), ctx.Err() != nil && errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.As(err, &ue), isFlagError(err):
 		return exitUsage

@@ -215,6 +215,12 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return err
 	}
+	if listen && err == nil && sctx.Err() == nil {
+		// Run ends on SIGINT or SIGTERM by itself, and may return before
+		// the command's own signal context is canceled: the signal
+		// reaches both at once, and ctx.Err() could still be nil here.
+		return errInterrupted
+	}
 	return ctx.Err() // canceled by Ctrl-C: exit 130, as every command
 }
 
