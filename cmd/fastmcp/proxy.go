@@ -212,6 +212,13 @@ func (a *app) proxy(ctx context.Context, t target, o *proxyOptions) error {
 		return &connectionError{fmt.Errorf("the server exited: %s", t)}
 	default:
 	}
+	return proxyEnded(ctx, sctx, err, listen)
+}
+
+// proxyEnded is what the proxy returns when serving ended with err, nil
+// when the clients went away: ctx is the command's context, sctx the one
+// serving ran under.
+func proxyEnded(ctx, sctx context.Context, err error, listen bool) error {
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return err
 	}
