@@ -263,4 +263,3 @@ func randomString(n int) string {
 	_, _ = rand.Read(b) // never fails (crypto/rand)
 	return b64(b)
 }
-

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/auth"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
 // Protect returns what protects a fastmcp server's MCP endpoint with this

@@ -17,11 +17,11 @@ import (
 // session is what a grant knows of its user: fosite's Session, kept as
 // JSON in the store.
 type session struct {
-	Subject string                            `json:"sub"`
-	Name    string                            `json:"name,omitempty"`
-	Claims  map[string]any                    `json:"claims,omitempty"`
-	JKT     string                            `json:"jkt,omitempty"` // the DPoP key the grant is bound to
-	Expires map[fosite.TokenType]time.Time    `json:"exp,omitempty"`
+	Subject string                         `json:"sub"`
+	Name    string                         `json:"name,omitempty"`
+	Claims  map[string]any                 `json:"claims,omitempty"`
+	JKT     string                         `json:"jkt,omitempty"` // the DPoP key the grant is bound to
+	Expires map[fosite.TokenType]time.Time `json:"exp,omitempty"`
 }
 
 func (s *session) SetExpiresAt(key fosite.TokenType, exp time.Time) {
