@@ -86,6 +86,7 @@ func (as *testAS) authURL(clientID string, p pkcePair, extra url.Values) string 
 	q := url.Values{
 		"response_type": {"code"}, "client_id": {clientID}, "redirect_uri": {callbackURI},
 		"state": {"state-1234567"}, "code_challenge": {p.challenge}, "code_challenge_method": {"S256"},
+		"resource": {testResource},
 	}
 	for k, v := range extra {
 		q[k] = v
