@@ -26,15 +26,18 @@ type testAS struct {
 	URL string
 }
 
-// startAS starts a server on a real socket; cfg's Issuer is filled in
-// with its address, Resources and Login get defaults.
+// startAS starts a server on a real socket; cfg's Issuer defaults to its
+// address, Resources and Login get defaults.
 func startAS(t *testing.T, cfg Config) *testAS {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Issuer = "http://" + ln.Addr().String()
+	addr := "http://" + ln.Addr().String()
+	if cfg.Issuer == "" {
+		cfg.Issuer = addr
+	}
 	if cfg.Resources == nil {
 		cfg.Resources = []string{testResource}
 	}
@@ -53,7 +56,7 @@ func startAS(t *testing.T, cfg Config) *testAS {
 	hs.Listener = ln
 	hs.Start()
 	t.Cleanup(hs.Close)
-	return &testAS{Server: s, URL: cfg.Issuer}
+	return &testAS{Server: s, URL: addr}
 }
 
 // callbackHost is the host of the test clients' redirect URIs: nothing
