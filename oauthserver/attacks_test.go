@@ -7,21 +7,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fastmcp-go/fastmcp/oauthserver/internal/browse"
+	"github.com/fastmcp-go/fastmcp/oauthserver/oauthtest"
 )
 
 // consentForm signs in as alice in b and returns the consent page's form
 // (Allow pressed), without answering it.
-func (as *testAS) consentForm(t *testing.T, b *browse.Browser, authURL string) *browse.Form {
+func (as *testAS) consentForm(t *testing.T, b *oauthtest.Browser, authURL string) *oauthtest.Form {
 	t.Helper()
 	resp, body := get(t, b.Client, authURL)
-	login, ok := browse.ParseForm(body, resp.Request.URL)
+	login, ok := oauthtest.ParseForm(body, resp.Request.URL)
 	if !ok {
 		t.Fatalf("no login form: %d %s", resp.StatusCode, body)
 	}
 	login.Fields.Set("username", "alice")
 	resp, body = postForm(t, b.Client, login.Action, login.Fields)
-	form, ok := browse.ParseForm(body, resp.Request.URL)
+	form, ok := oauthtest.ParseForm(body, resp.Request.URL)
 	if !ok || form.Fields.Get("csrf") == "" {
 		t.Fatalf("no consent form: %d %s", resp.StatusCode, body)
 	}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fastmcp-go/fastmcp/oauthserver/internal/browse"
+	"github.com/fastmcp-go/fastmcp/oauthserver/oauthtest"
 	"github.com/fastmcp-go/fastmcp/store"
 )
 
@@ -64,8 +64,8 @@ func startAS(t *testing.T, cfg Config) *testAS {
 const callbackURI = "http://127.0.0.1:1/callback"
 
 // newBrowser returns a browser that stops at redirects to the callback.
-func newBrowser(user string) *browse.Browser {
-	b := browse.New(user)
+func newBrowser(user string) *oauthtest.Browser {
+	b := oauthtest.New(user)
 	b.Client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if req.URL.Host == "127.0.0.1:1" {
 			return http.ErrUseLastResponse
@@ -103,7 +103,7 @@ func (as *testAS) authURL(clientID string, p pkcePair, extra url.Values) string 
 }
 
 // authorize runs the browser flow and returns the callback's query.
-func (as *testAS) authorize(t *testing.T, b *browse.Browser, u string) url.Values {
+func (as *testAS) authorize(t *testing.T, b *oauthtest.Browser, u string) url.Values {
 	t.Helper()
 	resp, body, err := b.Open(t.Context(), u)
 	if err != nil {

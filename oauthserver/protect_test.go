@@ -14,7 +14,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 	"github.com/fastmcp-go/fastmcp/oauthserver"
-	"github.com/fastmcp-go/fastmcp/oauthserver/internal/browse"
+	"github.com/fastmcp-go/fastmcp/oauthserver/oauthtest"
 )
 
 type identity struct {
@@ -61,7 +61,7 @@ func TestProtect(t *testing.T) {
 	} else {
 		resp.Body.Close()
 	}
-	b := browse.New("alice")
+	b := oauthtest.New("alice")
 	cl, err := client.ConnectHTTP(ctx, origin+"/mcp", client.WithLogger(quiet), client.OAuth(oauthclient.Config{
 		ClientName: "protect test", OpenURL: b.OpenURL, Logger: quiet,
 	}))

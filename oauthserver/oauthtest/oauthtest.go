@@ -1,9 +1,9 @@
-// Package browse plays the person at the browser through the
+// Package oauthtest plays the person at the browser through the
 // authorization server's pages, for tests and the conformance driver: it
 // follows the authorization URL, signs in on DemoLogin's form, answers the
 // consent page, and follows the redirect back to the client. The pages
 // need no JavaScript, so plain HTTP with a cookie jar does it.
-package browse
+package oauthtest
 
 import (
 	"context"
@@ -110,7 +110,7 @@ func (b *Browser) Open(ctx context.Context, authURL string) (*http.Response, str
 		}
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	return nil, "", errors.New("browse: too many forms")
+	return nil, "", errors.New("oauthtest: too many forms")
 }
 
 // OpenURL is Open for oauthclient.Config.OpenURL.
@@ -120,7 +120,7 @@ func (b *Browser) OpenURL(ctx context.Context, authURL string) error {
 		return err
 	}
 	if resp.StatusCode >= 400 {
-		return fmt.Errorf("browse: %s: %d %s", resp.Request.URL, resp.StatusCode, body)
+		return fmt.Errorf("oauthtest: %s: %d %s", resp.Request.URL, resp.StatusCode, body)
 	}
 	return nil
 }
