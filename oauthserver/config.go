@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -53,10 +52,6 @@ type Config struct {
 	// means open registration at Issuer + "/register"; RegistrationOff
 	// turns it off.
 	Registration *RegistrationPolicy
-	// NoClientIDMetadata turns off client ID metadata documents (a
-	// client_id that is an https URL whose document the server fetches),
-	// on by default.
-	NoClientIDMetadata bool
 	// Scopes are the scopes clients may ask for (scopes_supported). Nil
 	// accepts any scope.
 	Scopes []string
@@ -79,16 +74,9 @@ type Config struct {
 	// expire. It must exceed AccessTokenTTL. Zero means
 	// DefaultKeyRotation.
 	KeyRotation time.Duration
-	// NoDPoP refuses DPoP proofs (RFC 9449) at the token endpoint. By
-	// default a token request with a DPoP proof gets a DPoP-bound token
-	// (token_type DPoP, "cnf.jkt" in the token).
-	NoDPoP bool
 	// Logger receives why requests failed (never tokens or secrets). Nil
 	// means slog.Default().
 	Logger *slog.Logger
-	// HTTPClient fetches client ID metadata documents. Nil means a client
-	// that refuses private and loopback addresses.
-	HTTPClient *http.Client
 
 	// now is the clock; tests set it.
 	now func() time.Time
