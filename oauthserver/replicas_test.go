@@ -2,6 +2,7 @@ package oauthserver
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -106,4 +107,38 @@ func indexDot(s string) int {
 		}
 	}
 	return len(s)
+}
+
+// TestConcurrentRedemption: a code and a refresh token sent at once to two
+// replicas, several times each, are redeemed once.
+func TestConcurrentRedemption(t *testing.T) {
+	kv := sharedKV()
+	a := startAS(t, Config{Store: kv, Clients: testClients})
+	b := startAS(t, Config{Store: kv, Clients: testClients, Issuer: a.URL})
+	p := newPKCE()
+	code := a.code(t, publicID, p)
+	count := func(redeem func(as *testAS) tokenResponse) (ok int, rt string) {
+		results := make(chan tokenResponse, 8)
+		var wg sync.WaitGroup
+		for i := range 8 {
+			as := []*testAS{a, b}[i%2]
+			wg.Go(func() { results <- redeem(as) })
+		}
+		wg.Wait()
+		close(results)
+		for r := range results {
+			if r.Status == 200 {
+				ok++
+				rt = r.RefreshToken
+			}
+		}
+		return ok, rt
+	}
+	ok, rt := count(func(as *testAS) tokenResponse { return as.redeem(t, publicID, code, p) })
+	if ok != 1 {
+		t.Fatalf("the code was redeemed %d times, want once", ok)
+	}
+	if ok, _ = count(func(as *testAS) tokenResponse { return as.refresh(t, publicID, rt) }); ok > 1 {
+		t.Errorf("the refresh token was redeemed %d times, want at most once", ok)
+	}
 }
