@@ -74,6 +74,11 @@ type Config struct {
 	// expire. It must exceed AccessTokenTTL. Zero means
 	// DefaultKeyRotation.
 	KeyRotation time.Duration
+	// NoDPoP refuses DPoP proofs (RFC 9449) at the token endpoint. By
+	// default a token request with a valid proof (ES256) gets tokens bound
+	// to its key: token_type DPoP, "cnf.jkt" in the access token, and
+	// refresh tokens that need a proof by the same key.
+	NoDPoP bool
 	// Logger receives why requests failed (never tokens or secrets). Nil
 	// means slog.Default().
 	Logger *slog.Logger

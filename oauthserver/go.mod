@@ -6,6 +6,7 @@ replace github.com/fastmcp-go/fastmcp => ../
 
 require (
 	github.com/fastmcp-go/fastmcp v0.0.0-00010101000000-000000000000
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/ory/fosite v0.49.0
 	go.uber.org/goleak v1.3.0
 )
@@ -24,7 +25,6 @@ require (
 	github.com/fsnotify/fsnotify v1.6.0 // indirect
 	github.com/gabriel-vasile/mimetype v1.4.16 // indirect
 	github.com/go-jose/go-jose/v3 v3.0.3 // indirect
-	github.com/go-jose/go-jose/v4 v4.1.9 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/go-logr/logr v1.3.0 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect

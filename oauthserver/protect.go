@@ -25,7 +25,8 @@ import (
 // endpoint of the server (metadata, authorization, token, registration,
 // key set, the Login's routes) is served on the fastmcp server's address.
 // configure functions change the auth.ProtectOptions as auth.Protect's
-// do (Bearer.Scopes, logging).
+// do (Bearer.Scopes, logging). Unless Config.NoDPoP is set, DPoP-bound
+// tokens are accepted with their proofs, as well as bearer tokens.
 func (s *Server) Protect(resource string, configure ...func(*auth.ProtectOptions)) fastmcp.HTTPAuth {
 	return &protection{s: s, resource: resource, configure: slices.Clone(configure)}
 }
@@ -47,7 +48,13 @@ func (p *protection) ProtectHTTP(logger *slog.Logger, requiredScopes func() []st
 		o.HTTPClient = &http.Client{Transport: inProcess{s}, Timeout: 10 * time.Second}
 		o.RequireJWTAccessTokenType = true
 	})
-	protect, public, err := auth.Protect(v, p.configure...).ProtectHTTP(logger, requiredScopes)
+	configure := p.configure
+	if !s.cfg.NoDPoP {
+		configure = append([]func(*auth.ProtectOptions){func(o *auth.ProtectOptions) {
+			o.Bearer.DPoP = &auth.DPoPOptions{Algorithms: dpopAlgs}
+		}}, configure...)
+	}
+	protect, public, err := auth.Protect(v, configure...).ProtectHTTP(logger, requiredScopes)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -25,7 +25,8 @@ type identity struct {
 // TestProtect: a fastmcp server protected by Protect serves the whole
 // authorization server on its own origin, and our client (dynamic
 // registration, PKCE, the demo login and consent driven over HTTP) logs
-// in end to end and calls a tool as the user.
+// in end to end and calls a tool as the user, with a bearer token, then
+// with a DPoP-bound one.
 func TestProtect(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -61,19 +62,30 @@ func TestProtect(t *testing.T) {
 	} else {
 		resp.Body.Close()
 	}
-	b := oauthtest.New("alice")
-	cl, err := client.ConnectHTTP(ctx, origin+"/mcp", client.WithLogger(quiet), client.OAuth(oauthclient.Config{
-		ClientName: "protect test", OpenURL: b.OpenURL, Logger: quiet,
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	res, err := cl.CallTool(ctx, "whoami", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(res.StructuredContent), `"subject":"alice"`) {
-		t.Errorf("whoami = %s, want subject alice", res.StructuredContent)
+	for _, dpop := range []bool{false, true} {
+		store := oauthclient.NewMemoryStore()
+		cl, err := client.ConnectHTTP(ctx, origin+"/mcp", client.WithLogger(quiet), client.OAuth(oauthclient.Config{
+			ClientName: "protect test", OpenURL: oauthtest.New("alice").OpenURL, Logger: quiet, DPoP: dpop, Store: store,
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cl.CallTool(ctx, "whoami", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(res.StructuredContent), `"subject":"alice"`) {
+			t.Errorf("DPoP %v: whoami = %s, want subject alice", dpop, res.StructuredContent)
+		}
+		if err := cl.Close(); err != nil {
+			t.Error(err)
+		}
+		rec, err := store.Load(ctx, origin+"/mcp")
+		if err != nil || rec == nil || rec.Token == nil {
+			t.Fatalf("the client's record: %+v, %v", rec, err)
+		}
+		if want := map[bool]string{false: "Bearer", true: "DPoP"}[dpop]; !strings.EqualFold(rec.Token.TokenType, want) {
+			t.Errorf("DPoP %v: token type %q, want %s", dpop, rec.Token.TokenType, want)
+		}
 	}
 }

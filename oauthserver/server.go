@@ -183,6 +183,9 @@ func (s *Server) Metadata() map[string]any {
 	if len(s.cfg.Scopes) > 0 {
 		m["scopes_supported"] = s.cfg.Scopes
 	}
+	if !s.cfg.NoDPoP {
+		m["dpop_signing_alg_values_supported"] = dpopAlgs
+	}
 	return m
 }
 
