@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -38,6 +37,13 @@ func startAS(t *testing.T, cfg Config) *testAS {
 	if cfg.Issuer == "" {
 		cfg.Issuer = addr
 	}
+	as := startASOn(t, ln, cfg)
+	as.URL = addr
+	return as
+}
+
+// withTestDefaults fills in Resources, Login and a quiet Logger.
+func withTestDefaults(cfg Config) Config {
 	if cfg.Resources == nil {
 		cfg.Resources = []string{testResource}
 	}
@@ -47,16 +53,7 @@ func startAS(t *testing.T, cfg Config) *testAS {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewUnstartedServer(s)
-	hs.Listener.Close()
-	hs.Listener = ln
-	hs.Start()
-	t.Cleanup(hs.Close)
-	return &testAS{Server: s, URL: addr}
+	return cfg
 }
 
 // callbackHost is the host of the test clients' redirect URIs: nothing

@@ -57,10 +57,19 @@ func TestProtect(t *testing.T) {
 			t.Errorf("Run: %v", err)
 		}
 	}()
-	if resp, err := http.Get(origin + "/mcp"); err != nil || resp.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("without a token: %v %v, want 401", resp, err)
-	} else {
+	status := 0
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		resp, err := http.Get(origin + "/mcp")
+		if err != nil {
+			t.Fatal(err)
+		}
 		resp.Body.Close()
+		if status = resp.StatusCode; status != http.StatusServiceUnavailable { // 503 while Run starts
+			break
+		}
+	}
+	if status != http.StatusUnauthorized {
+		t.Fatalf("without a token: %d, want 401", status)
 	}
 	for _, dpop := range []bool{false, true} {
 		store := oauthclient.NewMemoryStore()

@@ -125,17 +125,17 @@ func (s *Server) newRoutes() map[string]http.Handler {
 		s.base + pathAuthorize:  http.HandlerFunc(s.authorize),
 		s.base + pathResume:     http.HandlerFunc(s.resume),
 		s.base + pathConsent:    http.HandlerFunc(s.consent),
-		s.base + pathToken:      http.HandlerFunc(s.token),
-		s.base + pathRevoke:     http.HandlerFunc(s.revoke),
+		s.base + pathToken:      cors(s.token),
+		s.base + pathRevoke:     cors(s.revoke),
 		s.base + pathIntrospect: http.HandlerFunc(s.introspect),
-		s.base + pathJWKS:       http.HandlerFunc(s.jwks),
-		wellKnown + s.base:      http.HandlerFunc(s.metadata), // RFC 8414 §3
+		s.base + pathJWKS:       cors(s.jwks),
+		wellKnown + s.base:      cors(s.metadata), // RFC 8414 §3
 	}
 	if s.base != "" {
-		r[s.base+wellKnown] = http.HandlerFunc(s.metadata) // where some clients look
+		r[s.base+wellKnown] = cors(s.metadata) // where some clients look
 	}
 	if s.registrationOn() {
-		r[s.base+pathRegister] = http.HandlerFunc(s.register)
+		r[s.base+pathRegister] = cors(s.register)
 	}
 	if lr, ok := s.cfg.Login.(LoginRoutes); ok {
 		for p, h := range lr.Routes() {
@@ -189,8 +189,24 @@ func (s *Server) Metadata() map[string]any {
 	return m
 }
 
+// cors lets browser-based clients (the MCP Inspector) call h from any
+// origin: the endpoints it wraps take no cookies, only what the request
+// carries, and it answers preflights.
+func cors(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
+			w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type, DPoP")
+			w.Header().Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h(w, r)
+	})
+}
+
 func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Access-Control-Allow-Origin", "*")
 	writeJSON(w, http.StatusOK, s.Metadata())
 }
 
@@ -207,7 +223,6 @@ func (s *Server) jwks(w http.ResponseWriter, r *http.Request) {
 	for _, k := range keys {
 		set.Keys = append(set.Keys, publicJWK(k))
 	}
-	w.Header().Set("Access-Control-Allow-Origin", "*")
 	w.Header().Set("Cache-Control", "max-age=300")
 	writeJSON(w, http.StatusOK, set)
 }
