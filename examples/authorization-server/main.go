@@ -12,7 +12,8 @@
 //	authorization-server -addr 127.0.0.1:8000 -client my-app=http://127.0.0.1:3000/callback
 //
 // With -redis-url (or FASTMCP_REDIS_URL) its state (clients, codes,
-// grants, keys) lives in Redis, so several processes act as one.
+// grants, keys) lives in Redis, so several processes act as one behind a
+// load balancer; -issuer is then the URL clients use.
 package main
 
 import (
@@ -33,6 +34,7 @@ import (
 // config is what the flags set.
 type config struct {
 	addr     string
+	issuer   string
 	redisURL string
 	clients  []oauthserver.Client
 }
@@ -56,6 +58,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs := flag.NewFlagSet("authorization-server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8000", "`HOST:PORT` to listen on; the issuer is http://HOST:PORT, the MCP endpoint http://HOST:PORT/mcp")
+	fs.StringVar(&c.issuer, "issuer", "", "the public `URL` clients reach the server at (default http://HOST:PORT of -addr): replicas behind a load balancer share it")
 	fs.Var(clientFlag{&c}, "client", "pre-register a public client: `ID=REDIRECT_URI` (repeatable)")
 	fs.StringVar(&c.redisURL, "redis-url", getenv("FASTMCP_REDIS_URL"), "keep the state in Redis at `URL` (default $FASTMCP_REDIS_URL; none: in memory)")
 	if err := fs.Parse(args); err != nil {
@@ -64,6 +67,10 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	if c.issuer == "" {
+		c.issuer = "http://" + c.addr
+	}
+	c.issuer = strings.TrimSuffix(c.issuer, "/")
 	return c, nil
 }
 
@@ -85,7 +92,7 @@ func whoami(ctx *fastmcp.Context) (Identity, error) {
 // newServer returns the MCP server, protected by an authorization server
 // on the same origin.
 func newServer(ctx context.Context, c config, stderr io.Writer, opts ...fastmcp.Option) (*fastmcp.Server, func(), error) {
-	issuer := "http://" + c.addr
+	issuer := c.issuer
 	kv, closeKV, err := openStore(ctx, c.redisURL)
 	if err != nil {
 		return nil, nil, err

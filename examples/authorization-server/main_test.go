@@ -134,7 +134,19 @@ func TestLogin(t *testing.T) {
 // the token endpoint's status.
 func preRegistered(t *testing.T, origin string) int {
 	t.Helper()
-	verifier := rand.Text() + rand.Text() // 52 characters: PKCE wants 43 to 128
+	code, verifier := authorizeCode(t, origin)
+	status, _ := token(t, origin, url.Values{
+		"grant_type": {"authorization_code"}, "client_id": {"my-app"}, "code": {code},
+		"redirect_uri": {"http://127.0.0.1:1/callback"}, "code_verifier": {verifier},
+	})
+	return status
+}
+
+// authorizeCode goes through the login and consent pages at origin for
+// the client "my-app" and returns the code and its PKCE verifier.
+func authorizeCode(t *testing.T, origin string) (code, verifier string) {
+	t.Helper()
+	verifier = rand.Text() + rand.Text() // 52 characters: PKCE wants 43 to 128
 	sum := sha256.Sum256([]byte(verifier))
 	q := url.Values{
 		"response_type": {"code"}, "client_id": {"my-app"}, "redirect_uri": {"http://127.0.0.1:1/callback"},
@@ -156,16 +168,22 @@ func preRegistered(t *testing.T, origin string) int {
 	if err != nil || loc.Query().Get("code") == "" {
 		t.Fatalf("authorization: %d %q %s", resp.StatusCode, resp.Header.Get("Location"), body)
 	}
-	tr, err := http.PostForm(origin+"/token", url.Values{
-		"grant_type": {"authorization_code"}, "client_id": {"my-app"}, "code": {loc.Query().Get("code")},
-		"redirect_uri": {"http://127.0.0.1:1/callback"}, "code_verifier": {verifier},
-	})
+	return loc.Query().Get("code"), verifier
+}
+
+// token posts a token request to origin and returns the status and the
+// answer.
+func token(t *testing.T, origin string, form url.Values) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.PostForm(origin+"/token", form)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tr.Body.Close()
-	if b, _ := io.ReadAll(tr.Body); tr.StatusCode != http.StatusOK {
-		t.Logf("token response: %s", b)
+	defer resp.Body.Close()
+	var m map[string]any
+	b, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("token response %d %s: %v", resp.StatusCode, b, err)
 	}
-	return tr.StatusCode
+	return resp.StatusCode, m
 }
