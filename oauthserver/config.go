@@ -42,8 +42,8 @@ type Config struct {
 	Login Login
 	// Store keeps the server's state: clients, pending requests, codes,
 	// grants, revocations and signing keys. Servers sharing one Store
-	// behave as one (replicas behind a load balancer). Nil means
-	// store.NewMemoryKV() (one process; everything is lost on restart).
+	// behave as one (replicas behind a load balancer). Nil means a store
+	// in this process's memory (everything is lost on restart).
 	Store store.KV
 	// Clients are registered beforehand: their IDs are never taken by
 	// dynamic registration.
