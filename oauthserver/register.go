@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -19,6 +20,10 @@ type registration struct {
 	Scope                   string   `json:"scope,omitempty"`
 }
 
+// unsafeSchemes are never redirect URIs: a browser sent there runs or
+// reads something instead of handing the code to an app.
+var unsafeSchemes = map[string]bool{"javascript": true, "data": true, "vbscript": true, "file": true, "blob": true, "about": true}
+
 // registrationError writes an RFC 7591 §3.2.2 error.
 func registrationError(w http.ResponseWriter, code, desc string) {
 	writeJSON(w, http.StatusBadRequest, map[string]string{"error": code, "error_description": desc})
@@ -31,7 +36,7 @@ func (reg *registration) check() (code, desc string) {
 	}
 	for _, u := range reg.RedirectURIs {
 		p, err := url.Parse(u)
-		if err != nil || !p.IsAbs() || p.Fragment != "" || (p.Scheme == "http" && !isLoopback(p.Hostname())) {
+		if err != nil || !p.IsAbs() || p.Fragment != "" || (p.Scheme == "http" && !isLoopback(p.Hostname())) || unsafeSchemes[strings.ToLower(p.Scheme)] {
 			return "invalid_redirect_uri", "each redirect URI must be an absolute URL without fragment: https, http on a loopback host, or an app's own scheme"
 		}
 	}

@@ -25,7 +25,8 @@ func registerClient(t *testing.T, as *testAS, body string) (int, map[string]any)
 }
 
 // TestRegistration: a registered public client gets through the flow; a
-// redirect URI on a plain http host is refused.
+// redirect URI on a plain http host, a script or data URI, a relative one
+// are refused.
 func TestRegistration(t *testing.T) {
 	as := startAS(t, Config{})
 	status, m := registerClient(t, as, `{"redirect_uris":["`+callbackURI+`"],"client_name":"Reg App","token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"]}`)
@@ -37,8 +38,10 @@ func TestRegistration(t *testing.T) {
 	if tr := as.redeem(t, id, as.code(t, id, p), p); tr.Status != http.StatusOK {
 		t.Errorf("token of a registered client: %+v", tr)
 	}
-	status, m = registerClient(t, as, `{"redirect_uris":["http://evil.example/cb"]}`)
-	if status != http.StatusBadRequest || m["error"] != "invalid_redirect_uri" {
-		t.Errorf("http redirect URI: %d %v, want invalid_redirect_uri", status, m)
+	for _, bad := range []string{"http://evil.example/cb", "javascript:alert(1)", "data:text/html,hi", "/relative"} {
+		status, m = registerClient(t, as, `{"redirect_uris":["`+bad+`"]}`)
+		if status != http.StatusBadRequest || m["error"] != "invalid_redirect_uri" {
+			t.Errorf("redirect URI %s: %d %v, want invalid_redirect_uri", bad, status, m)
+		}
 	}
 }
