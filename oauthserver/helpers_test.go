@@ -213,4 +213,4 @@ var testClients = []Client{
 }
 
 // sharedKV is a KV for servers that act as one.
-func sharedKV() store.KV { return newMemKV() }
+func sharedKV() store.KV { return store.NewMemoryKV() }

@@ -42,7 +42,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if c.Store == nil {
-		c.Store = newMemKV() // TODO(h32kv): store.NewMemoryKV()
+		c.Store = store.NewMemoryKV()
 	}
 	issuer, _ := url.Parse(c.Issuer)
 	s := &Server{cfg: c, issuer: issuer, base: strings.TrimSuffix(issuer.Path, "/"), kv: c.Store}

@@ -22,6 +22,11 @@ type Stores struct {
 	// announces reaches the clients of every replica, each client once.
 	// Delivery is at most once (see Bus).
 	Bus Bus
+	// KV keeps the state of the OAuth authorization server and proxy
+	// (module oauthserver): clients, codes, grants, signing keys and
+	// upstream tokens. The server itself does not use it; give it to
+	// oauthserver.Config.Store.
+	KV KV
 	// Close releases what the stores hold (a poller, a client); the
 	// server calls it at Shutdown, after its last request. It may be nil.
 	Close func() error

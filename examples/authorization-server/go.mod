@@ -5,12 +5,13 @@ go 1.26.0
 replace (
 	github.com/fastmcp-go/fastmcp => ../../
 	github.com/fastmcp-go/fastmcp/oauthserver => ../../oauthserver
+	github.com/fastmcp-go/fastmcp/store/redisstore => ../../store/redisstore
 )
 
 require (
 	github.com/fastmcp-go/fastmcp v0.0.0-00010101000000-000000000000
 	github.com/fastmcp-go/fastmcp/oauthserver v0.0.0-00010101000000-000000000000
-	github.com/redis/go-redis/v9 v9.23.0
+	github.com/fastmcp-go/fastmcp/store/redisstore v0.0.0-00010101000000-000000000000
 	go.uber.org/goleak v1.3.0
 )
 
@@ -59,6 +60,7 @@ require (
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/pelletier/go-toml/v2 v2.0.9 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
+	github.com/redis/go-redis/v9 v9.23.0 // indirect
 	github.com/seatgeek/logrus-gelf-formatter v0.0.0-20210414080842-5b05eb8ff761 // indirect
 	github.com/sirupsen/logrus v1.9.3 // indirect
 	github.com/spf13/afero v1.9.5 // indirect

@@ -93,7 +93,7 @@ func whoami(ctx *fastmcp.Context) (Identity, error) {
 // on the same origin.
 func newServer(ctx context.Context, c config, stderr io.Writer, opts ...fastmcp.Option) (*fastmcp.Server, func(), error) {
 	issuer := c.issuer
-	kv, closeKV, err := openStore(ctx, c.redisURL)
+	kv, shared, closeKV, err := openStore(ctx, c.redisURL)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -109,7 +109,7 @@ func newServer(ctx context.Context, c config, stderr io.Writer, opts ...fastmcp.
 		return nil, nil, err
 	}
 	fmt.Fprintf(stderr, "authorization-server: DEMO login (no password) at %s; MCP endpoint %s/mcp\n", issuer, issuer)
-	s := fastmcp.New("authorization-server", "1.0.0", append(opts, fastmcp.Auth(as.Protect(issuer+"/mcp")))...)
+	s := fastmcp.New("authorization-server", "1.0.0", append(append(opts, shared...), fastmcp.Auth(as.Protect(issuer+"/mcp")))...)
 	s.Tool("whoami", whoami, fastmcp.Description("Say who the access token stands for"), fastmcp.ReadOnly())
 	return s, closeKV, nil
 }

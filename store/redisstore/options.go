@@ -66,6 +66,7 @@ func NewStores(ctx context.Context, rdb redis.UniversalClient, cfg *Config) (*st
 		Sessions: NewSessionStore(rdb, &SessionStoreOptions{Prefix: c.Prefix}),
 		Tasks:    NewTaskStore(rdb, &TaskStoreOptions{Prefix: c.Prefix}),
 		Keys:     ring,
+		KV:       NewKV(rdb, &KVOptions{Prefix: c.Prefix}),
 		Close:    ring.Close,
 	}
 	if c.Bus != nil {
