@@ -39,6 +39,7 @@ type clients struct {
 	cfg    *Config
 	kv     store.KV
 	static map[string]*client
+	cimd   *cimdCache // nil: client ID metadata documents off
 }
 
 func newClients(cfg *Config, kv store.KV) *clients {
@@ -54,6 +55,9 @@ func newClients(cfg *Config, kv store.KV) *clients {
 			name = cl.ID
 		}
 		c.static[cl.ID] = c.client(cl.ID, hash, cl.RedirectURIs, name, cl.Trusted)
+	}
+	if !cfg.NoClientIDMetadata {
+		c.cimd = newCIMDCache(cfg.HTTPClient, cfg.now)
 	}
 	return c
 }
@@ -82,6 +86,18 @@ func (c *clients) GetClient(ctx context.Context, id string) (fosite.Client, erro
 func (c *clients) get(ctx context.Context, id string) (*client, error) {
 	if cl, ok := c.static[id]; ok {
 		return cl, nil
+	}
+	if c.cimd != nil && isClientIDURL(id) {
+		reg, err := c.cimd.get(ctx, id)
+		if err != nil {
+			c.cfg.Logger.Info("oauthserver: refused a client ID metadata document", "client_id", id, "error", err)
+			return nil, fmt.Errorf("%w: client %q: %w", fosite.ErrNotFound, id, err)
+		}
+		name := reg.ClientName
+		if name == "" {
+			name = id
+		}
+		return c.client(id, nil, reg.RedirectURIs, name, false), nil
 	}
 	b, err := c.kv.Get(ctx, keyClient+id)
 	if errors.Is(err, store.ErrKeyNotFound) {

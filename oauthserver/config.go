@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -52,6 +53,21 @@ type Config struct {
 	// means open registration at Issuer + "/register"; RegistrationOff
 	// turns it off.
 	Registration *RegistrationPolicy
+	// NoClientIDMetadata turns off client ID metadata documents, on by
+	// default: a client_id that is an https URL with a path names a JSON
+	// document there with the client's metadata (its name, its redirect
+	// URIs), which the server fetches on the client's first request
+	// (at most 64 KiB, within 5 seconds, no redirect followed) and keeps
+	// as its Cache-Control says, at most an hour. Such clients are public
+	// (token_endpoint_auth_method none).
+	NoClientIDMetadata bool
+	// HTTPClient fetches client ID metadata documents. Nil means a client
+	// that dials public addresses only (no loopback, private, link-local
+	// or shared address, checked on the address dialled after DNS: a
+	// client_id cannot make the server reach into its own network), uses
+	// no proxy and follows no redirect. A client given here is used as it
+	// is, except that it follows no redirect either.
+	HTTPClient *http.Client
 	// Scopes are the scopes clients may ask for (scopes_supported). Nil
 	// accepts any scope.
 	Scopes []string

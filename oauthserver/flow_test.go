@@ -27,7 +27,7 @@ func TestMetadata(t *testing.T) {
 		"issuer": as.URL, "authorization_endpoint": as.URL + "/authorize", "token_endpoint": as.URL + "/token",
 		"registration_endpoint": as.URL + "/register", "jwks_uri": as.URL + "/jwks.json",
 		"authorization_response_iss_parameter_supported": true,
-		"client_id_metadata_document_supported":          false,
+		"client_id_metadata_document_supported":          true,
 	}
 	for k, v := range want {
 		if m[k] != v {

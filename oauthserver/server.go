@@ -175,7 +175,7 @@ func (s *Server) Metadata() map[string]any {
 		"revocation_endpoint_auth_methods_supported":     []string{"none", "client_secret_basic", "client_secret_post"},
 		"introspection_endpoint_auth_methods_supported":  []string{"client_secret_basic", "client_secret_post"},
 		"authorization_response_iss_parameter_supported": true,
-		"client_id_metadata_document_supported":          false, // not yet: internal/cimd
+		"client_id_metadata_document_supported":          !s.cfg.NoClientIDMetadata,
 	}
 	if s.registrationOn() {
 		m["registration_endpoint"] = iss + pathRegister
