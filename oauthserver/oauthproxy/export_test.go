@@ -1,0 +1,4 @@
+package oauthproxy
+
+// GitHubUser is githubUser, for tests against a GitHub-shaped server.
+var GitHubUser = githubUser
