@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,118 +9,17 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
+	"github.com/fastmcp-go/fastmcp/internal/oidcpeer"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
 )
-
-// oidcProvider is interop/oidc/provider.mjs running: panva's oidc-provider
-// set up for one resource, with a headless user.
-type oidcProvider struct {
-	issuer string
-	mu     sync.Mutex
-	log    strings.Builder // its stdout after the ready line, and stderr
-}
-
-// startOIDCProvider starts the provider for resource; it stops when the
-// test ends.
-func startOIDCProvider(t *testing.T, resource string) *oidcProvider {
-	t.Helper()
-	peers := nodepeers.Require(t, "oidc-provider")
-	src, err := os.ReadFile(filepath.Join("..", "..", "interop", "oidc", "provider.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Run from inside the peers' directory, so that it resolves
-	// oidc-provider there (as scripts/interop.sh runs interop/js).
-	dir, err := os.MkdirTemp(peers.Dir, "oidc-test.")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	script := filepath.Join(dir, "provider.mjs")
-	if err := os.WriteFile(script, src, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	p := &oidcProvider{}
-	cmd := exec.Command(peers.Node, script, "--resource", resource)
-	stdin, err := cmd.StdinPipe() // closing it stops the provider
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = p
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan string, 1)
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			var line struct{ Issuer string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Issuer != "" {
-				ready <- line.Issuer
-				continue
-			}
-			p.Write(append(sc.Bytes(), '\n'))
-		}
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() {
-			<-copied
-			cmd.Wait()
-			close(done)
-		}()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("oidc-provider's output:\n%s", p.output())
-		}
-	})
-	select {
-	case p.issuer = <-ready:
-	case <-copied:
-		t.Fatalf("oidc-provider exited before it was ready:\n%s", p.output())
-	case <-time.After(60 * time.Second):
-		t.Fatalf("oidc-provider was not ready after a minute:\n%s", p.output())
-	}
-	return p
-}
-
-func (p *oidcProvider) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.Write(b)
-}
-
-func (p *oidcProvider) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.String()
-}
 
 // headlessBrowser plays the user's browser for OAuthConfig.OpenURL: it
 // follows the authorization page's redirects (keeping cookies, as a
@@ -187,8 +85,8 @@ func TestOIDCProvider(t *testing.T) {
 		t.Fatal(err)
 	}
 	audience := "http://" + ln.Addr().String() + "/mcp"
-	op := startOIDCProvider(t, audience)
-	c, err := parseFlags([]string{"-addr", ln.Addr().String(), "-issuer", op.issuer}, io.Discard)
+	op := oidcpeer.Start(t, "--resource", audience)
+	c, err := parseFlags([]string{"-addr", ln.Addr().String(), "-issuer", op.Issuer}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,11 @@
 // request (access_denied). The browser must keep cookies.
 //
 //   node provider.mjs --resource http://127.0.0.1:PORT/mcp [--scopes "mcp admin"] [--port 0]
+//        [--client ID=SECRET=REDIRECT_URI] [--no-registration]
+//
+// --client pre-registers a confidential client; --no-registration turns
+// dynamic registration off (an upstream identity provider as the OAuth
+// proxy meets it).
 //
 // It prints one line of JSON to stdout once it listens:
 // {"issuer":"http://127.0.0.1:PORT"}; the provider's own notices go to
@@ -33,6 +38,8 @@ const { values: args } = parseArgs({
     scopes: { type: 'string', default: 'mcp admin' },
     port: { type: 'string', default: '0' },
     subject: { type: 'string', default: 'oidc-user' },
+    client: { type: 'string' },
+    'no-registration': { type: 'boolean', default: false },
   },
 });
 if (!args.resource) {
@@ -47,7 +54,16 @@ const issuer = `http://127.0.0.1:${server.address().port}`;
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
 
+// --client ID=SECRET=REDIRECT_URI pre-registers a confidential client
+// (client_secret_basic), as an upstream of an OAuth proxy has it.
+const clients = [];
+if (args.client) {
+  const [client_id, client_secret, redirect_uri] = args.client.split('=');
+  clients.push({ client_id, client_secret, redirect_uris: [redirect_uri], grant_types: ['authorization_code', 'refresh_token'] });
+}
+
 const provider = new Provider(issuer, {
+  clients,
   jwks: { keys: [jwk] },
   cookies: { keys: [randomBytes(32).toString('base64url')] },
   findAccount: async (ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
@@ -55,7 +71,7 @@ const provider = new Provider(issuer, {
   interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
   features: {
     devInteractions: { enabled: false },
-    registration: { enabled: true },
+    registration: { enabled: !args['no-registration'] },
     introspection: { enabled: true },
     revocation: { enabled: true },
     resourceIndicators: {

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/oauth2"
+
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/oauthclient"
@@ -142,10 +144,29 @@ func startProxied(t *testing.T, g *gitHub) *proxied {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startProxiedOn(t, ln, g.upstream(), func(ctx context.Context, tok *oauth2.Token) (string, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, g.URL+"/user", nil)
+		tok.SetAuthHeader(req)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return fmt.Sprintf("%d %s", resp.StatusCode, b), nil
+	})
+}
+
+// startProxiedOn serves on ln a fastmcp server protected by the proxy in
+// front of up, with the tool upstream_user, which gives the user's
+// upstream token to probe and returns the token's subject and what probe
+// says.
+func startProxiedOn(t *testing.T, ln net.Listener, up oauthproxy.Upstream, probe func(ctx context.Context, tok *oauth2.Token) (string, error)) *proxied {
+	t.Helper()
 	origin := "http://" + ln.Addr().String()
 	quiet := slog.New(slog.DiscardHandler)
 	kv := &recordingKV{KV: store.NewMemoryKV()}
-	as, login, err := oauthproxy.New(oauthproxy.Config{Upstream: g.upstream()},
+	as, login, err := oauthproxy.New(oauthproxy.Config{Upstream: up},
 		oauthserver.Config{Issuer: origin, Resources: []string{origin + "/mcp"}, Store: kv, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -156,15 +177,8 @@ func startProxied(t *testing.T, g *gitHub) *proxied {
 		if err != nil {
 			return "", err
 		}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, g.URL+"/user", nil)
-		tok.SetAuthHeader(req)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return "", err
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return fmt.Sprintf("%d %s", resp.StatusCode, b), nil
+		said, err := probe(ctx, tok)
+		return ctx.Auth().Subject + " " + said, err
 	})
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
