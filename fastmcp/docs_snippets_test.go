@@ -14,5 +14,5 @@ func TestDocSnippets(t *testing.T) {
 	t.Parallel()
 	docsnippets.Check(t,
 		[]string{"../docs/resources.md", "../docs/prompts.md", "../docs/tools.md", "../docs/context.md", "../docs/tasks.md", "../docs/proxy.md", "../docs/http.md", "../docs/auth.md"},
-		[]string{"example_resource_test.go", "example_prompt_test.go", "example_tool_test.go", "example_test.go", "example_auth_test.go", "example_task_test.go", "../proxy/example_test.go", "../examples/conformance/server/tools.go", "../examples/proxy/main.go", "docs_http_test.go", "docs_auth_test.go", "../oauthserver/example_test.go"})
+		[]string{"example_resource_test.go", "example_prompt_test.go", "example_tool_test.go", "example_test.go", "example_auth_test.go", "example_task_test.go", "../proxy/example_test.go", "../examples/conformance/server/tools.go", "../examples/proxy/main.go", "docs_http_test.go", "docs_auth_test.go", "../oauthserver/example_test.go", "../oauthserver/oauthproxy/example_test.go"})
 }

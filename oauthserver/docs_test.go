@@ -11,5 +11,5 @@ import (
 // runs. (fastmcp's TestDocSnippets checks the whole page, with this file
 // among its sources.)
 func TestDocs(t *testing.T) {
-	docsnippets.Check(t, []string{"../docs/auth.md"}, []string{"example_test.go", "../fastmcp/*_test.go", "../examples/*/main.go", "../proxy/example_test.go"})
+	docsnippets.Check(t, []string{"../docs/auth.md"}, []string{"example_test.go", "oauthproxy/example_test.go", "../fastmcp/*_test.go", "../examples/*/main.go", "../proxy/example_test.go"})
 }
