@@ -14,7 +14,8 @@
 // redirect URI of the upstream client. The client ID and secret may come
 // from FASTMCP_UPSTREAM_CLIENT_ID and FASTMCP_UPSTREAM_CLIENT_SECRET
 // instead of the flags; -redis-url (or FASTMCP_REDIS_URL) keeps the state
-// in Redis so that several processes act as one.
+// in Redis so that several processes act as one; -client ID=REDIRECT_URI
+// pre-registers a public MCP client.
 package main
 
 import (
@@ -41,6 +42,21 @@ type config struct {
 	addr, issuer, redisURL           string
 	upstream, upstreamIssuer         string
 	upstreamClientID, upstreamSecret string
+	clients                          []oauthserver.Client
+}
+
+// clientFlag collects -client ID=REDIRECT_URI flags.
+type clientFlag struct{ c *config }
+
+func (f clientFlag) String() string { return "" }
+
+func (f clientFlag) Set(v string) error {
+	id, redirect, ok := strings.Cut(v, "=")
+	if !ok || id == "" || redirect == "" {
+		return errors.New("want ID=REDIRECT_URI")
+	}
+	f.c.clients = append(f.c.clients, oauthserver.Client{ID: id, RedirectURIs: []string{redirect}})
+	return nil
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -53,6 +69,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.StringVar(&c.upstreamIssuer, "upstream-issuer", "", "the `URL` of the upstream OpenID provider (discovered)")
 	fs.StringVar(&c.upstreamClientID, "upstream-client-id", getenv("FASTMCP_UPSTREAM_CLIENT_ID"), "the proxy's client `ID` at the upstream (default $FASTMCP_UPSTREAM_CLIENT_ID)")
 	fs.StringVar(&c.upstreamSecret, "upstream-client-secret", getenv("FASTMCP_UPSTREAM_CLIENT_SECRET"), "its `SECRET` (default $FASTMCP_UPSTREAM_CLIENT_SECRET)")
+	fs.Var(clientFlag{&c}, "client", "pre-register a public MCP client: `ID=REDIRECT_URI` (repeatable; others register dynamically)")
 	fs.StringVar(&c.redisURL, "redis-url", getenv("FASTMCP_REDIS_URL"), "keep the state in Redis at `URL` (default $FASTMCP_REDIS_URL; none: in memory)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -106,7 +123,7 @@ func newServer(ctx context.Context, c config, opts ...fastmcp.Option) (*fastmcp.
 		opts = append(opts, fastmcp.SharedStores(st)) // closed by the server at shutdown
 	}
 	as, proxy, err := oauthproxy.New(oauthproxy.Config{Upstream: up},
-		oauthserver.Config{Issuer: c.issuer, Resources: []string{c.issuer + "/mcp"}, Store: kv})
+		oauthserver.Config{Issuer: c.issuer, Resources: []string{c.issuer + "/mcp"}, Store: kv, Clients: c.clients})
 	if err != nil {
 		return nil, err
 	}
