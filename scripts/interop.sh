@@ -194,8 +194,13 @@ main() {
 		go build -o "$WORK/protected-$pname" "$ppkg" || die "go build failed"
 	done
 
-	local P_OURS P_V1 P_V2 P_V2S P_AS P_OAUTH P_OAUTH_AS
-	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port) P_AS=$(free_port) P_OAUTH=$(free_port) P_OAUTH_AS=$(free_port)
+	# examples/authorization-server (module oauthserver: its own go.mod):
+	# fastmcp's own authorization server and the MCP endpoint it protects.
+	(cd examples/authorization-server && go build -o "$WORK/authorization-server" .) || die "go build failed"
+
+	local P_OURS P_V1 P_V2 P_V2S P_AS P_OAUTH P_OAUTH_AS P_OWNAS
+	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port) P_AS=$(free_port) P_OAUTH=$(free_port) P_OAUTH_AS=$(free_port) P_OWNAS=$(free_port)
+	start authorization-server "$WORK/authorization-server" -addr "127.0.0.1:$P_OWNAS"
 	start everything-http "$WORK/everything" -http="127.0.0.1:$P_OURS"
 	start v1server-http "$NODE" "$JS/v1server.mjs" http --port "$P_V1"
 	start v2server-http "$NODE" "$JS/v2server.mjs" http --port "$P_V2"
@@ -206,7 +211,7 @@ main() {
 	# authorization server (which approves every login at once).
 	MCP_PORT=$P_OAUTH MCP_AUTH_PORT=$P_OAUTH_AS start v1server-oauth "$NODE" \
 		"$CACHE/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js" --oauth --oauth-strict
-	local ports=("$P_OURS" "$P_V1" "$P_V2" "$P_V2S" "$P_AS" "$P_OAUTH" "$P_OAUTH_AS") PROTECTED_URLS=() port
+	local ports=("$P_OURS" "$P_V1" "$P_V2" "$P_V2S" "$P_AS" "$P_OAUTH" "$P_OAUTH_AS" "$P_OWNAS") PROTECTED_URLS=() port
 	for prot in "${PROTECTED[@]}"; do
 		IFS='|' read -r pname ppkg pscope pstep psse <<<"$prot"
 		port=$(free_port)
@@ -270,6 +275,16 @@ main() {
 			run "ts-sdk-v1 client (oauth) -> fastmcp $(printf '%-11s' "$pname")  sse" "$NODE" "$JS/v1oauth.mjs" sse "$url$psse" --resource "$url" "${OAUTH[@]}"
 			run "ts-sdk-v2 client (legacy, oauth) -> fastmcp $(printf '%-11s' "$pname")  sse" "$NODE" "$JS/v2oauth.mjs" sse "$url$psse" --resource "$url" "${OAUTH[@]}"
 		fi
+	done
+
+	# TypeScript SDK clients with their OAuth providers -> fastmcp's own
+	# authorization server (examples/authorization-server, module
+	# oauthserver), which protects its MCP endpoint on the same origin: the
+	# providers fill in its demo login and consent pages (plain forms).
+	local OWNAS="http://127.0.0.1:$P_OWNAS/mcp"
+	run "ts-sdk-v1 client (oauth) -> fastmcp authorization-server  streamable-http" "$NODE" "$JS/v1oauth.mjs" http "$OWNAS" --subject interop-oauth-user --scope ''
+	for era in legacy modern; do
+		run "ts-sdk-v2 client ($era, oauth) -> fastmcp authorization-server  streamable-http" "$NODE" "$JS/v2oauth.mjs" --era "$era" http "$OWNAS" --subject interop-oauth-user --scope ''
 	done
 
 	# MCP Inspector CLI -> fastmcp servers.

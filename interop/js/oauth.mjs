@@ -6,10 +6,11 @@
 // optionally, steps up to more scope on a 403 insufficient_scope.
 //
 // Nothing is interactive: the test authorization server
-// (interop/authserver) approves at once, so the provider's
-// redirectToAuthorization follows the authorization URL with fetch and
-// keeps the redirect's query (code, state, iss), which the SDK's own
-// finishAuth then redeems.
+// (interop/authserver) approves at once, and fastmcp's own authorization
+// server's login and consent pages are plain forms; the provider's
+// redirectToAuthorization follows the authorization URL with fetch
+// (posting those forms) and keeps the redirect's query (code, state, iss),
+// which the SDK's own finishAuth then redeems.
 
 import { randomBytes } from 'node:crypto';
 
@@ -84,14 +85,14 @@ export class InteropProvider {
     return this._discovery;
   }
 
-  // redirectToAuthorization plays the user agent: it follows the URL,
-  // which the test authorization server answers with a redirect back.
+  // redirectToAuthorization plays the user agent: it follows the URL
+  // until the redirect back. interop/authserver answers with that redirect
+  // at once; fastmcp's own authorization server (module oauthserver) shows
+  // its login and consent pages first, plain HTML forms which it fills in
+  // (the user name this.user, Allow) and posts, keeping cookies.
   async redirectToAuthorization(url) {
     this.authorizations.push(new URL(url));
-    const res = await fetch(url, { redirect: 'manual' });
-    await res.body?.cancel();
-    if (res.status !== 302) throw new Error(`authorization endpoint answered ${res.status}, want 302`);
-    const back = new URL(res.headers.get('location'));
+    const back = await browse(url, this.user || 'interop-user');
     if (!back.href.startsWith(REDIRECT_URL + '?')) throw new Error(`redirected to ${back.href}, want ${REDIRECT_URL}`);
     this.callbacks.push(back.searchParams);
   }
@@ -100,6 +101,52 @@ export class InteropProvider {
   get lastState() {
     return this._state;
   }
+}
+
+// unescapeHTML undoes html/template's escaping of attribute values.
+function unescapeHTML(s) {
+  return s.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, n) => String.fromCharCode(parseInt(n, 16)))
+    .replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+// browse follows url as a browser would (cookies kept, redirects
+// followed) through HTML form pages, posting each form with its fields,
+// the user name in a "username" field and "allow" on a "decision" button,
+// and returns the URL of the redirect to REDIRECT_URL.
+async function browse(url, user) {
+  const cookies = new Map();
+  let req = { url: new URL(url), method: 'GET', body: undefined };
+  for (let i = 0; i < 12; i++) {
+    const headers = { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    if (req.body) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await fetch(req.url, { method: req.method, body: req.body, headers, redirect: 'manual' });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair.indexOf('=');
+      cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      const loc = new URL(res.headers.get('location'), req.url);
+      if (loc.href.startsWith(REDIRECT_URL)) return loc;
+      req = { url: loc, method: 'GET', body: undefined };
+      continue;
+    }
+    const page = await res.text();
+    const form = /<form[^>]*action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/i.exec(page);
+    if (res.status !== 200 || !form) throw new Error(`authorization: ${req.url} answered ${res.status} without a form: ${page.slice(0, 300)}`);
+    const fields = new URLSearchParams();
+    for (const [, attrs] of form[2].matchAll(/<input([^>]*)>/gi)) {
+      const name = /name="([^"]*)"/.exec(attrs)?.[1];
+      if (!name) continue;
+      const value = /value="([^"]*)"/.exec(attrs)?.[1] ?? '';
+      fields.set(unescapeHTML(name), name === 'username' ? user : unescapeHTML(value));
+    }
+    if (/<button[^>]*name="decision"/i.test(form[2])) fields.set('decision', 'allow');
+    req = { url: new URL(unescapeHTML(form[1]), req.url), method: 'POST', body: fields.toString() };
+  }
+  throw new Error('authorization: too many pages');
 }
 
 // recordingFetch returns a fetch that records every HTTP exchange (method,
@@ -144,6 +191,7 @@ export async function oauthSuite(t, sdk, url, want) {
   const mcp = (h) => h.url.startsWith(resource) && !h.url.includes('/.well-known/');
   const http = [];
   const provider = new InteropProvider(sdk.name);
+  provider.user = want.subject;
   const fetchFn = recordingFetch(http);
   const first = sdk.open(url, provider, fetchFn, want.wire);
 
