@@ -196,7 +196,9 @@ main() {
 
 	# examples/authorization-server (module oauthserver: its own go.mod):
 	# fastmcp's own authorization server and the MCP endpoint it protects.
-	(cd examples/authorization-server && go build -o "$WORK/authorization-server" .) || die "go build failed"
+	(cd examples/authorization-server && go build -o "$WORK/authorization-server" .) &&
+		(cd oauthserver && go build -o "$WORK/asdriver" ./internal/asdriver) &&
+		(cd cmd/fastmcp && go build -o "$WORK/fastmcp" .) || die "go build failed"
 
 	local P_OURS P_V1 P_V2 P_V2S P_AS P_OAUTH P_OAUTH_AS P_OWNAS
 	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port) P_AS=$(free_port) P_OAUTH=$(free_port) P_OAUTH_AS=$(free_port) P_OWNAS=$(free_port)
@@ -286,6 +288,24 @@ main() {
 	for era in legacy modern; do
 		run "ts-sdk-v2 client ($era, oauth) -> fastmcp authorization-server  streamable-http" "$NODE" "$JS/v2oauth.mjs" --era "$era" http "$OWNAS" --subject interop-oauth-user --scope ''
 	done
+
+	# The fastmcp command with --oauth -> the same: it prints the
+	# authorization URL (--no-browser), which asdriver (module oauthserver)
+	# opens as the user's browser, through the login and consent pages to
+	# the command's loopback callback; whoami then names the user.
+	cat >"$WORK/cli-oauth.sh" <<'SH'
+#!/bin/sh
+# cli-oauth.sh ASDRIVER FASTMCP URL: fastmcp call URL whoami --oauth under
+# asdriver, which reads the URL the command prints (on stderr, hence 2>&1).
+out=$("$1" -user interop-oauth-user -- sh -c '"$0" call "$1" whoami --oauth --no-browser 2>&1' "$2" "$3") || { echo "$out"; exit 1; }
+echo "$out"
+case $out in
+*'"subject": "interop-oauth-user"'*) echo "ok   login through the browser pages, then whoami names the user who signed in" ;;
+*) echo "FAIL whoami does not name interop-oauth-user"; exit 1 ;;
+esac
+SH
+	run "fastmcp CLI (--oauth) -> fastmcp authorization-server  streamable-http" \
+		env XDG_CONFIG_HOME="$WORK/cli-config" sh "$WORK/cli-oauth.sh" "$WORK/asdriver" "$WORK/fastmcp" "$OWNAS"
 
 	# MCP Inspector CLI -> fastmcp servers.
 	local inspector_cases=(
