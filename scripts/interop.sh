@@ -293,11 +293,16 @@ main() {
 	# authorization URL (--no-browser), which asdriver (module oauthserver)
 	# opens as the user's browser, through the login and consent pages to
 	# the command's loopback callback; whoami then names the user.
-	cat >"$WORK/cli-oauth.sh" <<'SH'
+	cat >"$WORK/oauth-login.sh" <<'SH'
 #!/bin/sh
-# cli-oauth.sh ASDRIVER FASTMCP URL: fastmcp call URL whoami --oauth under
-# asdriver, which reads the URL the command prints (on stderr, hence 2>&1).
-out=$("$1" -user interop-oauth-user -- sh -c '"$0" call "$1" whoami --oauth --no-browser 2>&1' "$2" "$3") || { echo "$out"; exit 1; }
+# oauth-login.sh ASDRIVER COMMAND ARGS...: runs the command (stderr with
+# stdout, where asdriver finds the authorization URL it prints) under
+# asdriver, which opens that URL as the browser of interop-oauth-user
+# (login, consent, the command's loopback callback); the command's output
+# must then name that user.
+driver=$1
+shift
+out=$("$driver" -user interop-oauth-user -- sh -c '"$@" 2>&1' sh "$@") || { echo "$out"; exit 1; }
 echo "$out"
 case $out in
 *'"subject": "interop-oauth-user"'*) echo "ok   login through the browser pages, then whoami names the user who signed in" ;;
@@ -305,7 +310,13 @@ case $out in
 esac
 SH
 	run "fastmcp CLI (--oauth) -> fastmcp authorization-server  streamable-http" \
-		env XDG_CONFIG_HOME="$WORK/cli-config" sh "$WORK/cli-oauth.sh" "$WORK/asdriver" "$WORK/fastmcp" "$OWNAS"
+		env XDG_CONFIG_HOME="$WORK/cli-config" sh "$WORK/oauth-login.sh" "$WORK/asdriver" "$WORK/fastmcp" call "$OWNAS" whoami --oauth --no-browser
+	# The Inspector CLI's own interactive OAuth (it prints the URL; its
+	# secrets in memory, its files under a scratch HOME).
+	run "inspector cli (oauth) -> fastmcp authorization-server  streamable-http" \
+		env HOME="$WORK/inspector-home" MCP_AUTO_OPEN_ENABLED=true MCP_INSPECTOR_SECRET_STORE=memory BROWSER=true \
+		sh "$WORK/oauth-login.sh" "$WORK/asdriver" "$NODE" "$CACHE/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js" \
+		--cli --server-url "$OWNAS" --transport http --callback-url "http://127.0.0.1:$(free_port)/oauth/callback" --method tools/call --tool-name whoami
 
 	# MCP Inspector CLI -> fastmcp servers.
 	local inspector_cases=(

@@ -77,8 +77,10 @@ func answer(out io.Reader, user string) {
 	for sc.Scan() {
 		line := sc.Text()
 		fmt.Println(line)
-		if u := strings.TrimSpace(line); strings.HasPrefix(u, "http") && strings.Contains(u, "/authorize?") {
-			opens.Go(func() { open(user, u) }) // the command waits for the callback meanwhile
+		for _, u := range strings.Fields(line) { // "URL" alone, or "Please navigate to: URL"
+			if strings.HasPrefix(u, "http") && strings.Contains(u, "/authorize?") {
+				opens.Go(func() { open(user, u) }) // the command waits for the callback meanwhile
+			}
 		}
 	}
 	_, _ = io.Copy(os.Stdout, out)
