@@ -197,12 +197,33 @@ main() {
 	# examples/authorization-server (module oauthserver: its own go.mod):
 	# fastmcp's own authorization server and the MCP endpoint it protects.
 	(cd examples/authorization-server && go build -o "$WORK/authorization-server" .) &&
+		(cd examples/oauth-proxy && go build -o "$WORK/oauth-proxy" .) &&
 		(cd oauthserver && go build -o "$WORK/asdriver" ./internal/asdriver) &&
 		(cd cmd/fastmcp && go build -o "$WORK/fastmcp" .) || die "go build failed"
 
 	local P_OURS P_V1 P_V2 P_V2S P_AS P_OAUTH P_OAUTH_AS P_OWNAS
 	P_OURS=$(free_port) P_V1=$(free_port) P_V2=$(free_port) P_V2S=$(free_port) P_AS=$(free_port) P_OAUTH=$(free_port) P_OAUTH_AS=$(free_port) P_OWNAS=$(free_port)
 	start authorization-server "$WORK/authorization-server" -addr "127.0.0.1:$P_OWNAS"
+	# examples/oauth-proxy in front of panva's oidc-provider (no dynamic
+	# registration there; the proxy's client pre-registered; its user
+	# headless). provider.mjs stops when its stdin closes: this shell holds
+	# a fifo open for it until it exits.
+	local P_PROXY OP_ISSUER=""
+	P_PROXY=$(free_port)
+	cp "$ROOT/interop/oidc/provider.mjs" "$JS/"
+	mkfifo "$WORK/op.in"
+	"$NODE" "$JS/provider.mjs" --resource "http://127.0.0.1:$P_PROXY/upstream-api" --no-registration --subject interop-oauth-user \
+		--client "proxy=proxy-secret-0123456789=http://127.0.0.1:$P_PROXY/oauth/callback" >"$WORK/oidc-upstream.log" 2>&1 <"$WORK/op.in" &
+	PIDS+=($!)
+	exec 4>"$WORK/op.in"
+	for _ in $(seq 1 200); do
+		OP_ISSUER=$(sed -n 's/^{"issuer":"\(.*\)"}$/\1/p' "$WORK/oidc-upstream.log" | head -n1)
+		[ -n "$OP_ISSUER" ] && break
+		sleep 0.1
+	done
+	[ -n "$OP_ISSUER" ] || { cat "$WORK/oidc-upstream.log" >&2; die "oidc-provider did not start"; }
+	FASTMCP_UPSTREAM_CLIENT_SECRET=proxy-secret-0123456789 start oauth-proxy "$WORK/oauth-proxy" -addr "127.0.0.1:$P_PROXY" \
+		-upstream-issuer "$OP_ISSUER" -upstream-client-id proxy
 	start everything-http "$WORK/everything" -http="127.0.0.1:$P_OURS"
 	start v1server-http "$NODE" "$JS/v1server.mjs" http --port "$P_V1"
 	start v2server-http "$NODE" "$JS/v2server.mjs" http --port "$P_V2"
@@ -213,7 +234,7 @@ main() {
 	# authorization server (which approves every login at once).
 	MCP_PORT=$P_OAUTH MCP_AUTH_PORT=$P_OAUTH_AS start v1server-oauth "$NODE" \
 		"$CACHE/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js" --oauth --oauth-strict
-	local ports=("$P_OURS" "$P_V1" "$P_V2" "$P_V2S" "$P_AS" "$P_OAUTH" "$P_OAUTH_AS" "$P_OWNAS") PROTECTED_URLS=() port
+	local ports=("$P_OURS" "$P_V1" "$P_V2" "$P_V2S" "$P_AS" "$P_OAUTH" "$P_OAUTH_AS" "$P_OWNAS" "$P_PROXY") PROTECTED_URLS=() port
 	for prot in "${PROTECTED[@]}"; do
 		IFS='|' read -r pname ppkg pscope pstep psse <<<"$prot"
 		port=$(free_port)
@@ -289,7 +310,16 @@ main() {
 		run "ts-sdk-v2 client ($era, oauth) -> fastmcp authorization-server  streamable-http" "$NODE" "$JS/v2oauth.mjs" --era "$era" http "$OWNAS" --subject interop-oauth-user --scope ''
 	done
 
-	# The fastmcp command with --oauth -> the same: it prints the
+	# The same clients through the OAuth proxy (examples/oauth-proxy) in
+	# front of oidc-provider: the user signs in there (headless), then
+	# consents at the proxy; whoami names the upstream's user.
+	local PROXY="http://127.0.0.1:$P_PROXY/mcp" PSUB="$OP_ISSUER|interop-oauth-user"
+	run "ts-sdk-v1 client (oauth) -> fastmcp oauth-proxy -> oidc-provider  streamable-http" "$NODE" "$JS/v1oauth.mjs" http "$PROXY" --subject "$PSUB" --scope ''
+	for era in legacy modern; do
+		run "ts-sdk-v2 client ($era, oauth) -> fastmcp oauth-proxy -> oidc-provider  streamable-http" "$NODE" "$JS/v2oauth.mjs" --era "$era" http "$PROXY" --subject "$PSUB" --scope ''
+	done
+
+	# The fastmcp command with --oauth -> examples/authorization-server: it prints the
 	# authorization URL (--no-browser), which asdriver (module oauthserver)
 	# opens as the user's browser, through the login and consent pages to
 	# the command's loopback callback; whoami then names the user.
