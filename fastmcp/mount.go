@@ -255,7 +255,7 @@ func (l *mountLink) mountedTools() map[string]*tool {
 			p.logger.Error("Mount: a tool of the mounted server is left out", "prefix", l.prefix, "tool", t.def.Name, "error", err)
 			continue
 		}
-		nt := &tool{def: &def, enc: enc, scopes: t.scopes, headers: t.headers, mount: l, orig: t.def.Name, appOnly: t.appOnly}
+		nt := &tool{def: &def, enc: enc, scopes: t.scopes, tags: t.tags, headers: t.headers, mount: l, orig: t.def.Name, appOnly: t.appOnly}
 		if t.plain != nil {
 			// An MCP Apps tool: clients without views get it without
 			// _meta.ui, as from the mounted server.
@@ -281,7 +281,7 @@ func (l *mountLink) mountedPrompts() map[string]*prompt {
 			l.parent.logger.Error("Mount: a prompt of the mounted server is left out", "prefix", l.prefix, "prompt", pr.def.Name, "error", err)
 			continue
 		}
-		np := &prompt{def: &def, enc: enc, scopes: pr.scopes, mount: l, orig: pr.def.Name}
+		np := &prompt{def: &def, enc: enc, scopes: pr.scopes, tags: pr.tags, mount: l, orig: pr.def.Name}
 		np.pipe = promptPipeline(np)
 		next[name] = np
 	}
@@ -302,7 +302,7 @@ func (l *mountLink) resyncResources() bool {
 			p.logger.Error("Mount: a resource of the mounted server is left out", "prefix", l.prefix, "uri", r.def.URI, "error", err)
 			continue
 		}
-		statics[uri] = &resource{def: &def, enc: enc, scopes: r.scopes, cache: r.cache, mount: l, orig: r.def.URI}
+		statics[uri] = &resource{def: &def, enc: enc, scopes: r.scopes, tags: r.tags, cache: r.cache, mount: l, orig: r.def.URI}
 	}
 	templates := map[string]*resourceTemplate{}
 	for _, t := range c.resources.templates.load().sorted {
@@ -314,7 +314,7 @@ func (l *mountLink) resyncResources() bool {
 			p.logger.Error("Mount: a resource template of the mounted server is left out", "prefix", l.prefix, "template", t.def.URITemplate, "error", err)
 			continue
 		}
-		nt := &resourceTemplate{def: &def, enc: enc, scopes: t.scopes, cache: t.cache, mount: l, orig: t.def.URITemplate}
+		nt := &resourceTemplate{def: &def, enc: enc, scopes: t.scopes, tags: t.tags, cache: t.cache, mount: l, orig: t.def.URITemplate}
 		nt.tmpl, _ = uritemplate.Parse(uri)
 		templates[uri] = nt
 	}

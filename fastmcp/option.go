@@ -90,6 +90,7 @@ type itemConfig struct {
 	meta        protocol.Meta
 	scopes      []string // from RequireScopes; checked at registration
 	scopesSet   bool     // RequireScopes was given (perhaps with no scope)
+	tags        []string // Tags
 }
 
 type toolConfig struct {

@@ -108,6 +108,7 @@ type prompt struct {
 	kind       promptKind
 	completers map[string]Completer // by argument name
 	scopes     []string             // RequireScopes
+	tags       []string             // Tags
 	mount      *mountLink           // the mount it comes from (Mount); nil for the server's own
 	orig       string               // its name on the mounted server
 	pipe       *pipeline            // what a prompts/get of it runs (promptPipeline)
@@ -254,7 +255,7 @@ func newPrompt(name string, fn any, opts []PromptOption) (*prompt, error) {
 	if err != nil {
 		return nil, fail("cannot return %s: %v", h.out, err)
 	}
-	p := &prompt{handler: h, kind: kind, completers: cfg.completers, scopes: scopes}
+	p := &prompt{handler: h, kind: kind, completers: cfg.completers, scopes: scopes, tags: cfg.tags}
 	p.def = &protocol.Prompt{
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Icons: cfg.icons, Meta: cfg.meta,

@@ -38,6 +38,7 @@ type resource struct {
 	mimeType string     // from the MIMEType option
 	cache    *cacheHint // from the CacheHint option
 	scopes   []string   // RequireScopes
+	tags     []string   // Tags
 	mount    *mountLink // the mount it comes from (Mount); nil for the server's own
 	orig     string     // its URI on the mounted server
 	view     bool       // registered by App: an MCP Apps view
@@ -259,7 +260,7 @@ func newResource(uri string, fn any, cfg *resourceConfig) (*resource, error) {
 	if h.out == nil {
 		return nil, fmt.Errorf("fastmcp: resource %q: handler %s returns only an error: return the contents too: %s", uri, h.display, resourceExample)
 	}
-	r := &resource{handler: h, kind: classifyContents(h.out), mimeType: cfg.mimeType, cache: cfg.cache, scopes: cfg.scopes}
+	r := &resource{handler: h, kind: classifyContents(h.out), mimeType: cfg.mimeType, cache: cfg.cache, scopes: cfg.scopes, tags: cfg.tags}
 	name := cfg.name
 	if name == "" {
 		name = uri

@@ -25,6 +25,7 @@ type resourceTemplate struct {
 	completers  map[string]Completer // by variable name
 	cache       *cacheHint
 	scopes      []string   // RequireScopes
+	tags        []string   // Tags
 	mount       *mountLink // the mount it comes from (Mount); nil for the server's own
 	orig        string     // its URI template on the mounted server
 }
@@ -91,6 +92,7 @@ func (s *Server) newResourceTemplate(raw string, fn any, cfg *resourceConfig) (*
 		tmpl: tmpl, handler: h, args: args, kind: classifyContents(h.out),
 		mimeType: cfg.mimeType, allowDotDot: cfg.allowDotDot, completers: cfg.completers, cache: cfg.cache,
 		scopes: cfg.scopes,
+		tags:   cfg.tags,
 	}
 	t.def = &protocol.ResourceTemplate{
 		URITemplate: raw, Name: name, Title: cfg.title, Description: cfg.description,

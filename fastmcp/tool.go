@@ -24,6 +24,7 @@ type tool struct {
 	result  resultKind
 	headers []schema.Header // parameters mirrored in Mcp-Param-* headers
 	scopes  []string        // RequireScopes
+	tags    []string        // Tags
 	task    *taskSpec       // TaskSupport: the call may run as a task
 	taskRun taskRunner      // the task runtime, set with task (see hooks.go)
 	mount   *mountLink      // the mount it comes from (Mount); nil for the server's own
@@ -168,7 +169,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 			return nil, err
 		}
 	}
-	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, task: cfg.task, taskRun: cfg.taskRun, apps: cfg.app.code}
+	t := &tool{handler: h, result: classifyResult(h.out), scopes: scopes, tags: cfg.tags, task: cfg.task, taskRun: cfg.taskRun, apps: cfg.app.code}
 	if ui != nil {
 		t.appOnly = ui.AppOnly
 	}
