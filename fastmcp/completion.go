@@ -193,7 +193,7 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 	switch p.Ref.Type {
 	case protocol.RefPrompt:
 		pr, ok := s.prompts.reg.get(p.Ref.Name)
-		if !ok {
+		if !ok || !s.usable(req, pr.component()) {
 			return nil, fmt.Errorf("%w: completion/complete: unknown prompt %q", protocol.ErrInvalidParams, p.Ref.Name)
 		}
 		if err := s.authorize(req, pr.scopes); err != nil {
@@ -209,6 +209,9 @@ func (s *Server) complete(ctx context.Context, req *lowlevel.Request) (any, erro
 		comp, name = pr.completers[arg], p.Ref.Name
 	case protocol.RefResource:
 		t, ok := s.resources.templates.get(p.Ref.URI)
+		if ok && !s.usable(req, t.component()) {
+			return nil, fmt.Errorf("%w: completion/complete: unknown resource template %q", protocol.ErrInvalidParams, p.Ref.URI)
+		}
 		if !ok {
 			if _, static := s.resources.static.get(p.Ref.URI); static {
 				return nil, fmt.Errorf("%w: completion/complete: resource %q has no variables to complete", protocol.ErrInvalidParams, p.Ref.URI)

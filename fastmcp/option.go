@@ -33,8 +33,12 @@ import (
 // An Option configures a Server in New.
 type Option interface{ applyServer(*serverConfig) }
 
-// A ToolOption configures a tool registration (Server.Tool).
-type ToolOption interface{ applyTool(*toolConfig) }
+// A ToolOption configures a tool registration (Server.Tool). Those that
+// make sense for a derived tool also configure TransformTool.
+type ToolOption interface {
+	applyTool(*toolConfig)
+	TransformOption
+}
 
 // A ResourceOption configures a resource or resource template registration
 // (Server.Resource).
@@ -54,7 +58,8 @@ type serverConfig struct {
 	instructions   string
 	logger         *slog.Logger
 	pageSize       int
-	hideUnauth     bool // HideUnauthorized
+	hideUnauth     bool                                   // HideUnauthorized
+	visibility     func(*session.Request, Component) bool // Visibility
 	maxConcurrency int
 	callTimeout    time.Duration
 	title          string
@@ -221,8 +226,9 @@ type schemaOption struct {
 	server func(*serverConfig)
 }
 
-func (o schemaOption) applyTool(c *toolConfig)     { o.tool(c) }
-func (o schemaOption) applyServer(c *serverConfig) { o.server(c) }
+func (o schemaOption) applyTool(c *toolConfig)           { o.tool(c) }
+func (o schemaOption) applyTransform(c *transformConfig) { o.tool(&c.tool) }
+func (o schemaOption) applyServer(c *serverConfig)       { o.server(c) }
 
 // Strict makes unknown argument fields an error (the schema gets
 // "additionalProperties": false): for one tool, or given to New for every

@@ -309,9 +309,9 @@ func (s *Server) getPrompt(ctx context.Context, req *lowlevel.Request) (any, err
 }
 
 // findPrompt finds the prompt a prompts/get names.
-func findPrompt(s *Server, _ *lowlevel.Request, p *callParams) (*pipeline, string, error) {
+func findPrompt(s *Server, req *lowlevel.Request, p *callParams) (*pipeline, string, error) {
 	pr, ok := s.prompts.reg.get(p.Name)
-	if !ok {
+	if !ok || !s.usable(req, pr.component()) {
 		return nil, "", unknownName(protocol.MethodPromptsGet, "prompt", p.Name)
 	}
 	return pr.pipe, p.Name, nil

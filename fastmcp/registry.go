@@ -23,6 +23,8 @@ type entry interface {
 	// requiredScopes are the scopes a caller over HTTP needs to use the
 	// entry (RequireScopes); nil for most.
 	requiredScopes() []string
+	// component describes the entry to Selectors and Visibility.
+	component() Component
 }
 
 // registry holds one kind of entry. Readers see an immutable snapshot and
@@ -35,6 +37,10 @@ type registry[T entry] struct {
 
 	mu  sync.Mutex   // guards cur and the building of snapshots
 	cur map[string]T // the entries; nil until the first update
+
+	// switches, when set, leave disabled entries (Server.Disable) out of
+	// snapshots: they are neither listed nor found by get.
+	switches *switches
 }
 
 type snapshot[T entry] struct {
@@ -60,6 +66,9 @@ func (r *registry[T]) load() *snapshot[T] {
 	if m == nil {
 		m = map[string]T{}
 	}
+	if r.switches != nil && r.switches.rules.Load() != nil {
+		maps.DeleteFunc(m, func(_ string, e T) bool { return !r.switches.enabled(e.component()) })
+	}
 	s := &snapshot[T]{byKey: m, sorted: slices.SortedFunc(maps.Values(m), compareKeys[T])}
 	s.scoped = slices.ContainsFunc(s.sorted, func(e T) bool { return len(e.requiredScopes()) > 0 })
 	r.snap.Store(s)
@@ -69,6 +78,15 @@ func (r *registry[T]) load() *snapshot[T] {
 // get returns the entry with key k.
 func (r *registry[T]) get(k string) (T, bool) {
 	v, ok := r.load().byKey[k]
+	return v, ok
+}
+
+// registered returns the entry with key k, enabled or not: for
+// registration and removal, which act on what was registered.
+func (r *registry[T]) registered(k string) (T, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	v, ok := r.cur[k]
 	return v, ok
 }
 

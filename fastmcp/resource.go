@@ -158,7 +158,7 @@ func (s *Server) RemoveResource(uri string) bool {
 	if s.resources.static.has(uri) {
 		s.resources.static.update(func(m map[string]*resource) { delete(m, uri) })
 		delete(s.apps.views, uri)
-	} else if t, ok := s.resources.templates.get(uri); ok {
+	} else if t, ok := s.resources.templates.registered(uri); ok {
 		s.resources.templates.update(func(m map[string]*resourceTemplate) { delete(m, uri) })
 		ordered := slices.DeleteFunc(slices.Clone(s.resources.orderedTemplates()), func(x *resourceTemplate) bool { return x == t })
 		s.resources.ordered.Store(&ordered)

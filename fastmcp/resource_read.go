@@ -107,6 +107,9 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 			}
 		}
 	}
+	if !s.resourceUsable(c.req, uri) {
+		return nil, errNotFound(uri)
+	}
 	if l, rest := s.mountFor(uri); l != nil {
 		if l.child.proxy != nil {
 			return nil, fmt.Errorf("fastmcp: reading %s: a resource of a mounted proxy cannot be read from a handler: read it with a Client", uri)
@@ -123,6 +126,9 @@ func (s *Server) readResource(c *Context, uri string) ([]ResourceContents, error
 	for _, t := range s.resources.orderedTemplates() {
 		if t.handler == nil {
 			continue // a proxy's, or a mounted server's: not read here
+		}
+		if !s.usable(c.req, t.component()) {
+			continue
 		}
 		vals, ok := t.tmpl.Match(uri)
 		if !ok {

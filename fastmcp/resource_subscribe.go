@@ -232,6 +232,9 @@ func (s *Server) subscribe(ctx context.Context, req *lowlevel.Request) (any, err
 	if p.URI == "" {
 		return nil, fmt.Errorf("%w: resources/subscribe: missing uri", protocol.ErrInvalidParams)
 	}
+	if !s.resourceUsable(req, p.URI) {
+		return nil, errNotFound(p.URI)
+	}
 	if err := s.authorize(req, s.resourceScopes(p.URI)); err != nil {
 		return nil, err
 	}

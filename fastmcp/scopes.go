@@ -194,12 +194,13 @@ func (s *Server) resourcesScoped() bool {
 // permittedURIs returns those of uris whose resources req's caller may
 // read: the resource subscriptions a subscriptions/listen honours.
 func (s *Server) permittedURIs(req *session.Request, uris []string) []string {
-	if len(uris) == 0 || req.HTTP == nil || !s.resourcesScoped() {
+	scoped := req.HTTP != nil && s.resourcesScoped()
+	if len(uris) == 0 || !scoped && !s.selective() {
 		return uris
 	}
 	var out []string
 	for _, uri := range uris {
-		if s.missingScopes(req, s.resourceScopes(uri)) == nil {
+		if s.resourceUsable(req, uri) && (!scoped || s.missingScopes(req, s.resourceScopes(uri)) == nil) {
 			out = append(out, uri)
 		}
 	}
@@ -231,11 +232,15 @@ func listPageFor[T entry](s *Server, r *registry[T], field string, req *lowlevel
 	}
 	snap := r.load()
 	scoped := s.cfg.hideUnauth && req.HTTP != nil && snap.scoped
-	if !scoped && f.keep == nil && f.enc == nil && !f.private {
+	visibility := s.cfg.visibility
+	if !scoped && visibility == nil && f.keep == nil && f.enc == nil && !f.private {
 		return r.page(field, cursor, s.cfg.pageSize)
 	}
 	items, more, err := snap.slice(cursor, s.cfg.pageSize, func(e T) bool {
 		if f.keep != nil && !f.keep(e) {
+			return false
+		}
+		if visibility != nil && !visibility(req, e.component()) {
 			return false
 		}
 		return !scoped || s.missingScopes(req, e.requiredScopes()) == nil

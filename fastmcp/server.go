@@ -32,11 +32,13 @@ type Server struct {
 	cfg    serverConfig
 	logger *slog.Logger
 
-	mu        sync.Mutex // serialises registrations
-	tools     registry[*tool]
-	resources resourceState
-	prompts   promptState
-	apps      appState // views registered with App
+	mu         sync.Mutex // serialises registrations
+	tools      registry[*tool]
+	resources  resourceState
+	prompts    promptState
+	apps       appState         // views registered with App
+	switches   switches         // Enable and Disable
+	transforms []*transformRule // TransformTool, in the order made; s.mu
 
 	listen      listeners
 	changes     listChanges // list_changed notifications owed, sent once per burst
@@ -101,6 +103,8 @@ func New(name, version string, opts ...Option) *Server {
 		sealer: sealedstate.New(cfg.stateKeys, cfg.stateSecret, cfg.stateTTL),
 		level:  level,
 	}
+	s.tools.switches, s.prompts.reg.switches = &s.switches, &s.switches
+	s.resources.static.switches, s.resources.templates.switches = &s.switches, &s.switches
 	if cfg.stores != nil { // SharedStores: nothing to open
 		s.useStores(cfg.stores, cfg.busRun)
 		s.stores.opened = true
