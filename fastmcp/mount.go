@@ -227,8 +227,11 @@ func (l *mountLink) resync(kinds listKinds, quiet bool) {
 	if quiet {
 		notify = func(method string) { p.childChanged(method, true) }
 	}
-	if kinds&listTools != 0 && replaceMounted(p, &p.tools, l, l.mountedTools(), "tool") {
-		notify(protocol.NotificationToolsListChanged)
+	if kinds&listTools != 0 {
+		replaced := replaceMounted(p, &p.tools, l, l.mountedTools(), "tool")
+		if derived := p.applyTransforms(); replaced || derived {
+			notify(protocol.NotificationToolsListChanged)
+		}
 	}
 	if kinds&listPrompts != 0 && replaceMounted(p, &p.prompts.reg, l, l.mountedPrompts(), "prompt") {
 		notify(protocol.NotificationPromptsListChanged)

@@ -60,6 +60,8 @@ func (o TaskOption) After(d time.Duration) TaskOption {
 
 func (o TaskOption) applyTool(c *toolConfig) { c.task, c.taskRun = &o.taskSpec, taskCode{} }
 
+func (o TaskOption) applyTransform(c *transformConfig) { o.applyTool(&c.tool) }
+
 // TaskSettings configure the tasks of a server (see Tasks). The zero value
 // works: tasks kept in memory for an hour, polled every second.
 type TaskSettings struct {

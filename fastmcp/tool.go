@@ -94,6 +94,7 @@ func (s *Server) addTool(name string, fn any, opts ...ToolOption) error {
 	if first {
 		s.installToolHandlers()
 	}
+	s.applyTransforms() // a transformation may wait for this source
 	s.notifyListChanged(protocol.NotificationToolsListChanged)
 	return nil
 }
@@ -104,11 +105,13 @@ func (s *Server) addTool(name string, fn any, opts ...ToolOption) error {
 func (s *Server) RemoveTool(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, ok := s.tools.get(name)
+	t, ok := s.tools.registered(name)
 	if !ok {
 		return false
 	}
 	s.tools.update(func(m map[string]*tool) { delete(m, name) })
+	s.dropTransform(name)
+	s.applyTransforms() // the tools derived from it go with it
 	s.notifyListChanged(protocol.NotificationToolsListChanged)
 	if t.view != nil {
 		t.apps.drop(s, t.view.URI)
@@ -150,6 +153,11 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 	for _, o := range opts {
 		o.applyTool(&cfg)
 	}
+	return s.buildTool(name, fn, &cfg)
+}
+
+// buildTool makes the tool name from fn and the options in cfg.
+func (s *Server) buildTool(name string, fn any, cfg *toolConfig) (*tool, error) {
 	scopes, err := checkScopes("tool", name, &cfg.itemConfig)
 	if err != nil {
 		return nil, err
@@ -177,7 +185,7 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
 	}
-	if err := s.toolSchemas(t, def, &cfg, name); err != nil {
+	if err := s.toolSchemas(t, def, cfg, name); err != nil {
 		return nil, err
 	}
 	if ui != nil {
@@ -301,7 +309,7 @@ func (s *Server) callTool(ctx context.Context, req *lowlevel.Request) (any, erro
 // as if unknown, from clients that render no views.
 func findTool(s *Server, req *lowlevel.Request, p *callParams) (*pipeline, string, error) {
 	t, ok := s.tools.get(p.Name)
-	if ok && t.appOnly && !s.rendersViews(req) {
+	if ok && (t.appOnly && !s.rendersViews(req) || !s.usable(req, t.component())) {
 		ok = false
 	}
 	if !ok {
