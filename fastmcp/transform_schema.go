@@ -1,15 +1,14 @@
 package fastmcp
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/fastmcp-go/fastmcp/internal/jsonobj"
 	"github.com/fastmcp-go/fastmcp/schema"
 )
 
@@ -24,36 +23,40 @@ type derivedSchema struct {
 }
 
 // deriveSchema makes the derived input schema from the source's (src) as
-// args say, and checks that it holds together.
+// args say, and checks that it holds together. The schema keeps the
+// source's text and order: only the members args change are rewritten.
 func deriveSchema(src json.RawMessage, args []argRule) (*derivedSchema, error) {
-	root := map[string]any{}
-	if len(src) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(src))
-		dec.UseNumber()
-		if err := dec.Decode(&root); err != nil {
-			return nil, fmt.Errorf("the source's input schema: %w", err)
+	root, err := jsonobj.Parse(jsonobj.OrEmpty(src))
+	if err != nil {
+		return nil, fmt.Errorf("the source's input schema: %w", err)
+	}
+	var props jsonobj.Object
+	if raw, ok := root.Get("properties"); ok {
+		if props, err = jsonobj.Parse(raw); err != nil {
+			return nil, fmt.Errorf("the source's input schema: properties: %w", err)
 		}
 	}
-	props, _ := root["properties"].(map[string]any)
 	var required []string
-	if rs, ok := root["required"].([]any); ok {
-		for _, r := range rs {
-			if s, ok := r.(string); ok {
-				required = append(required, s)
-			}
-		}
+	if raw, ok := root.Get("required"); ok {
+		_ = json.Unmarshal(raw, &required) // not a list of names: nothing is required
 	}
 	d := &derivedSchema{toSource: map[string]string{}, refused: map[string]bool{}, defaults: map[string]any{}}
 	rules := map[string]argRule{}
 	for _, a := range args {
-		if _, ok := props[a.name]; !ok {
-			return nil, fmt.Errorf("the source has no argument %q (its arguments: %s)", a.name, strings.Join(slices.Sorted(maps.Keys(props)), ", "))
+		if _, ok := props.Get(a.name); !ok {
+			var names []string
+			for _, m := range props {
+				names = append(names, m.Name)
+			}
+			slices.Sort(names)
+			return nil, fmt.Errorf("the source has no argument %q (its arguments: %s)", a.name, strings.Join(names, ", "))
 		}
 		rules[a.name] = a
 	}
-	out := map[string]any{}
+	var out jsonobj.Object
 	var outRequired []string
-	for _, name := range slices.Sorted(maps.Keys(props)) {
+	for _, m := range props {
+		name := m.Name
 		a, ruled := rules[name]
 		isRequired := slices.Contains(required, name)
 		if a.Hide {
@@ -70,76 +73,126 @@ func deriveSchema(src json.RawMessage, args []argRule) (*derivedSchema, error) {
 			d.toSource[pub] = name
 			d.refused[name] = true
 		}
-		if _, taken := out[pub]; taken {
+		if _, taken := out.Get(pub); taken {
 			return nil, fmt.Errorf("two arguments are published as %q: rename one of them", pub)
 		}
-		prop := props[name]
+		prop := m.Value
 		if ruled && (a.Description != "" || a.Default != nil) {
-			pm, ok := prop.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("argument %q: its schema is not an object, so it cannot be given a description or default", name)
-			}
-			pm = maps.Clone(pm)
-			if a.Description != "" {
-				pm["description"] = a.Description
+			if prop, err = rewriteArg(name, prop, &a.ArgTransform); err != nil {
+				return nil, err
 			}
 			if a.Default != nil {
-				pm["default"] = a.Default
 				d.defaults[pub] = a.Default
 			}
-			prop = pm
 		}
-		out[pub] = prop
+		out = append(out, jsonobj.Member{Name: pub, Value: prop})
 		if isRequired && (!ruled || a.Default == nil) {
 			outRequired = append(outRequired, pub)
 		}
 	}
-	for pub := range out {
-		delete(d.refused, pub) // a name published again (swapped) is the new argument's
+	for _, m := range out {
+		delete(d.refused, m.Name) // a name published again (swapped) is the new argument's
 	}
-	root = maps.Clone(root)
-	if root["type"] == nil {
-		root["type"] = "object"
-	}
-	root["properties"] = out
+	propsText := encodeObject(out)
+	var reqText []byte
 	if len(outRequired) > 0 {
-		root["required"] = outRequired
-	} else {
-		delete(root, "required")
+		if reqText, err = json.Marshal(outRequired); err != nil {
+			return nil, err
+		}
 	}
-	b, err := json.Marshal(root)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the derived input schema: %w", err)
+	b := []byte{'{'}
+	if _, ok := root.Get("type"); !ok {
+		b = jsonobj.AppendMember(b, "type", []byte(`"object"`))
 	}
-	d.schema = b
-	if err := d.checkDefaults(root); err != nil {
+	wrote := false
+	for _, m := range root {
+		switch m.Name {
+		case "properties":
+			b, wrote = jsonobj.AppendMember(b, "properties", propsText), true
+		case "required":
+			if reqText != nil {
+				b = jsonobj.AppendMember(b, "required", reqText)
+				reqText = nil
+			}
+		default:
+			b = jsonobj.AppendMember(b, m.Name, m.Value)
+		}
+	}
+	if !wrote {
+		b = jsonobj.AppendMember(b, "properties", propsText)
+	}
+	if reqText != nil {
+		b = jsonobj.AppendMember(b, "required", reqText)
+	}
+	d.schema = append(b, '}')
+	defs, _ := root.Get("$defs")
+	if err := d.checkDefaults(out, defs); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-// checkDefaults refuses a Default its argument's schema does not accept.
-func (d *derivedSchema) checkDefaults(root map[string]any) error {
-	props := root["properties"].(map[string]any)
-	for _, pub := range slices.Sorted(maps.Keys(d.defaults)) {
-		one := map[string]any{"type": "object", "properties": map[string]any{pub: props[pub]}}
-		if defs, ok := root["$defs"]; ok {
-			one["$defs"] = defs
+// rewriteArg returns the schema prop of the argument name with a's
+// description and default set.
+func rewriteArg(name string, prop jsontext.Value, a *ArgTransform) (jsontext.Value, error) {
+	pm, err := jsonobj.Parse(prop)
+	if err != nil {
+		return nil, fmt.Errorf("argument %q: its schema is not an object, so it cannot be given a description or default", name)
+	}
+	set := func(key string, v []byte) {
+		for i := range pm {
+			if pm[i].Name == key {
+				pm[i].Value = v
+				return
+			}
 		}
-		sb, err := json.Marshal(one)
+		pm = append(pm, jsonobj.Member{Name: key, Value: v})
+	}
+	if a.Description != "" {
+		v, _ := jsontext.AppendQuote(nil, a.Description)
+		set("description", v)
+	}
+	if a.Default != nil {
+		v, err := json.Marshal(a.Default)
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("argument %q: its Default cannot be encoded as JSON: %w", name, err)
 		}
-		st, err := schema.FromJSON(sb, schema.Options{})
-		if err != nil {
-			return fmt.Errorf("argument %q: %w", pub, err)
+		set("default", v)
+	}
+	return encodeObject(pm), nil
+}
+
+// encodeObject writes the members of o as a JSON object.
+func encodeObject(o jsonobj.Object) []byte {
+	b := []byte{'{'}
+	for _, m := range o {
+		b = jsonobj.AppendMember(b, m.Name, m.Value)
+	}
+	return append(b, '}')
+}
+
+// checkDefaults refuses a Default its argument's schema (in props, with
+// the schema's $defs) does not accept.
+func (d *derivedSchema) checkDefaults(props jsonobj.Object, defs jsontext.Value) error {
+	for _, m := range props {
+		v, ok := d.defaults[m.Name]
+		if !ok {
+			continue
 		}
-		vb, err := json.Marshal(map[string]any{pub: d.defaults[pub]})
+		one := jsonobj.Object{{Name: "type", Value: []byte(`"object"`)}, {Name: "properties", Value: encodeObject(jsonobj.Object{m})}}
+		if defs != nil {
+			one = append(one, jsonobj.Member{Name: "$defs", Value: defs})
+		}
+		st, err := schema.FromJSON(encodeObject(one), schema.Options{})
 		if err != nil {
-			return fmt.Errorf("argument %q: its Default cannot be encoded as JSON: %w", pub, err)
+			return fmt.Errorf("argument %q: %w", m.Name, err)
+		}
+		vb, err := json.Marshal(map[string]any{m.Name: v})
+		if err != nil {
+			return fmt.Errorf("argument %q: its Default cannot be encoded as JSON: %w", m.Name, err)
 		}
 		if _, err := st.Bind(vb); err != nil {
-			return fmt.Errorf("argument %q: its Default does not satisfy its schema: %w", pub, err)
+			return fmt.Errorf("argument %q: its Default does not satisfy its schema: %w", m.Name, err)
 		}
 	}
 	return nil
