@@ -12,8 +12,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/session"
 )
 
-type noArgs struct{}
-
 // taggedServer has a tool, a prompt, a resource and a template tagged
 // "admin", and a plain tool "echo".
 func taggedServer(opts ...fastmcp.Option) *fastmcp.Server {

@@ -93,10 +93,24 @@ func deriveSchema(src json.RawMessage, args []argRule) (*derivedSchema, error) {
 	for _, m := range out {
 		delete(d.refused, m.Name) // a name published again (swapped) is the new argument's
 	}
-	propsText := encodeObject(out)
+	if d.schema, err = assembleSchema(root, out, outRequired); err != nil {
+		return nil, err
+	}
+	defs, _ := root.Get("$defs")
+	if err := d.checkDefaults(out, defs); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// assembleSchema writes the derived schema: root's members in order, with
+// properties and required replaced (added when root had none).
+func assembleSchema(root, props jsonobj.Object, required []string) ([]byte, error) {
+	propsText := encodeObject(props)
 	var reqText []byte
-	if len(outRequired) > 0 {
-		if reqText, err = json.Marshal(outRequired); err != nil {
+	if len(required) > 0 {
+		var err error
+		if reqText, err = json.Marshal(required); err != nil {
 			return nil, err
 		}
 	}
@@ -124,12 +138,7 @@ func deriveSchema(src json.RawMessage, args []argRule) (*derivedSchema, error) {
 	if reqText != nil {
 		b = jsonobj.AppendMember(b, "required", reqText)
 	}
-	d.schema = append(b, '}')
-	defs, _ := root.Get("$defs")
-	if err := d.checkDefaults(out, defs); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return append(b, '}'), nil
 }
 
 // rewriteArg returns the schema prop of the argument name with a's
