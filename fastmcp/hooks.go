@@ -93,3 +93,26 @@ var (
 	declaresTasks         = taskext.Declared
 	missingTasksExtension = taskext.Missing
 )
+
+// transforms is the tool transformations of a server (TransformTool,
+// transform.go), as the rest of the server reaches them: registering or
+// removing a tool brings the derived tools in step. TransformTool installs
+// it (Server.xf).
+type transforms interface {
+	// apply brings the derived tools in step with their sources and
+	// reports whether the tools changed; s.mu held.
+	apply(s *Server) bool
+	// drop forgets the transformation deriving the tool name; s.mu held.
+	drop(name string)
+}
+
+// applyTransforms brings the derived tools (TransformTool) in step with
+// their sources after the tools changed, and reports whether that changed
+// the tools; s.mu held.
+func (s *Server) applyTransforms() bool { return s.xf != nil && s.xf.apply(s) }
+
+// derivedRun is the run of a derived tool's calls (TransformTool):
+// (*derivedTool).run.
+type derivedRun interface {
+	run(cl *call) (any, error)
+}

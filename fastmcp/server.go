@@ -32,13 +32,13 @@ type Server struct {
 	cfg    serverConfig
 	logger *slog.Logger
 
-	mu         sync.Mutex // serialises registrations
-	tools      registry[*tool]
-	resources  resourceState
-	prompts    promptState
-	apps       appState         // views registered with App
-	switches   switches         // Enable and Disable
-	transforms []*transformRule // TransformTool, in the order made; s.mu
+	mu        sync.Mutex // serialises registrations
+	tools     registry[*tool]
+	resources resourceState
+	prompts   promptState
+	apps      appState   // views registered with App
+	switches  switches   // Enable and Disable
+	xf        transforms // TransformTool's transformations; nil until the first; s.mu
 
 	listen      listeners
 	changes     listChanges // list_changed notifications owed, sent once per burst

@@ -30,6 +30,7 @@ type tool struct {
 	mount   *mountLink      // the mount it comes from (Mount); nil for the server's own
 	orig    string          // its name on the mounted server
 	pipe    *pipeline       // what a call of it runs (toolPipeline)
+	derived derivedRun      // TransformTool: how a call of the derived tool reaches its source; nil for others
 
 	// MCP Apps (WithToolUI: apps.WithView, apps.AppOnly, apps.ModelOnly).
 	plain   jsontext.Value // the definition without _meta.ui, for clients that render no views; nil when it has none
@@ -110,7 +111,9 @@ func (s *Server) RemoveTool(name string) bool {
 		return false
 	}
 	s.tools.update(func(m map[string]*tool) { delete(m, name) })
-	s.dropTransform(name)
+	if s.xf != nil {
+		s.xf.drop(name)
+	}
 	s.applyTransforms() // the tools derived from it go with it
 	s.notifyListChanged(protocol.NotificationToolsListChanged)
 	if t.view != nil {
@@ -153,11 +156,6 @@ func (s *Server) newTool(name string, fn any, opts []ToolOption) (*tool, error) 
 	for _, o := range opts {
 		o.applyTool(&cfg)
 	}
-	return s.buildTool(name, fn, &cfg)
-}
-
-// buildTool makes the tool name from fn and the options in cfg.
-func (s *Server) buildTool(name string, fn any, cfg *toolConfig) (*tool, error) {
 	scopes, err := checkScopes("tool", name, &cfg.itemConfig)
 	if err != nil {
 		return nil, err
@@ -185,7 +183,7 @@ func (s *Server) buildTool(name string, fn any, cfg *toolConfig) (*tool, error) 
 		Name: name, Title: cfg.title, Description: cfg.description,
 		Annotations: cfg.annotations, Icons: cfg.icons, Meta: cfg.meta,
 	}
-	if err := s.toolSchemas(t, def, cfg, name); err != nil {
+	if err := s.toolSchemas(t, def, &cfg, name); err != nil {
 		return nil, err
 	}
 	if ui != nil {
@@ -342,9 +340,11 @@ func toolPipeline(t *tool) *pipeline {
 	if t.task != nil {
 		steps = append(steps, taskStep(t))
 	}
-	return newPipeline(func(cl *call) (any, error) {
-		return cl.ctx.srv.runTool(&cl.ctx, t, cl.params.Arguments)
-	}, steps...)
+	run := func(cl *call) (any, error) { return cl.ctx.srv.runTool(&cl.ctx, t, cl.params.Arguments) }
+	if t.derived != nil {
+		run = t.derived.run
+	}
+	return newPipeline(run, steps...)
 }
 
 // taskStep is the step of a tool registered with TaskSupport: a call whose client
@@ -370,15 +370,25 @@ func argumentsObject(cl *call, next runFunc) (any, error) {
 
 // runTool binds the arguments, calls the handler and converts its result.
 func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolResult, err error) {
+	return s.runToolAs(c, t, args, t.def.Name, nil)
+}
+
+// runToolAs is runTool for a call made as the tool named name: invalid
+// arguments are reported under that name, their paths rewritten by
+// rename when it is not nil (a derived tool calling its source).
+func (s *Server) runToolAs(c *Context, t *tool, args jsontext.Value, name string, rename func(*schema.ValidationError)) (res *ToolResult, err error) {
 	var arg reflect.Value
 	if t.input != nil {
 		v, err := t.input.Bind(json.RawMessage(args))
 		if err != nil {
 			if verr, ok := errors.AsType[*schema.ValidationError](err); ok {
-				return errorResult(argumentsMessage("tool", t.def.Name, verr)), nil
+				if rename != nil {
+					rename(verr)
+				}
+				return errorResult(argumentsMessage("tool", name, verr)), nil
 			}
 			c.Logger().Error("binding arguments failed", "error", err)
-			return errorResult("internal error: the arguments of tool " + t.def.Name + " could not be decoded"), nil
+			return errorResult("internal error: the arguments of tool " + name + " could not be decoded"), nil
 		}
 		arg = v
 	}
@@ -388,7 +398,7 @@ func (s *Server) runTool(c *Context, t *tool, args jsontext.Value) (res *ToolRes
 	defer func() {
 		if r := recover(); r != nil {
 			c.Logger().Error("tool panicked", "panic", r, "stack", string(debug.Stack()))
-			res, err = errorResult("internal error: the tool "+t.def.Name+" failed"), nil
+			res, err = errorResult("internal error: the tool "+name+" failed"), nil
 		}
 	}()
 	out, herr := t.handler.call(c, arg)

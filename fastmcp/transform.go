@@ -1,14 +1,18 @@
 package fastmcp
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/fastmcp-go/fastmcp/protocol"
+	"github.com/fastmcp-go/fastmcp/schema"
 )
 
 // This file holds tool transformation: TransformTool derives a tool from
@@ -157,7 +161,11 @@ func (s *Server) addTransform(source, name string, opts []TransformOption) error
 	if s.proxy != nil {
 		return fail("a proxy's tools are transformed on a server that mounts it (Mount), not on the proxy itself")
 	}
-	if s.tools.has(name) || slices.ContainsFunc(s.transforms, func(r *transformRule) bool { return r.name == name }) {
+	rules, _ := s.xf.(*transformRules)
+	if rules == nil {
+		rules = new(transformRules)
+	}
+	if s.tools.has(name) || slices.ContainsFunc(*rules, func(r *transformRule) bool { return r.name == name }) {
 		return fail("a tool %q is already registered: choose another name, or Disable the source to serve the derived tool in its place", name)
 	}
 	src, ok := s.tools.registered(source)
@@ -179,7 +187,8 @@ func (s *Server) addTransform(source, name string, opts []TransformOption) error
 		s.tools.update(func(m map[string]*tool) { m[name] = t })
 		s.notifyListChanged(protocol.NotificationToolsListChanged)
 	}
-	s.transforms = append(s.transforms, r)
+	*rules = append(*rules, r)
+	s.xf = rules
 	return nil
 }
 
@@ -202,12 +211,15 @@ func checkArgRules(args []argRule) error {
 	return nil
 }
 
-// applyTransforms brings the derived tools in step with their sources
-// after the server's tools changed: a derived tool whose source was
-// replaced is derived again, one whose source is gone is removed (until
-// it comes back). It reports whether the tools changed; s.mu held.
-func (s *Server) applyTransforms() (changed bool) {
-	for _, r := range s.transforms {
+// transformRules are a server's transformations, in the order made.
+type transformRules []*transformRule
+
+// apply brings the derived tools in step with their sources after the
+// server's tools changed: a derived tool whose source was replaced is
+// derived again, one whose source is gone is removed (until it comes
+// back). It reports whether the tools changed; s.mu held.
+func (rules *transformRules) apply(s *Server) (changed bool) {
+	for _, r := range *rules {
 		src, ok := s.tools.registered(r.source)
 		cur, taken := s.tools.registered(r.name)
 		if ok && taken && src == r.from && cur == r.built {
@@ -237,10 +249,10 @@ func (s *Server) applyTransforms() (changed bool) {
 	return changed
 }
 
-// dropTransform forgets the transformation that derives name, if any:
-// RemoveTool of a derived tool; s.mu held.
-func (s *Server) dropTransform(name string) {
-	s.transforms = slices.DeleteFunc(s.transforms, func(r *transformRule) bool { return r.name == name })
+// drop forgets the transformation that derives name, if any: RemoveTool
+// of a derived tool; s.mu held.
+func (rules *transformRules) drop(name string) {
+	*rules = slices.DeleteFunc(*rules, func(r *transformRule) bool { return r.name == name })
 }
 
 // deriveTool builds r's derived tool from src.
@@ -249,75 +261,132 @@ func (s *Server) deriveTool(r *transformRule, src *tool) (*tool, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDefaults(src, ds); err != nil {
+		return nil, err
+	}
 	cfg := r.cfg.tool // a copy: filled in from src below
-	cfg.inputSchema = ds.schema
 	sd := src.def
-	if cfg.title == "" {
-		cfg.title = sd.Title
+	def := &protocol.Tool{
+		Name: r.name, Title: cmp.Or(cfg.title, sd.Title), Description: cmp.Or(cfg.description, sd.Description),
+		Annotations: cmp.Or(cfg.annotations, sd.Annotations), Icons: cfg.icons, Meta: cfg.meta,
+		InputSchema: json.RawMessage(ds.schema), OutputSchema: sd.OutputSchema,
 	}
-	if cfg.description == "" {
-		cfg.description = sd.Description
+	if def.Icons == nil {
+		def.Icons = sd.Icons
 	}
-	if cfg.icons == nil {
-		cfg.icons = sd.Icons
+	if cfg.outputSchema != nil {
+		def.OutputSchema = json.RawMessage(cfg.outputSchema)
 	}
-	if cfg.annotations == nil {
-		cfg.annotations = sd.Annotations
-	}
-	if cfg.outputSchema == nil && len(sd.OutputSchema) > 0 {
-		cfg.outputSchema = jsontext.Value(sd.OutputSchema)
-	}
-	if cfg.tags == nil {
-		cfg.tags = src.tags
+	tags := cfg.tags
+	if tags == nil {
+		tags = src.tags
 	}
 	if len(src.scopes) > 0 {
 		cfg.scopes = append(slices.Clone(src.scopes), cfg.scopes...)
 		cfg.scopesSet = true
 	}
-	run := sourceRun(src)
-	call := func(c *Context, args map[string]any) (*ToolResult, error) {
-		return ds.call(c, args, func(c *Context, raw jsontext.Value) (*ToolResult, error) { return run(c, raw) })
-	}
-	if wrap := r.cfg.wrap; wrap != nil {
-		direct := call
-		call = func(c *Context, args map[string]any) (*ToolResult, error) {
-			ds.fillDefaults(args)
-			return wrap(c, args, func(args map[string]any) (*ToolResult, error) { return direct(c, args) })
-		}
-	}
-	t, err := s.buildTool(r.name, call, &cfg)
+	scopes, err := checkScopes("tool", r.name, &cfg.itemConfig)
 	if err != nil {
 		return nil, err
 	}
+	t := &tool{def: def, scopes: scopes, tags: tags, derived: &derivedTool{name: r.name, src: src, schema: ds, wrap: r.cfg.wrap}}
+	if t.enc, err = protocol.Marshal(def); err != nil {
+		return nil, fmt.Errorf("encoding its definition: %w", err)
+	}
+	t.pipe = toolPipeline(t)
 	return t, nil
 }
 
-// sourceRun returns how a derived tool calls its source with arguments
-// raw: forwarded to the mounted server the source comes from, or bound,
-// validated and run here. The Context is the derived call's, naming the
-// source; the steps of the derived call (scopes, which include the
-// source's, parameter headers, inputs) have run already.
-func sourceRun(src *tool) func(c *Context, raw jsontext.Value) (*ToolResult, error) {
-	return func(c *Context, raw jsontext.Value) (*ToolResult, error) {
-		cc := *c
-		cc.name = src.def.Name
-		if src.mount == nil {
-			return cc.srv.runTool(&cc, src, raw)
-		}
-		params, err := withRawMember(jsontext.Value(c.req.Params), "arguments", raw)
-		if err != nil {
-			return nil, err
-		}
-		req := *c.req
-		req.Params = json.RawMessage(params)
-		cc.req = &req
-		cl := &call{params: callParams{Name: src.def.Name, Arguments: raw}, ctx: cc}
-		res, err := forwardTo(src.mount, "name", src.orig, withoutTasksExtension, (*Server).serveCallTool)(cl)
-		if err != nil {
-			return nil, err
-		}
-		return asToolResult(res)
+// checkDefaults refuses the defaults (published and hidden) that src's
+// schema does not accept; a source served elsewhere (mounted) checks them
+// when called.
+func checkDefaults(src *tool, ds *derivedSchema) error {
+	if src.input == nil {
+		return nil
 	}
+	vals := map[string]any{}
+	for pub, v := range ds.defaults {
+		vals[cmp.Or(ds.toSource[pub], pub)] = v
+	}
+	for _, h := range ds.hidden {
+		if h.Default != nil {
+			vals[h.name] = h.Default
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	raw, err := json.Marshal(vals)
+	if err != nil {
+		return fmt.Errorf("a Default cannot be encoded as JSON: %w", err)
+	}
+	_, err = src.input.Bind(raw)
+	verr, ok := errors.AsType[*schema.ValidationError](err)
+	if !ok {
+		return nil
+	}
+	for _, is := range verr.Issues {
+		root := is.Path
+		if end := strings.IndexAny(root, ".["); end >= 0 {
+			root = root[:end]
+		}
+		if _, defaulted := vals[root]; defaulted && is.Rule != "required" {
+			return fmt.Errorf("argument %q: its Default does not satisfy its schema: %s: %s", root, is.Path, is.Message)
+		}
+	}
+	return nil
+}
+
+// derivedTool is how a derived tool's call reaches its source.
+type derivedTool struct {
+	name   string // the derived tool's
+	src    *tool
+	schema *derivedSchema
+	wrap   WrapFunc
+}
+
+// run is the run of the derived tool's pipeline: the arguments checked
+// against the derived schema, then WrapCall or the source.
+func (d *derivedTool) run(cl *call) (any, error) {
+	c := &cl.ctx
+	args, res := d.schema.decode(d.name, cl.params.Arguments)
+	if res != nil {
+		return res, nil
+	}
+	if d.wrap != nil {
+		return d.wrap(c, args, func(args map[string]any) (*ToolResult, error) { return d.callSource(c, args) })
+	}
+	return d.callSource(c, args)
+}
+
+// callSource calls the source with args (published names): bound,
+// validated and run here, with invalid arguments reported under the
+// published names, or forwarded to the mounted server the source comes
+// from. The Context is the derived call's; its steps (scopes, which
+// include the source's; inputs) have run already.
+func (d *derivedTool) callSource(c *Context, args map[string]any) (*ToolResult, error) {
+	raw, res, err := d.schema.sourceArgs(c, d.name, args)
+	if res != nil || err != nil {
+		return res, err
+	}
+	src := d.src
+	if src.mount == nil {
+		return c.srv.runToolAs(c, src, raw, d.name, d.schema.renameIssues)
+	}
+	params, err := withRawMember(jsontext.Value(c.req.Params), "arguments", raw)
+	if err != nil {
+		return nil, err
+	}
+	req := *c.req
+	req.Params = json.RawMessage(params)
+	cc := *c
+	cc.req = &req
+	cl := &call{params: callParams{Name: src.def.Name, Arguments: raw}, ctx: cc}
+	out, err := forwardTo(src.mount, "name", src.orig, withoutTasksExtension, (*Server).serveCallTool)(cl)
+	if err != nil {
+		return nil, err
+	}
+	return asToolResult(out)
 }
 
 // asToolResult returns a tools/call result as a *ToolResult: as it is, or

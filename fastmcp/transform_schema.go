@@ -15,11 +15,13 @@ import (
 // derivedSchema is a derived tool's input schema and how its arguments
 // map back to the source's.
 type derivedSchema struct {
-	schema   jsontext.Value
-	toSource map[string]string // published name → the source's name, for renamed arguments
-	refused  map[string]bool   // names the client must not send: hidden, or renamed away
-	hidden   []argRule
-	defaults map[string]any // published name → the default filled in when left out
+	schema      jsontext.Value
+	toSource    map[string]string // published name → the source's name, for renamed arguments
+	toPublished map[string]string // the reverse
+	required    []string          // published names the client must send
+	refused     map[string]bool   // names the client must not send: hidden, or renamed away
+	hidden      []argRule
+	defaults    map[string]any // published name → the default filled in when left out
 }
 
 // deriveSchema makes the derived input schema from the source's (src) as
@@ -40,7 +42,7 @@ func deriveSchema(src json.RawMessage, args []argRule) (*derivedSchema, error) {
 	if raw, ok := root.Get("required"); ok {
 		_ = json.Unmarshal(raw, &required) // not a list of names: nothing is required
 	}
-	d := &derivedSchema{toSource: map[string]string{}, refused: map[string]bool{}, defaults: map[string]any{}}
+	d := &derivedSchema{toSource: map[string]string{}, toPublished: map[string]string{}, refused: map[string]bool{}, defaults: map[string]any{}}
 	rules := map[string]argRule{}
 	for _, a := range args {
 		if _, ok := props.Get(a.name); !ok {
@@ -71,6 +73,7 @@ func deriveSchema(src json.RawMessage, args []argRule) (*derivedSchema, error) {
 		if ruled && a.Rename != "" && a.Rename != name {
 			pub = a.Rename
 			d.toSource[pub] = name
+			d.toPublished[name] = pub
 			d.refused[name] = true
 		}
 		if _, taken := out.Get(pub); taken {
@@ -96,10 +99,7 @@ func deriveSchema(src json.RawMessage, args []argRule) (*derivedSchema, error) {
 	if d.schema, err = assembleSchema(root, out, outRequired); err != nil {
 		return nil, err
 	}
-	defs, _ := root.Get("$defs")
-	if err := d.checkDefaults(out, defs); err != nil {
-		return nil, err
-	}
+	d.required = outRequired
 	return d, nil
 }
 
@@ -180,33 +180,6 @@ func encodeObject(o jsonobj.Object) []byte {
 	return append(b, '}')
 }
 
-// checkDefaults refuses a Default its argument's schema (in props, with
-// the schema's $defs) does not accept.
-func (d *derivedSchema) checkDefaults(props jsonobj.Object, defs jsontext.Value) error {
-	for _, m := range props {
-		v, ok := d.defaults[m.Name]
-		if !ok {
-			continue
-		}
-		one := jsonobj.Object{{Name: "type", Value: []byte(`"object"`)}, {Name: "properties", Value: encodeObject(jsonobj.Object{m})}}
-		if defs != nil {
-			one = append(one, jsonobj.Member{Name: "$defs", Value: defs})
-		}
-		st, err := schema.FromJSON(encodeObject(one), schema.Options{})
-		if err != nil {
-			return fmt.Errorf("argument %q: %w", m.Name, err)
-		}
-		vb, err := json.Marshal(map[string]any{m.Name: v})
-		if err != nil {
-			return fmt.Errorf("argument %q: its Default cannot be encoded as JSON: %w", m.Name, err)
-		}
-		if _, err := st.Bind(vb); err != nil {
-			return fmt.Errorf("argument %q: its Default does not satisfy its schema: %w", m.Name, err)
-		}
-	}
-	return nil
-}
-
 // fillDefaults sets the defaults of the arguments args leaves out.
 func (d *derivedSchema) fillDefaults(args map[string]any) {
 	for pub, v := range d.defaults {
@@ -216,25 +189,53 @@ func (d *derivedSchema) fillDefaults(args map[string]any) {
 	}
 }
 
-// call calls the source through run with args (published names) mapped
-// back to the source's names, defaults filled in and the hidden
-// arguments added.
-func (d *derivedSchema) call(c *Context, args map[string]any, run func(*Context, jsontext.Value) (*ToolResult, error)) (*ToolResult, error) {
+// decode reads a call's arguments (raw, validated by nothing yet) under
+// the published names: a JSON object (or nothing), no refused name, every
+// required argument there; defaults filled in. A problem is the tool's
+// error result.
+func (d *derivedSchema) decode(name string, raw jsontext.Value) (map[string]any, *ToolResult) {
+	args := map[string]any{}
+	if len(raw) > 0 && raw.Kind() != 'n' {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, errorResult(argumentsMessage("tool", name, err))
+		}
+	}
 	var issues []schema.Issue
+	for k := range args {
+		if d.refused[k] {
+			issues = append(issues, schema.Issue{Path: k, Rule: "unknown", Message: "is not an argument of this tool"})
+		}
+	}
+	for _, r := range d.required {
+		if v, ok := args[r]; !ok || v == nil {
+			issues = append(issues, schema.Issue{Path: r, Rule: "required", Message: "is required"})
+		}
+	}
+	if len(issues) > 0 {
+		slices.SortFunc(issues, func(a, b schema.Issue) int { return strings.Compare(a.Path, b.Path) })
+		return nil, errorResult(argumentsMessage("tool", name, &schema.ValidationError{Issues: issues}))
+	}
+	d.fillDefaults(args)
+	return args, nil
+}
+
+// sourceArgs returns args (published names) as the source takes them:
+// names mapped back, defaults filled in, hidden arguments added. A
+// refused name (a WrapCall added it) or a Value's error is the tool's
+// error result.
+func (d *derivedSchema) sourceArgs(c *Context, name string, args map[string]any) (jsontext.Value, *ToolResult, error) {
 	out := make(map[string]any, len(args)+len(d.hidden))
 	for k, v := range args {
 		switch src, renamed := d.toSource[k]; {
 		case renamed:
 			out[src] = v
 		case d.refused[k]:
-			issues = append(issues, schema.Issue{Path: k, Rule: "unknown", Message: "is not an argument of this tool"})
+			return nil, errorResult(argumentsMessage("tool", name, &schema.ValidationError{Issues: []schema.Issue{
+				{Path: k, Rule: "unknown", Message: "is not an argument of this tool"},
+			}})), nil
 		default:
 			out[k] = v
 		}
-	}
-	if len(issues) > 0 {
-		slices.SortFunc(issues, func(a, b schema.Issue) int { return strings.Compare(a.Path, b.Path) })
-		return errorResult(argumentsMessage("tool", c.name, &schema.ValidationError{Issues: issues})), nil
 	}
 	for pub, v := range d.defaults {
 		src := pub
@@ -250,7 +251,7 @@ func (d *derivedSchema) call(c *Context, args map[string]any, run func(*Context,
 		case h.Value != nil:
 			v, err := h.Value(c)
 			if err != nil {
-				return errorResult(err.Error()), nil
+				return nil, errorResult(err.Error()), nil
 			}
 			out[h.name] = v
 		case h.Default != nil:
@@ -259,7 +260,22 @@ func (d *derivedSchema) call(c *Context, args map[string]any, run func(*Context,
 	}
 	raw, err := json.Marshal(out)
 	if err != nil {
-		return nil, fmt.Errorf("fastmcp: tool %s: encoding the arguments for its source: %w", c.name, err)
+		return nil, nil, fmt.Errorf("fastmcp: tool %s: encoding the arguments for its source: %w", name, err)
 	}
-	return run(c, raw)
+	return raw, nil, nil
+}
+
+// renameIssues rewrites the paths of the source's validation issues to
+// the published names.
+func (d *derivedSchema) renameIssues(verr *schema.ValidationError) {
+	for i := range verr.Issues {
+		p := verr.Issues[i].Path
+		end := strings.IndexAny(p, ".[")
+		if end < 0 {
+			end = len(p)
+		}
+		if pub, ok := d.toPublished[p[:end]]; ok {
+			verr.Issues[i].Path = pub + p[end:]
+		}
+	}
 }
