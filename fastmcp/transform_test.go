@@ -95,6 +95,8 @@ func TestTransformTool(t *testing.T) {
 			{`{"q":"panic"}`, xfOut{}, "query"},
 			{`{"query":"panic","limit":0}`, xfOut{}, "limit: must be >= 1"},
 			{`{"query":"panic","limit":99}`, xfOut{}, "limit: must be <= 50"},
+			{`{"query":5}`, xfOut{}, "invalid arguments for tool find_bugs: query: must be string"},
+			{`{}`, xfOut{}, "invalid arguments for tool find_bugs: query: is required"},
 		}
 		for _, tc := range tests {
 			res, err := c.CallTool(ctxT(t), "find_bugs", json.RawMessage(tc.args))
