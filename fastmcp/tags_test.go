@@ -1,6 +1,7 @@
 package fastmcp_test
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
 	"github.com/fastmcp-go/fastmcp/session"
 )
 
@@ -205,4 +207,40 @@ func waitFor(t *testing.T, cond func() bool) {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+}
+
+// TestVisibilityByPrincipal: over HTTP, a Visibility function decides by
+// the caller's principal; the same HTTP endpoint lists and serves the
+// admin tool to one principal and hides it from the other, over both eras.
+func TestVisibilityByPrincipal(t *testing.T) {
+	bothEras(t, func(t *testing.T, opt client.Option, _ bool) {
+		s := taggedServer(
+			fastmcp.HTTPPrincipal(func(r *http.Request) string { return r.Header.Get("X-User") }),
+			fastmcp.Visibility(func(r *session.Request, c fastmcp.Component) bool {
+				return !c.HasTag("admin") || r.HTTP != nil && r.HTTP.Principal == "root"
+			}))
+		hs := fastmcptest.NewHTTPServer(t, s)
+		dial := func(user string) *client.Client {
+			c, err := client.ConnectHTTP(ctxT(t), hs.URL+"/mcp", opt, client.WithLogger(quietLogger),
+				client.WithHTTPHeader(http.Header{"X-User": {user}}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			return c
+		}
+		root, guest := dial("root"), dial("guest")
+		if tools, _, _ := listed(t, root); len(tools) != 2 {
+			t.Fatalf("root lists %v", tools)
+		}
+		if a, b, c, d := reachable(t, root); !a || !b || !c || !d {
+			t.Fatalf("root reaches tool %v prompt %v resource %v template %v", a, b, c, d)
+		}
+		if tools, prompts, res := listed(t, guest); len(tools) != 1 || len(prompts) != 0 || len(res) != 0 {
+			t.Fatalf("guest lists %v %v %v", tools, prompts, res)
+		}
+		if a, b, c, d := reachable(t, guest); a || b || c || d {
+			t.Fatalf("guest reaches tool %v prompt %v resource %v template %v", a, b, c, d)
+		}
+	})
 }
