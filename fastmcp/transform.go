@@ -103,8 +103,10 @@ type transformRule struct {
 // same tool under another name, with arguments renamed, described anew,
 // given defaults or hidden (TransformArg), other tool options (Description,
 // Tags, ReadOnly, RequireScopes...) and, with WrapCall, Go code around its
-// calls. The published input schema follows every change, clients' calls
-// are validated against it, and the source still validates what it gets.
+// calls. The published input schema follows every change; a call must
+// send the published names (hidden and renamed-away ones are refused),
+// and the source validates what it gets, its problems reported under the
+// published names.
 //
 //	s.TransformTool("search_issues", "find_bugs",
 //		fastmcp.Description("Find open bugs in our repository"),
@@ -169,7 +171,7 @@ func (s *Server) addTransform(source, name string, opts []TransformOption) error
 		return fail("a tool %q is already registered: choose another name, or Disable the source to serve the derived tool in its place", name)
 	}
 	src, ok := s.tools.registered(source)
-	if !ok && len(s.mounting.children) == 0 {
+	if mounts := s.mounts.Load(); !ok && (mounts == nil || len(*mounts) == 0) {
 		return fail("no tool %q is registered: register it before transforming it", source)
 	}
 	r := &transformRule{source: source, name: name, cfg: cfg}
@@ -181,9 +183,6 @@ func (s *Server) addTransform(source, name string, opts []TransformOption) error
 			return fail("%w", err)
 		}
 		r.from, r.built = src, t
-		if first := s.tools.count() == 0; first {
-			s.installToolHandlers()
-		}
 		s.tools.update(func(m map[string]*tool) { m[name] = t })
 		s.notifyListChanged(protocol.NotificationToolsListChanged)
 	}
