@@ -9,13 +9,13 @@ test: vet funclen race modules
 
 # The nested modules, each with its own go.mod that points at this tree
 # (replace => the root): what they need (OpenTelemetry, go-redis, chromedp,
-# cobra, pty, x/term, fosite) stays out of the root module's graph, which is
+# cobra, pty, x/term, fosite, kin-openapi) stays out of the root module's graph, which is
 # what `go get github.com/fastmcp-go/fastmcp` pulls. cmd/fastmcp requires
 # apps/preview, so it comes after it; examples/authorization-server
 # and examples/oauth-proxy require oauthserver.
-MODULES = otel store/redisstore apps/preview cmd/fastmcp oauthserver examples/authorization-server examples/oauth-proxy
+MODULES = otel store/redisstore apps/preview cmd/fastmcp oauthserver examples/authorization-server examples/oauth-proxy openapi
 # Modules that only a nested module may have in its graph.
-NESTED_ONLY = go.opentelemetry.io/ github.com/redis/ github.com/chromedp/ github.com/spf13/ github.com/creack/pty github.com/ory/
+NESTED_ONLY = go.opentelemetry.io/ github.com/redis/ github.com/chromedp/ github.com/spf13/ github.com/creack/pty github.com/ory/ github.com/getkin/
 
 vet:
 	$(GO) vet ./...
