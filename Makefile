@@ -13,7 +13,7 @@ test: vet funclen race modules
 # what `go get github.com/fastmcp-go/fastmcp` pulls. cmd/fastmcp requires
 # apps/preview, so it comes after it; examples/authorization-server
 # and examples/oauth-proxy require oauthserver.
-MODULES = otel store/redisstore apps/preview cmd/fastmcp oauthserver examples/authorization-server examples/oauth-proxy openapi
+MODULES = otel store/redisstore apps/preview cmd/fastmcp oauthserver examples/authorization-server examples/oauth-proxy openapi examples/openapi
 # Modules that only a nested module may have in its graph.
 NESTED_ONLY = go.opentelemetry.io/ github.com/redis/ github.com/chromedp/ github.com/spf13/ github.com/creack/pty github.com/ory/ github.com/getkin/
 
