@@ -547,9 +547,11 @@ func (c *call) templateRegistration(s *fastmcp.Server, name string) (string, fun
 		}
 		used[v] = true
 		vars[i] = v
-		fields = append(fields, reflect.StructField{
-			Name: fmt.Sprintf("V%d", i), Type: stringType, Tag: reflect.StructTag(fmt.Sprintf(`json:%q`, v)),
-		})
+		tag := fmt.Sprintf(`json:%q`, v)
+		if a.in != inPath {
+			tag = fmt.Sprintf(`json:"%s,omitempty"`, v) // an optional query variable
+		}
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("V%d", i), Type: stringType, Tag: reflect.StructTag(tag)})
 	}
 	path := c.m.Path
 	var query []string
