@@ -139,6 +139,9 @@ func Register(s *fastmcp.Server, d *Document, cfg Config) ([]Component, error) {
 	}
 	routes := make([]*regexp.Regexp, len(cfg.Routes))
 	for i, r := range cfg.Routes {
+		if r.Kind < Tool || r.Kind > Exclude {
+			return nil, fmt.Errorf("%w: Routes[%d]: unknown Kind %d", ErrMapping, i, int(r.Kind))
+		}
 		if r.Pattern == "" {
 			continue
 		}
@@ -200,8 +203,6 @@ func Register(s *fastmcp.Server, d *Document, cfg Config) ([]Component, error) {
 			var uri string
 			uri, reg, err = op.templateRegistration(s, name)
 			comp = Component{Operation: o.Operation, Kind: ResourceTemplate, Name: uri}
-		default:
-			err = fmt.Errorf("Routes: unknown kind %d", kind)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: operation %s: %w", ErrMapping, o.key(), err)
