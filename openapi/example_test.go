@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -75,4 +77,29 @@ func Example() {
 	// tool petstore_showPetById
 	// {"id":7,"name":"Rex"}
 	// true invalid arguments for tool petstore_showPetById: petId: must be >= 1
+}
+
+// A Config that shapes the catalogue: routes choose what each operation
+// becomes, the API key goes with every request, and the client's timeout
+// bounds each call.
+func ExampleConfig() {
+	d, err := openapi.ReadFile("petstore.yaml")
+	if err != nil {
+		panic(err)
+	}
+	s := fastmcp.New("petstore", "1.0.0")
+	_, err = openapi.Register(s, d, openapi.Config{
+		BaseURL: "https://petstore.example.com/v1",
+		Client:  &http.Client{Timeout: 30 * time.Second},
+		Routes: []openapi.Route{
+			{Pattern: `^/admin/`, Kind: openapi.Exclude},
+			{Methods: []string{"GET"}, Kind: openapi.Resource},
+			{Methods: []string{"GET"}, Tags: []string{"pets"}, Kind: openapi.ResourceTemplate},
+		},
+		Names:   map[string]string{"showPetById": "get_pet"},
+		Headers: http.Header{"X-Api-Key": {os.Getenv("PETSTORE_KEY")}},
+	})
+	if err != nil {
+		panic(err)
+	}
 }
