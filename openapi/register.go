@@ -15,7 +15,6 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/schema"
 	_ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate" // InputSchema's validator
 )
 
@@ -130,8 +129,10 @@ var ErrMapping = errors.New("openapi: cannot map the document")
 
 // Register adds a tool, resource or resource template to s for each
 // operation of d, as cfg says, and returns what it registered in document
-// order. Every operation is mapped and checked first: on an error, which
-// names the operation, nothing is registered.
+// order. Every operation is mapped and checked first (names, routes,
+// schemas), and when the server then refuses a registration (a tool of
+// that name exists) those Register made are removed again: on an error,
+// which names the operation, nothing Register added stays.
 func Register(s *fastmcp.Server, d *Document, cfg Config) ([]Component, error) {
 	b, err := newBinding(d, cfg)
 	if err != nil {
@@ -356,11 +357,9 @@ func (c *call) toolRegistration(s *fastmcp.Server, name string) (func() error, e
 		ann.OpenWorldHint = &t
 	}
 	opts = append(opts, fastmcp.Annotations(ann))
-	// The schema must compile now, so that Register fails before
-	// registering anything.
-	if _, err := schema.FromJSON(in, schema.Options{}); err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
+	// The schema is compiled once, by the registration: compiling it here
+	// too would double Register's time (about half of it is compiling),
+	// and a refused registration is undone by Register anyway.
 	return func() error { return register(func() { s.Tool(name, c.tool, opts...) }) }, nil
 }
 

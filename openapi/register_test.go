@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -410,3 +411,57 @@ func TestForwardAuthorization(t *testing.T) {
 }
 
 var _ = json.Marshal
+
+// TestFetch: a document fetched over HTTP has its relative references and
+// its relative servers URL resolved against its own URL.
+func TestFetch(t *testing.T) {
+	mux := http.NewServeMux()
+	var fetches atomic.Int32
+	mux.HandleFunc("GET /specs/api.yaml", func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		io.WriteString(w, `openapi: 3.0.3
+info: {title: t, version: "1"}
+servers: [{url: /api}]
+paths:
+  /things:
+    get:
+      operationId: things
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "schemas/thing.yaml#/Thing"}}}}
+`)
+	})
+	mux.HandleFunc("GET /specs/schemas/thing.yaml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "Thing: {type: object, properties: {name: {type: string}}}\n")
+	})
+	mux.HandleFunc("GET /api/things", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"name":"fetched"}`)
+	})
+	api := httptest.NewServer(mux)
+	defer api.Close()
+	d, err := Fetch(context.Background(), api.Client(), api.URL+"/specs/api.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fastmcp.New("api", "1")
+	if _, err := Register(s, d, Config{}); err != nil {
+		t.Fatal(err)
+	}
+	c := fastmcptest.NewClient(t, s)
+	res := callTool(t, c, "things", nil)
+	eq(t, string(res.StructuredContent), `{"name":"fetched"}`)
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("the document was fetched %d times", n)
+	}
+	if _, err := Fetch(context.Background(), nil, api.URL+"/specs/missing.yaml"); err == nil || !strings.Contains(err.Error(), "HTTP 404") {
+		t.Errorf("missing document: %v", err)
+	}
+	// Without Fetch's URL a relative server cannot be resolved.
+	d2, err := Parse([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers: [{url: /api}]\npaths: {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Register(fastmcp.New("x", "1"), d2, Config{}); !errors.Is(err, ErrMapping) || !strings.Contains(err.Error(), "relative") {
+		t.Errorf("relative server: %v", err)
+	}
+}
