@@ -282,7 +282,7 @@ func TestNamesOverride(t *testing.T) {
 		want  string
 	}{
 		{map[string]string{"getPet": "bad name!"}, `Names["getPet"] = "bad name!"`},
-		{map[string]string{"getPet": "x", "listPets": "x"}, `another override has that name`},
+		{map[string]string{"getPet": "x", "listPets": "x"}, `Names["listPets"] = "x": another override (Names["getPet"]) has that name`},
 		{map[string]string{"nope": "x"}, `Names["nope"]: the document has no such operation`},
 	} {
 		s := fastmcp.New("api", "1")
