@@ -153,19 +153,48 @@ func isBinarySchema(r *openapi3.SchemaRef) bool {
 		s.ContentMediaType != "" && !strings.HasPrefix(s.ContentMediaType, "text/")
 }
 
+// A candidate is an argument before its name is final.
+type candidate struct {
+	arg      argument
+	schema   any
+	required bool
+}
+
 // mapOperation builds the input and output schemas of o and the argument
 // map its calls use.
 func mapOperation(o operation) (*mapping, error) {
 	m := &mapping{operation: o}
 	conv := newConverter(false)
+	cands, err := paramCandidates(o, conv)
+	if err != nil {
+		return nil, err
+	}
+	if rb := o.op.RequestBody; rb != nil && rb.Value != nil && len(rb.Value.Content) > 0 {
+		var bc []candidate
+		m.body, bc = bodyCandidates(rb.Value, conv)
+		cands = append(cands, bc...)
+	}
 	props := map[string]any{}
 	var required []string
-	type cand struct {
-		arg      argument
-		schema   any
-		required bool
+	for _, c := range nameArguments(cands) {
+		m.args = append(m.args, c.arg)
+		props[c.arg.name] = c.schema
+		if c.required {
+			required = append(required, c.arg.name)
+		}
 	}
-	var cands []cand
+	in := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		in["required"] = required
+	}
+	m.input = conv.finish(in)
+	m.output, m.wrap, m.accept = outputSchema(o.op)
+	return m, nil
+}
+
+// paramCandidates are the arguments of o's parameters.
+func paramCandidates(o operation, conv *converter) ([]candidate, error) {
+	var cands []candidate
 	for _, p := range parameters(o) {
 		switch p.In {
 		case inPath, inQuery, inHeader, inCookie:
@@ -181,93 +210,89 @@ func mapOperation(o operation) (*mapping, error) {
 				sm["deprecated"] = true
 			}
 		}
-		cands = append(cands, cand{argument{in: p.In, orig: p.Name, param: p}, sch, p.Required || p.In == inPath})
+		cands = append(cands, candidate{argument{in: p.In, orig: p.Name, param: p}, sch, p.Required || p.In == inPath})
 	}
-	if rb := o.op.RequestBody; rb != nil && rb.Value != nil && len(rb.Value.Content) > 0 {
-		body := rb.Value
-		mt, kind := pickBody(body.Content)
-		media := body.Content[mt]
-		spec := &bodySpec{mediaType: mt, kind: kind, required: body.Required}
-		var sch any
-		switch kind {
-		case bodyText:
-			sch = map[string]any{"type": "string"}
-		case bodyBinary:
-			sch = map[string]any{"type": "string", "contentEncoding": "base64", "contentMediaType": mt}
-		default:
-			sch = conv.convert(media.Schema)
-		}
-		if kind == bodyMultipart && media.Schema != nil && media.Schema.Value != nil {
-			spec.binary = map[string]bool{}
-			spec.partTypes = map[string]string{}
-			for name, ps := range media.Schema.Value.Properties {
-				if isBinarySchema(ps) || ps.Value != nil && ps.Value.Items != nil && isBinarySchema(ps.Value.Items) {
-					spec.binary[name] = true
-				}
-			}
-			for name, enc := range media.Encoding {
-				if enc != nil && enc.ContentType != "" {
-					spec.partTypes[name] = enc.ContentType
-				}
-			}
-		}
-		if sm, ok := sch.(map[string]any); ok && body.Description != "" {
-			if _, has := sm["description"]; !has {
-				sm["description"] = body.Description
-			}
-		}
-		if kind == bodyJSON && isObjectSchema(sch) {
-			spec.lifted = true
-			sm := sch.(map[string]any)
-			bprops, _ := sm["properties"].(map[string]any)
-			breq, _ := sm["required"].([]string)
-			for _, name := range sortedKeys(bprops) {
-				cands = append(cands, cand{argument{in: inBody, orig: name}, bprops[name], body.Required && slices.Contains(breq, name)})
-			}
-		} else {
-			cands = append(cands, cand{argument{in: inBody}, sch, body.Required})
-		}
-		m.body = spec
+	return cands, nil
+}
+
+// bodyCandidates returns how a request body is sent and its arguments: the
+// properties of an object JSON body, or one argument "body".
+func bodyCandidates(body *openapi3.RequestBody, conv *converter) (*bodySpec, []candidate) {
+	mt, kind := pickBody(body.Content)
+	media := body.Content[mt]
+	spec := &bodySpec{mediaType: mt, kind: kind, required: body.Required}
+	var sch any
+	switch kind {
+	case bodyText:
+		sch = map[string]any{"type": "string"}
+	case bodyBinary:
+		sch = map[string]any{"type": "string", "contentEncoding": "base64", "contentMediaType": mt}
+	default:
+		sch = conv.convert(media.Schema)
 	}
-	// Names that clash across locations get the location as a suffix.
-	count := map[string]map[string]bool{}
+	if kind == bodyMultipart && media.Schema != nil && media.Schema.Value != nil {
+		spec.binary = map[string]bool{}
+		spec.partTypes = map[string]string{}
+		for name, ps := range media.Schema.Value.Properties {
+			if isBinarySchema(ps) || ps.Value != nil && ps.Value.Items != nil && isBinarySchema(ps.Value.Items) {
+				spec.binary[name] = true
+			}
+		}
+		for name, enc := range media.Encoding {
+			if enc != nil && enc.ContentType != "" {
+				spec.partTypes[name] = enc.ContentType
+			}
+		}
+	}
+	if sm, ok := sch.(map[string]any); ok && body.Description != "" {
+		if _, has := sm["description"]; !has {
+			sm["description"] = body.Description
+		}
+	}
+	if kind != bodyJSON || !isObjectSchema(sch) {
+		return spec, []candidate{{argument{in: inBody}, sch, body.Required}}
+	}
+	spec.lifted = true
+	sm := sch.(map[string]any)
+	bprops, _ := sm["properties"].(map[string]any)
+	breq, _ := sm["required"].([]string)
+	var cands []candidate
+	for _, name := range sortedKeys(bprops) {
+		cands = append(cands, candidate{argument{in: inBody, orig: name}, bprops[name], body.Required && slices.Contains(breq, name)})
+	}
+	return spec, cands
+}
+
+// nameArguments gives each candidate its property name: its own, with the
+// location as a suffix when the name is used in more than one location.
+func nameArguments(cands []candidate) []candidate {
+	base := func(c candidate) string {
+		if c.arg.orig == "" {
+			return "body"
+		}
+		return c.arg.orig
+	}
+	locations := map[string]map[string]bool{}
 	for _, c := range cands {
-		n := c.arg.orig
-		if n == "" {
-			n = "body"
+		n := base(c)
+		if locations[n] == nil {
+			locations[n] = map[string]bool{}
 		}
-		if count[n] == nil {
-			count[n] = map[string]bool{}
-		}
-		count[n][c.arg.in] = true
+		locations[n][c.arg.in] = true
 	}
 	used := map[string]bool{}
-	for _, c := range cands {
-		n := c.arg.orig
-		if n == "" {
-			n = "body"
-		}
-		if len(count[n]) > 1 {
+	for i, c := range cands {
+		n := base(c)
+		if len(locations[n]) > 1 {
 			n += "_" + c.arg.in
 		}
-		for base, i := n, 2; used[n]; i++ {
-			n = fmt.Sprintf("%s_%d", base, i)
+		for b, k := n, 2; used[n]; k++ {
+			n = fmt.Sprintf("%s_%d", b, k)
 		}
 		used[n] = true
-		c.arg.name = n
-		m.args = append(m.args, c.arg)
-		props[n] = c.schema
-		if c.required {
-			required = append(required, n)
-		}
+		cands[i].arg.name = n
 	}
-	in := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		in["required"] = required
-	}
-	m.input = conv.finish(in)
-	m.output, m.wrap, m.accept = outputSchema(o.op)
-	return m, nil
+	return cands
 }
 
 // successResponse returns the operation's success response: 200, 201,

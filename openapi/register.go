@@ -15,7 +15,6 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
-	"github.com/fastmcp-go/fastmcp/schema"
 	_ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate" // InputSchema's validator
 )
 
@@ -130,90 +129,126 @@ var ErrMapping = errors.New("openapi: cannot map the document")
 
 // Register adds a tool, resource or resource template to s for each
 // operation of d, as cfg says, and returns what it registered in document
-// order. Every operation is mapped and checked first: on an error, which
-// names the operation, nothing is registered.
+// order. Every operation is mapped and checked first (names, routes,
+// schemas), and when the server then refuses a registration (a tool of
+// that name exists) those Register made are removed again: on an error,
+// which names the operation, nothing Register added stays.
 func Register(s *fastmcp.Server, d *Document, cfg Config) ([]Component, error) {
 	b, err := newBinding(d, cfg)
 	if err != nil {
 		return nil, err
 	}
-	routes := make([]*regexp.Regexp, len(cfg.Routes))
-	for i, r := range cfg.Routes {
-		if r.Pattern == "" {
-			continue
-		}
-		if routes[i], err = regexp.Compile(r.Pattern); err != nil {
-			return nil, fmt.Errorf("%w: Routes[%d].Pattern: %w", ErrMapping, i, err)
-		}
+	routes, err := compileRoutes(cfg.Routes)
+	if err != nil {
+		return nil, err
 	}
-	type pending struct {
-		comp Component
-		reg  func() error
-	}
-	var todo []pending
 	nm := &namer{prefix: cfg.Prefix, used: map[string]bool{}}
-	// Overrides are reserved first so that derived names avoid them.
-	overridden := map[string]bool{}
-	for k, name := range cfg.Names {
-		if !validName(name) {
-			return nil, fmt.Errorf("%w: Names[%q] = %q: a name is 1 to 64 of A-Z a-z 0-9 _ - . /", ErrMapping, k, name)
-		}
-		if overridden[name] {
-			return nil, fmt.Errorf("%w: Names[%q] = %q: another override has that name", ErrMapping, k, name)
-		}
-		overridden[name] = true
-		nm.used[name] = true
+	if err := reserveNames(cfg.Names, nm); err != nil {
+		return nil, err
 	}
 	found := map[string]bool{}
+	var todo []pending
 	for _, o := range d.operations() {
-		m, err := mapOperation(o)
+		p, err := plan(s, o, b, cfg, routes, nm, found)
 		if err != nil {
 			return nil, fmt.Errorf("%w: operation %s: %w", ErrMapping, o.key(), err)
 		}
-		kind := Tool
-		for i, r := range cfg.Routes {
-			if routeMatches(r, routes[i], m) {
-				kind = r.Kind
-				break
-			}
+		if p != nil {
+			todo = append(todo, *p)
 		}
-		if kind == Exclude {
-			continue
-		}
-		name, ok := cfg.Names[o.key()]
-		if ok {
-			found[o.key()] = true
-		} else {
-			name = nm.next(o.Operation)
-		}
-		op := &call{m: m, b: b}
-		var comp Component
-		var reg func() error
-		switch kind {
-		case Tool:
-			comp = Component{Operation: o.Operation, Kind: Tool, Name: name}
-			reg, err = op.toolRegistration(s, name)
-		case Resource:
-			comp = Component{Operation: o.Operation, Kind: Resource, Name: b.scheme + "://" + o.Path}
-			reg = op.resourceRegistration(s, comp.Name, name)
-		case ResourceTemplate:
-			var uri string
-			uri, reg, err = op.templateRegistration(s, name)
-			comp = Component{Operation: o.Operation, Kind: ResourceTemplate, Name: uri}
-		default:
-			err = fmt.Errorf("Routes: unknown kind %d", kind)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%w: operation %s: %w", ErrMapping, o.key(), err)
-		}
-		todo = append(todo, pending{comp, reg})
 	}
 	for k := range cfg.Names {
 		if !found[k] {
-			return nil, fmt.Errorf("%w: Names[%q]: the document has no such operation (or it is excluded or not a tool)", ErrMapping, k)
+			return nil, fmt.Errorf("%w: Names[%q]: the document has no such operation (or Routes exclude it)", ErrMapping, k)
 		}
 	}
-	var done []Component
+	return apply(s, todo)
+}
+
+// A pending registration: the component and what registers it.
+type pending struct {
+	comp Component
+	reg  func() error
+}
+
+// compileRoutes checks the routes and compiles their patterns.
+func compileRoutes(rs []Route) ([]*regexp.Regexp, error) {
+	out := make([]*regexp.Regexp, len(rs))
+	for i, r := range rs {
+		if r.Kind < Tool || r.Kind > Exclude {
+			return nil, fmt.Errorf("%w: Routes[%d]: unknown Kind %d", ErrMapping, i, int(r.Kind))
+		}
+		if r.Pattern == "" {
+			continue
+		}
+		re, err := regexp.Compile(r.Pattern)
+		if err != nil {
+			return nil, fmt.Errorf("%w: Routes[%d].Pattern: %w", ErrMapping, i, err)
+		}
+		out[i] = re
+	}
+	return out, nil
+}
+
+// reserveNames checks the overrides and reserves them, so that derived
+// names avoid them.
+func reserveNames(names map[string]string, nm *namer) error {
+	overridden := map[string]string{}
+	for _, k := range sortedKeys(names) {
+		name := names[k]
+		if !validName(name) {
+			return fmt.Errorf("%w: Names[%q] = %q: a name is 1 to 64 of A-Z a-z 0-9 _ - . /", ErrMapping, k, name)
+		}
+		if other, ok := overridden[name]; ok {
+			return fmt.Errorf("%w: Names[%q] = %q: another override (Names[%q]) has that name", ErrMapping, k, name, other)
+		}
+		overridden[name] = k
+		nm.used[name] = true
+	}
+	return nil
+}
+
+// plan maps one operation and prepares its registration; nil when Routes
+// exclude it.
+func plan(s *fastmcp.Server, o operation, b *binding, cfg Config, routes []*regexp.Regexp, nm *namer, found map[string]bool) (*pending, error) {
+	m, err := mapOperation(o)
+	if err != nil {
+		return nil, err
+	}
+	kind := Tool
+	for i, r := range cfg.Routes {
+		if routeMatches(r, routes[i], m) {
+			kind = r.Kind
+			break
+		}
+	}
+	if kind == Exclude {
+		return nil, nil
+	}
+	name, ok := cfg.Names[o.key()]
+	if ok {
+		found[o.key()] = true
+	} else {
+		name = nm.next(o.Operation)
+	}
+	op := &call{m: m, b: b}
+	p := &pending{comp: Component{Operation: o.Operation, Kind: kind, Name: name}}
+	switch kind {
+	case Tool:
+		p.reg, err = op.toolRegistration(s, name)
+	case Resource:
+		p.comp.Name = b.scheme + "://" + o.Path
+		p.reg = op.resourceRegistration(s, p.comp.Name, name)
+	case ResourceTemplate:
+		p.comp.Name, p.reg = op.templateRegistration(s, name)
+	}
+	return p, err
+}
+
+// apply registers todo in order; when the server refuses one, it removes
+// those it registered and returns the error.
+func apply(s *fastmcp.Server, todo []pending) ([]Component, error) {
+	done := make([]Component, 0, len(todo))
 	for _, p := range todo {
 		if err := p.reg(); err != nil {
 			for _, c := range slices.Backward(done) {
@@ -355,11 +390,9 @@ func (c *call) toolRegistration(s *fastmcp.Server, name string) (func() error, e
 		ann.OpenWorldHint = &t
 	}
 	opts = append(opts, fastmcp.Annotations(ann))
-	// The schema must compile now, so that Register fails before
-	// registering anything.
-	if _, err := schema.FromJSON(in, schema.Options{}); err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
+	// The schema is compiled once, by the registration: compiling it here
+	// too would double Register's time (about half of it is compiling),
+	// and a refused registration is undone by Register anyway.
 	return func() error { return register(func() { s.Tool(name, c.tool, opts...) }) }, nil
 }
 
@@ -536,7 +569,7 @@ var (
 // query parameters and its registration. The template's handler takes a
 // struct made at run time with one string field per variable, which is
 // what fastmcp binds template variables into.
-func (c *call) templateRegistration(s *fastmcp.Server, name string) (string, func() error, error) {
+func (c *call) templateRegistration(s *fastmcp.Server, name string) (string, func() error) {
 	used := map[string]bool{}
 	vars := make([]string, len(c.m.args)) // template variable of each argument
 	var fields []reflect.StructField
@@ -547,9 +580,11 @@ func (c *call) templateRegistration(s *fastmcp.Server, name string) (string, fun
 		}
 		used[v] = true
 		vars[i] = v
-		fields = append(fields, reflect.StructField{
-			Name: fmt.Sprintf("V%d", i), Type: stringType, Tag: reflect.StructTag(fmt.Sprintf(`json:%q`, v)),
-		})
+		tag := fmt.Sprintf(`json:%q`, v)
+		if a.in != inPath {
+			tag = fmt.Sprintf(`json:"%s,omitempty"`, v) // an optional query variable
+		}
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("V%d", i), Type: stringType, Tag: reflect.StructTag(tag)})
 	}
 	path := c.m.Path
 	var query []string
@@ -584,7 +619,7 @@ func (c *call) templateRegistration(s *fastmcp.Server, name string) (string, fun
 		return []reflect.Value{reflect.ValueOf(rc), errv}
 	}).Interface()
 	opts := c.resourceOptions(name)
-	return uri, func() error { return register(func() { s.Resource(uri, fn, opts...) }) }, nil
+	return uri, func() error { return register(func() { s.Resource(uri, fn, opts...) }) }
 }
 
 // templateVar maps an argument name onto the RFC 6570 variable name

@@ -75,6 +75,22 @@ func (c *converter) def(r *openapi3.SchemaRef) string {
 
 func (c *converter) object(s *openapi3.Schema) map[string]any {
 	m := map[string]any{}
+	set := func(k string, v any, ok bool) {
+		if ok {
+			m[k] = v
+		}
+	}
+	annotations(s, m, set)
+	scalars(s, m, set)
+	c.arrays(s, m, set)
+	c.objects(s, m, set)
+	c.composition(s, m)
+	return m
+}
+
+// annotations converts type, title, description, format, enum, default,
+// const, examples and the flags.
+func annotations(s *openapi3.Schema, m map[string]any, set func(string, any, bool)) {
 	if s.Type != nil && len(*s.Type) > 0 {
 		types := slices.Clone([]string(*s.Type))
 		if s.Nullable && !slices.Contains(types, "null") {
@@ -84,11 +100,6 @@ func (c *converter) object(s *openapi3.Schema) map[string]any {
 			m["type"] = types[0]
 		} else {
 			m["type"] = types
-		}
-	}
-	set := func(k string, v any, ok bool) {
-		if ok {
-			m[k] = v
 		}
 	}
 	set("title", s.Title, s.Title != "")
@@ -119,7 +130,11 @@ func (c *converter) object(s *openapi3.Schema) map[string]any {
 	set("deprecated", true, s.Deprecated)
 	set("readOnly", true, s.ReadOnly)
 	set("writeOnly", true, s.WriteOnly)
-	// Numbers; 3.0's boolean exclusive bounds become 2020-12 numbers.
+}
+
+// scalars converts the number and string keywords; 3.0's boolean
+// exclusive bounds become 2020-12 numbers.
+func scalars(s *openapi3.Schema, m map[string]any, set func(string, any, bool)) {
 	set("multipleOf", deref(s.MultipleOf), s.MultipleOf != nil)
 	bound := func(incl, excl string, v *float64, e openapi3.ExclusiveBound) {
 		switch {
@@ -134,7 +149,6 @@ func (c *converter) object(s *openapi3.Schema) map[string]any {
 	}
 	bound("minimum", "exclusiveMinimum", s.Min, s.ExclusiveMin)
 	bound("maximum", "exclusiveMaximum", s.Max, s.ExclusiveMax)
-	// Strings.
 	set("minLength", s.MinLength, s.MinLength > 0)
 	set("maxLength", derefU(s.MaxLength), s.MaxLength != nil)
 	if s.Pattern != "" {
@@ -146,7 +160,10 @@ func (c *converter) object(s *openapi3.Schema) map[string]any {
 	}
 	set("contentMediaType", s.ContentMediaType, s.ContentMediaType != "")
 	set("contentEncoding", s.ContentEncoding, s.ContentEncoding != "")
-	// Arrays.
+}
+
+// arrays converts the array keywords.
+func (c *converter) arrays(s *openapi3.Schema, m map[string]any, set func(string, any, bool)) {
 	if s.Items != nil {
 		m["items"] = c.convert(s.Items)
 	}
@@ -161,7 +178,17 @@ func (c *converter) object(s *openapi3.Schema) map[string]any {
 	set("uniqueItems", true, s.UniqueItems)
 	set("minContains", derefU(s.MinContains), s.MinContains != nil)
 	set("maxContains", derefU(s.MaxContains), s.MaxContains != nil)
-	// Objects.
+	if b := s.UnevaluatedItems; b.Has != nil {
+		m["unevaluatedItems"] = *b.Has
+	} else if b.Schema != nil {
+		m["unevaluatedItems"] = c.convert(b.Schema)
+	}
+}
+
+// objects converts the object keywords, leaving out the properties that
+// do not travel in this direction (readOnly in inputs, writeOnly in
+// outputs).
+func (c *converter) objects(s *openapi3.Schema, m map[string]any, set func(string, any, bool)) {
 	if len(s.Properties) > 0 {
 		props := map[string]any{}
 		var dropped []string
@@ -184,14 +211,15 @@ func (c *converter) object(s *openapi3.Schema) map[string]any {
 	case ap.Schema != nil:
 		m["additionalProperties"] = c.convert(ap.Schema)
 	}
+	if b := s.UnevaluatedProperties; b.Has != nil {
+		m["unevaluatedProperties"] = *b.Has
+	} else if b.Schema != nil {
+		m["unevaluatedProperties"] = c.convert(b.Schema)
+	}
 	set("minProperties", s.MinProps, s.MinProps > 0)
 	set("maxProperties", derefU(s.MaxProps), s.MaxProps != nil)
 	if len(s.PatternProperties) > 0 {
-		pp := map[string]any{}
-		for k, v := range s.PatternProperties {
-			pp[k] = c.convert(v)
-		}
-		m["patternProperties"] = pp
+		m["patternProperties"] = c.schemas(s.PatternProperties)
 	}
 	if s.PropertyNames != nil {
 		m["propertyNames"] = c.convert(s.PropertyNames)
@@ -200,21 +228,13 @@ func (c *converter) object(s *openapi3.Schema) map[string]any {
 		m["dependentRequired"] = s.DependentRequired
 	}
 	if len(s.DependentSchemas) > 0 {
-		ds := map[string]any{}
-		for k, v := range s.DependentSchemas {
-			ds[k] = c.convert(v)
-		}
-		m["dependentSchemas"] = ds
+		m["dependentSchemas"] = c.schemas(s.DependentSchemas)
 	}
-	for k, b := range map[string]openapi3.BoolSchema{"unevaluatedItems": s.UnevaluatedItems, "unevaluatedProperties": s.UnevaluatedProperties} {
-		switch {
-		case b.Has != nil:
-			m[k] = *b.Has
-		case b.Schema != nil:
-			m[k] = c.convert(b.Schema)
-		}
-	}
-	// Composition.
+}
+
+// composition converts oneOf, anyOf, not, if/then/else, and allOf, merged
+// into m where it can be.
+func (c *converter) composition(s *openapi3.Schema, m map[string]any) {
 	if len(s.OneOf) > 0 {
 		m["oneOf"] = c.list(s.OneOf)
 	}
@@ -235,7 +255,14 @@ func (c *converter) object(s *openapi3.Schema) map[string]any {
 			m["allOf"] = parts
 		}
 	}
-	return m
+}
+
+func (c *converter) schemas(in openapi3.Schemas) map[string]any {
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		out[k] = c.convert(v)
+	}
+	return out
 }
 
 func (c *converter) list(rs openapi3.SchemaRefs) []any {
