@@ -202,10 +202,35 @@ func loadWith(ctx context.Context, data []byte, loc *url.URL, external bool, rea
 		openapi3.DisableSchemaDefaultsValidation(),
 		openapi3.DisableSchemaPatternValidation(),
 	}
-	if err := t.Validate(ctx, opts...); err != nil {
+	if err := tolerated(t.Validate(ctx, append(opts, openapi3.EnableMultiError())...)); err != nil {
 		return nil, fmt.Errorf("openapi: invalid document: %w", err)
 	}
 	return &Document{t: t, source: fetchedFrom(loc)}, nil
+}
+
+// tolerated returns the problems of a document's validation that matter
+// here: all of them but paths that differ only in their parameters' names
+// ("/orgs/{org}/a/{digest}" and "/orgs/{org}/a/{id}"), which a router could
+// not tell apart but which are distinct operations to call. GitHub's REST
+// description has such pairs.
+func tolerated(err error) error {
+	var me openapi3.MultiError
+	if !errors.As(err, &me) {
+		if _, ok := errors.AsType[*openapi3.ConflictingPathsError](err); ok {
+			return nil
+		}
+		return err
+	}
+	var left openapi3.MultiError
+	for _, e := range me {
+		if _, ok := errors.AsType[*openapi3.ConflictingPathsError](e); !ok {
+			left = append(left, e)
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	return left
 }
 
 func fetchedFrom(loc *url.URL) *url.URL {

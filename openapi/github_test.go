@@ -1,0 +1,155 @@
+package openapi_test
+
+import (
+	"encoding/json"
+	"log/slog"
+	"os"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
+	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
+	"github.com/fastmcp-go/fastmcp/openapi"
+)
+
+// GitHub's REST API description (npm @octokit/openapi, about a thousand
+// operations, 13 MB of JSON), read once per test binary.
+var github struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+func githubDescription(tb testing.TB) []byte {
+	tb.Helper()
+	peers := nodepeers.Require(tb, "@octokit/openapi")
+	github.once.Do(func() {
+		github.data, github.err = os.ReadFile(peers.Path("@octokit/openapi", "generated/api.github.com.json"))
+	})
+	if github.err != nil {
+		tb.Fatal(github.err)
+	}
+	return github.data
+}
+
+// TestGitHubNames: every operation of GitHub's REST description is mapped
+// to a tool with a valid, unique name, and tools/list serves them all.
+func TestGitHubNames(t *testing.T) {
+	d, err := openapi.Parse(githubDescription(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := d.Operations()
+	s := fastmcp.New("github", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
+	comps, err := openapi.Register(s, d, openapi.Config{BaseURL: "https://api.github.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(comps) != len(ops) {
+		t.Fatalf("%d components for %d operations", len(comps), len(ops))
+	}
+	seen := map[string]bool{}
+	for _, c := range comps {
+		if seen[c.Name] {
+			t.Errorf("name %q given twice", c.Name)
+		}
+		seen[c.Name] = true
+		if !validName(c.Name) {
+			t.Errorf("%s %s: invalid tool name %q", c.Operation.Method, c.Operation.Path, c.Name)
+		}
+	}
+	c := fastmcptest.NewClient(t, s)
+	listed, size, in, out := 0, 0, 0, 0
+	for cursor := ""; ; {
+		page, err := c.ListTools(t.Context(), cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(page)
+		size += len(b)
+		listed += len(page.Tools)
+		for _, tl := range page.Tools {
+			in += len(tl.InputSchema)
+			out += len(tl.OutputSchema)
+		}
+		if cursor = page.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if listed != len(comps) {
+		t.Fatalf("tools/list served %d tools, want %d", listed, len(comps))
+	}
+	t.Logf("%d operations → %d tools, tools/list %d bytes (input schemas %d, output schemas %d)", len(ops), listed, size, in, out)
+}
+
+// validName is the MCP tool-name rule (SEP-986).
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' || r == '/') {
+			return false
+		}
+	}
+	return true
+}
+
+// BenchmarkGitHubRegister: parse GitHub's REST description and register
+// every operation on a fresh server. It reports the tools made, the size of
+// tools/list (all pages) and the heap the server holds afterwards.
+func BenchmarkGitHubRegister(b *testing.B) {
+	data := githubDescription(b)
+	var tools int
+	var heap uint64
+	for i := 0; b.Loop(); i++ {
+		d, err := openapi.Parse(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := fastmcp.New("github", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
+		comps, err := openapi.Register(s, d, openapi.Config{BaseURL: "https://api.github.com"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tools = len(comps)
+		if i == 0 {
+			d = nil
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			heap = m.HeapAlloc
+			runtime.KeepAlive(s)
+		}
+	}
+	b.ReportMetric(float64(tools), "tools")
+	b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(listSize(b, data)), "list-bytes")
+}
+
+// listSize returns the size of tools/list for the description, all pages.
+func listSize(b *testing.B, data []byte) int {
+	d, err := openapi.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := fastmcp.New("github", "1.0.0", fastmcp.Logger(slog.New(slog.DiscardHandler)))
+	if _, err := openapi.Register(s, d, openapi.Config{BaseURL: "https://api.github.com"}); err != nil {
+		b.Fatal(err)
+	}
+	c := fastmcptest.NewClient(b, s)
+	size := 0
+	for cursor := ""; ; {
+		page, err := c.ListTools(b.Context(), cursor)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, _ := json.Marshal(page)
+		size += len(body)
+		if cursor = page.NextCursor; cursor == "" {
+			return size
+		}
+	}
+}
