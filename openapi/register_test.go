@@ -465,3 +465,39 @@ paths:
 		t.Errorf("relative server: %v", err)
 	}
 }
+
+// TestRefsStayHome: a document read from a file follows references to
+// files only, and one fetched from a URL to its own origin only; the
+// others are unresolved references, never requested.
+func TestRefsStayHome(t *testing.T) {
+	var hits atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "Thing: {type: object}\n")
+	}))
+	defer other.Close()
+	doc := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "` + other.URL + `/thing.yaml#/Thing"}}}}
+`
+	dir := t.TempDir()
+	writeFile(t, dir+"/api.yaml", doc)
+	_, err := ReadFile(dir + "/api.yaml")
+	var re *RefError
+	if !errors.As(err, &re) || len(re.Refs) != 1 || !strings.HasPrefix(re.Refs[0], other.URL) {
+		t.Errorf("ReadFile: %v", err)
+	}
+	home := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, doc) }))
+	defer home.Close()
+	_, err = Fetch(context.Background(), nil, home.URL+"/api.yaml")
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "own origin") {
+		t.Errorf("Fetch: %v", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the other origin got %d requests", n)
+	}
+}
