@@ -148,6 +148,7 @@ func loadWith(ctx context.Context, data []byte, loc *url.URL, external bool, rea
 	if err := yaml.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("openapi: the document is neither JSON nor YAML: %w", err)
 	}
+	raw = stringKeys(raw)
 	if m, ok := raw.(map[string]any); !ok || m["openapi"] == nil {
 		if ok && m["swagger"] != nil {
 			return nil, errors.New("openapi: a Swagger 2.0 document: convert it to OpenAPI 3 first")
@@ -216,6 +217,29 @@ func fetchedFrom(loc *url.URL) *url.URL {
 		return loc
 	}
 	return nil
+}
+
+// stringKeys turns the mappings YAML decoded with other keys than strings
+// (responses: {200: ...}) into map[string]any, as JSON would have them.
+func stringKeys(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = stringKeys(e)
+		}
+		return v
+	case map[any]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[fmt.Sprint(k)] = stringKeys(e)
+		}
+		return m
+	case []any:
+		for i, e := range v {
+			v[i] = stringKeys(e)
+		}
+	}
+	return v
 }
 
 // walkRefs calls fn with every "$ref" string of v, in document order for

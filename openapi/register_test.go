@@ -356,6 +356,13 @@ paths:
 	if !slices.Equal(re.Refs, want) {
 		t.Errorf("Refs = %q, want %q", re.Refs, want)
 	}
+	// YAML mappings with number keys (responses: {200: ...}) are searched
+	// and resolved like JSON's string keys.
+	intKeys := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        200: {$ref: '#/components/responses/Nope'}\n" +
+		"  /b:\n    get:\n      responses:\n        200: {description: ok}\n        201: {$ref: '#/paths/~1b/get/responses/200'}\n"
+	if _, err := Parse([]byte(intKeys)); !errors.As(err, &re) || !slices.Equal(re.Refs, []string{"#/components/responses/Nope"}) {
+		t.Errorf("number keys: %v", err)
+	}
 	// From a file, the external reference is followed; a missing file is
 	// named too.
 	dir := t.TempDir()
