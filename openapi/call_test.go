@@ -160,6 +160,9 @@ func TestRequests(t *testing.T) {
 		{"postList", map[string]any{"body": []any{map[string]any{"name": "n"}}}, func(t *testing.T, r recorded) {
 			eq(t, r.Body, `[{"name":"n"}]`)
 		}},
+		{"putLabels", map[string]any{"body": map[string]any{"env": "prod", "team": "a"}}, func(t *testing.T, r recorded) {
+			eq(t, r.Body, `{"env":"prod","team":"a"}`)
+		}},
 		{"clash", map[string]any{"id_path": "P", "id_query": "Q", "id_body": "B"}, func(t *testing.T, r recorded) {
 			eq(t, r.Path, "/v1/clash/P")
 			eq(t, r.Query, "id=Q")

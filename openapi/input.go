@@ -215,6 +215,20 @@ func paramCandidates(o operation, conv *converter) ([]candidate, error) {
 	return cands, nil
 }
 
+// liftable reports whether a JSON body's schema can have its properties at
+// the top level: an object with named properties and no others (a map
+// body, with additionalProperties or patternProperties, stays whole).
+func liftable(sch any) bool {
+	if !isObjectSchema(sch) {
+		return false
+	}
+	m := sch.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	_, pattern := m["patternProperties"]
+	ap, hasAP := m["additionalProperties"]
+	return len(props) > 0 && !pattern && (!hasAP || ap == false)
+}
+
 // bodyCandidates returns how a request body is sent and its arguments: the
 // properties of an object JSON body, or one argument "body".
 func bodyCandidates(body *openapi3.RequestBody, conv *converter) (*bodySpec, []candidate) {
@@ -249,7 +263,7 @@ func bodyCandidates(body *openapi3.RequestBody, conv *converter) (*bodySpec, []c
 			sm["description"] = body.Description
 		}
 	}
-	if kind != bodyJSON || !isObjectSchema(sch) {
+	if kind != bodyJSON || !liftable(sch) {
 		return spec, []candidate{{argument{in: inBody}, sch, body.Required}}
 	}
 	spec.lifted = true
