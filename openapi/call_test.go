@@ -163,6 +163,10 @@ func TestRequests(t *testing.T) {
 		{"putLabels", map[string]any{"body": map[string]any{"env": "prod", "team": "a"}}, func(t *testing.T, r recorded) {
 			eq(t, r.Body, `{"env":"prod","team":"a"}`)
 		}},
+		{"anything", map[string]any{"body": "free text"}, func(t *testing.T, r recorded) {
+			eq(t, r.Header.Get("Content-Type"), "text/plain")
+			eq(t, r.Body, "free text")
+		}},
 		{"clash", map[string]any{"id_path": "P", "id_query": "Q", "id_body": "B"}, func(t *testing.T, r recorded) {
 			eq(t, r.Path, "/v1/clash/P")
 			eq(t, r.Query, "id=Q")

@@ -142,6 +142,19 @@ func pickBody(content openapi3.Content) (string, bodyKind) {
 	return "", bodyJSON
 }
 
+// concreteType is the Content-Type a body of media range mt is sent with:
+// mt itself, or for a range with a wildcard (text/*, */*, image/*) a type
+// of its kind.
+func concreteType(mt string, kind bodyKind) string {
+	if !strings.Contains(mt, "*") {
+		return mt
+	}
+	if kind == bodyText {
+		return "text/plain"
+	}
+	return "application/octet-stream"
+}
+
 // isBinarySchema reports whether values of s are bytes (base64 in the
 // arguments).
 func isBinarySchema(r *openapi3.SchemaRef) bool {
@@ -234,7 +247,7 @@ func liftable(sch any) bool {
 func bodyCandidates(body *openapi3.RequestBody, conv *converter) (*bodySpec, []candidate) {
 	mt, kind := pickBody(body.Content)
 	media := body.Content[mt]
-	spec := &bodySpec{mediaType: mt, kind: kind, required: body.Required}
+	spec := &bodySpec{mediaType: concreteType(mt, kind), kind: kind, required: body.Required}
 	var sch any
 	switch kind {
 	case bodyText:
