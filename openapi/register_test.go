@@ -50,7 +50,7 @@ func TestOpenAPI31(t *testing.T) {
 	if res.IsError || !strings.Contains(string(res.StructuredContent), `"Fido"`) {
 		t.Fatalf("getPet = %v %s", res.IsError, res.StructuredContent)
 	}
-	if q := rec.last(t).Query; q != "verbose=" {
+	if q := rec.last(t).Query; q != "" {
 		t.Errorf("query %q", q)
 	}
 	// exclusiveMinimum 0 and const are enforced before any request.
@@ -76,6 +76,13 @@ func TestOpenAPI31(t *testing.T) {
 		t.Fatal(res.Text())
 	}
 	eq(t, rec.last(t).Body, `{"kind":"dog","name":"Fido","parent":{"kind":"dog","name":"Rex"}}`)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, r := range rec.reqs {
+		if r.Invalid != nil {
+			t.Errorf("%s %s?%s does not conform to the document: %v", r.Method, r.Path, r.Query, r.Invalid)
+		}
+	}
 }
 
 // errorOf reports whether a call was refused (a protocol error or an
