@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -513,5 +514,38 @@ paths:
 	}
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the other origin got %d requests", n)
+	}
+}
+
+// TestToolDefinitions: title, description, annotations and schemas as
+// clients list them.
+func TestToolDefinitions(t *testing.T) {
+	c, _ := serve(t, readDoc(t, "styles.yaml"), Config{})
+	page, err := c.ListTools(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]*client.Tool{}
+	for _, tl := range page.Tools {
+		tools[tl.Name] = tl
+	}
+	get, put := tools["getItem"], tools["putItem"]
+	if get == nil || put == nil {
+		t.Fatalf("tools %v", slices.Collect(maps.Keys(tools)))
+	}
+	eq(t, get.Title, "Get an item")
+	eq(t, get.Description, "Get an item")
+	eq(t, put.Description, "Deprecated.\n\nReplace an item\n\nReplaces the whole item.")
+	if a := get.Annotations; a == nil || a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.OpenWorldHint != nil {
+		t.Errorf("getItem annotations %+v", a)
+	}
+	if a := put.Annotations; a == nil || a.IdempotentHint == nil || !*a.IdempotentHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+		t.Errorf("putItem annotations %+v", a)
+	}
+	if !strings.Contains(string(get.InputSchema), `"description":"The item id"`) || get.OutputSchema == nil {
+		t.Errorf("getItem schemas %s %s", get.InputSchema, get.OutputSchema)
+	}
+	if put.OutputSchema != nil {
+		t.Errorf("putItem has no JSON response, yet an output schema %s", put.OutputSchema)
 	}
 }
