@@ -232,4 +232,3 @@ func eq(t *testing.T, got, want string) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
-

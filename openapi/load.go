@@ -142,7 +142,6 @@ func fetchURL(ctx context.Context, c *http.Client, u *url.URL) ([]byte, error) {
 	return data, nil
 }
 
-
 func loadWith(ctx context.Context, data []byte, loc *url.URL, external bool, read openapi3.ReadFromURIFunc) (*Document, error) {
 	var raw any
 	if err := yaml.Unmarshal(data, &raw); err != nil {
