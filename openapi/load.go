@@ -31,6 +31,7 @@ type RefError struct {
 	Err error
 }
 
+// Error lists the unresolved references.
 func (e *RefError) Error() string {
 	msg := fmt.Sprintf("openapi: %d unresolved reference(s): %s", len(e.Refs), strings.Join(e.Refs, ", "))
 	if e.Err != nil {
@@ -89,10 +90,10 @@ func ReadFile(path string) (*Document, error) {
 	return loadWith(context.Background(), data, loc, true, openapi3.ReadFromFile)
 }
 
-// Fetch gets the description at url once with c (nil: http.DefaultClient)
+// Fetch gets the description at rawURL once with c (nil: http.DefaultClient)
 // and parses it; relative references, and a relative servers URL, are
-// resolved against url. External references are fetched with c too, on
-// url's own origin only (scheme and host): a document cannot make the
+// resolved against rawURL. External references are fetched with c too, on
+// rawURL's own origin only (scheme and host): a document cannot make the
 // program fetch from elsewhere.
 func Fetch(ctx context.Context, c *http.Client, rawURL string) (*Document, error) {
 	if c == nil {
@@ -142,6 +143,9 @@ func fetchURL(ctx context.Context, c *http.Client, u *url.URL) ([]byte, error) {
 	return data, nil
 }
 
+// loadWith parses data (found at loc, when known), names the references
+// that do not resolve, resolves the others (external ones only when
+// external, read with read) and validates the document.
 func loadWith(ctx context.Context, data []byte, loc *url.URL, external bool, read openapi3.ReadFromURIFunc) (*Document, error) {
 	var raw any
 	if err := yaml.Unmarshal(data, &raw); err != nil {

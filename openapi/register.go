@@ -33,6 +33,8 @@ const (
 	Exclude
 )
 
+// String names the kind: "tool", "resource", "resource template" or
+// "excluded".
 func (k Kind) String() string {
 	switch k {
 	case Tool:
