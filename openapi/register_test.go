@@ -472,7 +472,7 @@ paths:
 		t.Errorf("missing document: %v", err)
 	}
 	// Without Fetch's URL a relative server cannot be resolved.
-	d2, err := Parse([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers: [{url: /api}]\npaths: {}\n"))
+	d2, err := Parse([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers: [{url: /api}]\npaths: {/a: {get: {responses: {'204': {description: ok}}}}}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,5 +547,62 @@ func TestToolDefinitions(t *testing.T) {
 	}
 	if put.OutputSchema != nil {
 		t.Errorf("putItem has no JSON response, yet an output schema %s", put.OutputSchema)
+	}
+}
+
+// TestOperationServers: an operation's own servers (or its path's) win
+// over the document's, and Config.BaseURL over all of them.
+func TestOperationServers(t *testing.T) {
+	var hits [3]atomic.Int32
+	apis := make([]*httptest.Server, 3)
+	for i := range apis {
+		apis[i] = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits[i].Add(1)
+			w.WriteHeader(http.StatusNoContent)
+		}))
+		defer apis[i].Close()
+	}
+	doc := fmt.Sprintf(`openapi: 3.0.3
+info: {title: t, version: "1"}
+servers: [{url: "%s"}]
+paths:
+  /doc:
+    get: {operationId: onDoc, responses: {"204": {description: ok}}}
+  /path:
+    servers: [{url: "%s"}]
+    get: {operationId: onPath, responses: {"204": {description: ok}}}
+  /op:
+    get:
+      operationId: onOp
+      servers: [{url: "{scheme}://%s", variables: {scheme: {default: http}}}]
+      responses: {"204": {description: ok}}
+`, apis[0].URL, apis[1].URL, strings.TrimPrefix(apis[2].URL, "http://"))
+	d, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fastmcp.New("api", "1")
+	if _, err := Register(s, d, Config{}); err != nil {
+		t.Fatal(err)
+	}
+	c := fastmcptest.NewClient(t, s)
+	for _, name := range []string{"onDoc", "onPath", "onOp"} {
+		if res := callTool(t, c, name, nil); res.IsError {
+			t.Fatalf("%s: %s", name, res.Text())
+		}
+	}
+	for i := range hits {
+		if n := hits[i].Load(); n != 1 {
+			t.Errorf("server %d got %d requests, want 1", i, n)
+		}
+	}
+	s = fastmcp.New("api", "1")
+	if _, err := Register(s, d, Config{BaseURL: apis[0].URL}); err != nil {
+		t.Fatal(err)
+	}
+	c = fastmcptest.NewClient(t, s)
+	callTool(t, c, "onOp", nil)
+	if n := hits[0].Load(); n != 2 {
+		t.Errorf("with BaseURL, the first server got %d requests, want 2", n)
 	}
 }
