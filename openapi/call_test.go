@@ -1,13 +1,12 @@
 package openapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,9 @@ import (
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fastmcp/fastmcptest"
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers/legacy"
 )
 
 // A recorded is one request the API under test received.
@@ -22,20 +24,29 @@ type recorded struct {
 	Method, Path, RawPath, Query string
 	Header                       http.Header
 	Body                         string
+	// Invalid is what kin-openapi's request validator (openapi3filter)
+	// found wrong with the request, judged against the document.
+	Invalid error
 }
 
 // recorder is an HTTP API that records every request and answers with
 // what respond returns (default: 200 {"ok":true}).
 type recorder struct {
-	mu      sync.Mutex
-	reqs    []recorded
-	respond func(w http.ResponseWriter, r *http.Request)
+	mu       sync.Mutex
+	reqs     []recorded
+	respond  func(w http.ResponseWriter, r *http.Request)
+	validate func(r *http.Request) error
 }
 
 func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(r.Body)
+	var invalid error
+	if rec.validate != nil {
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		invalid = rec.validate(r)
+	}
 	rec.mu.Lock()
-	rec.reqs = append(rec.reqs, recorded{r.Method, r.URL.Path, r.URL.EscapedPath(), r.URL.RawQuery, r.Header.Clone(), string(b)})
+	rec.reqs = append(rec.reqs, recorded{r.Method, r.URL.Path, r.URL.EscapedPath(), r.URL.RawQuery, r.Header.Clone(), string(b), invalid})
 	respond := rec.respond
 	rec.mu.Unlock()
 	if respond != nil {
@@ -79,11 +90,34 @@ func serve(t *testing.T, d *Document, cfg Config) (*client.Client, *recorder) {
 	api := httptest.NewServer(rec)
 	t.Cleanup(api.Close)
 	cfg.BaseURL = api.URL + "/v1"
+	rec.validate = validator(t, d, cfg.BaseURL)
 	s := fastmcp.New("api", "1")
 	if _, err := Register(s, d, cfg); err != nil {
 		t.Fatal(err)
 	}
 	return fastmcptest.NewClient(t, s), rec
+}
+
+// validator checks requests against d with kin-openapi's own request
+// validator, served at base.
+func validator(t *testing.T, d *Document, base string) func(*http.Request) error {
+	t.Helper()
+	d.t.Servers = openapi3.Servers{{URL: base}}
+	router, err := legacy.NewRouter(d.t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}
+	return func(r *http.Request) error {
+		r.URL.Scheme, r.URL.Host = "http", r.Host // as the client addressed it
+		route, params, err := router.FindRoute(r)
+		if err != nil {
+			return err
+		}
+		return openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
+			Request: r, PathParams: params, Route: route, Options: opts,
+		})
+	}
 }
 
 func callTool(t *testing.T, c *client.Client, name string, args any) *client.ToolResult {
@@ -160,6 +194,13 @@ func TestRequests(t *testing.T) {
 		{"postList", map[string]any{"body": []any{map[string]any{"name": "n"}}}, func(t *testing.T, r recorded) {
 			eq(t, r.Body, `[{"name":"n"}]`)
 		}},
+		{"putLabels", map[string]any{"body": map[string]any{"env": "prod", "team": "a"}}, func(t *testing.T, r recorded) {
+			eq(t, r.Body, `{"env":"prod","team":"a"}`)
+		}},
+		{"anything", map[string]any{"body": "free text"}, func(t *testing.T, r recorded) {
+			eq(t, r.Header.Get("Content-Type"), "text/plain")
+			eq(t, r.Body, "free text")
+		}},
 		{"clash", map[string]any{"id_path": "P", "id_query": "Q", "id_body": "B"}, func(t *testing.T, r recorded) {
 			eq(t, r.Path, "/v1/clash/P")
 			eq(t, r.Query, "id=Q")
@@ -176,7 +217,11 @@ func TestRequests(t *testing.T) {
 			if rec.count() != n+1 {
 				t.Fatalf("the API got %d requests, want 1", rec.count()-n)
 			}
-			tt.check(t, rec.last(t))
+			r := rec.last(t)
+			if r.Invalid != nil {
+				t.Errorf("the request does not conform to the document: %v", r.Invalid)
+			}
+			tt.check(t, r)
 		})
 	}
 }
@@ -187,6 +232,3 @@ func eq(t *testing.T, got, want string) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
-
-var _ = json.Marshal
-var _ = os.ReadFile

@@ -142,6 +142,19 @@ func pickBody(content openapi3.Content) (string, bodyKind) {
 	return "", bodyJSON
 }
 
+// concreteType is the Content-Type a body of media range mt is sent with:
+// mt itself, or for a range with a wildcard (text/*, */*, image/*) a type
+// of its kind.
+func concreteType(mt string, kind bodyKind) string {
+	if !strings.Contains(mt, "*") {
+		return mt
+	}
+	if kind == bodyText {
+		return "text/plain"
+	}
+	return "application/octet-stream"
+}
+
 // isBinarySchema reports whether values of s are bytes (base64 in the
 // arguments).
 func isBinarySchema(r *openapi3.SchemaRef) bool {
@@ -215,12 +228,26 @@ func paramCandidates(o operation, conv *converter) ([]candidate, error) {
 	return cands, nil
 }
 
+// liftable reports whether a JSON body's schema can have its properties at
+// the top level: an object with named properties and no others (a map
+// body, with additionalProperties or patternProperties, stays whole).
+func liftable(sch any) bool {
+	if !isObjectSchema(sch) {
+		return false
+	}
+	m := sch.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	_, pattern := m["patternProperties"]
+	ap, hasAP := m["additionalProperties"]
+	return len(props) > 0 && !pattern && (!hasAP || ap == false)
+}
+
 // bodyCandidates returns how a request body is sent and its arguments: the
 // properties of an object JSON body, or one argument "body".
 func bodyCandidates(body *openapi3.RequestBody, conv *converter) (*bodySpec, []candidate) {
 	mt, kind := pickBody(body.Content)
 	media := body.Content[mt]
-	spec := &bodySpec{mediaType: mt, kind: kind, required: body.Required}
+	spec := &bodySpec{mediaType: concreteType(mt, kind), kind: kind, required: body.Required}
 	var sch any
 	switch kind {
 	case bodyText:
@@ -249,7 +276,7 @@ func bodyCandidates(body *openapi3.RequestBody, conv *converter) (*bodySpec, []c
 			sm["description"] = body.Description
 		}
 	}
-	if kind != bodyJSON || !isObjectSchema(sch) {
+	if kind != bodyJSON || !liftable(sch) {
 		return spec, []candidate{{argument{in: inBody}, sch, body.Required}}
 	}
 	spec.lifted = true

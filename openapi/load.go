@@ -31,6 +31,7 @@ type RefError struct {
 	Err error
 }
 
+// Error lists the unresolved references.
 func (e *RefError) Error() string {
 	msg := fmt.Sprintf("openapi: %d unresolved reference(s): %s", len(e.Refs), strings.Join(e.Refs, ", "))
 	if e.Err != nil {
@@ -59,7 +60,7 @@ type Document struct {
 // as unresolved (use ReadFile or Fetch for documents made of several
 // files).
 func Parse(data []byte) (*Document, error) {
-	return load(data, nil, false)
+	return loadWith(context.Background(), data, nil, false, nil)
 }
 
 // Read is Parse on what r yields.
@@ -72,7 +73,8 @@ func Read(r io.Reader) (*Document, error) {
 }
 
 // ReadFile reads and parses the description in the file path; relative
-// external references are resolved from the file's directory.
+// external references are resolved from the file's directory. References
+// are followed to files only, never to URLs.
 func ReadFile(path string) (*Document, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -82,12 +84,17 @@ func ReadFile(path string) (*Document, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
-	return load(data, &url.URL{Path: filepath.ToSlash(abs)}, true)
+	loc := &url.URL{Path: filepath.ToSlash(abs)}
+	// References are followed to files only: a reference to a URL is not
+	// fetched behind the caller's back.
+	return loadWith(context.Background(), data, loc, true, openapi3.ReadFromFile)
 }
 
-// Fetch gets the description at url once with c (nil: http.DefaultClient)
+// Fetch gets the description at rawURL once with c (nil: http.DefaultClient)
 // and parses it; relative references, and a relative servers URL, are
-// resolved against url. External references are fetched with c too.
+// resolved against rawURL. External references are fetched with c too, on
+// rawURL's own origin only (scheme and host): a document cannot make the
+// program fetch from elsewhere.
 func Fetch(ctx context.Context, c *http.Client, rawURL string) (*Document, error) {
 	if c == nil {
 		c = http.DefaultClient
@@ -101,8 +108,8 @@ func Fetch(ctx context.Context, c *http.Client, rawURL string) (*Document, error
 		return nil, err
 	}
 	return loadWith(ctx, data, u, true, func(_ *openapi3.Loader, ref *url.URL) ([]byte, error) {
-		if ref.Scheme != "http" && ref.Scheme != "https" {
-			return nil, fmt.Errorf("openapi: reference %s: only http and https references are followed from a fetched document", ref)
+		if ref.Scheme != u.Scheme || ref.Host != u.Host {
+			return nil, fmt.Errorf("openapi: reference %s: only references on the document's own origin (%s://%s) are followed", ref, u.Scheme, u.Host)
 		}
 		return fetchURL(ctx, c, ref)
 	})
@@ -136,15 +143,15 @@ func fetchURL(ctx context.Context, c *http.Client, u *url.URL) ([]byte, error) {
 	return data, nil
 }
 
-func load(data []byte, loc *url.URL, external bool) (*Document, error) {
-	return loadWith(context.Background(), data, loc, external, nil)
-}
-
+// loadWith parses data (found at loc, when known), names the references
+// that do not resolve, resolves the others (external ones only when
+// external, read with read) and validates the document.
 func loadWith(ctx context.Context, data []byte, loc *url.URL, external bool, read openapi3.ReadFromURIFunc) (*Document, error) {
 	var raw any
 	if err := yaml.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("openapi: the document is neither JSON nor YAML: %w", err)
 	}
+	raw = stringKeys(raw)
 	if m, ok := raw.(map[string]any); !ok || m["openapi"] == nil {
 		if ok && m["swagger"] != nil {
 			return nil, errors.New("openapi: a Swagger 2.0 document: convert it to OpenAPI 3 first")
@@ -238,6 +245,29 @@ func fetchedFrom(loc *url.URL) *url.URL {
 		return loc
 	}
 	return nil
+}
+
+// stringKeys turns the mappings YAML decoded with other keys than strings
+// (responses: {200: ...}) into map[string]any, as JSON would have them.
+func stringKeys(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = stringKeys(e)
+		}
+		return v
+	case map[any]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[fmt.Sprint(k)] = stringKeys(e)
+		}
+		return m
+	case []any:
+		for i, e := range v {
+			v[i] = stringKeys(e)
+		}
+	}
+	return v
 }
 
 // walkRefs calls fn with every "$ref" string of v, in document order for

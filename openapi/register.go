@@ -16,6 +16,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/protocol"
 	_ "github.com/fastmcp-go/fastmcp/schema/jsonvalidate" // InputSchema's validator
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // Kind is what an operation becomes.
@@ -33,6 +34,8 @@ const (
 	Exclude
 )
 
+// String names the kind: "tool", "resource", "resource template" or
+// "excluded".
 func (k Kind) String() string {
 	switch k {
 	case Tool:
@@ -70,9 +73,10 @@ type Route struct {
 // Config says how Register maps a document. Its zero value maps every
 // operation to a tool that calls the document's first server.
 type Config struct {
-	// BaseURL is where requests go. Default: the document's first servers
-	// URL (resolved against Fetch's URL when relative); Register fails when
-	// there is none.
+	// BaseURL is where every request goes. Default: the first servers URL
+	// of the operation, else of its path, else of the document (variables
+	// at their defaults, resolved against Fetch's URL when relative);
+	// Register fails when an operation has none.
 	BaseURL string
 	// Client sends every request: its timeouts, retries, transport and
 	// authentication apply. Default: http.DefaultClient.
@@ -149,7 +153,7 @@ func Register(s *fastmcp.Server, d *Document, cfg Config) ([]Component, error) {
 	found := map[string]bool{}
 	var todo []pending
 	for _, o := range d.operations() {
-		p, err := plan(s, o, b, cfg, routes, nm, found)
+		p, err := plan(s, o, b, cfg, d.source, routes, nm, found)
 		if err != nil {
 			return nil, fmt.Errorf("%w: operation %s: %w", ErrMapping, o.key(), err)
 		}
@@ -210,7 +214,7 @@ func reserveNames(names map[string]string, nm *namer) error {
 
 // plan maps one operation and prepares its registration; nil when Routes
 // exclude it.
-func plan(s *fastmcp.Server, o operation, b *binding, cfg Config, routes []*regexp.Regexp, nm *namer, found map[string]bool) (*pending, error) {
+func plan(s *fastmcp.Server, o operation, b *binding, cfg Config, source *url.URL, routes []*regexp.Regexp, nm *namer, found map[string]bool) (*pending, error) {
 	m, err := mapOperation(o)
 	if err != nil {
 		return nil, err
@@ -231,7 +235,11 @@ func plan(s *fastmcp.Server, o operation, b *binding, cfg Config, routes []*rege
 	} else {
 		name = nm.next(o.Operation)
 	}
-	op := &call{m: m, b: b}
+	base, err := b.baseFor(o, cfg.BaseURL, source)
+	if err != nil {
+		return nil, err
+	}
+	op := &call{m: m, b: b, base: base}
 	p := &pending{comp: Component{Operation: o.Operation, Kind: kind, Name: name}}
 	switch kind {
 	case Tool:
@@ -295,6 +303,7 @@ type binding struct {
 	forward bool
 	max     int64
 	scheme  string
+	baseErr error // why the document gives no base URL (when none was set)
 }
 
 func newBinding(d *Document, cfg Config) (*binding, error) {
@@ -312,35 +321,56 @@ func newBinding(d *Document, cfg Config) (*binding, error) {
 		b.scheme = "openapi"
 	}
 	if b.base == "" {
-		if len(d.t.Servers) == 0 || d.t.Servers[0] == nil {
-			return nil, fmt.Errorf("%w: the document names no server: set Config.BaseURL", ErrMapping)
-		}
-		srv := d.t.Servers[0]
-		raw := srv.URL
-		for name, v := range srv.Variables {
-			if v != nil {
-				raw = strings.ReplaceAll(raw, "{"+name+"}", v.Default)
-			}
-		}
-		u, err := url.Parse(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%w: servers[0].url %q: %w", ErrMapping, srv.URL, err)
-		}
-		if !u.IsAbs() {
-			if d.source == nil {
-				return nil, fmt.Errorf("%w: servers[0].url %q is relative: set Config.BaseURL (or load the document with Fetch)", ErrMapping, srv.URL)
-			}
-			u = d.source.ResolveReference(u)
-		}
-		b.base = u.String()
+		b.base, b.baseErr = serverURL(d.t.Servers, d.source)
 	}
 	return b, nil
 }
 
+// serverURL is the first of servers as an absolute URL, its variables at
+// their defaults, resolved against source (Fetch's URL) when relative.
+func serverURL(servers openapi3.Servers, source *url.URL) (string, error) {
+	if len(servers) == 0 || servers[0] == nil {
+		return "", fmt.Errorf("%w: the document names no server: set Config.BaseURL", ErrMapping)
+	}
+	srv := servers[0]
+	raw := srv.URL
+	for name, v := range srv.Variables {
+		if v != nil {
+			raw = strings.ReplaceAll(raw, "{"+name+"}", v.Default)
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("%w: servers url %q: %w", ErrMapping, srv.URL, err)
+	}
+	if !u.IsAbs() {
+		if source == nil {
+			return "", fmt.Errorf("%w: servers url %q is relative: set Config.BaseURL (or load the document with Fetch)", ErrMapping, srv.URL)
+		}
+		u = source.ResolveReference(u)
+	}
+	return u.String(), nil
+}
+
+// baseFor is where the requests of o go: Config.BaseURL, else the
+// operation's own servers, its path's, then the document's.
+func (b *binding) baseFor(o operation, cfgBase string, source *url.URL) (string, error) {
+	if cfgBase == "" {
+		if o.op.Servers != nil && len(*o.op.Servers) > 0 {
+			return serverURL(*o.op.Servers, source)
+		}
+		if len(o.item.Servers) > 0 {
+			return serverURL(o.item.Servers, source)
+		}
+	}
+	return b.base, b.baseErr
+}
+
 // A call is one operation's handler.
 type call struct {
-	m *mapping
-	b *binding
+	m    *mapping
+	b    *binding
+	base string // where its requests go
 }
 
 func (c *call) description() string {
@@ -423,7 +453,7 @@ func (c *call) tool(ctx *fastmcp.Context, args map[string]any) (*fastmcp.ToolRes
 // do sends the request of one call and reads its response, at most
 // MaxResponseBytes of it (cut says there was more).
 func (c *call) do(ctx *fastmcp.Context, args map[string]any) (*http.Response, []byte, bool, error) {
-	req, err := c.m.newRequest(c.b.base, args)
+	req, err := c.m.newRequest(c.base, args)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("%s %s: %w", c.m.Method, c.m.Path, err)
 	}

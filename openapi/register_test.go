@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -50,7 +51,7 @@ func TestOpenAPI31(t *testing.T) {
 	if res.IsError || !strings.Contains(string(res.StructuredContent), `"Fido"`) {
 		t.Fatalf("getPet = %v %s", res.IsError, res.StructuredContent)
 	}
-	if q := rec.last(t).Query; q != "verbose=" {
+	if q := rec.last(t).Query; q != "" {
 		t.Errorf("query %q", q)
 	}
 	// exclusiveMinimum 0 and const are enforced before any request.
@@ -76,6 +77,13 @@ func TestOpenAPI31(t *testing.T) {
 		t.Fatal(res.Text())
 	}
 	eq(t, rec.last(t).Body, `{"kind":"dog","name":"Fido","parent":{"kind":"dog","name":"Rex"}}`)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, r := range rec.reqs {
+		if r.Invalid != nil {
+			t.Errorf("%s %s?%s does not conform to the document: %v", r.Method, r.Path, r.Query, r.Invalid)
+		}
+	}
 }
 
 // errorOf reports whether a call was refused (a protocol error or an
@@ -356,6 +364,13 @@ paths:
 	if !slices.Equal(re.Refs, want) {
 		t.Errorf("Refs = %q, want %q", re.Refs, want)
 	}
+	// YAML mappings with number keys (responses: {200: ...}) are searched
+	// and resolved like JSON's string keys.
+	intKeys := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        200: {$ref: '#/components/responses/Nope'}\n" +
+		"  /b:\n    get:\n      responses:\n        200: {description: ok}\n        201: {$ref: '#/paths/~1b/get/responses/200'}\n"
+	if _, err := Parse([]byte(intKeys)); !errors.As(err, &re) || !slices.Equal(re.Refs, []string{"#/components/responses/Nope"}) {
+		t.Errorf("number keys: %v", err)
+	}
 	// From a file, the external reference is followed; a missing file is
 	// named too.
 	dir := t.TempDir()
@@ -457,11 +472,137 @@ paths:
 		t.Errorf("missing document: %v", err)
 	}
 	// Without Fetch's URL a relative server cannot be resolved.
-	d2, err := Parse([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers: [{url: /api}]\npaths: {}\n"))
+	d2, err := Parse([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers: [{url: /api}]\npaths: {/a: {get: {responses: {'204': {description: ok}}}}}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Register(fastmcp.New("x", "1"), d2, Config{}); !errors.Is(err, ErrMapping) || !strings.Contains(err.Error(), "relative") {
 		t.Errorf("relative server: %v", err)
+	}
+}
+
+// TestRefsStayHome: a document read from a file follows references to
+// files only, and one fetched from a URL to its own origin only; the
+// others are unresolved references, never requested.
+func TestRefsStayHome(t *testing.T) {
+	var hits atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "Thing: {type: object}\n")
+	}))
+	defer other.Close()
+	doc := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "` + other.URL + `/thing.yaml#/Thing"}}}}
+`
+	dir := t.TempDir()
+	writeFile(t, dir+"/api.yaml", doc)
+	_, err := ReadFile(dir + "/api.yaml")
+	var re *RefError
+	if !errors.As(err, &re) || len(re.Refs) != 1 || !strings.HasPrefix(re.Refs[0], other.URL) {
+		t.Errorf("ReadFile: %v", err)
+	}
+	home := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, doc) }))
+	defer home.Close()
+	_, err = Fetch(context.Background(), nil, home.URL+"/api.yaml")
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "own origin") {
+		t.Errorf("Fetch: %v", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the other origin got %d requests", n)
+	}
+}
+
+// TestToolDefinitions: title, description, annotations and schemas as
+// clients list them.
+func TestToolDefinitions(t *testing.T) {
+	c, _ := serve(t, readDoc(t, "styles.yaml"), Config{})
+	page, err := c.ListTools(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]*client.Tool{}
+	for _, tl := range page.Tools {
+		tools[tl.Name] = tl
+	}
+	get, put := tools["getItem"], tools["putItem"]
+	if get == nil || put == nil {
+		t.Fatalf("tools %v", slices.Collect(maps.Keys(tools)))
+	}
+	eq(t, get.Title, "Get an item")
+	eq(t, get.Description, "Get an item")
+	eq(t, put.Description, "Deprecated.\n\nReplace an item\n\nReplaces the whole item.")
+	if a := get.Annotations; a == nil || a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.OpenWorldHint != nil {
+		t.Errorf("getItem annotations %+v", a)
+	}
+	if a := put.Annotations; a == nil || a.IdempotentHint == nil || !*a.IdempotentHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+		t.Errorf("putItem annotations %+v", a)
+	}
+	if !strings.Contains(string(get.InputSchema), `"description":"The item id"`) || get.OutputSchema == nil {
+		t.Errorf("getItem schemas %s %s", get.InputSchema, get.OutputSchema)
+	}
+	if put.OutputSchema != nil {
+		t.Errorf("putItem has no JSON response, yet an output schema %s", put.OutputSchema)
+	}
+}
+
+// TestOperationServers: an operation's own servers (or its path's) win
+// over the document's, and Config.BaseURL over all of them.
+func TestOperationServers(t *testing.T) {
+	var hits [3]atomic.Int32
+	apis := make([]*httptest.Server, 3)
+	for i := range apis {
+		apis[i] = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits[i].Add(1)
+			w.WriteHeader(http.StatusNoContent)
+		}))
+		defer apis[i].Close()
+	}
+	doc := fmt.Sprintf(`openapi: 3.0.3
+info: {title: t, version: "1"}
+servers: [{url: "%s"}]
+paths:
+  /doc:
+    get: {operationId: onDoc, responses: {"204": {description: ok}}}
+  /path:
+    servers: [{url: "%s"}]
+    get: {operationId: onPath, responses: {"204": {description: ok}}}
+  /op:
+    get:
+      operationId: onOp
+      servers: [{url: "{scheme}://%s", variables: {scheme: {default: http}}}]
+      responses: {"204": {description: ok}}
+`, apis[0].URL, apis[1].URL, strings.TrimPrefix(apis[2].URL, "http://"))
+	d, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fastmcp.New("api", "1")
+	if _, err := Register(s, d, Config{}); err != nil {
+		t.Fatal(err)
+	}
+	c := fastmcptest.NewClient(t, s)
+	for _, name := range []string{"onDoc", "onPath", "onOp"} {
+		if res := callTool(t, c, name, nil); res.IsError {
+			t.Fatalf("%s: %s", name, res.Text())
+		}
+	}
+	for i := range hits {
+		if n := hits[i].Load(); n != 1 {
+			t.Errorf("server %d got %d requests, want 1", i, n)
+		}
+	}
+	s = fastmcp.New("api", "1")
+	if _, err := Register(s, d, Config{BaseURL: apis[0].URL}); err != nil {
+		t.Fatal(err)
+	}
+	c = fastmcptest.NewClient(t, s)
+	callTool(t, c, "onOp", nil)
+	if n := hits[0].Load(); n != 2 {
+		t.Errorf("with BaseURL, the first server got %d requests, want 2", n)
 	}
 }

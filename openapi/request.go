@@ -243,8 +243,8 @@ func (m *mapping) newRequest(base string, args map[string]any) (*http.Request, e
 	hasBody := false
 	for _, a := range m.args {
 		v, ok := args[a.name]
-		if !ok {
-			continue
+		if !ok || v == nil && (a.in == inQuery || a.in == inHeader || a.in == inCookie) {
+			continue // null leaves a parameter out: OpenAPI has no null parameter
 		}
 		switch a.in {
 		case inPath:
