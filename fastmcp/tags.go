@@ -74,7 +74,8 @@ func (t *resourceTemplate) component() Component {
 
 // A Selector picks components for Server.Enable and Server.Disable: those
 // of Kinds (every kind when empty) that are named in Names or have one of
-// Tags, or, with All, every one of those kinds.
+// Tags, or, with All, every one of those kinds. The zero Selector picks
+// none.
 type Selector struct {
 	// Names are tool and prompt names, resource URIs and resource
 	// template URI templates.
@@ -151,6 +152,9 @@ func (s *Server) Enable(sel Selector) { s.setSwitch(sel, true) }
 func (s *Server) Disable(sel Selector) { s.setSwitch(sel, false) }
 
 func (s *Server) setSwitch(sel Selector, on bool) {
+	if !sel.All && len(sel.Names) == 0 && len(sel.Tags) == 0 {
+		return // selects nothing
+	}
 	sel = Selector{Names: slices.Clone(sel.Names), Tags: slices.Clone(sel.Tags), All: sel.All, Kinds: slices.Clone(sel.Kinds)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
