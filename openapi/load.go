@@ -150,45 +150,13 @@ func fetchURL(ctx context.Context, c *http.Client, u *url.URL) ([]byte, error) {
 func loadWith(ctx context.Context, data []byte, loc *url.URL, external bool, read openapi3.ReadFromURIFunc) (*Document, error) {
 	// A JSON document is read as JSON, here and by kin-openapi (below):
 	// YAML parsers read JSON too, but slower. Parse and Register of GitHub's
-	// REST description (13 MB, 1223 operations; BenchmarkGitHubRegister)
-	// took 4.7 s with both YAML paths and take 3.9 s so; the tools made
-	// are byte for byte the same.
+	// REST description (13 MB, 1223 operations; BenchmarkGitHub) took 4.7 s
+	// with both YAML paths and take 3.9 s so; the tools made are byte for
+	// byte the same.
 	isJSON := json.Valid(data)
-	var raw any
-	var err error
-	if isJSON {
-		err = json.Unmarshal(data, &raw)
-	} else {
-		err = yaml.Unmarshal(data, &raw)
-	}
+	externals, err := checkRefs(data, isJSON, external)
 	if err != nil {
-		return nil, fmt.Errorf("openapi: the document is neither JSON nor YAML: %w", err)
-	}
-	raw = stringKeys(raw)
-	if m, ok := raw.(map[string]any); !ok || m["openapi"] == nil {
-		if ok && m["swagger"] != nil {
-			return nil, errors.New("openapi: a Swagger 2.0 document: convert it to OpenAPI 3 first")
-		}
-		return nil, errors.New("openapi: not an OpenAPI 3 document (no \"openapi\" field)")
-	}
-	var bad []string
-	var externals []string
-	walkRefs(raw, func(ref string) {
-		if !strings.HasPrefix(ref, "#") {
-			if !slices.Contains(externals, ref) {
-				externals = append(externals, ref)
-			}
-			if !external && !slices.Contains(bad, ref) {
-				bad = append(bad, ref)
-			}
-			return
-		}
-		if !resolvePointer(raw, ref[1:]) && !slices.Contains(bad, ref) {
-			bad = append(bad, ref)
-		}
-	})
-	if len(bad) > 0 {
-		return nil, &RefError{Refs: bad}
+		return nil, err
 	}
 	l := openapi3.NewLoader()
 	l.Context = ctx
@@ -231,6 +199,48 @@ func loadWith(ctx context.Context, data []byte, loc *url.URL, external bool, rea
 		return nil, fmt.Errorf("openapi: invalid document: %w", err)
 	}
 	return &Document{t: t, source: fetchedFrom(loc)}, nil
+}
+
+// checkRefs decodes data (as JSON when isJSON, else YAML), checks that it
+// is an OpenAPI 3 document whose internal references all resolve and,
+// unless external, that it has no other, and returns the external
+// references it names.
+func checkRefs(data []byte, isJSON, external bool) (externals []string, err error) {
+	var raw any
+	if isJSON {
+		err = json.Unmarshal(data, &raw)
+	} else {
+		err = yaml.Unmarshal(data, &raw)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("openapi: the document is neither JSON nor YAML: %w", err)
+	}
+	raw = stringKeys(raw)
+	if m, ok := raw.(map[string]any); !ok || m["openapi"] == nil {
+		if ok && m["swagger"] != nil {
+			return nil, errors.New("openapi: a Swagger 2.0 document: convert it to OpenAPI 3 first")
+		}
+		return nil, errors.New("openapi: not an OpenAPI 3 document (no \"openapi\" field)")
+	}
+	var bad []string
+	walkRefs(raw, func(ref string) {
+		if !strings.HasPrefix(ref, "#") {
+			if !slices.Contains(externals, ref) {
+				externals = append(externals, ref)
+			}
+			if !external && !slices.Contains(bad, ref) {
+				bad = append(bad, ref)
+			}
+			return
+		}
+		if !resolvePointer(raw, ref[1:]) && !slices.Contains(bad, ref) {
+			bad = append(bad, ref)
+		}
+	})
+	if len(bad) > 0 {
+		return nil, &RefError{Refs: bad}
+	}
+	return externals, nil
 }
 
 // tolerated returns the problems of a document's validation that matter
