@@ -251,7 +251,7 @@ func bodyCandidates(body *openapi3.RequestBody, conv *converter) (*bodySpec, []c
 	var sch any
 	switch kind {
 	case bodyText:
-		sch = map[string]any{"type": "string"}
+		sch = textBodySchema(media.Schema, conv)
 	case bodyBinary:
 		sch = map[string]any{"type": "string", "contentEncoding": "base64", "contentMediaType": mt}
 	default:
@@ -372,4 +372,14 @@ func outputSchema(op *openapi3.Operation) (map[string]any, bool, string) {
 		}), true, accept
 	}
 	return nil, false, accept
+}
+
+// textBodySchema is the argument schema of a text body: the document's own
+// string schema (so its maxLength, pattern or enum are checked before the
+// request is sent), or any string when it declares something else.
+func textBodySchema(r *openapi3.SchemaRef, conv *converter) any {
+	if r != nil && r.Value != nil && r.Value.Type.Is("string") {
+		return conv.convert(r)
+	}
+	return map[string]any{"type": "string"}
 }

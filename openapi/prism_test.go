@@ -46,7 +46,7 @@ var prismCases = map[string]map[string]prismCall{
 		"search":     {`{"words":["dune","desert"],"authors":["Herbert","Le Guin"],"filter":{"language":"en","available":true}}`, `{"filter":{"available":"yes"}}`, "filter.available"},
 		"addMember":  {`{"body":{"name":"Ada","email":"ada@example.com","age":36}}`, `{"body":{"name":"Ada","email":"not an email"}}`, "email"},
 		"putPhoto":   {`{"memberId":7,"body":{"caption":"me","photo":"iVBORw0KGgo="}}`, `{"memberId":7,"body":{"caption":"me"}}`, "photo"},
-		"putNote":    {`{"memberId":7,"body":"likes poetry"}`, `{"memberId":"x","body":"n"}`, "memberId"},
+		"putNote":    {`{"memberId":7,"body":"likes poetry"}`, `{"memberId":7,"body":"` + strings.Repeat("n", 201) + `"}`, "body"},
 		"putCard":    {`{"memberId":7,"body":"AAECAwQ="}`, `{"body":"AAECAwQ="}`, "memberId"},
 		"addLoans":   {`{"body":[{"bookId":1,"memberId":7}]}`, `{"body":[]}`, "body"},
 	},
