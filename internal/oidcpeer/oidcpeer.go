@@ -6,17 +6,11 @@
 package oidcpeer
 
 import (
-	"bufio"
 	"encoding/json"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/fastmcp-go/fastmcp/internal/nodepeers"
 )
@@ -25,8 +19,7 @@ import (
 type Provider struct {
 	// Issuer is its issuer URL, http://127.0.0.1:PORT.
 	Issuer string
-	mu     sync.Mutex
-	log    strings.Builder // its stdout after the ready line, and stderr
+	proc   *nodepeers.Process
 }
 
 // Start starts the provider with the command-line args of provider.mjs
@@ -52,72 +45,19 @@ func Start(t *testing.T, args ...string) *Provider {
 		t.Fatal(err)
 	}
 	p := &Provider{}
-	cmd := exec.Command(peers.Node, append([]string{script}, args...)...)
-	stdin, err := cmd.StdinPipe() // closing it stops the provider
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = p
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan string, 1)
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
+	p.proc, p.Issuer = peers.Start(t, nodepeers.Command{
+		Name: "oidc-provider",
+		Args: append([]string{script}, args...),
+		Line: func(s string) string { // its ready line: {"issuer": URL}
 			var line struct{ Issuer string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Issuer != "" {
-				ready <- line.Issuer
-				continue
+			if json.Unmarshal([]byte(s), &line) == nil {
+				return line.Issuer
 			}
-			p.Write(append(sc.Bytes(), '\n'))
-		}
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() {
-			<-copied
-			cmd.Wait()
-			close(done)
-		}()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("oidc-provider's output:\n%s", p.Output())
-		}
+			return ""
+		},
 	})
-	select {
-	case p.Issuer = <-ready:
-	case <-copied:
-		t.Fatalf("oidc-provider exited before it was ready:\n%s", p.Output())
-	case <-time.After(60 * time.Second):
-		t.Fatalf("oidc-provider was not ready after a minute:\n%s", p.Output())
-	}
 	return p
 }
 
-// Write collects the provider's output.
-func (p *Provider) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.Write(b)
-}
-
-// Output returns what the provider printed besides its ready line.
-func (p *Provider) Output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.String()
-}
+// Output returns what the provider printed.
+func (p *Provider) Output() string { return p.proc.Output() }

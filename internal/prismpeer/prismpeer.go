@@ -8,9 +8,6 @@
 package prismpeer
 
 import (
-	"bufio"
-	"io"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,9 +23,9 @@ type Prism struct {
 	// URL is its base URL, http://127.0.0.1:PORT.
 	URL string
 
+	proc *nodepeers.Process
 	mu   sync.Mutex
 	seen []Request // requests logged, in order
-	log  strings.Builder
 }
 
 // A Request is one request Prism received, as it logged it.
@@ -54,58 +51,24 @@ var (
 func Start(t testing.TB, spec string) *Prism {
 	t.Helper()
 	peers := nodepeers.Require(t, "@stoplight/prism-cli")
-	cli := peers.Path("@stoplight/prism-cli", "dist/index.js")
 	p := &Prism{}
-	cmd := exec.Command(peers.Node, cli, "mock", "--host", "127.0.0.1", "--port", "0", "--errors", spec)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan string, 1)
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			p.line(sc.Text(), ready)
-		}
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Kill() // Prism has no graceful stop to wait for
-		<-copied
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("prism's output:\n%s", p.Output())
-		}
+	p.proc, p.URL = peers.Start(t, nodepeers.Command{
+		Name: "prism",
+		Args: []string{peers.Path("@stoplight/prism-cli", "dist/index.js"), "mock", "--host", "127.0.0.1", "--port", "0", "--errors", spec},
+		Line: p.line,
+		Kill: true, // Prism has no graceful stop to wait for
 	})
-	select {
-	case p.URL = <-ready:
-	case <-copied:
-		t.Fatalf("prism exited before it was ready:\n%s", p.Output())
-	case <-time.After(60 * time.Second):
-		t.Fatalf("prism was not ready after a minute:\n%s", p.Output())
-	}
 	return p
 }
 
-// line records one line of Prism's output.
-func (p *Prism) line(s string, ready chan<- string) {
+// line records what one line of Prism's output says, and returns Prism's
+// URL from the line saying it listens.
+func (p *Prism) line(s string) (ready string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.log.WriteString(s)
-	p.log.WriteByte('\n')
 	switch {
 	case listening.MatchString(s):
-		select {
-		case ready <- listening.FindStringSubmatch(s)[1]:
-		default:
-		}
+		return listening.FindStringSubmatch(s)[1]
 	case received.MatchString(s):
 		m := received.FindStringSubmatch(s)
 		p.seen = append(p.seen, Request{Method: m[1], Path: m[2]})
@@ -115,6 +78,7 @@ func (p *Prism) line(s string, ready chan<- string) {
 			last.Violations = append(last.Violations, msg)
 		}
 	}
+	return ""
 }
 
 // Requests returns the requests Prism logged so far, in the order
@@ -151,8 +115,4 @@ func (p *Prism) WaitRequests(t testing.TB, n int) []Request {
 }
 
 // Output returns everything Prism printed.
-func (p *Prism) Output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.String()
-}
+func (p *Prism) Output() string { return p.proc.Output() }
